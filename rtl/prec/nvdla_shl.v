@@ -1,0 +1,71 @@
+// NVDLA shifter (seed 002): y = saturate(x << shift) to OUT_W signed bits, per lane.
+// Pipeline: input skid buffer -> shift/saturate (output register).
+module nvdla_shl #(
+    parameter LANES   = 1,
+    parameter IN_W    = 16,
+    parameter SHIFT_W = 5,
+    parameter OUT_W   = 32,
+    parameter CNT_W   = 32
+) (
+    input  wire                   clk,
+    input  wire                   rst_n,
+    input  wire [SHIFT_W-1:0]     cfg_shift,    // stable while samples are in flight
+    input  wire                   sat_count_clr,
+    input  wire                   in_valid,
+    output wire                   in_ready,
+    input  wire [LANES*IN_W-1:0]  in_data,
+    output wire                   out_valid,
+    input  wire                   out_ready,
+    output wire [LANES*OUT_W-1:0] out_data,
+    output wire [LANES-1:0]       out_sat,
+    output wire [CNT_W-1:0]       sat_count
+);
+    // wide enough for the largest shift of the largest input, so the saturation test is exact
+    localparam WIDE_W = IN_W + (1 << SHIFT_W) - 1;
+    localparam signed [WIDE_W-1:0] MAX_OUT = {{(WIDE_W-OUT_W+1){1'b0}}, {(OUT_W-1){1'b1}}};
+    localparam signed [WIDE_W-1:0] MIN_OUT = {{(WIDE_W-OUT_W+1){1'b1}}, {(OUT_W-1){1'b0}}};
+
+    wire                  s0_valid;
+    wire                  s0_ready;
+    wire [LANES*IN_W-1:0] s0_data;
+    wire                  s1_en;
+
+    nvdla_skid #(.WIDTH(LANES*IN_W)) u_in_skid (
+        .clk(clk), .rst_n(rst_n),
+        .in_valid(in_valid), .in_ready(in_ready), .in_data(in_data),
+        .out_valid(s0_valid), .out_ready(s0_ready), .out_data(s0_data)
+    );
+
+    nvdla_pipe_ctrl #(.DEPTH(1)) u_ctrl (
+        .clk(clk), .rst_n(rst_n),
+        .in_valid(s0_valid), .in_ready(s0_ready), .stage_en(s1_en),
+        .out_valid(out_valid), .out_ready(out_ready)
+    );
+
+    reg [OUT_W-1:0] s1_y [0:LANES-1];
+    reg [LANES-1:0] s1_sat;
+
+    genvar l;
+    generate
+        for (l = 0; l < LANES; l = l + 1) begin : g_lane
+            wire signed [IN_W-1:0]   x = s0_data[l*IN_W +: IN_W];
+            wire signed [WIDE_W-1:0] wide = $signed({{(WIDE_W-IN_W){x[IN_W-1]}}, x}) <<< cfg_shift;
+            wire                     over  = wide > MAX_OUT;
+            wire                     under = wide < MIN_OUT;
+            always @(posedge clk) begin
+                if (s1_en) begin
+                    s1_y[l]   <= over ? MAX_OUT[OUT_W-1:0] : (under ? MIN_OUT[OUT_W-1:0] : wide[OUT_W-1:0]);
+                    s1_sat[l] <= over | under;
+                end
+            end
+            assign out_data[l*OUT_W +: OUT_W] = s1_y[l];
+        end
+    endgenerate
+
+    assign out_sat = s1_sat;
+
+    nvdla_sat_counter #(.LANES(LANES), .CNT_W(CNT_W)) u_sat_cnt (
+        .clk(clk), .rst_n(rst_n), .clr(sat_count_clr),
+        .inc_valid(out_valid & out_ready), .inc_mask(s1_sat), .count(sat_count)
+    );
+endmodule

@@ -1,0 +1,53 @@
+"""The registry of cocotb benches: the one list that `make`, `make test` (pytest) and `make nightly` read.
+
+Registering a bench here is all it needs: tests/rtl/test_benches.py and scripts/regress.py pick it up.
+Each parameter set gets its own build directory, so pytest -n can build them in parallel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Bench:
+    name: str
+    toplevel: str
+    sources: tuple[str, ...]          # repo-relative Verilog files
+    module: str                       # cocotb test module (Python import path)
+    param_sets: tuple[dict[str, int], ...] = field(default_factory=lambda: ({},))
+    icarus: bool = True               # whether Icarus accepts this design
+    nightly_only: bool = False
+
+    def tag(self, params: dict[str, int]) -> str:
+        return "_".join(f"{k}{v}" for k, v in sorted(params.items())) or "default"
+
+
+COMMON = ("rtl/common/nvdla_skid.v", "rtl/common/nvdla_pipe_ctrl.v", "rtl/common/nvdla_sat_counter.v")
+PREC = COMMON + ("rtl/prec/nvdla_round_sat.v",)
+
+BENCHES: tuple[Bench, ...] = (
+    Bench("convertor", "nvdla_cvt", PREC + ("rtl/prec/nvdla_cvt.v",), "tb.test_precision", (
+        # SDP output convertor shape: 32-bit offset, 16-bit scale, 6-bit shift, int8 out
+        {"LANES": 1, "IN_W": 32, "OFFSET_W": 32, "SCALE_W": 16, "SHIFT_W": 6, "OUT_W": 8},
+        # CDP input convertor shape: int8 in, int8 offset, 16-bit scale, 5-bit shift, a full atom of lanes
+        {"LANES": 8, "IN_W": 8, "OFFSET_W": 8, "SCALE_W": 16, "SHIFT_W": 5, "OUT_W": 16},
+        # narrow everything: saturation and wrap happen often
+        {"LANES": 2, "IN_W": 12, "OFFSET_W": 10, "SCALE_W": 6, "SHIFT_W": 4, "OUT_W": 5},
+    )),
+    Bench("truncate", "nvdla_trunc", PREC + ("rtl/prec/nvdla_trunc.v",), "tb.test_precision", (
+        {"LANES": 1, "IN_W": 48, "SHIFT_W": 6, "OUT_W": 32},
+        {"LANES": 4, "IN_W": 20, "SHIFT_W": 5, "OUT_W": 8},
+    )),
+    Bench("shifter", "nvdla_shl", PREC + ("rtl/prec/nvdla_shl.v",), "tb.test_precision", (
+        {"LANES": 1, "IN_W": 16, "SHIFT_W": 5, "OUT_W": 32},
+        {"LANES": 4, "IN_W": 8, "SHIFT_W": 4, "OUT_W": 12},
+    )),
+)
+
+
+def find(name: str) -> Bench:
+    for bench in BENCHES:
+        if bench.name == name:
+            return bench
+    raise KeyError(f"no bench named {name!r}; known: {', '.join(b.name for b in BENCHES)}")

