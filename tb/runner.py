@@ -77,7 +77,8 @@ def parse_results(xml_path: Path, bench: Bench, tag: str, seed: str) -> list[Tes
 
 
 def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", waves: bool = False,
-              seed: int | None = None, testcase: str | None = None, nightly: bool = False) -> list[TestResult]:
+              seed: int | None = None, testcase: str | None = None,
+              nightly: bool = False) -> list[TestResult]:
     """Build (incrementally) and run one bench with one parameter set; returns one result per test."""
     from cocotb_tools.runner import get_runner
 

@@ -15,7 +15,7 @@ import cocotb
 import numpy as np
 from cocotb.triggers import ClockCycles
 
-from models.precision import ConvertorParams, Converted, as_signed, convert, shift_left_saturate, truncate
+from models.precision import Converted, ConvertorParams, as_signed, convert, shift_left_saturate, truncate
 from tb.bfm.stream import StreamSink, StreamSource, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 
@@ -75,8 +75,9 @@ def random_config(shape: Shape, rng: random.Random) -> Config:
                         rng.randrange(min(1 << shape.shift_w, shape.in_w + 2))])
     if shape.kind != "cvt":
         return Config(shift)
+    offset_mask = (1 << shape.offset_w) - 1
     offset = rng.choice([0, rng.getrandbits(shape.offset_w), (1 << (shape.offset_w - 1)),
-                         (1 << (shape.offset_w - 1)) - 1, rng.randrange(-512, 512) & ((1 << shape.offset_w) - 1)])
+                         (1 << (shape.offset_w - 1)) - 1, rng.randrange(-512, 512) & offset_mask])
     scale = rng.choice([1, (1 << shape.scale_w) - 1, 1 << (shape.scale_w - 1), (1 << (shape.scale_w - 1)) - 1,
                         rng.getrandbits(shape.scale_w)])
     return Config(shift, offset, scale)
@@ -120,7 +121,8 @@ async def run_config(dut, shape: Shape, cfg: Config, samples: list[int], rng: ra
     await ClockCycles(dut.clk, 1)
     count = int(dut.sat_count.value)
     if count != expected.saturation_count:
-        raise AssertionError(f"{shape.kind} {cfg}: saturation counter {count}, model {expected.saturation_count}")
+        raise AssertionError(
+            f"{shape.kind} {cfg}: saturation counter {count}, model {expected.saturation_count}")
 
 
 @cocotb.test()
@@ -152,7 +154,8 @@ def tie_samples(shape: Shape, cfg: Config) -> list[int]:
 
 @cocotb.test()
 async def directed_corners(dut) -> None:
-    """Ties of +-0.5 on both signs, zero and maximum shift, extremes, saturation both ways, wrapping offsets."""
+    """Ties of +-0.5 on both signs, zero and maximum shift, extremes, saturation both ways, offsets
+    that wrap."""
     shape = Shape.current()
     rng = make_rng("directed_corners")
     await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.in_valid, dut.out_ready, dut.sat_count_clr])

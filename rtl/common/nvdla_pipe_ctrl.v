@@ -28,7 +28,10 @@ module nvdla_pipe_ctrl #(
     assign out_valid = valid[DEPTH-1];
 
     // what each stage would load: the input for stage 0, the previous stage's flag for the others
+    // (its top bit, the last stage's flag, has no stage after it)
+    /* verilator lint_off UNUSEDSIGNAL */
     wire [DEPTH:0] upstream = {valid, in_valid};
+    /* verilator lint_on UNUSEDSIGNAL */
 
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin

@@ -49,10 +49,11 @@ module nvdla_cvt #(
         .out_valid(out_valid), .out_ready(out_ready)
     );
 
-    reg signed [SUB_W-1:0]   s1_diff [0:LANES-1];
-    reg signed [PROD_W-1:0]  s2_prod [0:LANES-1];
-    reg        [OUT_W-1:0]   s3_y    [0:LANES-1];
-    reg        [LANES-1:0]   s3_sat;
+    // Lanes are packed side by side in plain vectors (Yosys maps unpacked arrays to memories).
+    reg [LANES*SUB_W-1:0]  s1_diff;
+    reg [LANES*PROD_W-1:0] s2_prod;
+    reg [LANES*OUT_W-1:0]  s3_y;
+    reg [LANES-1:0]        s3_sat;
 
     genvar l;
     generate
@@ -61,22 +62,22 @@ module nvdla_cvt #(
             wire signed [OUT_W-1:0]  y;
             wire                     sat;
             nvdla_round_sat #(.IN_W(PROD_W), .SHIFT_W(SHIFT_W), .OUT_W(OUT_W)) u_rs (
-                .x(s2_prod[l]), .shift(cfg_shift), .y(y), .sat(sat)
+                .x(s2_prod[l*PROD_W +: PROD_W]), .shift(cfg_shift), .y(y), .sat(sat)
             );
             always @(posedge clk) begin
-                if (s1_en) s1_diff[l] <= $signed({{(SUB_W-IN_W){x[IN_W-1]}}, x})
+                if (s1_en) s1_diff[l*SUB_W +: SUB_W] <= $signed({{(SUB_W-IN_W){x[IN_W-1]}}, x})
                                         - $signed({{(SUB_W-OFFSET_W){cfg_offset[OFFSET_W-1]}}, cfg_offset});
-                if (s2_en) s2_prod[l] <= s1_diff[l] * $signed(cfg_scale);
+                if (s2_en) s2_prod[l*PROD_W +: PROD_W] <= $signed(s1_diff[l*SUB_W +: SUB_W]) * $signed(cfg_scale);
                 if (s3_en) begin
-                    s3_y[l]   <= y;
+                    s3_y[l*OUT_W +: OUT_W] <= y;
                     s3_sat[l] <= sat;
                 end
             end
-            assign out_data[l*OUT_W +: OUT_W] = s3_y[l];
         end
     endgenerate
 
-    assign out_sat   = s3_sat;
+    assign out_data = s3_y;
+    assign out_sat  = s3_sat;
 
     nvdla_sat_counter #(.LANES(LANES), .CNT_W(CNT_W)) u_sat_cnt (
         .clk(clk), .rst_n(rst_n), .clr(sat_count_clr),

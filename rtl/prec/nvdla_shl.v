@@ -42,7 +42,7 @@ module nvdla_shl #(
         .out_valid(out_valid), .out_ready(out_ready)
     );
 
-    reg [OUT_W-1:0] s1_y [0:LANES-1];
+    reg [LANES*OUT_W-1:0] s1_y;  // lanes packed side by side
     reg [LANES-1:0] s1_sat;
 
     genvar l;
@@ -54,15 +54,15 @@ module nvdla_shl #(
             wire                     under = wide < MIN_OUT;
             always @(posedge clk) begin
                 if (s1_en) begin
-                    s1_y[l]   <= over ? MAX_OUT[OUT_W-1:0] : (under ? MIN_OUT[OUT_W-1:0] : wide[OUT_W-1:0]);
+                    s1_y[l*OUT_W +: OUT_W] <= over ? MAX_OUT[OUT_W-1:0] : (under ? MIN_OUT[OUT_W-1:0] : wide[OUT_W-1:0]);
                     s1_sat[l] <= over | under;
                 end
             end
-            assign out_data[l*OUT_W +: OUT_W] = s1_y[l];
         end
     endgenerate
 
-    assign out_sat = s1_sat;
+    assign out_data = s1_y;
+    assign out_sat  = s1_sat;
 
     nvdla_sat_counter #(.LANES(LANES), .CNT_W(CNT_W)) u_sat_cnt (
         .clk(clk), .rst_n(rst_n), .clr(sat_count_clr),

