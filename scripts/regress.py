@@ -33,7 +33,7 @@ def print_table(results: list[TestResult]) -> None:
         rows.append((r.bench, r.params, r.test, "PASS" if r.passed else "FAIL", r.seed,
                      f"{r.sim_time_ns / 1000:.1f}", f"{r.wall_s:.1f}"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    line = "+".join("-" * (w + 2) for w in widths)
+    line = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
     print("\n" + line)
     for i, row in enumerate(rows):
         print("| " + " | ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) + " |")

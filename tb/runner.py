@@ -72,7 +72,8 @@ def parse_results(xml_path: Path, bench: Bench, tag: str, seed: str) -> list[Tes
         results.append(TestResult(
             bench=bench.name, params=tag, test=case.get("name", "?"), passed=failure is None, seed=seed,
             sim_time_ns=float(props.get("sim_time_duration", "0")), wall_s=float(case.get("time", "0")),
-            message="" if failure is None else (failure.get("message") or failure.text or "failed")))
+            message="" if failure is None else
+            f"{failure.get('message') or failure.text or 'failed'} (log: {xml_path.parent / 'sim.log'})"))
     return results
 
 
@@ -109,7 +110,7 @@ def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", w
         run_dir.mkdir(parents=True, exist_ok=True)
         xml = runner.test(test_module=bench.module, hdl_toplevel=bench.toplevel, testcase=case, seed=seed,
                           extra_env=env, waves=waves, build_dir=build_dir, test_dir=run_dir,
-                          results_xml=str(run_dir / "results.xml"))
+                          results_xml=str(run_dir / "results.xml"), log_file=run_dir / "sim.log")
         if waves:
             _keep_waves(run_dir, sim, bench, tag, case or "all")
         if Path(xml).exists():
