@@ -110,7 +110,8 @@ def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", w
         run_dir.mkdir(parents=True, exist_ok=True)
         # Icarus writes one dump per build unless told where; Verilator writes dump.fst in the run directory.
         plusargs = [f"+dumpfile_path={run_dir / 'dump.fst'}"] if waves and sim == "icarus" else []
-        xml = runner.test(test_module=bench.module, plusargs=plusargs, hdl_toplevel=bench.toplevel, testcase=case, seed=seed,
+        xml = runner.test(test_module=bench.module, plusargs=plusargs, hdl_toplevel=bench.toplevel,
+                          testcase=case, seed=seed,
                           extra_env=env, waves=waves, build_dir=build_dir, test_dir=run_dir,
                           results_xml=str(run_dir / "results.xml"), log_file=run_dir / "sim.log")
         if waves:
