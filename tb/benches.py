@@ -26,7 +26,13 @@ class Bench:
 COMMON = ("rtl/common/nvdla_skid.v", "rtl/common/nvdla_pipe_ctrl.v", "rtl/common/nvdla_sat_counter.v")
 PREC = COMMON + ("rtl/prec/nvdla_round_sat.v",)
 
+DMA = COMMON + ("rtl/dma/nvdla_dma_burst_split.v", "rtl/dma/nvdla_axi_rd.v", "rtl/dma/nvdla_axi_wr.v")
+
 BENCHES: tuple[Bench, ...] = (
+    Bench("dma", "nvdla_dma_loopback", DMA + ("tb/hdl/nvdla_dma_loopback.v",), "tb.test_dma", (
+        {"MAX_BURST": 16, "MAX_OUTSTANDING": 8},
+        {"MAX_BURST": 1, "MAX_OUTSTANDING": 2},     # nv_small's own limit: single-beat requests
+    )),
     Bench("convertor", "nvdla_cvt", PREC + ("rtl/prec/nvdla_cvt.v",), "tb.test_precision", (
         # SDP output convertor shape: 32-bit offset, 16-bit scale, 6-bit shift, int8 out
         {"LANES": 1, "IN_W": 32, "OFFSET_W": 32, "SCALE_W": 16, "SHIFT_W": 6, "OUT_W": 8},

@@ -1,0 +1,83 @@
+// AXI4 read DMA: turns transfer commands into INCR bursts with up to MAX_OUTSTANDING bursts in flight
+// (hides memory latency) and returns the read data in command order as a stream of bus beats.
+// Single AXI ID, so the memory returns bursts in order.
+module nvdla_axi_rd #(
+    parameter ADDR_W          = 32,
+    parameter DATA_W          = 64,
+    parameter LEN_W           = 16,
+    parameter MAX_BURST       = 16,
+    parameter MAX_OUTSTANDING = 8
+) (
+    input  wire              clk,
+    input  wire              rst_n,
+    input  wire              cmd_valid,
+    output wire              cmd_ready,
+    input  wire [ADDR_W-1:0] cmd_addr,
+    input  wire [LEN_W-1:0]  cmd_beats,
+    // AXI4 read address / data channels
+    output wire              m_axi_arvalid,
+    input  wire              m_axi_arready,
+    output wire [ADDR_W-1:0] m_axi_araddr,
+    output wire [7:0]        m_axi_arlen,
+    output wire [2:0]        m_axi_arsize,
+    output wire [1:0]        m_axi_arburst,
+    output wire [3:0]        m_axi_arid,
+    input  wire              m_axi_rvalid,
+    output wire              m_axi_rready,
+    input  wire [DATA_W-1:0] m_axi_rdata,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire [1:0]        m_axi_rresp,  // not checked: the memories used here never fail a read
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire              m_axi_rlast,
+    // data out, in command order
+    output wire              out_valid,
+    input  wire              out_ready,
+    output wire [DATA_W-1:0] out_data,
+    output wire              busy
+);
+    localparam BYTES = DATA_W / 8;
+    localparam CNT_W = $clog2(MAX_OUTSTANDING + 1);
+
+    wire              burst_valid;
+    wire              burst_ready;
+    wire [ADDR_W-1:0] burst_addr;
+    wire [8:0]        burst_beats;
+
+    nvdla_dma_burst_split #(.ADDR_W(ADDR_W), .BYTES(BYTES), .LEN_W(LEN_W), .MAX_BURST(MAX_BURST)) u_split (
+        .clk(clk), .rst_n(rst_n),
+        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_addr(cmd_addr), .cmd_beats(cmd_beats),
+        .burst_valid(burst_valid), .burst_ready(burst_ready), .burst_addr(burst_addr),
+        .burst_beats(burst_beats)
+    );
+
+    reg  [CNT_W-1:0] outstanding;
+    wire             room = outstanding < MAX_OUTSTANDING[CNT_W-1:0];
+    wire             ar_fire = m_axi_arvalid & m_axi_arready;
+    wire             skid_ready;
+    wire             last_fire = m_axi_rvalid & m_axi_rready & m_axi_rlast;
+
+    assign m_axi_arvalid = burst_valid & room;
+    assign burst_ready   = m_axi_arready & room;
+    assign m_axi_araddr  = burst_addr;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [8:0] axi_len = burst_beats - 9'd1;  // 0..255: bit 8 is always 0 (at most 256 beats a burst)
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign m_axi_arlen   = axi_len[7:0];
+    assign m_axi_arsize  = BYTES == 8 ? 3'd3 : (BYTES == 16 ? 3'd4 : (BYTES == 32 ? 3'd5 : 3'd2));
+    assign m_axi_arburst = 2'b01;  // INCR
+    assign m_axi_arid    = 4'd0;
+    assign m_axi_rready  = skid_ready;
+
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n) outstanding <= {CNT_W{1'b0}};
+        else outstanding <= outstanding + {{(CNT_W-1){1'b0}}, ar_fire} - {{(CNT_W-1){1'b0}}, last_fire};
+    end
+
+    nvdla_skid #(.WIDTH(DATA_W)) u_out_skid (
+        .clk(clk), .rst_n(rst_n),
+        .in_valid(m_axi_rvalid), .in_ready(skid_ready), .in_data(m_axi_rdata),
+        .out_valid(out_valid), .out_ready(out_ready), .out_data(out_data)
+    );
+
+    assign busy = ~cmd_ready | (outstanding != {CNT_W{1'b0}}) | out_valid;
+endmodule
