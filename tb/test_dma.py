@@ -71,9 +71,10 @@ async def random_copies(dut) -> None:
         set_memory_pauses(ram, rng)
         beats = rng.choice([1, 2, rng.randint(1, 40), rng.randint(100, 700)])
         src = rng.randrange(0, 1 << 20) * BEAT | rng.choice([0x80000000, 0x00100000])
-        dst = src + rng.choice([1, -1]) * (beats * BEAT + rng.randrange(0, 4096) * BEAT)
         # sometimes start just before a 4 KiB page ends
         src = rng.choice([src, (src & ~0xFFF) + 4096 - BEAT * rng.randint(1, 3)])
+        # the destination and its guard beats never overlap the source
+        dst = src + rng.choice([1, -1]) * (beats * BEAT + BEAT * rng.randrange(1, 4096))
         payload = bytes(rng.getrandbits(8) for _ in range(beats * BEAT))
         ram.write(src, payload)
         guard = bytes(rng.getrandbits(8) for _ in range(BEAT))
