@@ -1,0 +1,101 @@
+// Command sequence of one PDP DMA side over all split-width passes: for each pass, every line of every
+// surface of that pass's column band (nvdla_pdp_split gives the band). WRITE_SIDE = 0 walks the input
+// (PDP_RDMA source) with input widths; WRITE_SIDE = 1 walks the output (PDP destination).
+module nvdla_pdp_dma_seq #(
+    parameter WRITE_SIDE = 0,
+    parameter ATOM_BYTES = 8,
+    parameter LEN_W      = 16
+) (
+    input  wire             clk,
+    input  wire             rst_n,
+    input  wire             start,            // pulse; configuration holds until done
+    // split geometry (value-minus-one register encodings)
+    input  wire [7:0]       split_num,
+    input  wire [12:0]      cube_in_width_m1,
+    input  wire [12:0]      cube_out_width_m1,
+    input  wire [9:0]       in_first_m1,
+    input  wire [9:0]       in_mid_m1,
+    input  wire [9:0]       in_last_m1,
+    input  wire [9:0]       out_first_m1,
+    input  wire [9:0]       out_mid_m1,
+    input  wire [9:0]       out_last_m1,
+    input  wire [3:0]       kernel_w_m1,
+    input  wire [3:0]       stride_w_m1,
+    input  wire [12:0]      height_m1,        // lines per surface on this side
+    input  wire [12:0]      channel_m1,
+    input  wire [31:0]      base,
+    input  wire [31:0]      line_stride,
+    input  wire [31:0]      surface_stride,
+    output wire             cmd_valid,
+    input  wire             cmd_ready,
+    output wire [31:0]      cmd_addr,
+    output wire [LEN_W-1:0] cmd_beats,
+    output wire             done              // pulse after the last command was accepted
+);
+    localparam BYTE_SHIFT = $clog2(ATOM_BYTES);
+
+    reg  [7:0]  pass;
+    reg         running;
+    reg         walker_start;
+    wire        walker_busy;
+
+    wire signed [19:0] in_start;
+    wire [19:0]        out_start;
+    wire [13:0]        in_width, out_width;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire               first_pass;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire               last_pass;
+
+    nvdla_pdp_split u_split (
+        .pass(pass), .split_num(split_num),
+        .cube_in_width_m1(cube_in_width_m1), .cube_out_width_m1(cube_out_width_m1),
+        .in_first_m1(in_first_m1), .in_mid_m1(in_mid_m1), .in_last_m1(in_last_m1),
+        .out_first_m1(out_first_m1), .out_mid_m1(out_mid_m1), .out_last_m1(out_last_m1),
+        .kernel_w_m1(kernel_w_m1), .stride_w_m1(stride_w_m1),
+        .in_start(in_start), .in_width(in_width), .out_start(out_start), .out_width(out_width),
+        .first(first_pass), .last(last_pass)
+    );
+
+    // Band start in bytes; the input band of a later pass may start left of the previous one's end.
+    wire [31:0] start_col = WRITE_SIDE ? {12'b0, out_start} : {{12{in_start[19]}}, in_start};
+    wire [31:0] band_base = base + (start_col << BYTE_SHIFT);
+    wire [13:0] band_width = WRITE_SIDE ? out_width : in_width;
+    wire [13:0] surfaces = ({1'b0, channel_m1} >> BYTE_SHIFT) + 14'd1;
+
+    nvdla_cube_walker #(.ADDR_W(32), .LEN_W(LEN_W)) u_walker (
+        .clk(clk), .rst_n(rst_n), .start(walker_start),
+        .base(band_base), .line_stride(line_stride), .surface_stride(surface_stride),
+        .width({{(LEN_W-14){1'b0}}, band_width}), .height({1'b0, height_m1} + 14'd1), .surfaces(surfaces),
+        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_addr(cmd_addr), .cmd_beats(cmd_beats),
+        .busy(walker_busy)
+    );
+
+    reg done_q;
+    assign done = done_q;
+
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n) begin
+            pass         <= 8'd0;
+            running      <= 1'b0;
+            walker_start <= 1'b0;
+            done_q       <= 1'b0;
+        end else begin
+            walker_start <= 1'b0;
+            done_q       <= 1'b0;
+            if (start) begin
+                pass         <= 8'd0;
+                running      <= 1'b1;
+                walker_start <= 1'b1;
+            end else if (running && !walker_start && !walker_busy) begin
+                if (last_pass) begin
+                    running <= 1'b0;
+                    done_q  <= 1'b1;
+                end else begin
+                    pass         <= pass + 8'd1;
+                    walker_start <= 1'b1;
+                end
+            end
+        end
+    end
+endmodule
