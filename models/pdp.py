@@ -1,0 +1,411 @@
+"""Bit-exact model of NVDLA's PDP (planar pooling), INT8 as built in nv_small.
+
+Arithmetic (established against NVIDIA's C model and the golden trace CRCs, see notes/nvdla-arithmetic.md):
+- max/min pooling: only real input elements compete, padded positions never do;
+- average pooling: the sum of the real inputs of a window, plus PAD_VALUE_{n}X once per real row for a run
+  of n padded columns, plus PAD_VALUE_{n}X * kernel_width for a run of n padded rows; a window padded on
+  both sides (only possible when the input is narrower than the kernel) adds the value of the combined run.
+  The sum lives in a 16-bit line buffer, then out = rnd(rnd(sum * recip_w / 2^16) * recip_h / 2^16) with
+  rounding half away from zero, and the result is stored as int8 (wrapping, not saturating).
+- split width: the cube is pooled in SPLIT_NUM + 1 vertical bands; each band is an independent pooling of
+  its own input columns with pad_left only on the first band and pad_right only on the last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from models.errors import ConfigError
+from models.precision import as_signed, rshift_round
+
+IntArray = NDArray[np.int64]
+
+AVERAGE, MAX, MIN = 0, 1, 2
+# Bit index of the sign of PAD_VALUE_{n}X for INT8 input: n * int8 needs 8, 9, 10, 10, 11, 11, 11 bits.
+_PAD_SIGN_BIT_INT8 = (7, 8, 9, 9, 10, 10, 10)
+# Output width limit of one band: the 7 KB line buffer holds 16-bit sums of 8-lane atoms.
+LINE_BUFFER_BYTES = 7 * 1024
+
+
+def _field(fields: Mapping[str, Mapping[str, int]], unit: str, name: str, default: int = 0) -> int:
+    return int(fields.get(unit, {}).get(name, default))
+
+
+def pad_value_int8(raw: int, n: int) -> int:
+    """PAD_VALUE_{n}X as the int16 the pooling adds: sign-extended from its INT8 sign bit."""
+    sign_bit = _PAD_SIGN_BIT_INT8[n - 1]
+    v = raw
+    if (raw >> sign_bit) & 1:
+        v |= ~((1 << (sign_bit + 1)) - 1)
+    return int(as_signed(v, 16))
+
+
+@dataclass(frozen=True)
+class PdpBand:
+    """One split-width band: input columns [in_start, in_start + in_width), its pads and output width."""
+
+    in_start: int
+    in_width: int
+    pad_left: int
+    pad_right: int
+    out_start: int
+    out_width: int
+
+
+@dataclass(frozen=True)
+class PdpConfig:
+    """PDP configuration with every size in elements (register value + 1 already applied)."""
+
+    in_width: int
+    in_height: int
+    channels: int
+    out_width: int
+    out_height: int
+    out_channels: int
+    method: int
+    flying: bool
+    split_num: int
+    partial_in: tuple[int, int, int]
+    partial_out: tuple[int, int, int]
+    kernel_width: int
+    kernel_height: int
+    stride_width: int
+    stride_height: int
+    recip_width: int
+    recip_height: int
+    pad_left: int
+    pad_right: int
+    pad_top: int
+    pad_bottom: int
+    pad_values: tuple[int, ...]
+    src_base: int
+    src_line_stride: int
+    src_surface_stride: int
+    dst_base: int
+    dst_line_stride: int
+    dst_surface_stride: int
+    atom_bytes: int = 8
+
+    @classmethod
+    def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8) -> PdpConfig:
+        def p(name: str, default: int = 0) -> int:
+            return _field(fields, "PDP", name, default)
+
+        def r(name: str, default: int = 0) -> int:
+            return _field(fields, "PDP_RDMA", name, default)
+
+        cfg = cls(
+            in_width=p("D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH") + 1,
+            in_height=p("D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT") + 1,
+            channels=p("D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL") + 1,
+            out_width=p("D_DATA_CUBE_OUT_WIDTH.CUBE_OUT_WIDTH") + 1,
+            out_height=p("D_DATA_CUBE_OUT_HEIGHT.CUBE_OUT_HEIGHT") + 1,
+            out_channels=p("D_DATA_CUBE_OUT_CHANNEL.CUBE_OUT_CHANNEL") + 1,
+            method=p("D_OPERATION_MODE_CFG.POOLING_METHOD"),
+            flying=p("D_OPERATION_MODE_CFG.FLYING_MODE") == 0,
+            split_num=p("D_OPERATION_MODE_CFG.SPLIT_NUM"),
+            partial_in=(p("D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST") + 1,
+                        p("D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_MID") + 1,
+                        p("D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_LAST") + 1),
+            partial_out=(p("D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_FIRST") + 1,
+                         p("D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_MID") + 1,
+                         p("D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_LAST") + 1),
+            kernel_width=p("D_POOLING_KERNEL_CFG.KERNEL_WIDTH") + 1,
+            kernel_height=p("D_POOLING_KERNEL_CFG.KERNEL_HEIGHT") + 1,
+            stride_width=p("D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH") + 1,
+            stride_height=p("D_POOLING_KERNEL_CFG.KERNEL_STRIDE_HEIGHT") + 1,
+            recip_width=p("D_RECIP_KERNEL_WIDTH.RECIP_KERNEL_WIDTH"),
+            recip_height=p("D_RECIP_KERNEL_HEIGHT.RECIP_KERNEL_HEIGHT"),
+            pad_left=p("D_POOLING_PADDING_CFG.PAD_LEFT"),
+            pad_right=p("D_POOLING_PADDING_CFG.PAD_RIGHT"),
+            pad_top=p("D_POOLING_PADDING_CFG.PAD_TOP"),
+            pad_bottom=p("D_POOLING_PADDING_CFG.PAD_BOTTOM"),
+            pad_values=tuple(p(f"D_POOLING_PADDING_VALUE_{n}_CFG.PAD_VALUE_{n}X") for n in range(1, 8)),
+            # The input is fetched by PDP_RDMA, so its addresses are the RDMA's.
+            src_base=r("D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW"),
+            src_line_stride=r("D_SRC_LINE_STRIDE.SRC_LINE_STRIDE"),
+            src_surface_stride=r("D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE"),
+            dst_base=p("D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW"),
+            dst_line_stride=p("D_DST_LINE_STRIDE.DST_LINE_STRIDE"),
+            dst_surface_stride=p("D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE"),
+            atom_bytes=atom_bytes,
+        )
+        if p("D_DATA_FORMAT.INPUT_DATA") != 0:
+            raise ConfigError("PDP: nv_small supports INT8 input only",
+                              {"INPUT_DATA": p("D_DATA_FORMAT.INPUT_DATA")})
+        if not cfg.flying:
+            _check_rdma_agrees(cfg, fields)
+        validate(cfg)
+        return cfg
+
+    @property
+    def passes(self) -> int:
+        return self.split_num + 1
+
+    @property
+    def surfaces(self) -> int:
+        return -(-self.channels // self.atom_bytes)
+
+    @property
+    def padded_channels(self) -> int:
+        return self.surfaces * self.atom_bytes
+
+    def bands(self) -> list[PdpBand]:
+        """The split-width bands in the order the hardware runs them (one band when SPLIT_NUM is 0)."""
+        if self.split_num == 0:
+            return [PdpBand(0, self.in_width, self.pad_left, self.pad_right, 0, self.out_width)]
+        first_in, mid_in, last_in = self.partial_in
+        first_out, mid_out, last_out = self.partial_out
+        # Bands after the first re-read the overlap (kernel - stride) columns; with stride > kernel the
+        # overlap is negative and the skipped columns are never read.
+        overlap = self.kernel_width - self.stride_width
+        bands = [PdpBand(0, first_in, self.pad_left, 0, 0, first_out)]
+        for i in range(1, self.passes):
+            last = i == self.passes - 1
+            start = first_in + (i - 1) * mid_in - overlap
+            width = (last_in if last else mid_in) + overlap
+            out_start = first_out + (i - 1) * mid_out
+            bands.append(PdpBand(start, width, 0, self.pad_right if last else 0, out_start,
+                                 last_out if last else mid_out))
+        return bands
+
+    def input_columns(self) -> int:
+        """How many input columns the RDMA reads (the right end of the right-most band)."""
+        return max(b.in_start + b.in_width for b in self.bands())
+
+
+def _check_rdma_agrees(cfg: PdpConfig, fields: Mapping[str, Mapping[str, int]]) -> None:
+    """PDP_RDMA repeats the geometry; the data path breaks if the two copies disagree."""
+    pairs = {
+        "CUBE_IN_WIDTH": ("D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH", cfg.in_width - 1),
+        "CUBE_IN_HEIGHT": ("D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT", cfg.in_height - 1),
+        "CUBE_IN_CHANNEL": ("D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL", cfg.channels - 1),
+        "SPLIT_NUM": ("D_OPERATION_MODE_CFG.SPLIT_NUM", cfg.split_num),
+        "KERNEL_WIDTH": ("D_POOLING_KERNEL_CFG.KERNEL_WIDTH", cfg.kernel_width - 1),
+        "KERNEL_STRIDE_WIDTH": ("D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH", cfg.stride_width - 1),
+    }
+    for label, (name, expected) in pairs.items():
+        got = _field(fields, "PDP_RDMA", name, expected)
+        if got != expected:
+            raise ConfigError(f"PDP_RDMA {label} must equal PDP's", {"PDP_RDMA": got, "PDP": expected})
+
+
+def max_band_width(atom_bytes: int = 8) -> int:
+    """Largest output width of one band the line buffer holds (16-bit sums, one atom per output)."""
+    return LINE_BUFFER_BYTES // (2 * atom_bytes)
+
+
+def validate(cfg: PdpConfig) -> None:
+    """The PDP rules of seed 001's Limitation section (and the programming guide's pooled-size formula)."""
+    k, s, pl, pr = cfg.kernel_width, cfg.stride_width, cfg.pad_left, cfg.pad_right
+    if cfg.method not in (AVERAGE, MAX, MIN):
+        raise ConfigError("PDP: POOLING_METHOD must be AVERAGE, MAX or MIN", {"POOLING_METHOD": cfg.method})
+    if k > 8 or cfg.kernel_height > 8:
+        raise ConfigError("PDP: maximum supported pooling kernel size is 8",
+                          {"kernel_width": k, "kernel_height": cfg.kernel_height})
+    if pl >= k or pr >= k:
+        raise ConfigError("PDP: PL/PR should be less than kernel_width", {"PL": pl, "PR": pr, "kernel_w": k})
+    if cfg.pad_top >= cfg.kernel_height or cfg.pad_bottom >= cfg.kernel_height:
+        raise ConfigError("PDP: PT/PB should be less than kernel_height (height analogue of PL/PR)",
+                          {"PT": cfg.pad_top, "PB": cfg.pad_bottom, "kernel_h": cfg.kernel_height})
+    if (pl + cfg.in_width + pr - k) % s != 0 or pl + cfg.in_width + pr < k:
+        raise ConfigError("PDP: (PL+W+PR-Kernel_W)%stride_x == 0 so that every input sample is used",
+                          {"PL": pl, "W": cfg.in_width, "PR": pr, "kernel_w": k, "stride_x": s})
+    pooled_w = (pl + cfg.in_width + pr - k) // s + 1
+    if cfg.out_width != pooled_w:
+        raise ConfigError("PDP: CUBE_OUT_WIDTH must be (W+PL+PR-kernel_w)/stride_x + 1",
+                          {"CUBE_OUT_WIDTH": cfg.out_width, "expected": pooled_w})
+    span_h = cfg.pad_top + cfg.in_height + cfg.pad_bottom - cfg.kernel_height
+    if span_h < 0 or cfg.out_height != span_h // cfg.stride_height + 1:
+        raise ConfigError("PDP: CUBE_OUT_HEIGHT must be (H+PT+PB-kernel_h)/stride_y + 1",
+                          {"CUBE_OUT_HEIGHT": cfg.out_height, "H": cfg.in_height, "PT": cfg.pad_top,
+                           "PB": cfg.pad_bottom, "kernel_h": cfg.kernel_height,
+                           "stride_y": cfg.stride_height})
+    if cfg.out_channels != cfg.channels:
+        raise ConfigError("PDP: CUBE_OUT_CHANNEL must equal CUBE_IN_CHANNEL",
+                          {"CUBE_OUT_CHANNEL": cfg.out_channels, "CUBE_IN_CHANNEL": cfg.channels})
+    if cfg.flying and cfg.split_num != 0:
+        raise ConfigError("PDP: on-the-fly mode needs SPLIT_NUM=0", {"SPLIT_NUM": cfg.split_num})
+    limit = max_band_width(cfg.atom_bytes)
+    if cfg.split_num == 0:
+        if cfg.out_width > limit:
+            raise ConfigError("PDP: output width must be less than the maximum flying width",
+                              {"out_width": cfg.out_width, "max": limit})
+        return
+    _validate_split(cfg, limit)
+
+
+def _validate_split(cfg: PdpConfig, limit: int) -> None:
+    k, s, pl, pr = cfg.kernel_width, cfg.stride_width, cfg.pad_left, cfg.pad_right
+    first_in, mid_in, last_in = cfg.partial_in
+    first_out, mid_out, last_out = cfg.partial_out
+    n = cfg.passes
+    overlap = k - s
+    outs = {"first_out_width": first_out, "last_out_width": last_out}
+    if n > 2:
+        outs["mid_out_width"] = mid_out
+    for name, value in outs.items():
+        if value > limit:
+            raise ConfigError("PDP: first/mid/last_out_width should be less than maximum flying width",
+                              {name: value, "max": limit})
+    total_out = first_out + last_out + mid_out * (n - 2)
+    if total_out != cfg.out_width:
+        raise ConfigError("PDP split: first_out + last_out + mid_out*(split_num-2) == CUBE_OUT_WIDTH",
+                          {"sum": total_out, "CUBE_OUT_WIDTH": cfg.out_width})
+    if first_in + pl != (first_out - 1) * s + k:
+        raise ConfigError("PDP split: first_in_width + PL == (first_out_width-1)*stride_x + kernel_w",
+                          {"first_in_width": first_in, "PL": pl, "first_out_width": first_out})
+    if n > 2 and mid_in + overlap != (mid_out - 1) * s + k:
+        raise ConfigError("PDP split: mid_in_width + overlap == (mid_out_width-1)*stride_x + kernel_w",
+                          {"mid_in_width": mid_in, "overlap": overlap, "mid_out_width": mid_out})
+    if last_in + pr + overlap != (last_out - 1) * s + k:
+        raise ConfigError("PDP split: last_in_width + PR + overlap == (last_out_width-1)*stride_x + kernel_w",
+                          {"last_in_width": last_in, "PR": pr, "overlap": overlap,
+                           "last_out_width": last_out})
+    widths = {"first_in_width": first_in, "last_in_width": last_in}
+    if n > 2:
+        widths["mid_in_width"] = mid_in
+    for name, value in widths.items():
+        if k >= s and not k - s <= value:
+            raise ConfigError("PDP split: kernel_w - stride_x should be <= each _in_width",
+                              {name: value, "kernel_w": k, "stride_x": s})
+        if k < s and not s - k < value:
+            raise ConfigError("PDP split: stride_x - kernel_w should be < each _in_width",
+                              {name: value, "kernel_w": k, "stride_x": s})
+    covered = first_in + mid_in * (n - 2) + last_in
+    if covered != cfg.in_width:
+        raise ConfigError("PDP split: first_in + mid_in*(split_num-2) + last_in == CUBE_IN_WIDTH",
+                          {"sum": covered, "CUBE_IN_WIDTH": cfg.in_width})
+
+
+def _pad_terms(n_out: int, in_size: int, kernel: int, stride: int, pad_before: int,
+               pad_values: tuple[int, ...]) -> IntArray:
+    """Per output position, the pad value an average window adds along one axis (0 when none)."""
+    start = np.arange(n_out, dtype=np.int64) * stride - pad_before
+    end = start + kernel - 1
+    before = np.maximum(-start, 0)
+    after = np.maximum(end - (in_size - 1), 0)
+    # Both sides padded: the hardware adds the combined run once (see module docstring).
+    run = np.where((before > 0) & (after > 0), before + after, np.maximum(before, after))
+    table = np.array((0, *pad_values), dtype=np.int64)
+    return table[np.minimum(run, 7)]
+
+
+def _pool_axis(x: IntArray, axis: int, n_out: int, kernel: int, stride: int, pad_before: int,
+               method: int) -> IntArray:
+    """Reduce `axis` of x over the kernel windows, real elements only (sum, max or min)."""
+    in_size = x.shape[axis]
+    starts = np.arange(n_out, dtype=np.int64) * stride - pad_before
+    out_shape = list(x.shape)
+    out_shape[axis] = n_out
+    if method == AVERAGE:
+        acc = np.zeros(out_shape, dtype=np.int64)
+    else:
+        # Sentinels outside int16 so a window with no real input is recognisable (never in valid configs).
+        fill = -(1 << 20) if method == MAX else (1 << 20)
+        acc = np.full(out_shape, fill, dtype=np.int64)
+    bshape = [1] * x.ndim
+    bshape[axis] = n_out
+    for kk in range(kernel):
+        idx = starts + kk
+        valid = (idx >= 0) & (idx < in_size)
+        if not valid.any():
+            continue
+        taken = np.take(x, np.clip(idx, 0, in_size - 1), axis=axis)
+        mask = valid.reshape(bshape)
+        if method == AVERAGE:
+            acc += np.where(mask, taken, 0)
+        elif method == MAX:
+            acc = np.where(mask, np.maximum(acc, taken), acc)
+        else:
+            acc = np.where(mask, np.minimum(acc, taken), acc)
+    return acc
+
+
+def _pool_band(x: IntArray, cfg: PdpConfig, band: PdpBand) -> IntArray:
+    """Pool one band x[c, h, band columns] into [c, out_height, band.out_width] int64."""
+    kw, kh = cfg.kernel_width, cfg.kernel_height
+    rows = _pool_axis(x, 2, band.out_width, kw, cfg.stride_width, band.pad_left, cfg.method)
+    if cfg.method != AVERAGE:
+        return _pool_axis(rows, 1, cfg.out_height, kh, cfg.stride_height, cfg.pad_top, cfg.method)
+    pads = tuple(pad_value_int8(v, n + 1) for n, v in enumerate(cfg.pad_values))
+    rows = rows + _pad_terms(band.out_width, band.in_width, kw, cfg.stride_width, band.pad_left,
+                             pads)[None, None, :]
+    rows = as_signed(rows, 16)  # the line-operation buffer is 16 bits wide
+    total = _pool_axis(rows, 1, cfg.out_height, kh, cfg.stride_height, cfg.pad_top, cfg.method)
+    # Padded rows add the pad value once per kernel column; the product is kept in 16 bits too.
+    row_pads = tuple(int(as_signed(v * kw, 16)) for v in pads)
+    total = total + _pad_terms(cfg.out_height, cfg.in_height, kh, cfg.stride_height, cfg.pad_top,
+                               row_pads)[None, :, None]
+    total = as_signed(total, 16)
+    scaled = rshift_round(rshift_round(total * cfg.recip_width, 16) * cfg.recip_height, 16)
+    return scaled
+
+
+def pdp_pool(cube: NDArray[np.integer], cfg: PdpConfig) -> NDArray[np.int8]:
+    """Pool an int8 cube [c, h, w] (w >= cfg.input_columns()) into [c, out_height, out_width] int8."""
+    x = np.asarray(cube, dtype=np.int64)
+    if x.ndim != 3 or x.shape[1] != cfg.in_height or x.shape[2] < cfg.input_columns():
+        raise ValueError(f"cube shape {x.shape} does not match the configuration "
+                         f"(h={cfg.in_height}, w>={cfg.input_columns()})")
+    out = np.zeros((x.shape[0], cfg.out_height, cfg.out_width), dtype=np.int64)
+    for band in cfg.bands():
+        sub = x[:, :, band.in_start:band.in_start + band.in_width]
+        out[:, :, band.out_start:band.out_start + band.out_width] = _pool_band(sub, cfg, band)
+    # The output atom is int8: stored by truncation to 8 bits (average with recip > 1 can wrap).
+    return as_signed(out, 8).astype(np.int8)
+
+
+@dataclass(frozen=True)
+class PdpResult:
+    output: NDArray[np.int8]
+    nan_input_num: int = 0
+    inf_input_num: int = 0
+    nan_output_num: int = 0
+
+
+def _read_lines(mem: object, base: int, line_stride: int, surface_stride: int, width: int, height: int,
+                surfaces: int, atom: int) -> NDArray[np.int8]:
+    """Read [surfaces*atom, height, width] int8 from the feature layout, one read per line."""
+    out = np.empty((surfaces, height, width, atom), dtype=np.int8)
+    for s in range(surfaces):
+        for h in range(height):
+            addr = (base + s * surface_stride + h * line_stride) & 0xFFFFFFFF
+            line = np.asarray(mem.read(addr, width * atom), dtype=np.uint8)  # type: ignore[attr-defined]
+            out[s, h] = line.view(np.int8).reshape(width, atom)
+    return out.transpose(0, 3, 1, 2).reshape(surfaces * atom, height, width)
+
+
+def _write_lines(mem: object, base: int, line_stride: int, surface_stride: int,
+                 cube: NDArray[np.int8], atom: int) -> None:
+    """Write [surfaces*atom, h, w] int8 (all lanes) to the feature layout, one write per line."""
+    c, height, width = cube.shape
+    surfaces = c // atom
+    atoms = cube.reshape(surfaces, atom, height, width).transpose(0, 2, 3, 1)
+    for s in range(surfaces):
+        for h in range(height):
+            addr = (base + s * surface_stride + h * line_stride) & 0xFFFFFFFF
+            mem.write(addr, atoms[s, h].reshape(-1).view(np.uint8))  # type: ignore[attr-defined]
+
+
+def run_pdp(cfg: PdpConfig, mem: object, flying_input: NDArray[np.integer] | None = None) -> PdpResult:
+    """Run one PDP hardware layer: read (or take from SDP), pool, write every lane of every atom."""
+    atom = cfg.atom_bytes
+    if cfg.flying:
+        if flying_input is None:
+            raise ValueError("PDP is in on-the-fly mode: pass the SDP output cube as flying_input")
+        cube = np.asarray(flying_input)
+        if cube.shape[0] < cfg.padded_channels:
+            pad = np.zeros((cfg.padded_channels - cube.shape[0], *cube.shape[1:]), dtype=cube.dtype)
+            cube = np.concatenate([cube, pad])
+        cube = cube[:cfg.padded_channels]
+    else:
+        cube = _read_lines(mem, cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride,
+                           cfg.input_columns(), cfg.in_height, cfg.surfaces, atom)
+    out = pdp_pool(cube, cfg)
+    _write_lines(mem, cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, out, atom)
+    return PdpResult(out)
