@@ -1,0 +1,367 @@
+"""Bit-exact model of NVDLA's SDP (BS, BN, EW, output convertor), INT8 as in nv_small.
+
+`SdpConfig.from_fields` decodes and validates the registers, `sdp_compute` is the pure array function,
+`run_sdp` reads the input and operands from memory and writes the output (or hands it to PDP on the fly).
+The arithmetic lives in models/sdp_datapath.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from models.errors import ConfigError
+from models.sdp_datapath import (
+    ALU_EQL,
+    DatapathResult,
+    EwBlock,
+    EwConverter,
+    LutFn,
+    Operands,
+    OutputCvt,
+    XBlock,
+    sdp_datapath,
+)
+
+IntArray = NDArray[np.int64]
+
+USE_MUL, USE_ALU, USE_BOTH = 0, 1, 2
+PER_KERNEL, PER_ELEMENT = 0, 1
+INT8 = 0
+
+
+@dataclass(frozen=True)
+class OperandDma:
+    """One operand read DMA (BRDMA, NRDMA or ERDMA)."""
+
+    enabled: bool = False
+    data_use: int = USE_MUL
+    two_byte: bool = False
+    per_element: bool = False
+    base: int = 0
+    line_stride: int = 0
+    surface_stride: int = 0
+
+    @property
+    def bytes_per_element(self) -> int:
+        return (2 if self.data_use == USE_BOTH else 1) * (2 if self.two_byte else 1)
+
+
+@dataclass(frozen=True)
+class SdpConfig:
+    width: int
+    height: int
+    channels: int
+    src_base: int
+    src_line_stride: int
+    src_surface_stride: int
+    flying_in: bool
+    dst_base: int
+    dst_line_stride: int
+    dst_surface_stride: int
+    to_pdp: bool
+    bs: XBlock
+    bn: XBlock
+    ew: EwBlock
+    cvt: OutputCvt
+    brdma: OperandDma
+    nrdma: OperandDma
+    erdma: OperandDma
+    lut_fields: Mapping[str, int] = field(default_factory=dict, compare=False)
+    atom_bytes: int = 8
+
+    @classmethod
+    def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8) -> SdpConfig:
+        sdp = fields.get("SDP", {})
+        rdma = fields.get("SDP_RDMA", {})
+
+        def s(name: str, default: int = 0) -> int:
+            return int(sdp.get(name, default))
+
+        def r(name: str, default: int = 0) -> int:
+            return int(rdma.get(name, default))
+
+        def xblock(p: str) -> XBlock:
+            cfg = f"D_DP_{p}_CFG.{p}_"
+            return XBlock(
+                bypass=bool(s(cfg + "BYPASS", 1)),
+                alu_bypass=bool(s(cfg + "ALU_BYPASS", 1)),
+                alu_algo=s(cfg + "ALU_ALGO"),
+                alu_from_mem=bool(s(f"D_DP_{p}_ALU_CFG.{p}_ALU_SRC")),
+                alu_shift=s(f"D_DP_{p}_ALU_CFG.{p}_ALU_SHIFT_VALUE"),
+                alu_operand=s(f"D_DP_{p}_ALU_SRC_VALUE.{p}_ALU_OPERAND"),
+                mul_bypass=bool(s(cfg + "MUL_BYPASS", 1)),
+                mul_prelu=bool(s(cfg + "MUL_PRELU", 1 if p == "BS" else 0)),
+                mul_from_mem=bool(s(f"D_DP_{p}_MUL_CFG.{p}_MUL_SRC")),
+                mul_shift=s(f"D_DP_{p}_MUL_CFG.{p}_MUL_SHIFT_VALUE"),
+                mul_operand=s(f"D_DP_{p}_MUL_SRC_VALUE.{p}_MUL_OPERAND"),
+                relu_bypass=bool(s(cfg + "RELU_BYPASS", 1)),
+            )
+
+        def ew_cvt(op: str) -> EwConverter:
+            return EwConverter(
+                bypass=bool(s(f"D_DP_EW_{op}_CFG.EW_{op}_CVT_BYPASS", 1)),
+                offset=s(f"D_DP_EW_{op}_CVT_OFFSET_VALUE.EW_{op}_CVT_OFFSET"),
+                scale=s(f"D_DP_EW_{op}_CVT_SCALE_VALUE.EW_{op}_CVT_SCALE"),
+                truncate=s(f"D_DP_EW_{op}_CVT_TRUNCATE_VALUE.EW_{op}_CVT_TRUNCATE"),
+            )
+
+        def dma(p: str, addr: str) -> OperandDma:
+            c = f"D_{p}RDMA_CFG.{p}RDMA_"
+            return OperandDma(
+                enabled=not r(c + "DISABLE", 1),
+                data_use=r(c + "DATA_USE"),
+                two_byte=bool(r(c + "DATA_SIZE")),
+                per_element=r(c + "DATA_MODE") == PER_ELEMENT,
+                base=r(f"D_{addr}_BASE_ADDR_LOW.{addr}_BASE_ADDR_LOW"),
+                line_stride=r(f"D_{addr}_LINE_STRIDE.{addr}_LINE_STRIDE"),
+                surface_stride=r(f"D_{addr}_SURFACE_STRIDE.{addr}_SURFACE_STRIDE"),
+            )
+
+        ew = EwBlock(
+            bypass=bool(s("D_DP_EW_CFG.EW_BYPASS", 1)),
+            alu_bypass=bool(s("D_DP_EW_CFG.EW_ALU_BYPASS", 1)),
+            alu_algo=s("D_DP_EW_CFG.EW_ALU_ALGO"),
+            alu_from_mem=bool(s("D_DP_EW_ALU_CFG.EW_ALU_SRC")),
+            alu_operand=s("D_DP_EW_ALU_SRC_VALUE.EW_ALU_OPERAND"),
+            alu_cvt=ew_cvt("ALU"),
+            mul_bypass=bool(s("D_DP_EW_CFG.EW_MUL_BYPASS", 1)),
+            mul_prelu=bool(s("D_DP_EW_CFG.EW_MUL_PRELU")),
+            mul_from_mem=bool(s("D_DP_EW_MUL_CFG.EW_MUL_SRC")),
+            mul_operand=s("D_DP_EW_MUL_SRC_VALUE.EW_MUL_OPERAND"),
+            mul_cvt=ew_cvt("MUL"),
+            truncate=s("D_DP_EW_TRUNCATE_VALUE.EW_TRUNCATE"),
+            lut_bypass=bool(s("D_DP_EW_CFG.EW_LUT_BYPASS", 1)),
+        )
+        cfg = cls(
+            width=s("D_DATA_CUBE_WIDTH.WIDTH") + 1,
+            height=s("D_DATA_CUBE_HEIGHT.HEIGHT") + 1,
+            channels=s("D_DATA_CUBE_CHANNEL.CHANNEL") + 1,
+            src_base=r("D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW"),
+            src_line_stride=r("D_SRC_LINE_STRIDE.SRC_LINE_STRIDE"),
+            src_surface_stride=r("D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE"),
+            flying_in=bool(s("D_FEATURE_MODE_CFG.FLYING_MODE")),
+            dst_base=s("D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW"),
+            dst_line_stride=s("D_DST_LINE_STRIDE.DST_LINE_STRIDE"),
+            dst_surface_stride=s("D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE"),
+            to_pdp=bool(s("D_FEATURE_MODE_CFG.OUTPUT_DST")),
+            bs=xblock("BS"),
+            bn=xblock("BN"),
+            ew=ew,
+            cvt=OutputCvt(s("D_CVT_OFFSET.CVT_OFFSET"), s("D_CVT_SCALE.CVT_SCALE"),
+                          s("D_CVT_SHIFT.CVT_SHIFT")),
+            brdma=dma("B", "BS"),
+            nrdma=dma("N", "BN"),
+            erdma=dma("E", "EW"),
+            lut_fields={k: int(v) for k, v in sdp.items() if k.startswith("S_LUT_")},
+            atom_bytes=atom_bytes,
+        )
+        validate(cfg, fields)
+        return cfg
+
+    @property
+    def surfaces(self) -> int:
+        return -(-self.channels // self.atom_bytes)
+
+    @property
+    def padded_channels(self) -> int:
+        return self.surfaces * self.atom_bytes
+
+    @property
+    def is_1x1(self) -> bool:
+        return self.width == 1 and self.height == 1
+
+
+def advisories(cfg: SdpConfig) -> list[str]:
+    """Limitation rules whose violation still has a defined result, so they are reported, not raised.
+
+    "If PReLU is enabled for one sub-unit, the ALU in that unit MUST be bypassed": NVIDIA's own trace
+    sdp_3x3x33_bn_int8_reg_2 breaks it and its golden output is ALU -> PReLU, which this model computes.
+    """
+    found = []
+    for name, alu, mul, prelu in (("BS", cfg.bs.alu_active, cfg.bs.mul_active, cfg.bs.mul_prelu),
+                                  ("BN", cfg.bn.alu_active, cfg.bn.mul_active, cfg.bn.mul_prelu),
+                                  ("EW", cfg.ew.alu_active, cfg.ew.mul_active, cfg.ew.mul_prelu)):
+        if mul and prelu and alu:
+            found.append(f"SDP {name}: if PReLU is enabled for one sub-unit, the ALU in that unit MUST be "
+                         "bypassed")
+    return found
+
+
+def validate(cfg: SdpConfig, fields: Mapping[str, Mapping[str, int]]) -> None:
+    """SDP rules of seed 001's Limitation section that apply to an INT8 nv_small SDP."""
+    sdp = fields.get("SDP", {})
+    rdma = fields.get("SDP_RDMA", {})
+    precisions = {
+        "SDP PROC_PRECISION": int(sdp.get("D_DATA_FORMAT.PROC_PRECISION", 0)),
+        "SDP OUT_PRECISION": int(sdp.get("D_DATA_FORMAT.OUT_PRECISION", 0)),
+        "SDP_RDMA IN_PRECISION": int(rdma.get("D_FEATURE_MODE_CFG.IN_PRECISION", 0)),
+        "SDP_RDMA PROC_PRECISION": int(rdma.get("D_FEATURE_MODE_CFG.PROC_PRECISION", 0)),
+    }
+    for name, value in precisions.items():
+        if value != INT8:
+            raise ConfigError("SDP: nv_small supports INT8 only (invalid precision conversion)",
+                              {name: value})
+    winograd = int(sdp.get("D_FEATURE_MODE_CFG.WINOGRAD", 0))
+    batch = int(sdp.get("D_FEATURE_MODE_CFG.BATCH_NUMBER", 0))
+    if winograd or batch:
+        if not cfg.flying_in:
+            raise ConfigError("SDP Winograd/Batch: SDP has to work on the fly with CC",
+                              {"WINOGRAD": winograd, "BATCH_NUMBER": batch})
+        if cfg.ew.eql:
+            raise ConfigError("SDP Winograd/Batch: SDP_Y can't work at EQL mode", {"EW_ALU_ALGO": ALU_EQL})
+    uses = (
+        ("BS", cfg.bs.alu_active and cfg.bs.alu_from_mem, cfg.bs.mul_active and cfg.bs.mul_from_mem,
+         cfg.bs.alu_active and not cfg.bs.alu_from_mem, cfg.bs.mul_active and not cfg.bs.mul_from_mem,
+         cfg.brdma),
+        ("BN", cfg.bn.alu_active and cfg.bn.alu_from_mem, cfg.bn.mul_active and cfg.bn.mul_from_mem,
+         cfg.bn.alu_active and not cfg.bn.alu_from_mem, cfg.bn.mul_active and not cfg.bn.mul_from_mem,
+         cfg.nrdma),
+        ("EW", cfg.ew.alu_active and cfg.ew.alu_from_mem, cfg.ew.mul_active and cfg.ew.mul_from_mem,
+         cfg.ew.alu_active and not cfg.ew.alu_from_mem, cfg.ew.mul_active and not cfg.ew.mul_from_mem,
+         cfg.erdma),
+    )
+    for name, alu_mem, mul_mem, alu_reg, mul_reg, dma in uses:
+        if (alu_mem or mul_mem) and not dma.enabled:
+            raise ConfigError(f"SDP {name}: an operand from memory needs its read DMA enabled",
+                              {"ALU_SRC_MEM": int(alu_mem), "MUL_SRC_MEM": int(mul_mem)})
+        if dma.enabled and not (alu_mem or mul_mem) and (alu_reg or mul_reg):
+            raise ConfigError(f"SDP {name}: when SRC is configured as REG, corresponding RDMA shouldn't be "
+                              "enabled", {"ALU_SRC_REG": int(alu_reg), "MUL_SRC_REG": int(mul_reg)})
+        if dma.enabled and (alu_mem or mul_mem):
+            need = USE_BOTH if (alu_mem and mul_mem) else (USE_ALU if alu_mem else USE_MUL)
+            if dma.data_use != need and dma.data_use != USE_BOTH:
+                raise ConfigError(f"SDP {name}: RDMA DATA_USE must match the operands taken from memory",
+                                  {"DATA_USE": dma.data_use, "needed": need})
+    ew = cfg.ew
+    if ew.eql:
+        if ew.alu_from_mem and not ew.alu_cvt.bypass:
+            raise ConfigError("SDP EQL: Y ALU convertor must be bypassed", {"EW_ALU_CVT_BYPASS": 0})
+        if not ew.lut_bypass:
+            raise ConfigError("SDP EQL: all the operations after ALU should be bypassed",
+                              {"EW_LUT_BYPASS": 0})
+    identity = (cfg.cvt.offset, cfg.cvt.scale, cfg.cvt.shift) == (0, 1, 0)
+    if (cfg.to_pdp or ew.eql) and not identity:
+        raise ConfigError("SDP: precision conversion is not allowed if SDP output to PDP or EQL mode",
+                          {"CVT_OFFSET": cfg.cvt.offset, "CVT_SCALE": cfg.cvt.scale,
+                           "CVT_SHIFT": cfg.cvt.shift, "OUTPUT_DST_PDP": int(cfg.to_pdp), "EQL": int(ew.eql)})
+    if ew.eql and (winograd or batch):
+        raise ConfigError("SDP EQL: WINOGRAD has to be OFF and BATCH_NUMBER has to be 0",
+                          {"WINOGRAD": winograd, "BATCH_NUMBER": batch})
+
+
+@dataclass(frozen=True)
+class SdpResult:
+    output: NDArray[np.int64]
+    """[padded channels, h, w]: int8 values, or the EQL compare result (0/1)."""
+    saturation_count: int
+    status_unequal: bool
+    lut_stats: dict[str, int]
+    written: bool
+    """False when nothing goes to memory (EQL mode, or output to PDP)."""
+
+    @property
+    def flying_output(self) -> NDArray[np.int8] | None:
+        """The cube handed to PDP when OUTPUT_DST is PDP."""
+        return None if self.written else self.output.astype(np.int8)
+
+
+def _lut_fn(cfg: SdpConfig) -> LutFn | None:
+    if cfg.ew.bypass or cfg.ew.lut_bypass:
+        return None
+    try:
+        from models import lut as lut_mod  # the shared hybrid LUT, written by another engineer
+    except ImportError:
+        return None
+    return lut_mod.sdp_lut_fn(cfg.lut_fields)  # type: ignore[attr-defined, no-any-return]
+
+
+def sdp_compute(cube: NDArray[np.integer], cfg: SdpConfig, ops: Operands | None = None,
+                lut: LutFn | None = None) -> DatapathResult:
+    """The SDP data path on an input cube [c, h, w] with memory operands broadcastable to it."""
+    return sdp_datapath(cube, cfg.bs, cfg.bn, cfg.ew, cfg.cvt, ops, lut if lut is not None else _lut_fn(cfg))
+
+
+def _read_feature(mem: object, base: int, line_stride: int, surface_stride: int, width: int, height: int,
+                  surfaces: int, atom: int, elem_bytes: int, contiguous: bool) -> NDArray[np.uint8]:
+    """Read [surfaces, height, width, atom * elem_bytes] bytes, one read per line (or one for packed)."""
+    line_bytes = width * atom * elem_bytes
+    out = np.empty((surfaces, height, line_bytes), dtype=np.uint8)
+    if contiguous:
+        flat = np.asarray(mem.read(base, surfaces * height * line_bytes), dtype=np.uint8)  # type: ignore
+        return flat.reshape(surfaces, height, width, atom * elem_bytes)
+    for s in range(surfaces):
+        for h in range(height):
+            addr = (base + s * surface_stride + h * line_stride) & 0xFFFFFFFF
+            out[s, h] = np.asarray(mem.read(addr, line_bytes), dtype=np.uint8)  # type: ignore[attr-defined]
+    return out.reshape(surfaces, height, width, atom * elem_bytes)
+
+
+def _to_cube(raw: NDArray[np.uint8], two_byte: bool, ways: int, atom: int) -> list[IntArray]:
+    """Bytes [s, h, w, atom*bpe] -> per component int arrays [s*atom, h, w] (sign-extended)."""
+    s, h, w, _ = raw.shape
+    if two_byte:
+        vals = raw.reshape(s, h, w, atom * ways, 2).copy().view("<i2")[..., 0].astype(np.int64)
+    else:
+        vals = raw.view(np.int8).astype(np.int64)
+    # Both components of an element are adjacent (ALU first, then MUL), an assumption no trace checks.
+    vals = vals.reshape(s, h, w, atom, ways)
+    return [vals[..., k].transpose(0, 3, 1, 2).reshape(s * atom, h, w) for k in range(ways)]
+
+
+def _read_operands(cfg: SdpConfig, mem: object, sec_mem: object | None) -> Operands:
+    found: dict[str, IntArray] = {}
+    blocks = (("bs", cfg.bs, cfg.brdma), ("bn", cfg.bn, cfg.nrdma), ("ew", cfg.ew, cfg.erdma))
+    for name, blk, dma in blocks:
+        alu_mem = blk.alu_active and blk.alu_from_mem
+        mul_mem = blk.mul_active and blk.mul_from_mem
+        if not (alu_mem or mul_mem) or not dma.enabled:
+            continue
+        ways = 2 if dma.data_use == USE_BOTH else 1
+        src = sec_mem if (name == "ew" and sec_mem is not None) else mem
+        if dma.per_element:
+            raw = _read_feature(src, dma.base, dma.line_stride, dma.surface_stride, cfg.width, cfg.height,
+                                cfg.surfaces, cfg.atom_bytes, dma.bytes_per_element, False)
+        else:
+            # Per kernel: one contiguous block of per-channel values, strides unused.
+            raw = _read_feature(src, dma.base, 0, 0, 1, 1, cfg.surfaces, cfg.atom_bytes,
+                                dma.bytes_per_element, True)
+        comps = _to_cube(raw, dma.two_byte, ways, cfg.atom_bytes)
+        if ways == 2:
+            found[f"{name}_alu"], found[f"{name}_mul"] = comps
+        elif dma.data_use == USE_ALU:
+            found[f"{name}_alu"] = comps[0]
+        else:
+            found[f"{name}_mul"] = comps[0]
+    return Operands(**found)
+
+
+def run_sdp(cfg: SdpConfig, mem: object, flying_input: NDArray[np.integer] | None = None,
+            sec_mem: object | None = None) -> SdpResult:
+    """Run one SDP hardware layer. The EW operand may live in `sec_mem` (the trace's second memory)."""
+    atom = cfg.atom_bytes
+    if cfg.flying_in:
+        if flying_input is None:
+            raise ValueError("SDP input is on the fly from the convolution pipeline: pass flying_input")
+        cube = np.asarray(flying_input, dtype=np.int64)
+    else:
+        raw = _read_feature(mem, cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.width,
+                            cfg.height, cfg.surfaces, atom, 1, cfg.is_1x1)
+        cube = _to_cube(raw, False, 1, atom)[0]
+    res = sdp_compute(cube, cfg, _read_operands(cfg, mem, sec_mem))
+    written = not (cfg.ew.eql or cfg.to_pdp)
+    if written:
+        out = res.data.astype(np.int8)
+        atoms = out.reshape(cfg.surfaces, atom, cfg.height, cfg.width).transpose(0, 2, 3, 1)
+        if cfg.is_1x1:
+            # A 1x1 cube is written packed: surfaces back to back from the base.
+            mem.write(cfg.dst_base, atoms.reshape(-1).view(np.uint8))  # type: ignore[attr-defined]
+        else:
+            for s in range(cfg.surfaces):
+                for h in range(cfg.height):
+                    addr = (cfg.dst_base + s * cfg.dst_surface_stride + h * cfg.dst_line_stride) & 0xFFFFFFFF
+                    mem.write(addr, atoms[s, h].reshape(-1).view(np.uint8))  # type: ignore[attr-defined]
+    return SdpResult(res.data, res.saturation_count, res.unequal, res.lut_stats, written)
