@@ -1,0 +1,300 @@
+"""Hand-computed cases for the PDP model (pooling, padding, recip rounding, split width, Limitation rules)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from models.errors import ConfigError
+from models.pdp import AVERAGE, MAX, MIN, PdpConfig, max_band_width, pad_value_int8, pdp_pool, run_pdp
+
+ONE = 1 << 16  # recip 1.0 in the 16-bit fraction format
+
+
+def pdp_fields(w: int, h: int, c: int = 1, *, kw: int = 1, kh: int = 1, sw: int = 1, sh: int = 1,
+               pl: int = 0, pr: int = 0, pt: int = 0, pb: int = 0, method: int = AVERAGE,
+               out_w: int | None = None, out_h: int | None = None, recip_w: int = ONE, recip_h: int = ONE,
+               pads: tuple[int, ...] = (0,) * 7, flying: bool = False, split: int = 0,
+               part_in: tuple[int, int, int] = (1, 1, 1), part_out: tuple[int, int, int] = (1, 1, 1),
+               src: int = 0x1000, dst: int = 0x8000) -> dict[str, dict[str, int]]:
+    """Register fields (as stored: sizes minus one) of a PDP layer."""
+    if out_w is None:
+        out_w = (w + pl + pr - kw) // sw + 1
+    if out_h is None:
+        out_h = (h + pt + pb - kh) // sh + 1
+    pdp = {
+        "D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH": w - 1, "D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT": h - 1,
+        "D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL": c - 1, "D_DATA_CUBE_OUT_WIDTH.CUBE_OUT_WIDTH": out_w - 1,
+        "D_DATA_CUBE_OUT_HEIGHT.CUBE_OUT_HEIGHT": out_h - 1,
+        "D_DATA_CUBE_OUT_CHANNEL.CUBE_OUT_CHANNEL": c - 1,
+        "D_OPERATION_MODE_CFG.POOLING_METHOD": method, "D_OPERATION_MODE_CFG.FLYING_MODE": 0 if flying else 1,
+        "D_OPERATION_MODE_CFG.SPLIT_NUM": split,
+        "D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST": part_in[0] - 1,
+        "D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_MID": part_in[1] - 1,
+        "D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_LAST": part_in[2] - 1,
+        "D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_FIRST": part_out[0] - 1,
+        "D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_MID": part_out[1] - 1,
+        "D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_LAST": part_out[2] - 1,
+        "D_POOLING_KERNEL_CFG.KERNEL_WIDTH": kw - 1, "D_POOLING_KERNEL_CFG.KERNEL_HEIGHT": kh - 1,
+        "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH": sw - 1,
+        "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_HEIGHT": sh - 1,
+        "D_RECIP_KERNEL_WIDTH.RECIP_KERNEL_WIDTH": recip_w,
+        "D_RECIP_KERNEL_HEIGHT.RECIP_KERNEL_HEIGHT": recip_h,
+        "D_POOLING_PADDING_CFG.PAD_LEFT": pl, "D_POOLING_PADDING_CFG.PAD_RIGHT": pr,
+        "D_POOLING_PADDING_CFG.PAD_TOP": pt, "D_POOLING_PADDING_CFG.PAD_BOTTOM": pb,
+        "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": dst, "D_DST_LINE_STRIDE.DST_LINE_STRIDE": 0x100,
+        "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": 0x1000, "D_DATA_FORMAT.INPUT_DATA": 0,
+    }
+    for n, v in enumerate(pads, start=1):
+        pdp[f"D_POOLING_PADDING_VALUE_{n}_CFG.PAD_VALUE_{n}X"] = v
+    rdma = {
+        "D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH": w - 1, "D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT": h - 1,
+        "D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL": c - 1, "D_OPERATION_MODE_CFG.SPLIT_NUM": split,
+        "D_POOLING_KERNEL_CFG.KERNEL_WIDTH": kw - 1, "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH": sw - 1,
+        "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": src, "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": 0x100,
+        "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": 0x1000,
+    }
+    return {"PDP": pdp, "PDP_RDMA": rdma}
+
+
+def cfg_of(*args: int, **kw: object) -> PdpConfig:
+    return PdpConfig.from_fields(pdp_fields(*args, **kw))  # type: ignore[arg-type]
+
+
+def cube_row(values: list[int]) -> np.ndarray:
+    """A [8, 1, w] cube: channel 0 holds `values`, the other lanes 0."""
+    x = np.zeros((8, 1, len(values)), dtype=np.int8)
+    x[0, 0] = values
+    return x
+
+
+# ---- pooled size formula -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("w", "k", "s", "pl", "pr", "expected"), [
+    (7, 3, 2, 1, 1, 4),    # (7+1+1-3)/2+1
+    (8, 2, 2, 0, 0, 4),
+    (5, 3, 1, 2, 2, 7),
+    (1, 3, 1, 1, 1, 1),
+    (24, 8, 8, 0, 0, 3),
+])
+def test_pooled_width_formula(w: int, k: int, s: int, pl: int, pr: int, expected: int) -> None:
+    cfg = cfg_of(w, 1, kw=k, sw=s, pl=pl, pr=pr)
+    assert cfg.out_width == expected
+    with pytest.raises(ConfigError, match="CUBE_OUT_WIDTH"):
+        cfg_of(w, 1, kw=k, sw=s, pl=pl, pr=pr, out_w=expected + 1)
+
+
+def test_pooled_height_formula() -> None:
+    assert cfg_of(1, 9, kh=3, sh=2, pt=2, pb=2).out_height == 6   # (9+2+2-3)/2+1
+    with pytest.raises(ConfigError, match="CUBE_OUT_HEIGHT"):
+        cfg_of(1, 9, kh=3, sh=2, pt=2, pb=2, out_h=5)
+
+
+# ---- average pooling, padding and recip rounding -------------------------------------------------------
+
+def test_average_with_left_and_right_padding() -> None:
+    # Windows [pad,10,20], [10,20,30], [20,30,pad]; PAD_VALUE_1X = 5; recip 0x5555 ~ 1/3.
+    cfg = cfg_of(3, 1, kw=3, pl=1, pr=1, recip_w=0x5555, pads=(5, 10, 15, 20, 25, 30, 35))
+    out = pdp_pool(cube_row([10, 20, 30]), cfg)
+    # 35*21845/65536 = 11.67 -> 12; 60*21845/65536 = 19.9997 -> 20; 55*21845/65536 = 18.33 -> 18
+    assert out[0, 0].tolist() == [12, 20, 18]
+
+
+def test_padding_runs_use_the_run_length_table() -> None:
+    # PAD_VALUE_2X is not twice PAD_VALUE_1X: a run of two padded columns must use 2X itself.
+    cfg = cfg_of(4, 1, kw=3, pl=2, pads=(1, 100, 0, 0, 0, 0, 0))
+    out = pdp_pool(cube_row([0, 0, 0, 0]), cfg)
+    assert out[0, 0].tolist() == [100, 1, 0, 0]
+
+
+def test_window_padded_on_both_sides_adds_the_combined_run() -> None:
+    cfg = cfg_of(1, 1, kw=3, pl=1, pr=1, pads=(1, 50, 0, 0, 0, 0, 0))
+    assert pdp_pool(cube_row([7]), cfg)[0, 0].tolist() == [57]   # 7 + PAD_VALUE_2X, not 7 + 2*1X
+
+
+def test_padded_rows_add_pad_value_times_kernel_width() -> None:
+    # rows [[1, 2], [3, 4]], kernel 2x3, one padded row on top: 1+2+3+4 + 3*2 = 16;
+    # 16 * 0.5 = 8, then 8 * 21845/65536 = 2.67 -> 3.
+    cfg = cfg_of(2, 2, kw=2, kh=3, pt=1, recip_w=0x8000, recip_h=0x5555, pads=(3, 0, 0, 0, 0, 0, 0))
+    x = np.zeros((8, 2, 2), dtype=np.int8)
+    x[0] = [[1, 2], [3, 4]]
+    assert pdp_pool(x, cfg)[0].tolist() == [[3]]
+
+
+def test_padded_columns_count_once_per_real_row() -> None:
+    # 2 real rows, kernel 2x2, one padded column on the left: sum = 4 + 6 + 2 * PAD_VALUE_1X(10) = 30.
+    cfg = cfg_of(1, 2, kw=2, kh=2, pl=1, pads=(10, 0, 0, 0, 0, 0, 0))
+    x = np.zeros((8, 2, 1), dtype=np.int8)
+    x[0, :, 0] = [4, 6]
+    assert pdp_pool(x, cfg)[0].tolist() == [[30]]
+
+
+@pytest.mark.parametrize(("values", "expected"), [
+    ([1, 2], 2), ([-1, -2], -2),   # +-1.5: ties round away from zero
+    ([1, 0], 1), ([-1, 0], -1),    # +-0.5
+    ([2, 2], 2), ([-3, 2], -1),    # exact, and -0.5 -> -1
+])
+def test_recip_rounding_half_away_from_zero(values: list[int], expected: int) -> None:
+    cfg = cfg_of(2, 1, kw=2, recip_w=0x8000)
+    assert int(pdp_pool(cube_row(values), cfg)[0, 0, 0]) == expected
+
+
+def test_recip_applies_width_then_height_with_two_roundings() -> None:
+    # sum 5: 5 * 0.5 = 2.5 -> 3, then 3 * 0.5 = 1.5 -> 2 (one rounding of 5 * 0.25 would give 1).
+    cfg = cfg_of(1, 1, recip_w=0x8000, recip_h=0x8000)
+    assert int(pdp_pool(cube_row([5]), cfg)[0, 0, 0]) == 2
+
+
+def test_average_result_is_stored_modulo_256() -> None:
+    # recip_w = 0x1ffff ~ 2.0: 100 -> 200, stored as the int8 with the same low byte (-56).
+    cfg = cfg_of(1, 1, recip_w=0x1FFFF)
+    assert int(pdp_pool(cube_row([100]), cfg)[0, 0, 0]) == -56
+
+
+@pytest.mark.parametrize(("raw", "n", "expected"), [
+    (0x7F, 1, 127), (0xFF, 1, -1), (0x80, 1, -128),
+    (0x1FF, 2, -1), (0xFF, 2, 255), (0x3FF, 3, -1), (0x3FF, 4, -1), (0x7FF, 7, -1), (0x400, 7, -1024),
+])
+def test_pad_value_sign_extension(raw: int, n: int, expected: int) -> None:
+    assert pad_value_int8(raw, n) == expected
+
+
+def test_negative_pad_value_in_average() -> None:
+    cfg = cfg_of(1, 1, kw=2, pl=1, pads=(0xFB, 0, 0, 0, 0, 0, 0))   # PAD_VALUE_1X = -5
+    assert int(pdp_pool(cube_row([20]), cfg)[0, 0, 0]) == 15
+
+
+# ---- max / min -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("method", "expected"), [(MAX, [-3, -3, -3]), (MIN, [-5, -7, -7])])
+def test_max_min_ignore_padding(method: int, expected: list[int]) -> None:
+    # All inputs negative and pad values large: neither 0 nor the pad value may win.
+    cfg = cfg_of(3, 1, kw=3, pl=1, pr=1, method=method, pads=(100,) * 7)
+    assert pdp_pool(cube_row([-5, -3, -7]), cfg)[0, 0].tolist() == expected
+
+
+def test_max_pooling_2d_with_stride() -> None:
+    x = np.zeros((8, 4, 4), dtype=np.int8)
+    x[3] = np.arange(16).reshape(4, 4) * np.array([1, -1, 1, -1])
+    cfg = cfg_of(4, 4, 4, kw=2, kh=2, sw=2, sh=2, method=MAX)
+    # blocks [[0,-1],[4,-5]] -> 4, [[2,-3],[6,-7]] -> 6, [[8,-9],[12,-13]] -> 12, [[10,-11],[14,-15]] -> 14
+    assert pdp_pool(x, cfg)[3].tolist() == [[4, 6], [12, 14]]
+
+
+def test_stride_larger_than_kernel_skips_columns() -> None:
+    cfg = cfg_of(5, 1, kw=1, sw=2, method=MAX)
+    assert pdp_pool(cube_row([1, 2, 3, 4, 5]), cfg)[0, 0].tolist() == [1, 3, 5]
+
+
+# ---- split width -----------------------------------------------------------------------------------------
+
+def test_split_width_without_overlap() -> None:
+    cfg = cfg_of(8, 1, kw=2, sw=2, method=MAX, split=1, part_in=(4, 1, 4), part_out=(2, 1, 2))
+    assert [(b.in_start, b.in_width, b.out_start, b.out_width) for b in cfg.bands()] == [(0, 4, 0, 2),
+                                                                                         (4, 4, 2, 2)]
+    assert pdp_pool(cube_row([1, 2, 3, 4, 5, 6, 7, 8]), cfg)[0, 0].tolist() == [2, 4, 6, 8]
+
+
+def test_split_width_with_overlap_rereads_kernel_minus_stride_columns() -> None:
+    cfg = cfg_of(6, 1, kw=3, method=MAX, split=1, part_in=(4, 1, 2), part_out=(2, 1, 2))
+    assert [(b.in_start, b.in_width) for b in cfg.bands()] == [(0, 4), (2, 4)]
+    assert pdp_pool(cube_row([3, 1, 4, 1, 5, 9]), cfg)[0, 0].tolist() == [4, 4, 5, 9]
+
+
+def test_split_width_three_bands_average_with_padding_matches_unsplit() -> None:
+    # Independent check: a valid split must not change the result of the unsplit pooling.
+    rng = np.random.default_rng(7)
+    x = rng.integers(-128, 128, size=(8, 3, 10)).astype(np.int8)
+    common = dict(kw=3, kh=2, sw=1, pl=1, pr=2, recip_w=0x5555, recip_h=0x8000,
+                  pads=(3, 7, 11, 0, 0, 0, 0))
+    whole = cfg_of(10, 3, **common)  # type: ignore[arg-type]
+    # out = 11 = 4 + 3 + 4. first_in + PL = (4-1)*1 + 3 -> 5; mid_in + 2 = (3-1) + 3 -> 3;
+    # last_in + PR + 2 = (4-1) + 3 -> 2; and 5 + 3 + 2 = 10 input columns.
+    split = cfg_of(10, 3, split=2, part_in=(5, 3, 2), part_out=(4, 3, 4), **common)  # type: ignore[arg-type]
+    assert np.array_equal(pdp_pool(x, split), pdp_pool(x, whole))
+
+
+# ---- Limitation rules ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("kwargs", "rule"), [
+    (dict(w=4, kw=9), "maximum supported pooling kernel size is 8"),
+    (dict(w=4, kw=2, pl=2), "PL/PR should be less than kernel_width"),
+    (dict(w=4, kw=2, pr=2), "PL/PR should be less than kernel_width"),
+    (dict(w=4, kw=3, sw=2, out_w=1), r"\(PL\+W\+PR-Kernel_W\)%stride_x == 0"),
+    (dict(w=4, kw=2, out_w=4), "CUBE_OUT_WIDTH must be"),
+    (dict(w=2, kh=2, pt=2), "PT/PB should be less than kernel_height"),
+    (dict(w=1000, out_w=1000), "maximum flying width"),
+    (dict(w=4, flying=True, split=1, part_in=(2, 1, 2), part_out=(2, 1, 2)),
+     "on-the-fly mode needs SPLIT_NUM=0"),
+    (dict(w=8, split=1, part_in=(4, 1, 4), part_out=(3, 1, 4)), "first_out \\+ last_out"),
+    (dict(w=8, kw=2, sw=2, split=1, part_in=(5, 1, 3), part_out=(2, 1, 2)), "first_in_width \\+ PL"),
+    (dict(w=8, kw=2, sw=2, split=1, part_in=(4, 1, 5), part_out=(2, 1, 2)), "last_in_width \\+ PR"),
+    (dict(w=9, kw=1, split=2, part_in=(2, 4, 4), part_out=(2, 3, 4)), "mid_in_width \\+ overlap"),
+    (dict(w=6, kw=1, split=1, part_in=(4, 1, 1), part_out=(4, 1, 1)), "in_width == CUBE_IN_WIDTH|first_out"),
+    (dict(w=7, kw=1, sw=3, split=1, part_in=(1, 1, 6), part_out=(1, 1, 2)), "stride_x - kernel_w"),
+])
+def test_limitation_rules_raise(kwargs: dict[str, object], rule: str) -> None:
+    w = kwargs.pop("w")
+    with pytest.raises(ConfigError, match=rule):
+        cfg_of(w, 1, **kwargs)  # type: ignore[arg-type]
+
+
+def test_split_band_width_limit() -> None:
+    limit = max_band_width()
+    assert limit == 448   # 7 KB of 16-bit sums, 8 lanes per atom
+    with pytest.raises(ConfigError, match="first/mid/last_out_width"):
+        cfg_of(2 * limit + 2, 1, split=1, part_in=(limit + 1, 1, limit + 1),
+               part_out=(limit + 1, 1, limit + 1))
+
+
+def test_int16_input_rejected() -> None:
+    fields = pdp_fields(2, 1)
+    fields["PDP"]["D_DATA_FORMAT.INPUT_DATA"] = 1
+    with pytest.raises(ConfigError, match="INT8"):
+        PdpConfig.from_fields(fields)
+
+
+def test_rdma_geometry_must_match() -> None:
+    fields = pdp_fields(4, 1)
+    fields["PDP_RDMA"]["D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH"] = 5
+    with pytest.raises(ConfigError, match="PDP_RDMA CUBE_IN_WIDTH"):
+        PdpConfig.from_fields(fields)
+
+
+# ---- memory ----------------------------------------------------------------------------------------------
+
+class DictMemory:
+    """Byte memory filled with a sentinel, to see exactly what a run writes."""
+
+    def __init__(self, fill: int = 0xA5) -> None:
+        self.data: dict[int, int] = {}
+        self.fill = fill
+
+    def read(self, addr: int, n: int) -> np.ndarray:
+        return np.array([self.data.get(addr + i, self.fill) for i in range(n)], dtype=np.uint8)
+
+    def write(self, addr: int, data: np.ndarray) -> None:
+        for i, b in enumerate(np.asarray(data, dtype=np.uint8).tolist()):
+            self.data[addr + i] = b
+
+
+def test_run_pdp_writes_every_lane_and_no_gap() -> None:
+    mem = DictMemory()
+    cfg = cfg_of(2, 1, 3, kw=2, method=MAX, src=0x1000, dst=0x8000)
+    # input: lane l of atom w holds 10*w + l (padding lanes 3..7 included)
+    mem.write(0x1000, np.array([10 * w + lane for w in range(2) for lane in range(8)], dtype=np.uint8))
+    res = run_pdp(cfg, mem)
+    assert res.output[:, 0, 0].tolist() == [10 + lane for lane in range(8)]
+    assert mem.read(0x8000, 8).tolist() == [10 + lane for lane in range(8)]
+    written = sorted(a for a in mem.data if a >= 0x8000)
+    assert written == list(range(0x8000, 0x8008))   # one atom, nothing else
+
+
+def test_run_pdp_on_the_fly_takes_the_given_cube() -> None:
+    mem = DictMemory()
+    cfg = cfg_of(2, 1, 1, kw=2, method=MIN, flying=True)
+    res = run_pdp(cfg, mem, flying_input=cube_row([4, -9]))
+    assert int(res.output[0, 0, 0]) == -9
+    assert not any(0x1000 <= a < 0x2000 for a in mem.data)   # nothing read-only was written
+    with pytest.raises(ValueError, match="flying_input"):
+        run_pdp(cfg, mem)
