@@ -28,7 +28,11 @@ PREC = COMMON + ("rtl/prec/nvdla_round_sat.v",)
 
 DMA = COMMON + ("rtl/dma/nvdla_dma_burst_split.v", "rtl/dma/nvdla_axi_rd.v", "rtl/dma/nvdla_axi_wr.v")
 
+PDP_SEQ = ("rtl/dma/nvdla_cube_walker.v", "rtl/pdp/nvdla_pdp_split.v", "rtl/pdp/nvdla_pdp_dma_seq.v")
+
 BENCHES: tuple[Bench, ...] = (
+    Bench("pdp_dma_seq", "nvdla_pdp_dma_seq", PDP_SEQ, "tb.test_pdp_dma_seq",
+          ({"WRITE_SIDE": 0}, {"WRITE_SIDE": 1})),
     Bench("dma", "nvdla_dma_loopback", DMA + ("tb/hdl/nvdla_dma_loopback.v",), "tb.test_dma", (
         {"MAX_BURST": 16, "MAX_OUTSTANDING": 8},
         {"MAX_BURST": 1, "MAX_OUTSTANDING": 2},     # nv_small's own limit: single-beat requests

@@ -81,14 +81,21 @@ class StreamSink:
         self.pause = pause or never_pause()
         self.ready.value = 0
 
-    async def recv(self, count: int) -> list[tuple[int, ...]]:
-        """Receive `count` beats; each is (data, *sideband) as unsigned ints."""
+    async def recv(self, count: int, idle_limit: int = 20000) -> list[tuple[int, ...]]:
+        """Receive `count` beats; each is (data, *sideband) as unsigned ints. Fails, rather than hangs,
+        when no beat arrives for `idle_limit` cycles."""
         beats: list[tuple[int, ...]] = []
+        idle = 0
         while len(beats) < count:
+            idle += 1
+            if idle > idle_limit:
+                raise AssertionError(f"stream stalled: {len(beats)} of {count} beats received, "
+                                     f"none in the last {idle_limit} cycles")
             ready = not next(self.pause)
             self.ready.value = int(ready)
             await ReadOnly()
             if ready and bool(self.valid.value):
+                idle = 0
                 beats.append((int(self.data.value), *(int(s.value) for s in self.sideband)))
             await RisingEdge(self.clk)
         self.ready.value = 0
