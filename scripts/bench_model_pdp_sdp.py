@@ -1,0 +1,94 @@
+"""Throughput of the PDP and SDP models on ~1M-element cubes (elements of input per second).
+
+Usage: python scripts/bench_model_pdp_sdp.py [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from models.pdp import PdpConfig, pdp_pool  # noqa: E402
+from models.sdp import SdpConfig, sdp_compute  # noqa: E402
+from models.sdp_datapath import Operands  # noqa: E402
+
+C, H, W = 64, 128, 128   # 1,048,576 elements
+
+
+def pdp_config(method: int) -> PdpConfig:
+    pdp = {
+        "D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH": W - 1, "D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT": H - 1,
+        "D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL": C - 1,
+        # 3x3 stride 2, one padded column/row before: (128 + 1 - 3) / 2 + 1 = 64 outputs per axis.
+        "D_DATA_CUBE_OUT_WIDTH.CUBE_OUT_WIDTH": 63, "D_DATA_CUBE_OUT_HEIGHT.CUBE_OUT_HEIGHT": 63,
+        "D_DATA_CUBE_OUT_CHANNEL.CUBE_OUT_CHANNEL": C - 1,
+        "D_OPERATION_MODE_CFG.POOLING_METHOD": method, "D_OPERATION_MODE_CFG.FLYING_MODE": 1,
+        "D_POOLING_KERNEL_CFG.KERNEL_WIDTH": 2, "D_POOLING_KERNEL_CFG.KERNEL_HEIGHT": 2,
+        "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH": 1, "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_HEIGHT": 1,
+        "D_RECIP_KERNEL_WIDTH.RECIP_KERNEL_WIDTH": 0x5555,
+        "D_RECIP_KERNEL_HEIGHT.RECIP_KERNEL_HEIGHT": 0x5555,
+        "D_POOLING_PADDING_CFG.PAD_LEFT": 1, "D_POOLING_PADDING_CFG.PAD_TOP": 1,
+        "D_POOLING_PADDING_VALUE_1_CFG.PAD_VALUE_1X": 3, "D_POOLING_PADDING_VALUE_2_CFG.PAD_VALUE_2X": 6,
+    }
+    rdma = {k: pdp[k] for k in ("D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH", "D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT",
+                                "D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL", "D_POOLING_KERNEL_CFG.KERNEL_WIDTH",
+                                "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH")}
+    return PdpConfig.from_fields({"PDP": pdp, "PDP_RDMA": rdma})
+
+
+def sdp_config() -> SdpConfig:
+    sdp = {
+        "D_DATA_CUBE_WIDTH.WIDTH": W - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": H - 1,
+        "D_DATA_CUBE_CHANNEL.CHANNEL": C - 1,
+        "D_DP_BS_CFG.BS_BYPASS": 0, "D_DP_BS_CFG.BS_ALU_BYPASS": 0, "D_DP_BS_CFG.BS_ALU_ALGO": 2,
+        "D_DP_BS_CFG.BS_MUL_BYPASS": 0, "D_DP_BS_CFG.BS_MUL_PRELU": 0, "D_DP_BS_CFG.BS_RELU_BYPASS": 0,
+        "D_DP_BS_ALU_CFG.BS_ALU_SRC": 1, "D_DP_BS_ALU_CFG.BS_ALU_SHIFT_VALUE": 3,
+        "D_DP_BS_MUL_CFG.BS_MUL_SRC": 1, "D_DP_BS_MUL_CFG.BS_MUL_SHIFT_VALUE": 5,
+        "D_DP_BN_CFG.BN_BYPASS": 0, "D_DP_BN_CFG.BN_ALU_BYPASS": 0, "D_DP_BN_CFG.BN_ALU_ALGO": 0,
+        "D_DP_BN_ALU_SRC_VALUE.BN_ALU_OPERAND": 0xFFF0, "D_DP_BN_CFG.BN_MUL_BYPASS": 1,
+        "D_DP_EW_CFG.EW_BYPASS": 0, "D_DP_EW_CFG.EW_MUL_BYPASS": 0, "D_DP_EW_CFG.EW_ALU_BYPASS": 0,
+        "D_DP_EW_MUL_SRC_VALUE.EW_MUL_OPERAND": 3, "D_DP_EW_TRUNCATE_VALUE.EW_TRUNCATE": 1,
+        "D_DP_EW_ALU_SRC_VALUE.EW_ALU_OPERAND": 7, "D_DP_EW_ALU_CFG.EW_ALU_SRC": 0,
+        "D_CVT_OFFSET.CVT_OFFSET": 5, "D_CVT_SCALE.CVT_SCALE": 300, "D_CVT_SHIFT.CVT_SHIFT": 8,
+    }
+    rdma = {"D_BRDMA_CFG.BRDMA_DISABLE": 0, "D_BRDMA_CFG.BRDMA_DATA_USE": 2, "D_BRDMA_CFG.BRDMA_DATA_MODE": 1}
+    return SdpConfig.from_fields({"SDP": sdp, "SDP_RDMA": rdma})
+
+
+def rate(fn: Callable[[], object], elements: int, repeat: int) -> float:
+    fn()   # warm-up
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return elements / best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    rng = np.random.default_rng(1)
+    cube = rng.integers(-128, 128, size=(C, H, W)).astype(np.int8)
+    for name, method in (("average", 0), ("max", 1)):
+        cfg = pdp_config(method)
+        x = cube[:, :cfg.in_height, :cfg.in_width]
+        r = rate(lambda cfg=cfg, x=x: pdp_pool(x, cfg), x.size, args.repeat)
+        print(f"PDP {name:7s} 3x3/2 pad: {r / 1e6:8.2f} M elements/s ({x.size} elements)")
+    scfg = sdp_config()
+    ops = Operands(bs_alu=rng.integers(-128, 128, size=(C, H, W)),
+                   bs_mul=rng.integers(-128, 128, size=(C, H, W)))
+    r = rate(lambda: sdp_compute(cube, scfg, ops), cube.size, args.repeat)
+    print(f"SDP BS(mem)+BN+EW+cvt  : {r / 1e6:8.2f} M elements/s ({cube.size} elements)")
+
+
+if __name__ == "__main__":
+    main()
