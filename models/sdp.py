@@ -44,6 +44,8 @@ class OperandDma:
     base: int = 0
     line_stride: int = 0
     surface_stride: int = 0
+    ram_mc: bool = True
+    """RAM_TYPE: MC is the primary memory, CV the secondary one (a trace's sec_mem)."""
 
     @property
     def bytes_per_element(self) -> int:
@@ -119,6 +121,7 @@ class SdpConfig:
                 base=r(f"D_{addr}_BASE_ADDR_LOW.{addr}_BASE_ADDR_LOW"),
                 line_stride=r(f"D_{addr}_LINE_STRIDE.{addr}_LINE_STRIDE"),
                 surface_stride=r(f"D_{addr}_SURFACE_STRIDE.{addr}_SURFACE_STRIDE"),
+                ram_mc=bool(r(c + "RAM_TYPE", 1)),
             )
 
         ew = EwBlock(
@@ -269,20 +272,26 @@ class SdpResult:
         return None if self.written else self.output.astype(np.int8)
 
 
-def _lut_fn(cfg: SdpConfig) -> LutFn | None:
-    if cfg.ew.bypass or cfg.ew.lut_bypass:
+def _lut_fn(cfg: SdpConfig,
+            tables: tuple[NDArray[np.integer], NDArray[np.integer]] | None) -> LutFn | None:
+    """The EW LUT as a function of the 32-bit data, or None (then the EW LUT path raises)."""
+    if cfg.ew.bypass or cfg.ew.lut_bypass or tables is None:
         return None
     try:
         from models import lut as lut_mod  # the shared hybrid LUT, written by another engineer
     except ImportError:
         return None
-    return lut_mod.sdp_lut_fn(cfg.lut_fields)  # type: ignore[attr-defined, no-any-return]
+    if not hasattr(lut_mod, "lut_lookup"):
+        return None
+    return None  # wired once models/lut.py's interface is known
 
 
 def sdp_compute(cube: NDArray[np.integer], cfg: SdpConfig, ops: Operands | None = None,
-                lut: LutFn | None = None) -> DatapathResult:
+                lut: LutFn | None = None,
+                lut_tables: tuple[NDArray[np.integer], NDArray[np.integer]] | None = None) -> DatapathResult:
     """The SDP data path on an input cube [c, h, w] with memory operands broadcastable to it."""
-    return sdp_datapath(cube, cfg.bs, cfg.bn, cfg.ew, cfg.cvt, ops, lut if lut is not None else _lut_fn(cfg))
+    fn = lut if lut is not None else _lut_fn(cfg, lut_tables)
+    return sdp_datapath(cube, cfg.bs, cfg.bn, cfg.ew, cfg.cvt, ops, fn)
 
 
 def _read_feature(mem: object, base: int, line_stride: int, surface_stride: int, width: int, height: int,
@@ -321,7 +330,7 @@ def _read_operands(cfg: SdpConfig, mem: object, sec_mem: object | None) -> Opera
         if not (alu_mem or mul_mem) or not dma.enabled:
             continue
         ways = 2 if dma.data_use == USE_BOTH else 1
-        src = sec_mem if (name == "ew" and sec_mem is not None) else mem
+        src = sec_mem if (not dma.ram_mc and sec_mem is not None) else mem
         if dma.per_element:
             raw = _read_feature(src, dma.base, dma.line_stride, dma.surface_stride, cfg.width, cfg.height,
                                 cfg.surfaces, cfg.atom_bytes, dma.bytes_per_element, False)
@@ -340,8 +349,13 @@ def _read_operands(cfg: SdpConfig, mem: object, sec_mem: object | None) -> Opera
 
 
 def run_sdp(cfg: SdpConfig, mem: object, flying_input: NDArray[np.integer] | None = None,
-            sec_mem: object | None = None) -> SdpResult:
-    """Run one SDP hardware layer. The EW operand may live in `sec_mem` (the trace's second memory)."""
+            sec_mem: object | None = None,
+            lut_tables: tuple[NDArray[np.integer], NDArray[np.integer]] | None = None) -> SdpResult:
+    """Run one SDP hardware layer.
+
+    Operands whose RDMA RAM_TYPE is CV come from `sec_mem` when one is given (a trace's second memory).
+    `lut_tables` holds the LE (65) and LO (257) raw 16-bit entries programmed through S_LUT_ACCESS_*.
+    """
     atom = cfg.atom_bytes
     if cfg.flying_in:
         if flying_input is None:
@@ -351,7 +365,7 @@ def run_sdp(cfg: SdpConfig, mem: object, flying_input: NDArray[np.integer] | Non
         raw = _read_feature(mem, cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.width,
                             cfg.height, cfg.surfaces, atom, 1, cfg.is_1x1)
         cube = _to_cube(raw, False, 1, atom)[0]
-    res = sdp_compute(cube, cfg, _read_operands(cfg, mem, sec_mem))
+    res = sdp_compute(cube, cfg, _read_operands(cfg, mem, sec_mem), lut_tables=lut_tables)
     written = not (cfg.ew.eql or cfg.to_pdp)
     if written:
         out = res.data.astype(np.int8)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -298,3 +300,78 @@ def test_run_pdp_on_the_fly_takes_the_given_cube() -> None:
     assert not any(0x1000 <= a < 0x2000 for a in mem.data)   # nothing read-only was written
     with pytest.raises(ValueError, match="flying_input"):
         run_pdp(cfg, mem)
+
+
+# ---- random configurations against a per-window reference written with plain Python loops -----------------
+
+def _round_div(num: int, den: int) -> int:
+    """num / den rounded half away from zero, in exact integers."""
+    q, r = divmod(abs(num), den)
+    q += 2 * r >= den
+    return q if num >= 0 else -q
+
+
+def _signed(v: int, bits: int) -> int:
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+def _reference_pool(x: np.ndarray, p: dict[str, Any]) -> np.ndarray:
+    c_num, h_num, w_num = x.shape
+    kw, kh, sw, sh, pl, pt = p["kw"], p["kh"], p["sw"], p["sh"], p["pl"], p["pt"]
+    sign_bits = (8, 9, 10, 10, 11, 11, 11)
+    pv = [0] + [_signed(v, sign_bits[i]) for i, v in enumerate(p["pads"])]
+
+    def run(start: int, size: int, k: int) -> int:
+        before, after = max(0, -start), max(0, start + k - size)
+        return before + after if before and after else max(before, after)
+
+    out = np.zeros((c_num, p["out_h"], p["out_w"]), dtype=np.int64)
+    for c in range(c_num):
+        for oy in range(p["out_h"]):
+            for ox in range(p["out_w"]):
+                ys, xs = oy * sh - pt, ox * sw - pl
+                rows = [y for y in range(ys, ys + kh) if 0 <= y < h_num]
+                cols = [xx for xx in range(xs, xs + kw) if 0 <= xx < w_num]
+                vals = [int(x[c, y, xx]) for y in rows for xx in cols]
+                if p["method"] == MAX:
+                    out[c, oy, ox] = max(vals)
+                elif p["method"] == MIN:
+                    out[c, oy, ox] = min(vals)
+                else:
+                    total = sum(vals) + len(rows) * pv[run(xs, w_num, kw)] + kw * pv[run(ys, h_num, kh)]
+                    v = _round_div(_round_div(total * p["recip_w"], 1 << 16) * p["recip_h"], 1 << 16)
+                    out[c, oy, ox] = _signed(v, 8)
+    return out
+
+
+def _random_geometry(rng: np.random.Generator) -> dict[str, Any] | None:
+    kw, kh = (int(v) for v in rng.integers(1, 9, size=2))
+    sw, sh = (int(v) for v in rng.integers(1, 9, size=2))
+    pl, pr = (int(v) for v in rng.integers(0, min(kw, 8), size=2))
+    pt, pb = (int(v) for v in rng.integers(0, min(kh, 8), size=2))
+    out_w, out_h = (int(v) for v in rng.integers(1, 6, size=2))
+    w = (out_w - 1) * sw + kw - pl - pr
+    h = (out_h - 1) * sh + kh - pt - pb
+    if w < 1 or h < 1:
+        return None
+    sign_bits = (8, 9, 10, 10, 11, 11, 11)
+    pads = tuple(int(rng.integers(0, 1 << b)) for b in sign_bits)
+    return dict(w=w, h=h, kw=kw, kh=kh, sw=sw, sh=sh, pl=pl, pr=pr, pt=pt, pb=pb, out_w=out_w, out_h=out_h,
+                method=int(rng.integers(0, 3)), pads=pads,
+                recip_w=int(rng.integers(0, 1 << 17)), recip_h=int(rng.integers(0, 1 << 17)))
+
+
+def test_random_configurations_match_the_window_reference() -> None:
+    rng = np.random.default_rng(2024)
+    checked = 0
+    while checked < 150:
+        p = _random_geometry(rng)
+        if p is None:
+            continue
+        cfg = cfg_of(p["w"], p["h"], 8, kw=p["kw"], kh=p["kh"], sw=p["sw"], sh=p["sh"], pl=p["pl"],
+                     pr=p["pr"], pt=p["pt"], pb=p["pb"], method=p["method"], pads=p["pads"],
+                     recip_w=p["recip_w"], recip_h=p["recip_h"])
+        x = rng.integers(-128, 128, size=(8, p["h"], p["w"])).astype(np.int8)
+        assert np.array_equal(pdp_pool(x, cfg), _reference_pool(x, p)), p
+        checked += 1
