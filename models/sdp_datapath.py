@@ -230,4 +230,18 @@ def sdp_datapath(x: NDArray[np.integer], bs: XBlock, bn: XBlock, ew: EwBlock, cv
         # Compare mode: no conversion, nothing written; D_STATUS flags any difference.
         return DatapathResult(data, 0, bool(np.any(data != 0)), stats)
     out = convert(data, ConvertorParams(cvt.offset, cvt.scale, cvt.shift & 0x3F, out_bits=8))
-    return DatapathResult(out.value, out.saturation_count, False, stats)
+    return DatapathResult(out.value, int(np.count_nonzero(output_saturation(data, cvt))), False, stats)
+
+
+def output_saturation(x: IntArray, cvt: OutputCvt) -> NDArray[np.bool_]:
+    """Elements D_PERF_OUT_SATURATION counts: the 49 -> 17-bit rounding shift saturated.
+
+    NVDLA's RTL (and C model) flag only that stage, not the final clamp to int8: a result of 200 is
+    written as 127 without being counted. The flag looks at the floor of the shift for negative values,
+    so -65536.4 (which rounds to -65536) is counted too.
+    """
+    shift = cvt.shift & 0x3F
+    product = (np.asarray(x, dtype=np.int64) - as_signed(cvt.offset, 32)) * as_signed(cvt.scale, 16)
+    floor = np.right_shift(product, shift)
+    rounded = truncate(product, shift, 64).value
+    return ((floor < -(1 << 16)) | (rounded > (1 << 16) - 1)) & (shift < 49)

@@ -152,12 +152,15 @@ def test_output_convertor(x: int, offset: int, scale: int, shift: int, expected:
     assert run1([x], **regs) == [expected]
 
 
-def test_saturation_count() -> None:
-    cfg = cfg_of(D_CVT_SCALE__CVT_SCALE=4)
-    x = np.array([100, -100, 31, 32, -32, -33, 0, 1]).reshape(8, 1, 1)
+def test_saturation_count_counts_the_17_bit_stage_only() -> None:
+    # scale 1, shift 3: x / 8. NVDLA counts the 49 -> 17-bit rounding shift saturating, not the int8 clamp.
+    cfg = cfg_of(D_CVT_SHIFT__CVT_SHIFT=3)
+    x = np.array([524280, 524284, -524288, -524291, -524300, 1000, 1020, 0]).reshape(8, 1, 1)
     res = sdp_compute(x, cfg)
-    assert res.data[:, 0, 0].tolist() == [127, -128, 124, 127, -128, -128, 0, 4]
-    assert res.saturation_count == 4   # 400, -400, 128 and -132 saturate; -128 itself does not
+    assert res.data[:, 0, 0].tolist() == [127, 127, -128, -128, -128, 125, 127, 0]
+    # 65535 no; 65535.5 -> 65536 yes; -65536 no; -65536.375 yes (its floor, -65537, is out of range);
+    # -65537.5 yes; 125 no; 127.5 -> 128 clamps to 127 but is not counted.
+    assert res.saturation_count == 3
 
 
 # ---- EW (Y) block ----------------------------------------------------------------------------------------
@@ -270,8 +273,8 @@ def test_per_element_two_byte_mul_operand_from_memory() -> None:
     mem.write(0x3040, np.array([-300] * 8, dtype="<i2").view(np.uint8))
     res = run_sdp(cfg, mem)
     assert res.output[:, 0, 0].tolist() == [2 * c for c in range(8)]
-    assert res.output[:, 1, 0].tolist() == [-128] * 8       # 3 * -300 saturates
-    assert res.saturation_count == 8
+    assert res.output[:, 1, 0].tolist() == [-128] * 8       # 3 * -300 clamps to int8...
+    assert res.saturation_count == 0                          # ...but fits the counted 17-bit stage
 
 
 def test_ew_memory_operand_goes_through_its_convertor() -> None:
