@@ -254,6 +254,15 @@ def validate(cfg: SdpConfig, fields: Mapping[str, Mapping[str, int]]) -> None:
     if ew.eql and (winograd or batch):
         raise ConfigError("SDP EQL: WINOGRAD has to be OFF and BATCH_NUMBER has to be 0",
                           {"WINOGRAD": winograd, "BATCH_NUMBER": batch})
+    if winograd or batch:
+        raise ConfigError("SDP: nv_small has no Winograd and no multi-batch",
+                          {"WINOGRAD": winograd, "BATCH_NUMBER": batch})
+    if not cfg.flying_in:
+        for name, value in (("WIDTH", cfg.width), ("HEIGHT", cfg.height), ("CHANNEL", cfg.channels)):
+            got = int(rdma.get(f"D_DATA_CUBE_{name}.{name}", value - 1)) + 1
+            if got != value:
+                raise ConfigError(f"SDP_RDMA D_DATA_CUBE_{name} must equal SDP's",
+                                  {"SDP_RDMA": got, "SDP": value})
 
 
 @dataclass(frozen=True)

@@ -330,6 +330,8 @@ def test_padding_lanes_are_converted_and_written() -> None:
     ({"D_FEATURE_MODE_CFG__WINOGRAD": 1}, "SDP has to work on the fly with CC"),
     ({"D_FEATURE_MODE_CFG__BATCH_NUMBER": 1, "D_FEATURE_MODE_CFG__FLYING_MODE": 1,
       **ew_regs(alu=0, algo=ALU_EQL)}, "SDP_Y can't work at EQL mode"),
+    ({"D_FEATURE_MODE_CFG__BATCH_NUMBER": 2, "D_FEATURE_MODE_CFG__FLYING_MODE": 1}, "no multi-batch"),
+    ({"RDMA__D_DATA_CUBE_HEIGHT__HEIGHT": 3}, "SDP_RDMA D_DATA_CUBE_HEIGHT must equal SDP's"),
     ({"D_DATA_FORMAT__OUT_PRECISION": 1}, "INT8 only"),
     ({"RDMA__D_FEATURE_MODE_CFG__IN_PRECISION": 2}, "INT8 only"),
 ])
