@@ -266,9 +266,12 @@ def _validate_split(cfg: PdpConfig, limit: int) -> None:
         raise ConfigError("PDP split: last_in_width + PR + overlap == (last_out_width-1)*stride_x + kernel_w",
                           {"last_in_width": last_in, "PR": pr, "overlap": overlap,
                            "last_out_width": last_out})
-    widths = {"first_in_width": first_in, "last_in_width": last_in}
-    if n > 2:
-        widths["mid_in_width"] = mid_in
+    # Two bands: the rule names first_in_width (kernel >= stride) or last_in_width (kernel < stride);
+    # more bands: every _in_width.
+    if n == 2:
+        widths = {"first_in_width": first_in} if k >= s else {"last_in_width": last_in}
+    else:
+        widths = {"first_in_width": first_in, "mid_in_width": mid_in, "last_in_width": last_in}
     for name, value in widths.items():
         if k >= s and not k - s <= value:
             raise ConfigError("PDP split: kernel_w - stride_x should be <= each _in_width",

@@ -233,7 +233,7 @@ def test_split_width_three_bands_average_with_padding_matches_unsplit() -> None:
     (dict(w=8, kw=2, sw=2, split=1, part_in=(4, 1, 5), part_out=(2, 1, 2)), "last_in_width \\+ PR"),
     (dict(w=9, kw=1, split=2, part_in=(2, 4, 4), part_out=(2, 3, 4)), "mid_in_width \\+ overlap"),
     (dict(w=6, kw=1, split=1, part_in=(4, 1, 1), part_out=(4, 1, 1)), "in_width == CUBE_IN_WIDTH|first_out"),
-    (dict(w=7, kw=1, sw=3, split=1, part_in=(1, 1, 6), part_out=(1, 1, 2)), "stride_x - kernel_w"),
+    (dict(w=7, kw=1, sw=3, split=2, part_in=(1, 3, 3), part_out=(1, 1, 1)), "stride_x - kernel_w"),
 ])
 def test_limitation_rules_raise(kwargs: dict[str, object], rule: str) -> None:
     w = kwargs.pop("w")
