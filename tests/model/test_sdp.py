@@ -344,3 +344,23 @@ def test_config_error_names_the_values() -> None:
     with pytest.raises(ConfigError) as err:
         cfg_of(D_FEATURE_MODE_CFG__OUTPUT_DST=1, D_CVT_SCALE__CVT_SCALE=2)
     assert err.value.values["CVT_SCALE"] == 2
+
+
+def test_sdp_output_on_the_fly_feeds_pdp() -> None:
+    # SDP adds 1 and hands a 2x1x3-channel cube to PDP (max 2x1); only PDP writes memory.
+    from models.pdp import PdpConfig, run_pdp
+
+    sdp_cfg = cfg_of(w=2, c=3, D_FEATURE_MODE_CFG__OUTPUT_DST=1, **bs_regs(alu=1))
+    mem = DictMemory()
+    atoms = np.array([5, -7, 0, 0, 0, 0, 0, 0, -3, 9, 0, 0, 0, 0, 0, 0], dtype=np.int8)
+    mem.write(0x1000, atoms.view(np.uint8))
+    handed = run_sdp(sdp_cfg, mem).flying_output
+    assert handed is not None
+    pdp = {"D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH": 1, "D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL": 2,
+           "D_DATA_CUBE_OUT_CHANNEL.CUBE_OUT_CHANNEL": 2, "D_OPERATION_MODE_CFG.POOLING_METHOD": 1,
+           "D_POOLING_KERNEL_CFG.KERNEL_WIDTH": 1, "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": 0x9000}
+    res = run_pdp(PdpConfig.from_fields({"PDP": pdp}), mem, flying_input=handed)
+    # lanes: max(5+1, -3+1) = 6, max(-7+1, 9+1) = 10, padding lanes max(1, 1) = 1
+    assert mem.read(0x9000, 8).view(np.int8).tolist() == [6, 10, 1, 1, 1, 1, 1, 1]
+    assert res.output[:, 0, 0].tolist() == [6, 10, 1, 1, 1, 1, 1, 1]
+    assert not any(0x8000 <= a < 0x9000 for a in mem.data)
