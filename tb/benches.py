@@ -6,6 +6,8 @@ Each parameter set gets its own build directory, so pytest -n can build them in 
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from dataclasses import dataclass, field
 
 
@@ -30,7 +32,7 @@ DMA = COMMON + ("rtl/dma/nvdla_dma_burst_split.v", "rtl/dma/nvdla_axi_rd.v", "rt
 
 PDP_SEQ = ("rtl/dma/nvdla_cube_walker.v", "rtl/pdp/nvdla_pdp_split.v", "rtl/pdp/nvdla_pdp_dma_seq.v")
 
-BENCHES: tuple[Bench, ...] = (
+_CORE_BENCHES: tuple[Bench, ...] = (
     Bench("pdp_dma_seq", "nvdla_pdp_dma_seq", PDP_SEQ, "tb.test_pdp_dma_seq",
           ({"WRITE_SIDE": 0}, {"WRITE_SIDE": 1})),
     Bench("dma", "nvdla_dma_loopback", DMA + ("tb/hdl/nvdla_dma_loopback.v",), "tb.test_dma", (
@@ -54,6 +56,22 @@ BENCHES: tuple[Bench, ...] = (
         {"LANES": 4, "IN_W": 8, "SHIFT_W": 4, "OUT_W": 12},
     )),
 )
+
+
+
+
+def _registered() -> tuple[Bench, ...]:
+    """Benches declared by the modules of tb/registry (one per block family), in name order."""
+    import tb.registry as registry
+
+    found: list[Bench] = []
+    for info in sorted(pkgutil.iter_modules(registry.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"tb.registry.{info.name}")
+        found.extend(module.BENCHES)
+    return tuple(found)
+
+
+BENCHES: tuple[Bench, ...] = _CORE_BENCHES + _registered()
 
 
 def find(name: str) -> Bench:
