@@ -5,7 +5,9 @@
 #   make WAVES=1         an FST per test under waves/<sim>/<bench>/<params>/<test>.fst
 #   make SEED=123        reproduce a run (the summary table prints the seed of each test)
 #   make nightly         long randomized regression, JUnit XML under reports/
-#   make lint | synth | traces | bench | ruff | clean
+#   make traces [TARGET=model|rtl] [TRACES=dir]   replay NVDLA trace tests
+#   make regs            regenerate register model, C header, docs and RTL decode from regmap/
+#   make lint | synth | bench | ruff | clean
 # Each target bootstraps what it needs: .venv from requirements.txt and the Debian packages.
 
 SIM     ?= verilator
@@ -20,7 +22,7 @@ JOBS    ?= auto
 REGRESS_ARGS := --sim $(SIM) $(if $(filter 1,$(WAVES)),--waves) $(if $(SEED),--seed $(SEED))
 
 .DEFAULT_GOAL := regress
-.PHONY: regress test nightly lint synth traces bench ruff sysdeps venv clean
+.PHONY: regress test nightly lint synth traces regs bench ruff sysdeps venv clean
 
 $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
@@ -49,8 +51,11 @@ lint: venv
 synth: venv
 	$(PYTHON) scripts/rtl_check.py synth
 
+regs: venv
+	$(PYTHON) -m scripts.gen_regs
+
 traces: venv
-	$(PYTHON) scripts/replay_traces.py --target $(TARGET) $(TRACES)
+	$(PYTHON) -m scripts.replay_traces --target $(TARGET) $(TRACES)
 
 bench: venv sysdeps
 	$(PYTHON) scripts/bench.py
