@@ -1,0 +1,104 @@
+"""Sparse byte-addressed memory (32-bit addresses) and the NVDLA feature-cube layout.
+
+Feature layout (8-byte atom in nv_small):
+addr(w, h, c) = base + (c // atom) * surface_stride + h * line_stride + w * atom + c % atom.
+Memory never written reads as zero, like NVDLA's trace player after ALL_ZERO.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+PAGE_BITS = 16
+PAGE = 1 << PAGE_BITS
+ADDRESS_SPACE = 1 << 32
+
+
+class Memory:
+    """Pages of 64 KiB allocated on first write; reads of untouched pages return zeros."""
+
+    def __init__(self) -> None:
+        self._pages: dict[int, NDArray[np.uint8]] = {}
+
+    def _check(self, addr: int, n: int) -> None:
+        if n < 0 or addr < 0 or addr + n > ADDRESS_SPACE:
+            raise ValueError(f"access [{addr:#x}, {addr + n:#x}) is outside the 32-bit address space")
+
+    def _spans(self, addr: int, n: int) -> list[tuple[int, int, int, int]]:
+        """(page, offset in page, offset in buffer, length) for each page the access touches."""
+        spans, done = [], 0
+        while done < n:
+            a = addr + done
+            page, off = a >> PAGE_BITS, a & (PAGE - 1)
+            length = min(PAGE - off, n - done)
+            spans.append((page, off, done, length))
+            done += length
+        return spans
+
+    def read(self, addr: int, n: int) -> NDArray[np.uint8]:
+        self._check(addr, n)
+        out = np.zeros(n, dtype=np.uint8)
+        for page, off, pos, length in self._spans(addr, n):
+            data = self._pages.get(page)
+            if data is not None:
+                out[pos:pos + length] = data[off:off + length]
+        return out
+
+    def write(self, addr: int, data: ArrayLike) -> None:
+        buf = np.asarray(data).astype(np.uint8, copy=False).reshape(-1)
+        self._check(addr, buf.size)
+        for page, off, pos, length in self._spans(addr, buf.size):
+            target = self._pages.get(page)
+            if target is None:
+                target = self._pages[page] = np.zeros(PAGE, dtype=np.uint8)
+            target[off:off + length] = buf[pos:pos + length]
+
+    def fill(self, addr: int, n: int, value: int = 0) -> None:
+        self._check(addr, n)
+        for page, off, _pos, length in self._spans(addr, n):
+            target = self._pages.get(page)
+            if target is None:
+                if value == 0:
+                    continue  # untouched pages already read as zero
+                target = self._pages[page] = np.zeros(PAGE, dtype=np.uint8)
+            target[off:off + length] = value
+
+    def copy(self) -> Memory:
+        other = Memory()
+        other._pages = {k: v.copy() for k, v in self._pages.items()}
+        return other
+
+
+def cube_addresses(base: int, line_stride: int, surface_stride: int, w: int, h: int, c: int,
+                   atom_bytes: int = 8) -> NDArray[np.int64]:
+    """Byte address of every element of a [c, h, w] cube (channels padded to whole atoms not included)."""
+    cc, hh, ww = np.meshgrid(np.arange(c), np.arange(h), np.arange(w), indexing="ij")
+    return (base + (cc // atom_bytes) * surface_stride + hh * line_stride + ww * atom_bytes
+            + cc % atom_bytes).astype(np.int64)
+
+
+def read_cube(mem: Memory, base: int, line_stride: int, surface_stride: int, w: int, h: int, c: int,
+              atom_bytes: int = 8) -> NDArray[np.int8]:
+    """The int8 cube [c, h, w] stored in the feature layout."""
+    surfaces = -(-c // atom_bytes)
+    out = np.empty((surfaces, h, w * atom_bytes), dtype=np.uint8)
+    for s in range(surfaces):
+        for y in range(h):
+            out[s, y] = mem.read(base + s * surface_stride + y * line_stride, w * atom_bytes)
+    cube = out.reshape(surfaces, h, w, atom_bytes).transpose(0, 3, 1, 2).reshape(surfaces * atom_bytes, h, w)
+    return cube[:c].view(np.int8)
+
+
+def write_cube(mem: Memory, base: int, line_stride: int, surface_stride: int, cube: ArrayLike,
+               atom_bytes: int = 8) -> None:
+    """Store an int8 cube [c, h, w]; channels padded with zero lanes to whole atoms (all lanes written)."""
+    arr = np.asarray(cube).astype(np.int64)
+    c, h, w = arr.shape
+    surfaces = -(-c // atom_bytes)
+    padded = np.zeros((surfaces * atom_bytes, h, w), dtype=np.int64)
+    padded[:c] = arr
+    atoms = (padded & 0xFF).astype(np.uint8).reshape(surfaces, atom_bytes, h, w).transpose(0, 2, 3, 1)
+    for s in range(surfaces):
+        for y in range(h):
+            mem.write(base + s * surface_stride + y * line_stride, atoms[s, y].reshape(-1))

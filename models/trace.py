@@ -1,0 +1,114 @@
+"""Parser of NVDLA trace tests (a folder with one .cfg command file and .dat memory images).
+
+Commands (docs: ../shared/notes/nvdla-traces.md): reg_write, mem_init, mem_load, intr_notify, check_crc,
+check_nothing. Anything else is an error naming the file and line, never silently skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+
+class TraceError(ValueError):
+    """A trace that cannot be parsed or replayed; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class Command:
+    op: str
+    args: tuple[str, ...]
+    file: str
+    line: int
+
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+_CALL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*;\s*$")
+KNOWN = {"reg_write": 2, "mem_init": 4, "mem_load": 3, "intr_notify": 2, "check_crc": 5, "check_nothing": 1}
+_RECORD = re.compile(r"\{\s*offset\s*:\s*(0x[0-9a-fA-F]+|\d+)\s*,\s*size\s*:\s*(\d+)\s*,"
+                     r"\s*payload\s*:\s*([^}]*)\}")
+
+
+def _split_args(text: str) -> tuple[str, ...]:
+    out, depth, cur, quoted = [], 0, "", False
+    for ch in text:
+        if ch == '"':
+            quoted = not quoted
+        if ch == "," and not quoted and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch == "(" and not quoted
+        depth -= ch == ")" and not quoted
+        cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return tuple(out)
+
+
+def parse_cfg(path: Path) -> list[Command]:
+    commands = []
+    for lineno, raw in enumerate(path.read_text().splitlines(), start=1):
+        line = raw.split("//", 1)[0].strip()
+        if not line or line.startswith("#"):
+            continue
+        m = _CALL.match(line)
+        if not m:
+            raise TraceError(f"{path}:{lineno}: cannot parse {raw.strip()!r}")
+        op, args = m.group(1), _split_args(m.group(2))
+        if op not in KNOWN:
+            raise TraceError(f"{path}:{lineno}: unknown command {op!r} (known: {', '.join(sorted(KNOWN))})")
+        if len(args) != KNOWN[op]:
+            raise TraceError(f"{path}:{lineno}: {op} takes {KNOWN[op]} arguments, got {len(args)}")
+        commands.append(Command(op, args, str(path), lineno))
+    return commands
+
+
+def parse_int(text: str, where: str) -> int:
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise TraceError(f"{where}: {text!r} is not a number") from None
+
+
+def load_dat(path: Path) -> list[tuple[int, NDArray[np.uint8]]]:
+    """(offset, bytes) records of a .dat memory image."""
+    if not path.exists():
+        raise TraceError(f"{path}: memory image not found")
+    text = path.read_text()
+    records = []
+    for m in _RECORD.finditer(text):
+        offset, size = int(m.group(1), 0), int(m.group(2))
+        payload = np.array([int(tok, 16) for tok in m.group(3).split()], dtype=np.uint8)
+        if payload.size != size:
+            raise TraceError(f"{path}: record at offset {offset:#x} says size {size} "
+                             f"but has {payload.size} bytes")
+        records.append((offset, payload))
+    if not records and text.strip(" \n{}"):
+        raise TraceError(f"{path}: no {{offset, size, payload}} records found")
+    return records
+
+
+def find_traces(root: Path) -> list[Path]:
+    """Every trace folder under root (a folder holding a .cfg named after it, or exactly one .cfg)."""
+    folders = []
+    for cfg in sorted(root.rglob("*.cfg")):
+        if cfg.stem == cfg.parent.name or len(list(cfg.parent.glob("*.cfg"))) == 1:
+            folders.append(cfg.parent)
+    return sorted(set(folders))
+
+
+def trace_cfg(folder: Path) -> Path:
+    named = folder / f"{folder.name}.cfg"
+    if named.exists():
+        return named
+    cfgs = list(folder.glob("*.cfg"))
+    if len(cfgs) != 1:
+        raise TraceError(f"{folder}: expected one .cfg file, found {len(cfgs)}")
+    return cfgs[0]

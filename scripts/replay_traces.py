@@ -1,0 +1,72 @@
+"""Replay NVDLA trace tests: `make traces [TARGET=model|rtl] [TRACES=<dir>]`.
+
+Finds every trace folder under the given directories (recursively), replays each, prints one line per trace
+(name, PASS/FAIL, and on failure where it failed) and a closing `N passed, M failed` line; exits 1 on any
+failure (or when no trace was found).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from models.replay import TraceResult, replay_on_model  # noqa: E402
+from models.trace import find_traces  # noqa: E402
+
+DEFAULT_TRACES = ROOT.parent / "shared" / "nvdla" / "traces"
+
+
+def _rtl_runner() -> Callable[[list[Path]], list[TraceResult]]:
+    try:
+        from tb.trace_rtl import replay_on_rtl
+    except ImportError as err:
+        raise SystemExit(f"the RTL trace replay is not available: {err}") from None
+    return replay_on_rtl
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("paths", nargs="*", type=Path, help=f"trace folders or trees (default {DEFAULT_TRACES})")
+    ap.add_argument("--target", choices=("model", "rtl"), default="model")
+    ap.add_argument("-k", dest="keyword", default="", help="only traces whose name contains this")
+    args = ap.parse_args(argv)
+    roots = args.paths or [DEFAULT_TRACES]
+    folders = sorted({f for root in roots for f in find_traces(root)}, key=lambda p: p.name)
+    folders = [f for f in folders if args.keyword in f.name]
+    if not folders:
+        print(f"no trace folder found under {', '.join(map(str, roots))}")
+        return 1
+    start = time.monotonic()
+    if args.target == "model":
+        results = []
+        for folder in folders:
+            t0 = time.monotonic()
+            res = replay_on_model(folder)
+            _print(res, time.monotonic() - t0)
+            results.append(res)
+    else:
+        results = _rtl_runner()(folders)
+        for res in results:
+            _print(res, None)
+    failed = sum(not r.passed for r in results)
+    took = time.monotonic() - start
+    print(f"{len(results) - failed} passed, {failed} failed ({args.target}, {took:.1f} s)")
+    return 1 if failed else 0
+
+
+def _print(res: TraceResult, seconds: float | None) -> None:
+    status = "PASS" if res.passed else "FAIL"
+    took = f" {seconds:6.2f}s" if seconds is not None else ""
+    tail = f"  {res.message}" if res.message else f"  ({res.checks} CRC checks)"
+    print(f"{res.name:<44} {status}{took}{tail}", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
