@@ -352,72 +352,126 @@ def _mem_id(text: str, where: str) -> int:
 Locator = Callable[[int, int, int, NDArray[np.uint8]], str]
 
 
+@dataclass(frozen=True)
+class RegWrite:
+    unit: str
+    reg: str
+    value: int
+
+
+@dataclass(frozen=True)
+class MemFill:
+    mem: int
+    addr: int
+    size: int
+
+
+@dataclass(frozen=True)
+class MemWrite:
+    mem: int
+    addr: int
+    data: NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class WaitInterrupt:
+    unit: str
+    group: int
+    where: str
+
+
+@dataclass(frozen=True)
+class CheckCrc:
+    mem: int
+    base: int
+    size: int
+    crc: int
+    where: str
+
+
+Step = RegWrite | MemFill | MemWrite | WaitInterrupt | CheckCrc
+
+
+def trace_steps(folder: Path) -> list[Step]:
+    """A trace folder as resolved steps, every name and number checked before anything runs."""
+    steps: list[Step] = []
+    fired: set[str] = set()
+    for cmd in parse_cfg(trace_cfg(folder)):
+        steps.extend(_resolve(folder, cmd, fired))
+    return steps
+
+
+def _resolve(folder: Path, cmd: Command, fired: set[str]) -> list[Step]:
+    where = cmd.where()
+    if cmd.op == "reg_write":
+        try:
+            unit, reg = regmap.lookup_trace_name(cmd.args[0])
+        except KeyError as err:
+            raise TraceError(f"{where}: {err.args[0]}") from None
+        return [RegWrite(unit, reg, parse_int(cmd.args[1], where) & 0xFFFFFFFF)]
+    if cmd.op == "mem_init":
+        if cmd.args[3] != "ALL_ZERO":
+            raise TraceError(f"{where}: mem_init pattern {cmd.args[3]} is not supported (ALL_ZERO is)")
+        return [MemFill(_mem_id(cmd.args[0], where), parse_int(cmd.args[1], where),
+                        parse_int(cmd.args[2], where))]
+    if cmd.op == "mem_load":
+        mem, base = _mem_id(cmd.args[0], where), parse_int(cmd.args[1], where)
+        return [MemWrite(mem, base + off, data) for off, data in load_dat(folder / cmd.args[2].strip('"'))]
+    if cmd.op == "intr_notify":
+        unit, _, group = cmd.args[0].rpartition("_")
+        if unit not in INTR_BIT or group not in ("0", "1"):
+            raise TraceError(f"{where}: unknown interrupt {cmd.args[0]!r}")
+        fired.add(cmd.args[1])
+        return [WaitInterrupt(unit, int(group), where)]
+    # check_crc / check_nothing
+    if cmd.args[0] not in fired:
+        raise TraceError(f"{where}: {cmd.args[0]} is checked but never notified")
+    if cmd.op == "check_nothing":
+        return []
+    base, size, crc = (parse_int(a, where) for a in cmd.args[2:5])
+    return [CheckCrc(_mem_id(cmd.args[1], where), base, size, crc, where)]
+
+
+def crc_failure(step: CheckCrc, actual: NDArray[np.uint8], locate: Locator | None = None) -> str:
+    """'' when the bytes have the golden CRC, else a message naming the region and, if known, the element."""
+    crc = zlib.crc32(actual.tobytes()) & 0xFFFFFFFF
+    if crc == step.crc:
+        return ""
+    detail = locate(step.mem, step.base, step.size, actual) if locate else ""
+    region = f"[{step.base:#x}, +{step.size:#x})"
+    return (f"{step.where}: CRC of {region} is {crc:#010x}, expected {step.crc:#010x}"
+            + (f"; {detail}" if detail else ""))
+
+
 def replay(folder: Path, target: Target, locate: Locator | None = None) -> TraceResult:
     """Run one trace folder; `locate(mem, base, size, actual)` explains a failed CRC (first bad element)."""
     name = folder.name
-    try:
-        commands = parse_cfg(trace_cfg(folder))
-        return _run_commands(folder, name, commands, target, locate)
-    except TraceError as err:
-        return TraceResult(name, False, message=str(err))
-    except ConfigError as err:
-        return TraceResult(name, False, message=f"configuration rejected: {err}")
-    except (ImportError, ValueError, KeyError, IndexError) as err:
-        # A model that cannot run this trace fails this trace only, saying why; the others still run.
-        return TraceResult(name, False, message=f"{type(err).__name__}: {err}")
-
-
-def _run_commands(folder: Path, name: str, commands: list[Command], target: Target,
-                  locate: Locator | None) -> TraceResult:
-    fired: set[str] = set()
     checks = 0
-    for cmd in commands:
-        where = cmd.where()
-        if cmd.op == "reg_write":
-            try:
-                unit, reg = regmap.lookup_trace_name(cmd.args[0])
-            except KeyError as err:
-                raise TraceError(f"{where}: {err.args[0]}") from None
-            target.reg_write(unit, reg, parse_int(cmd.args[1], where))
-        elif cmd.op == "mem_init":
-            pattern = cmd.args[3]
-            if pattern != "ALL_ZERO":
-                raise TraceError(f"{where}: mem_init pattern {pattern} is not supported (ALL_ZERO is)")
-            target.mem_fill(_mem_id(cmd.args[0], where), parse_int(cmd.args[1], where),
-                            parse_int(cmd.args[2], where), 0)
-        elif cmd.op == "mem_load":
-            mem, base = _mem_id(cmd.args[0], where), parse_int(cmd.args[1], where)
-            for offset, data in load_dat(folder / cmd.args[2].strip('"')):
-                target.mem_write(mem, base + offset, data)
-        elif cmd.op == "intr_notify":
-            unit, _, group = cmd.args[0].rpartition("_")
-            if unit not in INTR_BIT or group not in ("0", "1"):
-                raise TraceError(f"{where}: unknown interrupt {cmd.args[0]!r}")
-            if not target.wait_interrupt(unit, int(group)):
-                raise TraceError(f"{where}: {cmd.args[0]} never raised ({target.describe_pending()})")
-            fired.add(cmd.args[1])
-        elif cmd.op in ("check_crc", "check_nothing"):
-            if cmd.args[0] not in fired:
-                raise TraceError(f"{where}: {cmd.args[0]} was never notified")
-            if cmd.op == "check_crc":
+    try:
+        for step in trace_steps(folder):
+            if isinstance(step, RegWrite):
+                target.reg_write(step.unit, step.reg, step.value)
+            elif isinstance(step, MemFill):
+                target.mem_fill(step.mem, step.addr, step.size, 0)
+            elif isinstance(step, MemWrite):
+                target.mem_write(step.mem, step.addr, step.data)
+            elif isinstance(step, WaitInterrupt):
+                if not target.wait_interrupt(step.unit, step.group):
+                    raise TraceError(f"{step.where}: {step.unit}_{step.group} never raised "
+                                     f"({target.describe_pending()})")
+            else:
                 checks += 1
-                msg = _check_crc(cmd, target, locate)
+                msg = crc_failure(step, target.mem_read(step.mem, step.base, step.size), locate)
                 if msg:
                     return TraceResult(name, False, checks, msg)
+    except TraceError as err:
+        return TraceResult(name, False, checks, str(err))
+    except ConfigError as err:
+        return TraceResult(name, False, checks, f"configuration rejected: {err}")
+    except (ImportError, ValueError, KeyError, IndexError) as err:
+        # A model that cannot run this trace fails this trace only, saying why; the others still run.
+        return TraceResult(name, False, checks, f"{type(err).__name__}: {err}")
     return TraceResult(name, True, checks)
-
-
-def _check_crc(cmd: Command, target: Target, locate: Locator | None) -> str:
-    where = cmd.where()
-    mem = _mem_id(cmd.args[1], where)
-    base, size, golden = (parse_int(a, where) for a in cmd.args[2:5])
-    actual = target.mem_read(mem, base, size)
-    crc = zlib.crc32(actual.tobytes()) & 0xFFFFFFFF
-    if crc == golden:
-        return ""
-    detail = locate(mem, base, size, actual) if locate else ""
-    return (f"{where}: CRC of [{base:#x}, +{size:#x}) is {crc:#010x}, expected {golden:#010x}"
-            + (f"; {detail}" if detail else ""))
 
 
 def locate_against(reference: ModelTarget) -> Locator:
