@@ -55,14 +55,20 @@ def main(argv: list[str] | None = None) -> int:
         results = _rtl_runner()(folders)
         for res in results:
             _print(res, None)
-    failed = sum(not r.passed for r in results)
+    skipped = sum(_skipped(r) for r in results)
+    failed = sum(not r.passed and not _skipped(r) for r in results)
     took = time.monotonic() - start
-    print(f"{len(results) - failed} passed, {failed} failed ({args.target}, {took:.1f} s)")
+    extra = f", {skipped} skipped" if skipped else ""
+    print(f"{len(results) - failed - skipped} passed, {failed} failed{extra} ({args.target}, {took:.1f} s)")
     return 1 if failed else 0
 
 
+def _skipped(res: TraceResult) -> bool:
+    return not res.passed and res.message.startswith("SKIP")
+
+
 def _print(res: TraceResult, seconds: float | None) -> None:
-    status = "PASS" if res.passed else "FAIL"
+    status = "PASS" if res.passed else ("SKIP" if _skipped(res) else "FAIL")
     took = f" {seconds:6.2f}s" if seconds is not None else ""
     tail = f"  {res.message}" if res.message else f"  ({res.checks} CRC checks)"
     print(f"{res.name:<44} {status}{took}{tail}", flush=True)
