@@ -1,6 +1,6 @@
-"""Throughput of the PDP and SDP models on ~1M-element cubes (elements of input per second).
+"""Throughput of the model (elements of input per second) on ~1M-element cubes: LUT, CDP, PDP, SDP.
 
-Usage: python scripts/bench_model_pdp_sdp.py [--repeat N]
+Usage: python scripts/bench_model.py [--repeat N]
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from models.lut import LutConfig, lut_lookup  # noqa: E402
 from models.pdp import PdpConfig, pdp_pool  # noqa: E402
 from models.sdp import SdpConfig, sdp_compute  # noqa: E402
 from models.sdp_datapath import Operands  # noqa: E402
@@ -62,6 +63,26 @@ def sdp_config() -> SdpConfig:
     return SdpConfig.from_fields({"SDP": sdp, "SDP_RDMA": rdma})
 
 
+def lut_config(unit: str, le_function: int) -> LutConfig:
+    """A hybrid program: LE exponential (or linear) over the low range, LO linear over a wider one."""
+    rng = np.random.default_rng(2)
+    lut = {"S_LUT_CFG.LUT_LE_FUNCTION": le_function, "S_LUT_CFG.LUT_HYBRID_PRIORITY": 1,
+           "S_LUT_INFO.LUT_LE_INDEX_SELECT": 4, "S_LUT_INFO.LUT_LO_INDEX_SELECT": 6,
+           "S_LUT_INFO.LUT_LE_INDEX_OFFSET": 0,
+           "S_LUT_LE_SLOPE_SCALE.LUT_LE_SLOPE_UFLOW_SCALE": 3,
+           "S_LUT_LO_SLOPE_SCALE.LUT_LO_SLOPE_OFLOW_SCALE": 5,
+           "S_LUT_LO_SLOPE_SHIFT.LUT_LO_SLOPE_OFLOW_SHIFT": 2}
+    ends = {"LE_START": 0, "LE_END": 1 << 10, "LO_START": -(1 << 13), "LO_END": 1 << 13}
+    for name, value in ends.items():
+        if unit == "SDP":
+            lut[f"S_LUT_{name}.LUT_{name}"] = value & 0xFFFFFFFF
+        else:
+            lut[f"S_LUT_{name}_LOW.LUT_{name}_LOW"] = value & 0xFFFFFFFF
+            lut[f"S_LUT_{name}_HIGH.LUT_{name}_HIGH"] = (value >> 32) & 0x3F
+    tables = (rng.integers(-(1 << 15), 1 << 15, 65), rng.integers(-(1 << 15), 1 << 15, 257))
+    return LutConfig.from_fields({unit: lut}, unit, tables)
+
+
 def rate(fn: Callable[[], object], elements: int, repeat: int) -> float:
     fn()   # warm-up
     best = float("inf")
@@ -78,6 +99,11 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(1)
     cube = rng.integers(-128, 128, size=(C, H, W)).astype(np.int8)
+    x = rng.integers(-(1 << 14), 1 << 14, size=C * H * W)
+    for unit, le_function, mode in (("CDP", 0, "exponential"), ("SDP", 1, "linear")):
+        lcfg = lut_config(unit, le_function)
+        r = rate(lambda lcfg=lcfg: lut_lookup(x, lcfg), x.size, args.repeat)
+        print(f"LUT {unit} (LE {mode:11s}): {r / 1e6:8.2f} M elements/s ({x.size} elements)")
     for name, method in (("average", 0), ("max", 1)):
         cfg = pdp_config(method)
         x = cube[:, :cfg.in_height, :cfg.in_width]
