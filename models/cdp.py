@@ -1,0 +1,247 @@
+"""Bit-exact model of NVDLA's CDP (cross-channel data processor: local response normalization), INT8.
+
+Data path per element (NVIDIA's C model cmod/cdp/NV_NVDLA_cdp.cpp lookup_lut_int8 with the HLS convertors
+cmod/hls/cdp_libs/cdp_icvt.cpp and cdp_ocvt.cpp; notes/nvdla-arithmetic.md):
+1. input convertor: x9 = sat9(rnd((x - int8(DATIN_OFFSET)) * DATIN_SCALE >> DATIN_SHIFTER)); channels
+   outside [0, C) (the window's reach past either end, and the padding lanes of the last atom) read as
+   DATIN_OFFSET, so they convert to 0;
+2. square sum over NORMALZ_LEN = 3/5/7/9 channels centred on the element (SQSUM_BYPASS: x9 itself);
+3. the hybrid LUT (models/lut.py, CDP flavour) on that sum: a 16-bit result;
+4. multiply by x9 (MUL_BYPASS: the LUT result alone), 25 bits;
+5. output convertor: sat8(rnd((v - DATOUT_OFFSET[24:0]) * DATOUT_SCALE >> DATOUT_SHIFTER)).
+Every lane of every output atom is written. The saturation count follows the HLS convertor's flag: an
+output counts when floor(v' / 2^shift) differs from the int8 result by more than one (so 128 -> 127 does not
+count); nv_small's D_OUT_SATURATION register itself reads 0 (the regmap README), the count is the
+datapath's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from models.errors import ConfigError
+from models.lut import LutConfig, LutResult, lut_lookup
+from models.lut import advisories as lut_advisories
+from models.precision import ConvertorParams, as_signed, convert
+
+IntArray = NDArray[np.int64]
+
+INT8 = 0
+IN_CVT_BITS = 9
+MUL_BITS = 25
+
+
+def _field(fields: Mapping[str, Mapping[str, int]], unit: str, name: str, default: int = 0) -> int:
+    return int(fields.get(unit, {}).get(name, default))
+
+
+@dataclass(frozen=True)
+class CdpConfig:
+    """CDP configuration; sizes in elements (register value + 1 applied), converter fields raw."""
+
+    width: int
+    height: int
+    channels: int
+    src_base: int
+    src_line_stride: int
+    src_surface_stride: int
+    dst_base: int
+    dst_line_stride: int
+    dst_surface_stride: int
+    local_size: int
+    sqsum_bypass: bool
+    mul_bypass: bool
+    datin_offset: int
+    datin_scale: int
+    datin_shifter: int
+    datout_offset: int
+    datout_scale: int
+    datout_shifter: int
+    lut: LutConfig
+    atom_bytes: int = 8
+
+    @classmethod
+    def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8,
+                    tables: tuple[ArrayLike, ArrayLike] | None = None) -> CdpConfig:
+        """Decode CDP and CDP_RDMA fields; `tables` are the (LE, LO) entries programmed into the LUT RAM."""
+        def c(name: str, default: int = 0) -> int:
+            return _field(fields, "CDP", name, default)
+
+        def r(name: str, default: int = 0) -> int:
+            return _field(fields, "CDP_RDMA", name, default)
+
+        formats = {"CDP INPUT_DATA_TYPE": c("D_DATA_FORMAT.INPUT_DATA_TYPE", 1),
+                   "CDP_RDMA INPUT_DATA": r("D_DATA_FORMAT.INPUT_DATA")}
+        for name, value in formats.items():
+            if value != INT8:
+                raise ConfigError("CDP: nv_small supports INT8 only (invalid precision conversion)",
+                                  {name: value})
+        normalz = c("D_LRN_CFG.NORMALZ_LEN")
+        if not 0 <= normalz <= 3:
+            raise ConfigError("CDP: maximum supported local_size is 9", {"NORMALZ_LEN": normalz})
+        cfg = cls(
+            width=r("D_DATA_CUBE_WIDTH.WIDTH") + 1,
+            height=r("D_DATA_CUBE_HEIGHT.HEIGHT") + 1,
+            channels=r("D_DATA_CUBE_CHANNEL.CHANNEL") + 1,
+            src_base=r("D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW"),
+            src_line_stride=r("D_SRC_LINE_STRIDE.SRC_LINE_STRIDE"),
+            src_surface_stride=r("D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE"),
+            dst_base=c("D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW"),
+            dst_line_stride=c("D_DST_LINE_STRIDE.DST_LINE_STRIDE"),
+            dst_surface_stride=c("D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE"),
+            local_size=2 * normalz + 3,
+            sqsum_bypass=bool(c("D_FUNC_BYPASS.SQSUM_BYPASS")),
+            mul_bypass=bool(c("D_FUNC_BYPASS.MUL_BYPASS")),
+            datin_offset=c("D_DATIN_OFFSET.DATIN_OFFSET"),
+            datin_scale=c("D_DATIN_SCALE.DATIN_SCALE", 1),
+            datin_shifter=c("D_DATIN_SHIFTER.DATIN_SHIFTER"),
+            datout_offset=c("D_DATOUT_OFFSET.DATOUT_OFFSET"),
+            datout_scale=c("D_DATOUT_SCALE.DATOUT_SCALE", 1),
+            datout_shifter=c("D_DATOUT_SHIFTER.DATOUT_SHIFTER"),
+            lut=LutConfig.from_fields(fields, "CDP", tables),
+            atom_bytes=atom_bytes,
+        )
+        validate(cfg)
+        return cfg
+
+    @property
+    def surfaces(self) -> int:
+        return -(-self.channels // self.atom_bytes)
+
+    @property
+    def padded_channels(self) -> int:
+        return self.surfaces * self.atom_bytes
+
+
+def validate(cfg: CdpConfig) -> None:
+    """Seed 001's Limitation rules that a CDP layer can break (the LUT's are checked by LutConfig)."""
+    line_bytes = cfg.width * cfg.atom_bytes
+    for side, stride in (("SRC", cfg.src_line_stride), ("DST", cfg.dst_line_stride)):
+        if cfg.height > 1 and stride < line_bytes:
+            raise ConfigError(f"CDP: {side}_LINE_STRIDE has to be bigger than the actual size per line",
+                              {f"{side}_LINE_STRIDE": stride, "bytes_per_line": line_bytes})
+    for side, stride in (("SRC", cfg.src_surface_stride), ("DST", cfg.dst_surface_stride)):
+        line = cfg.src_line_stride if side == "SRC" else cfg.dst_line_stride
+        needed = line * (cfg.height - 1) + line_bytes
+        if cfg.surfaces > 1 and stride < needed:
+            raise ConfigError(f"CDP: {side}_SURFACE_STRIDE must hold a whole surface (no overlap)",
+                              {f"{side}_SURFACE_STRIDE": stride, "bytes_per_surface": needed})
+
+
+def advisories(cfg: CdpConfig) -> list[str]:
+    """Rules the seed states whose violation still has a defined result: reported, not raised.
+
+    "For 1x1xC cube, it should always be line_packed and surf_packed": NVIDIA's trace cdp_1x1x1_lrn3_int8_0
+    uses a 1x1x1 cube with 256-byte line and 2 KB surface strides, and its golden output is the plain
+    strided layout this model writes.
+    """
+    found = lut_advisories(cfg.lut)
+    if cfg.width == 1 and cfg.height == 1:
+        packed = cfg.atom_bytes
+        for side, line, surf in (("SRC", cfg.src_line_stride, cfg.src_surface_stride),
+                                 ("DST", cfg.dst_line_stride, cfg.dst_surface_stride)):
+            if line != packed or (cfg.surfaces > 1 and surf != packed):
+                found.append(f"CDP: for 1x1xC cube, it should always be line_packed and surf_packed "
+                             f"({side}_LINE_STRIDE={line}, {side}_SURFACE_STRIDE={surf})")
+    return found
+
+
+@dataclass(frozen=True)
+class CdpResult:
+    output: NDArray[np.int8]
+    """[padded channels, h, w] int8, every lane of every atom."""
+    out_saturation: int
+    le_hit: int
+    lo_hit: int
+    uflow: int
+    oflow: int
+    hybrid: int
+    lut: LutResult | None = None
+    """The LUT lookup with its per-element debug arrays."""
+
+    @property
+    def lut_counts(self) -> dict[str, int]:
+        return {"le_hit": self.le_hit, "lo_hit": self.lo_hit, "uflow": self.uflow, "oflow": self.oflow,
+                "hybrid": self.hybrid}
+
+
+def input_convert(cube: ArrayLike, cfg: CdpConfig) -> IntArray:
+    """cdp_in_cvt on an int8 cube [c, h, w]; lanes at or beyond CHANNEL convert as DATIN_OFFSET (to 0)."""
+    x = np.asarray(cube, dtype=np.int64)
+    params = ConvertorParams(cfg.datin_offset, cfg.datin_scale, cfg.datin_shifter & 0x1F,
+                             out_bits=IN_CVT_BITS, offset_bits=8, scale_bits=16)
+    x9 = convert(x, params).value
+    x9[cfg.channels:] = 0
+    return x9
+
+
+def square_sum(x9: IntArray, local_size: int) -> IntArray:
+    """Sum of squares over local_size channels centred on each channel; channels outside the cube are 0."""
+    half = local_size // 2
+    sq = x9 * x9
+    padded = np.concatenate([np.zeros((half, *sq.shape[1:]), dtype=np.int64), sq,
+                             np.zeros((half, *sq.shape[1:]), dtype=np.int64)])
+    csum = np.concatenate([np.zeros((1, *sq.shape[1:]), dtype=np.int64), np.cumsum(padded, axis=0)])
+    n = sq.shape[0]
+    return csum[local_size:local_size + n] - csum[:n]
+
+
+def output_convert(v: IntArray, cfg: CdpConfig) -> tuple[IntArray, int]:
+    """cdp_out_cvt: (int8 values, saturation count as the HLS convertor flags it)."""
+    shift = cfg.datout_shifter & 0x3F
+    params = ConvertorParams(cfg.datout_offset, cfg.datout_scale, shift, out_bits=8, offset_bits=MUL_BITS,
+                             scale_bits=16)
+    out = convert(v, params).value
+    product = (v - as_signed(cfg.datout_offset, MUL_BITS)) * as_signed(cfg.datout_scale, 16)
+    floor = np.right_shift(product, shift)
+    flagged = np.abs(floor - out) > 1
+    return out, int(np.count_nonzero(flagged))
+
+
+def cdp_compute(cube: ArrayLike, cfg: CdpConfig) -> CdpResult:
+    """LRN on an int8 cube [c, h, w] (c: at least CHANNEL; normally the padded channel count)."""
+    x9 = input_convert(cube, cfg)
+    lut_in = x9 if cfg.sqsum_bypass else square_sum(x9, cfg.local_size)
+    looked = lut_lookup(lut_in, cfg.lut)
+    v = looked.output if cfg.mul_bypass else looked.output * x9
+    out, sat = output_convert(v, cfg)
+    return CdpResult(out.astype(np.int8), sat, looked.le_hit, looked.lo_hit, looked.uflow_count,
+                     looked.oflow_count, looked.hybrid, looked)
+
+
+def _read_lines(mem: object, base: int, line_stride: int, surface_stride: int, width: int, height: int,
+                surfaces: int, atom: int) -> NDArray[np.int8]:
+    """Read [surfaces*atom, height, width] int8 from the feature layout, one read per line."""
+    out = np.empty((surfaces, height, width, atom), dtype=np.int8)
+    for s in range(surfaces):
+        for h in range(height):
+            addr = (base + s * surface_stride + h * line_stride) & 0xFFFFFFFF
+            line = np.asarray(mem.read(addr, width * atom), dtype=np.uint8)  # type: ignore[attr-defined]
+            out[s, h] = line.view(np.int8).reshape(width, atom)
+    return out.transpose(0, 3, 1, 2).reshape(surfaces * atom, height, width)
+
+
+def _write_lines(mem: object, base: int, line_stride: int, surface_stride: int,
+                 cube: NDArray[np.int8], atom: int) -> None:
+    """Write [surfaces*atom, h, w] int8 (all lanes) to the feature layout, one write per line."""
+    c, height, width = cube.shape
+    surfaces = c // atom
+    atoms = cube.reshape(surfaces, atom, height, width).transpose(0, 2, 3, 1)
+    for s in range(surfaces):
+        for h in range(height):
+            addr = (base + s * surface_stride + h * line_stride) & 0xFFFFFFFF
+            mem.write(addr, np.ascontiguousarray(atoms[s, h]).reshape(-1).view(np.uint8))  # type: ignore
+
+
+def run_cdp(cfg: CdpConfig, mem: object) -> CdpResult:
+    """Run one CDP layer: read the cube through CDP_RDMA, normalize, write every lane of every atom."""
+    atom = cfg.atom_bytes
+    cube = _read_lines(mem, cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.width,
+                       cfg.height, cfg.surfaces, atom)
+    res = cdp_compute(cube, cfg)
+    _write_lines(mem, cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, res.output, atom)
+    return res
