@@ -283,16 +283,22 @@ class SdpResult:
 
 def _lut_fn(cfg: SdpConfig,
             tables: tuple[NDArray[np.integer], NDArray[np.integer]] | None) -> LutFn | None:
-    """The EW LUT as a function of the 32-bit data, or None (then the EW LUT path raises)."""
+    """The EW LUT as a function of the 32-bit data, or None (then the EW LUT path raises).
+
+    The S_LUT_* registers are decoded (and checked against the LUT Limitation rules, raising ConfigError)
+    by models/lut.py; the function returns the 32-bit LUT output and the D_PERF_LUT_* counts.
+    """
     if cfg.ew.bypass or cfg.ew.lut_bypass or tables is None:
         return None
-    try:
-        from models import lut as lut_mod  # the shared hybrid LUT, written by another engineer
-    except ImportError:
-        return None
-    if not hasattr(lut_mod, "lut_lookup"):
-        return None
-    return None  # wired once models/lut.py's interface is known
+    from models.lut import LutConfig, lut_lookup
+
+    lut_cfg = LutConfig.from_fields({"SDP": cfg.lut_fields}, "SDP", tables)
+
+    def fn(x: NDArray[np.int64]) -> tuple[NDArray[np.int64], dict[str, int]]:
+        res = lut_lookup(x, lut_cfg)
+        return res.output, res.counts
+
+    return fn
 
 
 def sdp_compute(cube: NDArray[np.integer], cfg: SdpConfig, ops: Operands | None = None,
