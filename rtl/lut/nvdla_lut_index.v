@@ -1,0 +1,91 @@
+// Index generation of one LUT table (combinational leaf between its parent's pipeline registers).
+// Input is diff = x - START as a signed number. Underflow when diff <= 0. Otherwise:
+//   linear mode:      index = diff >> sel (sel < 0: diff << -sel), fraction = the bits shifted out
+//   exponential mode: L = position of diff's leading one, index = L - offset, fraction = the bits below
+//                     the leading one; underflow when index < 0
+// and overflow when index >= DEPTH-1. The fraction is FRAC_W bits, aligned so that its MSB weighs one
+// half: frac = ((diff mod 2^s) << FRAC_W) >> s (s = sel or L), truncated; 0 when sel < 0.
+module nvdla_lut_index #(
+    parameter D_W    = 33,   // width of diff (signed)
+    parameter FRAC_W = 16,
+    parameter IDX_W  = 9,
+    parameter DEPTH  = 65,
+    parameter EXP    = 1     // 1: the table can run in exponential mode (LE); 0: linear only (LO)
+) (
+    input  wire signed [D_W-1:0]    diff,
+    input  wire                     exp_mode,   // ignored when EXP == 0
+    input  wire        [7:0]        sel,        // INDEX_SELECT, signed
+    input  wire        [7:0]        offset,     // LE_INDEX_OFFSET, signed (exponential mode only)
+    output reg                      uflow,
+    output reg                      oflow,
+    output reg         [IDX_W-1:0]  index,
+    output reg         [FRAC_W-1:0] frac
+);
+    localparam MAG_W  = D_W - 1;           // diff is known positive where its magnitude is used
+    localparam WIDE_W = MAG_W + FRAC_W;
+    localparam L_W    = $clog2(MAG_W + 1);
+    localparam LAST   = DEPTH - 1;         // index at or past the last entry overflows
+    // a left shift by this much or more overflows any positive diff: 2^IDX_W > LAST
+    localparam LSH_LIM = IDX_W;
+
+    wire             pos = ~diff[D_W-1] & (|diff[D_W-2:0]);
+    wire [MAG_W-1:0] mag = diff[MAG_W-1:0];
+
+    reg  [L_W-1:0]     lead;        // position of the leading one of mag
+    reg  signed [9:0]  exp_index;   // lead - offset: -127..(MAG_W-1)+128
+    reg  [7:0]         s_amt;       // right-shift amount of the fraction (sel or lead)
+    reg  [WIDE_W-1:0]  wide;
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg  [WIDE_W-1:0]  wide_sh;     // only its low FRAC_W bits are the fraction
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg  [MAG_W-1:0]   q;           // diff >> sel
+    reg  [7:0]         lsh;         // -sel when sel < 0
+    reg  [2*IDX_W-1:0] lq;          // diff << -sel, on the few bits that matter
+    integer b;
+
+    always @(*) begin
+        lead = {L_W{1'b0}};
+        for (b = 0; b < MAG_W; b = b + 1) begin
+            if (mag[b]) lead = b[L_W-1:0];
+        end
+        exp_index = $signed({{(10-L_W){1'b0}}, lead}) - $signed({{2{offset[7]}}, offset});
+        wide = {mag, {FRAC_W{1'b0}}};
+        q = mag >> sel;
+        lsh = ~sel + 8'd1;
+        lq = {{IDX_W{1'b0}}, mag[IDX_W-1:0]} << lsh;
+        // the fraction's right shift: by lead in exponential mode, by sel in linear mode
+        s_amt = ((EXP != 0) && exp_mode) ? {{(8-L_W){1'b0}}, lead} : sel;
+        wide_sh = wide >> s_amt;
+
+        uflow = 1'b0;
+        oflow = 1'b0;
+        index = {IDX_W{1'b0}};
+        frac  = {FRAC_W{1'b0}};
+        if (!pos) begin
+            uflow = 1'b1;
+        end else if ((EXP != 0) && exp_mode) begin
+            if (exp_index < 0) begin
+                uflow = 1'b1;
+            end else if (exp_index >= LAST) begin
+                oflow = 1'b1;
+            end else begin
+                index = exp_index[IDX_W-1:0];
+                frac  = wide_sh[FRAC_W-1:0];
+            end
+        end else if (!sel[7]) begin
+            if ((|(q >> IDX_W)) || (q[IDX_W-1:0] >= LAST[IDX_W-1:0])) begin
+                oflow = 1'b1;
+            end else begin
+                index = q[IDX_W-1:0];
+                frac  = wide_sh[FRAC_W-1:0];
+            end
+        end else begin
+            // negative select: index = diff << -sel, no fraction
+            if ((lsh >= LSH_LIM) || (|(mag >> IDX_W)) || (lq >= LAST)) begin
+                oflow = 1'b1;
+            end else begin
+                index = lq[IDX_W-1:0];
+            end
+        end
+    end
+endmodule
