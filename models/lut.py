@@ -243,54 +243,59 @@ class LutResult:
 
 @dataclass(frozen=True)
 class _Side:
-    """One table's view of every element: state, index and fraction."""
+    """One table's view of every element: state (HIT/UFLOW/OFLOW), raw index and fraction.
+
+    index and fraction are only meaningful where the table hits.
+    """
 
     state: NDArray[np.int8]
     index: IntArray
     fraction: IntArray
 
 
-def _scale_fraction(raw: IntArray, width: IntArray, frac_bits: int) -> IntArray:
+def _scale_fraction(raw: IntArray, width: IntArray | int, frac_bits: int) -> IntArray:
     """The `width` low bits of an offset as a frac_bits-wide fraction (truncating extra bits)."""
+    if isinstance(width, int):
+        return raw >> (width - frac_bits) if width > frac_bits else raw << (frac_bits - width)
     w = np.asarray(width, dtype=np.int64)
     down = np.right_shift(raw, np.clip(w - frac_bits, 0, 63))
     return np.left_shift(down, np.clip(frac_bits - w, 0, 63))
 
 
+def _state(uflow: NDArray[np.bool_], oflow: NDArray[np.bool_]) -> NDArray[np.int8]:
+    """HIT (0), UFLOW (1) or OFLOW (2); oflow never overlaps uflow."""
+    state = uflow.view(np.int8) + oflow.view(np.int8)
+    state += oflow.view(np.int8)
+    return state
+
+
 def _linear(d: IntArray, select: int, entries: int, frac_bits: int) -> _Side:
     uflow = d <= 0
-    dpos = np.where(uflow, 0, d)
     if select >= 0:
         sel = min(select, 62)
-        index = np.right_shift(dpos, sel)
-        frac = _scale_fraction(dpos & ((1 << sel) - 1), np.int64(sel), frac_bits)
+        index = d >> sel
+        frac = _scale_fraction(d & ((1 << sel) - 1), sel, frac_bits)
     else:
         # A negative select shifts left; capping the operand keeps int64 exact (anything above overflows).
-        index = np.left_shift(np.minimum(dpos, 1 << 40), min(-select, 22))
-        frac = np.zeros_like(dpos)
-    oflow = ~uflow & (index >= entries - 1)
-    return _finish(uflow, oflow, index, frac, entries)
+        index = np.minimum(d, 1 << 40) << min(-select, 22)
+        frac = np.zeros_like(d)
+    oflow = index >= entries - 1
+    oflow &= ~uflow
+    return _Side(_state(uflow, oflow), index, frac)
 
 
 def _exponent(d: IntArray, offset: int, entries: int, frac_bits: int) -> _Side:
     positive = d > 0
     dpos = np.where(positive, d, 1)
     # frexp is exact here: |d| < 2**53.
-    lead = (np.frexp(dpos.astype(np.float64))[1] - 1).astype(np.int64)
+    lead = np.frexp(dpos.astype(np.float64))[1].astype(np.int64)
+    lead -= 1
     index = lead - offset
     uflow = ~positive | (index < 0)
-    oflow = ~uflow & (index >= entries - 1)
+    oflow = index >= entries - 1
+    oflow &= ~uflow
     below = dpos - np.left_shift(np.int64(1), lead)
-    frac = _scale_fraction(below, lead, frac_bits)
-    return _finish(uflow, oflow, index, frac, entries)
-
-
-def _finish(uflow: NDArray[np.bool_], oflow: NDArray[np.bool_], index: IntArray, frac: IntArray,
-            entries: int) -> _Side:
-    state = np.where(uflow, UFLOW, np.where(oflow, OFLOW, HIT)).astype(np.int8)
-    hit = state == HIT
-    index = np.where(hit, index, np.where(oflow, entries - 1, 0))
-    return _Side(state, index, np.where(hit, frac, 0))
+    return _Side(_state(uflow, oflow), index, _scale_fraction(below, lead, frac_bits))
 
 
 def _slope_term(delta: IntArray, scale: int, shift: int, bits: int) -> IntArray:
@@ -303,72 +308,58 @@ def _slope_term(delta: IntArray, scale: int, shift: int, bits: int) -> IntArray:
     return saturate(np.left_shift(np.clip(product, -lim, lim), -shift), bits)[0]
 
 
-def _flow_values(x: IntArray, side: _Side, table: NDArray[np.int16], cfg: LutConfig, is_le: bool) -> IntArray:
-    """The out-of-range output of one table, for the elements that under- or overflow it."""
-    out = np.zeros(x.shape, dtype=np.int64)
-    name = "le" if is_le else "lo"
-    start, end = getattr(cfg, f"{name}_start"), getattr(cfg, f"{name}_end")
+def _flow_params(cfg: LutConfig, is_lo: bool, flow: int) -> tuple[int, int, int, int]:
+    """(anchor P, table entry, slope scale, slope shift) of one table's under- or overflow."""
+    name = "lo" if is_lo else "le"
+    table = cfg.lo if is_lo else cfg.le
+    kind = "uflow" if flow == UFLOW else "oflow"
+    scale, shift = getattr(cfg, f"{name}_{kind}_scale"), getattr(cfg, f"{name}_{kind}_shift")
+    if flow == OFLOW:
+        return getattr(cfg, f"{name}_end"), int(table[-1]), scale, shift
     bias = 0
-    if is_le and cfg.le_function == EXPONENT:
+    if not is_lo and cfg.le_function == EXPONENT:
+        # The exponential table's entry 0 sits at START + 2^LE_INDEX_OFFSET (CDP counts offset 0 too).
         off = cfg.le_index_offset
         bias = (1 << off) if (off >= 0 if cfg.unit == "CDP" else off > 0) else 0
-    bits = _SLOPE_BITS[cfg.unit]
-    for flag, anchor, base, scale, shift in (
-            (UFLOW, start + bias, int(table[0]), getattr(cfg, f"{name}_uflow_scale"),
-             getattr(cfg, f"{name}_uflow_shift")),
-            (OFLOW, end, int(table[-1]), getattr(cfg, f"{name}_oflow_scale"),
-             getattr(cfg, f"{name}_oflow_shift"))):
-        sel = np.flatnonzero(side.state == flag)
-        if sel.size:
-            term = _slope_term(x[sel] - anchor, scale, shift, bits)
-            out[sel] = base + term
-    return out
+    return getattr(cfg, f"{name}_start") + bias, int(table[0]), scale, shift
 
 
-def _hit_values(side: _Side, table: NDArray[np.int16], cfg: LutConfig) -> IntArray:
-    """Linear interpolation between entries index and index+1 (garbage where the table does not hit)."""
-    t = table.astype(np.int64)
-    i0 = np.clip(side.index, 0, t.size - 1)
-    y0 = t[i0]
-    y1 = t[np.minimum(i0 + 1, t.size - 1)]
-    f = side.fraction
+def _interpolate(y0: IntArray, y1: IntArray, f: IntArray, cfg: LutConfig) -> IntArray:
+    """Linear interpolation between two entries (the result lies between them: no saturation needed)."""
     fb = cfg.frac_bits
     if cfg.unit == "CDP":
         return y0 + rshift_round((y1 - y0) * f, fb)
     return rshift_round(y0 * ((1 << fb) - f) + y1 * f, fb)
 
 
-def _table_output(x: IntArray, side: _Side, table: NDArray[np.int16], cfg: LutConfig,
-                  is_le: bool) -> IntArray:
-    hit = side.state == HIT
-    values = np.where(hit, _hit_values(side, table, cfg), _flow_values(x, side, table, cfg, is_le))
-    return saturate(values, cfg.out_bits)[0]
-
-
 def _choose_lo(le: _Side, lo: _Side, cfg: LutConfig) -> NDArray[np.bool_]:
     """True where the LO table's output is taken (the priority rules)."""
+    le_hit, lo_hit = le.state == HIT, lo.state == HIT
     both_u = (le.state == UFLOW) & (lo.state == UFLOW)
     both_o = (le.state == OFLOW) & (lo.state == OFLOW)
-    le_only = (le.state == HIT) & (lo.state != HIT)
-    lo_only = (lo.state == HIT) & (le.state != HIT)
-    rest = ~(both_u | both_o | le_only | lo_only)
-    return ((both_u & bool(cfg.uflow_priority)) | (both_o & bool(cfg.oflow_priority)) | lo_only
-            | (rest & bool(cfg.hybrid_priority)))
+    take = lo_hit & ~le_hit
+    if cfg.uflow_priority:
+        take |= both_u
+    if cfg.oflow_priority:
+        take |= both_o
+    if cfg.hybrid_priority:
+        take |= ~(both_u | both_o | (le_hit ^ lo_hit))
+    return take
 
 
-def _counts(le: _Side, lo: _Side, uflow: NDArray[np.bool_], oflow: NDArray[np.bool_],
-            cfg: LutConfig) -> tuple[int, int, int, int, int]:
+def _counts(le: _Side, lo: _Side, state: NDArray[np.int8], cfg: LutConfig) -> tuple[int, int, int, int, int]:
     """(le_hit, lo_hit, uflow, oflow, hybrid) as the unit's statistics counters count them."""
     le_hit, lo_hit = le.state == HIT, lo.state == HIT
+    n = int(state.size)
     if cfg.unit == "SDP":
-        n_flow = int(np.count_nonzero(uflow | oflow))
-        return (int(np.count_nonzero(le_hit)), int(np.count_nonzero(lo_hit)), int(np.count_nonzero(uflow)),
-                int(np.count_nonzero(oflow)), le_hit.size - n_flow)
+        n_u = int(np.count_nonzero(state == UFLOW))
+        n_o = int(np.count_nonzero(state == OFLOW))
+        return int(np.count_nonzero(le_hit)), int(np.count_nonzero(lo_hit)), n_u, n_o, n - n_u - n_o
     both_u = int(np.count_nonzero((le.state == UFLOW) & (lo.state == UFLOW)))
     both_o = int(np.count_nonzero((le.state == OFLOW) & (lo.state == OFLOW)))
     le_only = int(np.count_nonzero(le_hit & ~lo_hit))
     lo_only = int(np.count_nonzero(lo_hit & ~le_hit))
-    return le_only, lo_only, both_u, both_o, le_hit.size - both_u - both_o - le_only - lo_only
+    return le_only, lo_only, both_u, both_o, n - both_u - both_o - le_only - lo_only
 
 
 def lut_lookup(x: ArrayLike, cfg: LutConfig) -> LutResult:
@@ -384,17 +375,30 @@ def lut_lookup(x: ArrayLike, cfg: LutConfig) -> LutResult:
         le = _linear(d_le, cfg.le_index_select, LE_ENTRIES, fb)
     lo = _linear(flat - cfg.lo_start, cfg.lo_index_select, LO_ENTRIES, fb)
     take_lo = _choose_lo(le, lo, cfg)
-    out = np.where(take_lo, _table_output(flat, lo, cfg.lo, cfg, False),
-                   _table_output(flat, le, cfg.le, cfg, True))
     state = np.where(take_lo, lo.state, le.state)
-    uflow, oflow = state == UFLOW, state == OFLOW
-    le_hit, lo_hit, n_u, n_o, n_h = _counts(le, lo, uflow, oflow, cfg)
+    hit = state == HIT
+    # Both tables in one array: LE entries 0..64, LO entries 65..321.
+    both = np.concatenate([cfg.le, cfg.lo]).astype(np.int64)
+    index = np.where(take_lo, lo.index, le.index)
+    last = LE_ENTRIES - 1 + take_lo * (LO_ENTRIES - LE_ENTRIES)
+    index = np.where(hit, index, np.where(state == OFLOW, last, 0))
+    fraction = np.where(hit, np.where(take_lo, lo.fraction, le.fraction), 0)
+    slot = index + take_lo * LE_ENTRIES
+    y0 = both[slot]
+    out = _interpolate(y0, both[np.minimum(slot + 1, both.size - 1)], fraction, cfg)
+    code = state + take_lo.view(np.int8) * 3
+    for is_lo in (False, True):
+        for flow in (UFLOW, OFLOW):
+            sel = np.flatnonzero(code == flow + 3 * is_lo)
+            if sel.size:
+                anchor, base, scale, shift = _flow_params(cfg, is_lo, flow)
+                term = _slope_term(flat[sel] - anchor, scale, shift, _SLOPE_BITS[cfg.unit])
+                out[sel] = saturate(base + term, cfg.out_bits)[0]
+    le_hit, lo_hit, n_u, n_o, n_h = _counts(le, lo, state, cfg)
     return LutResult(
-        output=out.reshape(shape),
-        table=take_lo.astype(np.int8).reshape(shape),
-        index=np.where(take_lo, lo.index, le.index).reshape(shape),
-        fraction=np.where(take_lo, lo.fraction, le.fraction).reshape(shape),
-        uflow=uflow.reshape(shape), oflow=oflow.reshape(shape),
+        output=out.reshape(shape), table=take_lo.view(np.int8).reshape(shape),
+        index=index.reshape(shape), fraction=fraction.reshape(shape),
+        uflow=(state == UFLOW).reshape(shape), oflow=(state == OFLOW).reshape(shape),
         le_state=le.state.reshape(shape), lo_state=lo.state.reshape(shape),
         le_hit=le_hit, lo_hit=lo_hit, uflow_count=n_u, oflow_count=n_o, hybrid=n_h,
     )
