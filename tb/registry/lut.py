@@ -1,0 +1,18 @@
+"""Benches of the hybrid LUT (rtl/lut/): SDP (32-bit input and START/END) and CDP (37-bit square sums,
+38-bit START/END) shapes, each with one lane and with several."""
+
+from __future__ import annotations
+
+from tb.benches import COMMON, Bench
+
+LUT = COMMON + ("rtl/prec/nvdla_round_sat.v", "rtl/lut/nvdla_lut_index.v", "rtl/lut/nvdla_lut_ram.v",
+                "rtl/lut/nvdla_lut_interp.v", "rtl/lut/nvdla_lut.v")
+
+BENCHES = (
+    Bench("lut", "nvdla_lut", LUT, "tb.test_lut", (
+        {"SDP": 1, "IN_W": 32, "CFG_W": 32, "LANES": 1},
+        {"SDP": 1, "IN_W": 32, "CFG_W": 32, "LANES": 2},
+        {"SDP": 0, "IN_W": 37, "CFG_W": 38, "LANES": 1},
+        {"SDP": 0, "IN_W": 37, "CFG_W": 38, "LANES": 8},
+    )),
+)
