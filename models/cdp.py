@@ -12,7 +12,8 @@ cmod/hls/cdp_libs/cdp_icvt.cpp and cdp_ocvt.cpp; notes/nvdla-arithmetic.md):
 Every lane of every output atom is written. The saturation count follows the HLS convertor's flag: an
 output counts when floor(v' / 2^shift) differs from the int8 result by more than one (so 128 -> 127 does not
 count); nv_small's D_OUT_SATURATION register itself reads 0 (the regmap README), the count is the
-datapath's.
+datapath's. The LUT counts do not depend on D_PERF_ENABLE.LUT_EN (the CDP RTL leaves it unused and the C
+model counts unconditionally).
 """
 
 from __future__ import annotations

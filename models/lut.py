@@ -26,7 +26,8 @@ SDP (35-bit fraction, 32-bit output):
   count), hybrid when the chosen table does not flow.
 P is START for underflow and END for overflow; an exponential LE underflow measures from
 START + 2^LE_INDEX_OFFSET (CDP: offset >= 0; SDP: offset > 0), where its first entry sits.
-rnd() is round half away from zero (models/precision.py).
+rnd() is round half away from zero (models/precision.py). All arithmetic is exact integer arithmetic; NVIDIA's
+C model evaluates the CDP slope product in double precision, which could differ only beyond 2^53.
 """
 
 from __future__ import annotations
