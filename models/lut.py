@@ -363,9 +363,25 @@ def _counts(le: _Side, lo: _Side, state: NDArray[np.int8], cfg: LutConfig) -> tu
     return le_only, lo_only, both_u, both_o, n - both_u - both_o - le_only - lo_only
 
 
+# Elements per pass: the temporaries of a pass stay in cache, about twice as fast as one pass over 1M.
+_CHUNK = 1 << 16
+_ARRAYS = ("output", "table", "index", "fraction", "uflow", "oflow", "le_state", "lo_state")
+_COUNTS = ("le_hit", "lo_hit", "uflow_count", "oflow_count", "hybrid")
+
+
 def lut_lookup(x: ArrayLike, cfg: LutConfig) -> LutResult:
     """Look every element of x (integers of at most cfg.input_bits bits) up in the hybrid LUT."""
     xa = np.asarray(x, dtype=np.int64)
+    if xa.size <= _CHUNK:
+        return _lookup(xa, cfg)
+    flat = xa.reshape(-1)
+    parts = [_lookup(flat[i:i + _CHUNK], cfg) for i in range(0, flat.size, _CHUNK)]
+    arrays = {name: np.concatenate([getattr(p, name) for p in parts]).reshape(xa.shape) for name in _ARRAYS}
+    counts = {name: sum(getattr(p, name) for p in parts) for name in _COUNTS}
+    return LutResult(**arrays, **counts)
+
+
+def _lookup(xa: NDArray[np.int64], cfg: LutConfig) -> LutResult:
     shape = xa.shape
     flat = xa.reshape(-1)
     fb = cfg.frac_bits

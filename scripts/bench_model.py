@@ -15,6 +15,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from models.cdp import CdpConfig, cdp_compute  # noqa: E402
 from models.lut import LutConfig, lut_lookup  # noqa: E402
 from models.pdp import PdpConfig, pdp_pool  # noqa: E402
 from models.sdp import SdpConfig, sdp_compute  # noqa: E402
@@ -63,9 +64,8 @@ def sdp_config() -> SdpConfig:
     return SdpConfig.from_fields({"SDP": sdp, "SDP_RDMA": rdma})
 
 
-def lut_config(unit: str, le_function: int) -> LutConfig:
+def lut_fields(unit: str, le_function: int) -> dict[str, int]:
     """A hybrid program: LE exponential (or linear) over the low range, LO linear over a wider one."""
-    rng = np.random.default_rng(2)
     lut = {"S_LUT_CFG.LUT_LE_FUNCTION": le_function, "S_LUT_CFG.LUT_HYBRID_PRIORITY": 1,
            "S_LUT_INFO.LUT_LE_INDEX_SELECT": 4, "S_LUT_INFO.LUT_LO_INDEX_SELECT": 6,
            "S_LUT_INFO.LUT_LE_INDEX_OFFSET": 0,
@@ -79,8 +79,30 @@ def lut_config(unit: str, le_function: int) -> LutConfig:
         else:
             lut[f"S_LUT_{name}_LOW.LUT_{name}_LOW"] = value & 0xFFFFFFFF
             lut[f"S_LUT_{name}_HIGH.LUT_{name}_HIGH"] = (value >> 32) & 0x3F
-    tables = (rng.integers(-(1 << 15), 1 << 15, 65), rng.integers(-(1 << 15), 1 << 15, 257))
-    return LutConfig.from_fields({unit: lut}, unit, tables)
+    return lut
+
+
+def lut_tables() -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(2)
+    return rng.integers(-(1 << 15), 1 << 15, 65), rng.integers(-(1 << 15), 1 << 15, 257)
+
+
+def lut_config(unit: str, le_function: int) -> LutConfig:
+    return LutConfig.from_fields({unit: lut_fields(unit, le_function)}, unit, lut_tables())
+
+
+def cdp_config() -> CdpConfig:
+    """LRN-5 with input/output convertors and the hybrid LUT (exponential LE)."""
+    cdp = {**lut_fields("CDP", 0), "D_DATA_FORMAT.INPUT_DATA_TYPE": 0, "D_LRN_CFG.NORMALZ_LEN": 1,
+           "D_DATIN_SCALE.DATIN_SCALE": 3,
+           "D_DATIN_SHIFTER.DATIN_SHIFTER": 1, "D_DATOUT_SCALE.DATOUT_SCALE": 5,
+           "D_DATOUT_SHIFTER.DATOUT_SHIFTER": 12, "D_DST_LINE_STRIDE.DST_LINE_STRIDE": W * 8,
+           "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": W * H * 8}
+    rdma = {"D_DATA_FORMAT.INPUT_DATA": 0, "D_DATA_CUBE_WIDTH.WIDTH": W - 1,
+            "D_DATA_CUBE_HEIGHT.HEIGHT": H - 1,
+            "D_DATA_CUBE_CHANNEL.CHANNEL": C - 1, "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": W * 8,
+            "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": W * H * 8}
+    return CdpConfig.from_fields({"CDP": cdp, "CDP_RDMA": rdma}, tables=lut_tables())
 
 
 def rate(fn: Callable[[], object], elements: int, repeat: int) -> float:
@@ -104,6 +126,9 @@ def main() -> None:
         lcfg = lut_config(unit, le_function)
         r = rate(lambda lcfg=lcfg: lut_lookup(x, lcfg), x.size, args.repeat)
         print(f"LUT {unit} (LE {mode:11s}): {r / 1e6:8.2f} M elements/s ({x.size} elements)")
+    ccfg = cdp_config()
+    r = rate(lambda: cdp_compute(cube, ccfg), cube.size, args.repeat)
+    print(f"CDP LRN-5, hybrid LUT   : {r / 1e6:8.2f} M elements/s ({cube.size} elements)")
     for name, method in (("average", 0), ("max", 1)):
         cfg = pdp_config(method)
         x = cube[:, :cfg.in_height, :cfg.in_width]

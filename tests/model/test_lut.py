@@ -3,7 +3,6 @@ slopes, priorities, statistics), the LUT Limitation rules, the LUT access port, 
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
@@ -432,17 +431,14 @@ def test_vectorized_lookup_matches_scalar_formulas(unit: str) -> None:
         assert got == want, cfg
 
 
-def test_lookup_speed_is_array_speed() -> None:
-    """A per-element Python loop would be ~100x slower; the model's target is >= 10 M elements/s."""
+def test_long_inputs_are_looked_up_in_chunks_with_the_same_result() -> None:
+    """Inputs longer than one pass are split; outputs, debug arrays and counts must not notice."""
     rng = np.random.default_rng(5)
     cfg = _random_cfg(rng, "CDP")
-    x = rng.integers(-(1 << 20), 1 << 20, 1_000_000)
-    lut_lookup(x, cfg)
-    best = min(_timed(x, cfg) for _ in range(3))
-    assert 1_000_000 / best > 2e6  # generous floor: the machine may be busy
-
-
-def _timed(x: np.ndarray, cfg: LutConfig) -> float:
-    t0 = time.perf_counter()
-    lut_lookup(x, cfg)
-    return time.perf_counter() - t0
+    x = rng.integers(-(1 << 20), 1 << 20, (3, 50_000)) + cfg.lo_start
+    whole = lut_lookup(x, cfg)
+    rows = [lut_lookup(row, cfg) for row in x]
+    assert whole.output.shape == x.shape
+    for name in ("output", "table", "index", "fraction", "uflow", "oflow", "le_state", "lo_state"):
+        assert (getattr(whole, name) == np.stack([getattr(r, name) for r in rows])).all(), name
+    assert whole.counts == {k: sum(r.counts[k] for r in rows) for k in whole.counts}
