@@ -1,0 +1,204 @@
+// PDP hardware layer: read DMA (PDP_RDMA) -> pooling core -> write DMA, on one AXI4 master each way.
+//
+// `op_en` is the register block's OP_EN of the consumer group; a layer starts on its rising edge (or when it
+// is still high after the previous layer's done), and `done` pulses once the last output write has its
+// AXI response, so an interrupt raised on `done` is never ahead of the memory (the trace CRCs rely on that).
+// The configuration must hold from start to done, as the register groups guarantee.
+module nvdla_pdp #(
+    parameter ATOM            = 8,     // int8 lanes per atom = bytes per 64-bit beat
+    parameter MAX_W           = 64,    // output columns of one band the core's line buffer holds
+    parameter MAX_BURST       = 16,
+    parameter MAX_OUTSTANDING = 8
+) (
+    input  wire              clk,
+    input  wire              rst_n,
+    input  wire              op_en,
+    output reg               done,
+    output wire              busy,
+    // configuration (register encodings, "_m1" = value minus one)
+    input  wire [1:0]        pooling_method,
+    input  wire [7:0]        split_num,
+    input  wire [12:0]       cube_in_width_m1,
+    input  wire [12:0]       cube_in_height_m1,
+    input  wire [12:0]       cube_in_channel_m1,
+    input  wire [12:0]       cube_out_width_m1,
+    input  wire [12:0]       cube_out_height_m1,
+    input  wire [9:0]        in_first_m1,
+    input  wire [9:0]        in_mid_m1,
+    input  wire [9:0]        in_last_m1,
+    input  wire [9:0]        out_first_m1,
+    input  wire [9:0]        out_mid_m1,
+    input  wire [9:0]        out_last_m1,
+    input  wire [3:0]        kernel_w_m1,
+    input  wire [3:0]        kernel_h_m1,
+    input  wire [3:0]        stride_w_m1,
+    input  wire [3:0]        stride_h_m1,
+    input  wire [2:0]        pad_left,
+    input  wire [2:0]        pad_top,
+    input  wire [18:0]       pad_value_1x,
+    input  wire [18:0]       pad_value_2x,
+    input  wire [18:0]       pad_value_3x,
+    input  wire [18:0]       pad_value_4x,
+    input  wire [18:0]       pad_value_5x,
+    input  wire [18:0]       pad_value_6x,
+    input  wire [18:0]       pad_value_7x,
+    input  wire [16:0]       recip_width,
+    input  wire [16:0]       recip_height,
+    input  wire [31:0]       src_base,
+    input  wire [31:0]       src_line_stride,
+    input  wire [31:0]       src_surface_stride,
+    input  wire [31:0]       dst_base,
+    input  wire [31:0]       dst_line_stride,
+    input  wire [31:0]       dst_surface_stride,
+    // AXI4 master, 64-bit data, 32-bit addresses
+    output wire              m_axi_arvalid,
+    input  wire              m_axi_arready,
+    output wire [31:0]       m_axi_araddr,
+    output wire [7:0]        m_axi_arlen,
+    output wire [2:0]        m_axi_arsize,
+    output wire [1:0]        m_axi_arburst,
+    output wire [3:0]        m_axi_arid,
+    input  wire              m_axi_rvalid,
+    output wire              m_axi_rready,
+    input  wire [ATOM*8-1:0] m_axi_rdata,
+    input  wire [1:0]        m_axi_rresp,
+    input  wire              m_axi_rlast,
+    output wire              m_axi_awvalid,
+    input  wire              m_axi_awready,
+    output wire [31:0]       m_axi_awaddr,
+    output wire [7:0]        m_axi_awlen,
+    output wire [2:0]        m_axi_awsize,
+    output wire [1:0]        m_axi_awburst,
+    output wire [3:0]        m_axi_awid,
+    output wire              m_axi_wvalid,
+    input  wire              m_axi_wready,
+    output wire [ATOM*8-1:0] m_axi_wdata,
+    output wire [ATOM-1:0]   m_axi_wstrb,
+    output wire              m_axi_wlast,
+    input  wire              m_axi_bvalid,
+    output wire              m_axi_bready,
+    input  wire [1:0]        m_axi_bresp
+);
+    localparam DATA_W = ATOM * 8;
+    localparam LEN_W  = 16;
+
+    // ---- layer control ---------------------------------------------------------------------------------
+    reg  running;
+    reg  core_finished;
+    reg  wr_cmds_finished;
+    reg  done_q;          // holds off a restart in the cycle the register block clears OP_EN
+    wire start = op_en & ~running & ~done & ~done_q;
+    wire core_done, wr_seq_done, wr_idle, core_busy, rd_busy;
+    // The read side needs no "finished" flag: the core consumes exactly the atoms the read DMA fetches.
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire rd_seq_done;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire finish = running & core_finished & wr_cmds_finished & wr_idle;
+
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n) begin
+            running          <= 1'b0;
+            core_finished    <= 1'b0;
+            wr_cmds_finished <= 1'b0;
+            done             <= 1'b0;
+            done_q           <= 1'b0;
+        end else begin
+            done   <= finish;
+            done_q <= done;
+            if (start) begin
+                running          <= 1'b1;
+                core_finished    <= 1'b0;
+                wr_cmds_finished <= 1'b0;
+            end else begin
+                if (core_done)   core_finished    <= 1'b1;
+                if (wr_seq_done) wr_cmds_finished <= 1'b1;
+                if (finish)      running          <= 1'b0;
+            end
+        end
+    end
+    assign busy = running | core_busy | rd_busy;
+
+    // ---- read side: PDP_RDMA commands -> AXI reads -> core input ---------------------------------------
+    wire             rd_cmd_valid, rd_cmd_ready;
+    wire [31:0]      rd_cmd_addr;
+    wire [LEN_W-1:0] rd_cmd_beats;
+    wire             rd_valid, rd_ready;
+    wire [DATA_W-1:0] rd_data;
+
+    nvdla_pdp_dma_seq #(.WRITE_SIDE(0), .ATOM_BYTES(ATOM), .LEN_W(LEN_W)) u_rd_seq (
+        .clk(clk), .rst_n(rst_n), .start(start),
+        .split_num(split_num), .cube_in_width_m1(cube_in_width_m1), .cube_out_width_m1(cube_out_width_m1),
+        .in_first_m1(in_first_m1), .in_mid_m1(in_mid_m1), .in_last_m1(in_last_m1),
+        .out_first_m1(out_first_m1), .out_mid_m1(out_mid_m1), .out_last_m1(out_last_m1),
+        .kernel_w_m1(kernel_w_m1), .stride_w_m1(stride_w_m1),
+        .height_m1(cube_in_height_m1), .channel_m1(cube_in_channel_m1),
+        .base(src_base), .line_stride(src_line_stride), .surface_stride(src_surface_stride),
+        .cmd_valid(rd_cmd_valid), .cmd_ready(rd_cmd_ready), .cmd_addr(rd_cmd_addr), .cmd_beats(rd_cmd_beats),
+        .done(rd_seq_done)
+    );
+
+    nvdla_axi_rd #(.ADDR_W(32), .DATA_W(DATA_W), .LEN_W(LEN_W), .MAX_BURST(MAX_BURST),
+                   .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_axi_rd (
+        .clk(clk), .rst_n(rst_n),
+        .cmd_valid(rd_cmd_valid), .cmd_ready(rd_cmd_ready), .cmd_addr(rd_cmd_addr), .cmd_beats(rd_cmd_beats),
+        .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),
+        .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst),
+        .m_axi_arid(m_axi_arid), .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready),
+        .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),
+        .out_valid(rd_valid), .out_ready(rd_ready), .out_data(rd_data), .busy(rd_busy)
+    );
+
+    // ---- pooling ---------------------------------------------------------------------------------------
+    wire              pool_valid, pool_ready;
+    wire [DATA_W-1:0] pool_data;
+
+    nvdla_pdp_core #(.ATOM(ATOM), .MAX_W(MAX_W)) u_core (
+        .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .done(core_done),
+        .pooling_method(pooling_method), .split_num(split_num),
+        .cube_in_width_m1(cube_in_width_m1), .cube_in_height_m1(cube_in_height_m1),
+        .cube_in_channel_m1(cube_in_channel_m1), .cube_out_width_m1(cube_out_width_m1),
+        .cube_out_height_m1(cube_out_height_m1),
+        .in_first_m1(in_first_m1), .in_mid_m1(in_mid_m1), .in_last_m1(in_last_m1),
+        .out_first_m1(out_first_m1), .out_mid_m1(out_mid_m1), .out_last_m1(out_last_m1),
+        .kernel_w_m1(kernel_w_m1), .kernel_h_m1(kernel_h_m1),
+        .stride_w_m1(stride_w_m1), .stride_h_m1(stride_h_m1),
+        .pad_left(pad_left), .pad_top(pad_top),
+        .pad_value_1x(pad_value_1x), .pad_value_2x(pad_value_2x), .pad_value_3x(pad_value_3x),
+        .pad_value_4x(pad_value_4x), .pad_value_5x(pad_value_5x), .pad_value_6x(pad_value_6x),
+        .pad_value_7x(pad_value_7x),
+        .recip_width(recip_width), .recip_height(recip_height),
+        .in_valid(rd_valid), .in_ready(rd_ready), .in_data(rd_data),
+        .out_valid(pool_valid), .out_ready(pool_ready), .out_data(pool_data)
+    );
+
+    // ---- write side: PDP destination commands + pooled atoms -> AXI writes -----------------------------
+    wire             wr_cmd_valid, wr_cmd_ready;
+    wire [31:0]      wr_cmd_addr;
+    wire [LEN_W-1:0] wr_cmd_beats;
+
+    nvdla_pdp_dma_seq #(.WRITE_SIDE(1), .ATOM_BYTES(ATOM), .LEN_W(LEN_W)) u_wr_seq (
+        .clk(clk), .rst_n(rst_n), .start(start),
+        .split_num(split_num), .cube_in_width_m1(cube_in_width_m1), .cube_out_width_m1(cube_out_width_m1),
+        .in_first_m1(in_first_m1), .in_mid_m1(in_mid_m1), .in_last_m1(in_last_m1),
+        .out_first_m1(out_first_m1), .out_mid_m1(out_mid_m1), .out_last_m1(out_last_m1),
+        .kernel_w_m1(kernel_w_m1), .stride_w_m1(stride_w_m1),
+        .height_m1(cube_out_height_m1), .channel_m1(cube_in_channel_m1),
+        .base(dst_base), .line_stride(dst_line_stride), .surface_stride(dst_surface_stride),
+        .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .cmd_beats(wr_cmd_beats),
+        .done(wr_seq_done)
+    );
+
+    nvdla_axi_wr #(.ADDR_W(32), .DATA_W(DATA_W), .LEN_W(LEN_W), .MAX_BURST(MAX_BURST),
+                   .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_axi_wr (
+        .clk(clk), .rst_n(rst_n),
+        .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .cmd_beats(wr_cmd_beats),
+        .in_valid(pool_valid), .in_ready(pool_ready), .in_data(pool_data),
+        .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready), .m_axi_awaddr(m_axi_awaddr),
+        .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize), .m_axi_awburst(m_axi_awburst),
+        .m_axi_awid(m_axi_awid), .m_axi_wvalid(m_axi_wvalid), .m_axi_wready(m_axi_wready),
+        .m_axi_wdata(m_axi_wdata), .m_axi_wstrb(m_axi_wstrb), .m_axi_wlast(m_axi_wlast),
+        .m_axi_bvalid(m_axi_bvalid), .m_axi_bready(m_axi_bready), .m_axi_bresp(m_axi_bresp),
+        .idle(wr_idle)
+    );
+
+endmodule
