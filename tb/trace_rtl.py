@@ -19,6 +19,8 @@ from tb.benches import find
 
 # Units the RTL top level implements (tb/registry/top.py builds it).
 RTL_UNITS = frozenset({"PDP"})
+_SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+DEFAULT_TRACES = Path(os.environ.get("NVDLA_TRACES", _SHARED / "nvdla" / "traces"))
 
 
 def units_needed(folder: Path) -> set[str]:

@@ -13,6 +13,9 @@ module nvdla_pdp #(
     input  wire              clk,
     input  wire              rst_n,
     input  wire              op_en,
+    // On-the-fly input from SDP (FLYING_MODE = ON). This PDP has no SDP link yet: such a layer moves no
+    // data and completes at once, so no register value can leave the unit waiting forever.
+    input  wire              flying,
     output reg               done,
     output wire              busy,
     // configuration (register encodings, "_m1" = value minus one)
@@ -87,13 +90,15 @@ module nvdla_pdp #(
     reg  core_finished;
     reg  wr_cmds_finished;
     reg  done_q;          // holds off a restart in the cycle the register block clears OP_EN
-    wire start = op_en & ~running & ~done & ~done_q;
+    wire launch = op_en & ~running & ~done & ~done_q;
+    wire start  = launch & ~flying;    // starts the DMA sequencers and the core
     wire core_done, wr_seq_done, wr_idle, core_busy, rd_busy;
     // The read side needs no "finished" flag: the core consumes exactly the atoms the read DMA fetches.
     /* verilator lint_off UNUSEDSIGNAL */
     wire rd_seq_done;
     /* verilator lint_on UNUSEDSIGNAL */
-    wire finish = running & core_finished & wr_cmds_finished & wr_idle;
+    reg  flying_layer;
+    wire finish = running & (flying_layer | (core_finished & wr_cmds_finished & wr_idle));
 
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
@@ -102,11 +107,13 @@ module nvdla_pdp #(
             wr_cmds_finished <= 1'b0;
             done             <= 1'b0;
             done_q           <= 1'b0;
+            flying_layer     <= 1'b0;
         end else begin
             done   <= finish;
             done_q <= done;
-            if (start) begin
+            if (launch) begin
                 running          <= 1'b1;
+                flying_layer     <= flying;
                 core_finished    <= 1'b0;
                 wr_cmds_finished <= 1'b0;
             end else begin

@@ -1,0 +1,22 @@
+"""The subsystem top level: NVDLA trace replay on the RTL (tb/test_trace_rtl.py)."""
+
+from __future__ import annotations
+
+from tb.benches import COMMON, Bench
+
+TOP = COMMON + (
+    "rtl/prec/nvdla_round_sat.v",
+    "rtl/csb/nvdla_csb_slave.v",
+    "rtl/regs/nvdla_reg_groups.v",
+    "rtl/gen/nvdla_glb_regs.v", "rtl/glb/nvdla_glb.v",
+    "rtl/gen/nvdla_pdp_regs.v", "rtl/gen/nvdla_pdp_rdma_regs.v",
+    "rtl/dma/nvdla_dma_burst_split.v", "rtl/dma/nvdla_axi_rd.v", "rtl/dma/nvdla_axi_wr.v",
+    "rtl/dma/nvdla_cube_walker.v",
+    "rtl/pdp/nvdla_pdp_split.v", "rtl/pdp/nvdla_pdp_dma_seq.v", "rtl/pdp/nvdla_pdp_lbuf.v",
+    "rtl/pdp/nvdla_pdp_core.v", "rtl/pdp/nvdla_pdp.v",
+    "rtl/top/nvdla_pp_top.v",
+)
+
+BENCHES = (
+    Bench("top_traces", "nvdla_pp_top", TOP, "tb.test_trace_rtl", ({"PDP_MAX_W": 64},)),
+)
