@@ -100,6 +100,16 @@ class RtlTarget:
             if a < b:
                 self.ram.write(a, bytes(b - a))
 
+    async def track_dma_writes(self) -> None:
+        """Record every AXI write burst, so the next trace starts from zeros where this one's RTL wrote."""
+        dut = self.dut
+        while True:
+            await RisingEdge(dut.clk)
+            if int(dut.m_axi_awvalid.value) and int(dut.m_axi_awready.value):
+                addr = int(dut.m_axi_awaddr.value)
+                size = (int(dut.m_axi_awlen.value) + 1) << int(dut.m_axi_awsize.value)
+                self.written.append((addr, addr + size))
+
     async def _wait_interrupt(self, unit: str, group: int) -> bool:
         bit = 1 << (INTR_BIT[unit] + group)
         status_addr = regmap.address("GLB", "S_INTR_STATUS")
@@ -132,6 +142,7 @@ async def replay_traces(dut) -> None:
     ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst_n, reset_active_level=False, size=2**32)
     set_memory_pauses(ram, rng)
     target = RtlTarget(dut, ram)
+    cocotb.start_soon(target.track_dma_writes())
     for folder in folders:
         # Each trace starts from reset with an empty memory, as NVIDIA's player does.
         target.new_trace()
