@@ -120,17 +120,39 @@ class CdpConfig:
 
 def validate(cfg: CdpConfig) -> None:
     """Seed 001's Limitation rules that a CDP layer can break (the LUT's are checked by LutConfig)."""
-    line_bytes = cfg.width * cfg.atom_bytes
-    for side, stride in (("SRC", cfg.src_line_stride), ("DST", cfg.dst_line_stride)):
-        if cfg.height > 1 and stride < line_bytes:
-            raise ConfigError(f"CDP: {side}_LINE_STRIDE has to be bigger than the actual size per line",
-                              {f"{side}_LINE_STRIDE": stride, "bytes_per_line": line_bytes})
-    for side, stride in (("SRC", cfg.src_surface_stride), ("DST", cfg.dst_surface_stride)):
-        line = cfg.src_line_stride if side == "SRC" else cfg.dst_line_stride
-        needed = line * (cfg.height - 1) + line_bytes
-        if cfg.surfaces > 1 and stride < needed:
-            raise ConfigError(f"CDP: {side}_SURFACE_STRIDE must hold a whole surface (no overlap)",
-                              {f"{side}_SURFACE_STRIDE": stride, "bytes_per_surface": needed})
+    dims = {"width": cfg.width, "height": cfg.height, "channels": cfg.channels, "atom_bytes": cfg.atom_bytes}
+    check_layout("CDP", "SRC", cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, **dims)
+    check_layout("CDP", "DST", cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, **dims)
+
+
+def check_layout(unit: str, side: str, base: int, line_stride: int, surface_stride: int, *, width: int,
+                 height: int, channels: int, atom_bytes: int, elem_bytes: int = 1) -> None:
+    """Seed 001 Limitation / Data Format rules on one cube in memory; SDP and PDP use it too.
+
+    Alignment (nv_small: the memory atom, the datapaths drop address bits below it) of the base and of
+    each stride the hardware steps by, then: a line stride at least the bytes of a line (equal is
+    LINE_PACKED), a surface stride that holds a whole surface. A line stride is used only when height > 1
+    and a surface stride only with more than one surface: NVIDIA's traces leave unused ones arbitrary.
+    `side` names the registers (SRC, DST, BS, ...: <side>_LINE_STRIDE).
+    """
+    line_bytes = width * atom_bytes * elem_bytes
+    surfaces = -(-channels // atom_bytes)
+    used = {f"{side}_BASE_ADDR": base}
+    if height > 1:
+        used[f"{side}_LINE_STRIDE"] = line_stride
+    if surfaces > 1:
+        used[f"{side}_SURFACE_STRIDE"] = surface_stride
+    misaligned = {name: value for name, value in used.items() if value % atom_bytes}
+    if misaligned:
+        raise ConfigError(f"{unit}: the alignment for {side} address/line_stride/surf_stride should be "
+                          f"satisfied ({atom_bytes}-byte memory atom)", misaligned)
+    if height > 1 and line_stride < line_bytes:
+        raise ConfigError(f"{unit}: {side}_LINE_STRIDE has to be bigger than the actual size per line",
+                          {f"{side}_LINE_STRIDE": line_stride, "bytes_per_line": line_bytes})
+    needed = line_stride * (height - 1) + line_bytes
+    if surfaces > 1 and surface_stride < needed:
+        raise ConfigError(f"{unit}: {side}_SURFACE_STRIDE must hold a whole surface (no overlap)",
+                          {f"{side}_SURFACE_STRIDE": surface_stride, "bytes_per_surface": needed})
 
 
 def advisories(cfg: CdpConfig) -> list[str]:

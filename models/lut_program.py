@@ -372,9 +372,10 @@ def _raw_linear(start: int, span: int, entries: int) -> Placement:
 
 def _density_candidates(start: int, span: int, raw_select: int, entries: int,
                         density: tuple[int, int] | None, selects: int = _SEARCH_SELECTS,
-                        starts_per_select: int = _SEARCH_STARTS) -> list[Placement]:
+                        starts_per_select: int = _SEARCH_STARTS, geometric: bool = False) -> list[Placement]:
     """Linear density placements inside [start, start + span]: `selects` finer selects below raw_select,
-    each at up to `starts_per_select` evenly spaced starts (plus the centred one)."""
+    each at up to `starts_per_select` evenly spaced starts (plus the centred one); `geometric` adds starts
+    at start + 2^j, for an exponential raw table that is finer than any density table near its start."""
     if density is not None:
         return [_raw_linear(density[0], density[1] - density[0], entries)]
     out: list[Placement] = []
@@ -386,6 +387,8 @@ def _density_candidates(start: int, span: int, raw_select: int, entries: int,
         n = min(starts_per_select, int(room) + 1)
         starts = {start + int(round_to_int(room * k / max(n - 1, 1))) for k in range(n)}
         starts.add(start + int(round_to_int(room / 2)))
+        if geometric:
+            starts.update(start + (1 << j) for j in range(int(room).bit_length()) if (1 << j) <= room)
         out.extend(Placement(s, sel) for s in sorted(starts))
     return out
 
@@ -477,7 +480,8 @@ def program_function(fn: Fn, x_min: float, x_max: float, *, unit: str, in_scale:
             le_raw = _raw_linear(start, span, LE_ENTRIES)
             raw_select, selects, starts = le_raw.select - 1, _SEARCH_SELECTS, _SEARCH_STARTS
         prio = _priorities({"uflow": 0, "oflow": 0, "hybrid": 1}, priorities)
-        cands = _density_candidates(start, span, raw_select, LO_ENTRIES, dens, selects, starts)
+        cands = _density_candidates(start, span, raw_select, LO_ENTRIES, dens, selects, starts,
+                                    geometric=le_raw.exponent)
         results.append(_search(spec, "lo_density", lambda c: (le_raw, c), cands, prio))
     if not results:
         raise ValueError(f"layout {layout!r} needs le_mode 'linear'")
@@ -518,10 +522,17 @@ def tanh(*, unit: str = "SDP", x_range: tuple[float, float] = (-8.0, 8.0), in_sc
                             layout=layout)
 
 
-def lrn(*, k: float = 1.0, alpha: float = 1e-4, beta: float = 0.75, size: int = 5, s_max: float = 2.0 ** 20,
-        in_scale: float = 1.0, out_scale: float = 2.0 ** 15, layout: str = "hybrid") -> LutProgram:
-    """CDP LRN: (k + alpha/size * s)^-beta over square sums s in [0, s_max] (2^20 covers nine 9-bit
-    squares); exponential LE raw table with a linear LO density table (the seeds' LRN recommendation)."""
-    le_mode = "linear" if layout in ("lo_only", "le_density") else "exponent"
+def lrn(*, k: float = 1.0, alpha: float = 1e-4, beta: float = 0.75, size: int = 5, s_max: float = 2.0 ** 24,
+        in_scale: float = 1.0 / 16, out_scale: float = 2.0 ** 15, layout: str = "hybrid",
+        le_mode: str = "exponent") -> LutProgram:
+    """CDP LRN: (k + alpha/size * s)^-beta over square sums s in [0, s_max], a 16-bit output.
+
+    Defaults: Caffe's LRN (k 1, alpha 1e-4, beta 0.75, 5 channels) on int8 activations of 4 units per code,
+    so the LUT input is the square sum of the codes (in_scale 1/16) and s_max = 2^24 is its 2^20 reach
+    (nine 9-bit squares). "hybrid" with le_mode "exponent" is the seeds' LRN recommendation: an exponential
+    LE raw table with a linear LO density table; "lo_only" is one linear 257-entry table.
+    """
+    if layout in ("lo_only", "le_density"):
+        le_mode = "linear"
     return program_function(lrn_fn(k, alpha, beta, size), 0.0, s_max, unit="CDP", in_scale=in_scale,
                             out_scale=out_scale, le_mode=le_mode, layout=layout, domain=(0.0, None))

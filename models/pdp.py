@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from models.cdp import check_layout
 from models.errors import ConfigError
 from models.precision import as_signed, rshift_round
 
@@ -138,6 +139,10 @@ class PdpConfig:
             raise ConfigError("PDP: nv_small supports INT8 input only",
                               {"INPUT_DATA": p("D_DATA_FORMAT.INPUT_DATA")})
         if not cfg.flying:
+            # The RDMA's copy of the format is what it fetches with: the same invalid-conversion rule.
+            if r("D_DATA_FORMAT.INPUT_DATA") != 0:
+                raise ConfigError("PDP: nv_small supports INT8 input only",
+                                  {"PDP_RDMA INPUT_DATA": r("D_DATA_FORMAT.INPUT_DATA")})
             _check_rdma_agrees(cfg, fields)
         validate(cfg)
         return cfg
@@ -192,6 +197,39 @@ def _check_rdma_agrees(cfg: PdpConfig, fields: Mapping[str, Mapping[str, int]]) 
         got = _field(fields, "PDP_RDMA", name, expected)
         if got != expected:
             raise ConfigError(f"PDP_RDMA {label} must equal PDP's", {"PDP_RDMA": got, "PDP": expected})
+
+
+def check_memory_layout(cfg: PdpConfig) -> None:
+    """Data-format rules (alignment, line/surface strides) on the RDMA input and the output cube.
+
+    run_pdp checks them before it touches memory; from_fields does not, because pdp_pool (the pure array
+    function RTL benches and the model benchmark score streams with) needs no memory layout.
+    """
+    if not cfg.flying:
+        check_layout("PDP", "SRC", cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride,
+                     width=cfg.in_width, height=cfg.in_height, channels=cfg.channels,
+                     atom_bytes=cfg.atom_bytes)
+    check_layout("PDP", "DST", cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride,
+                 width=cfg.out_width, height=cfg.out_height, channels=cfg.out_channels,
+                 atom_bytes=cfg.atom_bytes)
+
+
+def advisories(cfg: PdpConfig) -> list[str]:
+    """Rules the seed states whose violation still has a defined result: reported, not raised.
+
+    "For 1x1xC cube, it should always be line_packed and surf_packed": NVIDIA's trace
+    pdp_1x1x1_3x3_ave_int8_0 reads a 1x1x1 cube with a 0x3a0 line stride and writes its 1x1 output with a
+    0x2000 one; its golden output is the plain strided layout this model uses.
+    """
+    found = []
+    sides = [("DST", cfg.out_width, cfg.out_height, cfg.dst_line_stride, cfg.dst_surface_stride)]
+    if not cfg.flying:
+        sides.insert(0, ("SRC", cfg.in_width, cfg.in_height, cfg.src_line_stride, cfg.src_surface_stride))
+    for side, w, h, line, surf in sides:
+        if w == 1 and h == 1 and (line != cfg.atom_bytes or (cfg.surfaces > 1 and surf != cfg.atom_bytes)):
+            found.append(f"PDP: for 1x1xC cube, it should always be line_packed and surf_packed "
+                         f"({side}_LINE_STRIDE={line}, {side}_SURFACE_STRIDE={surf})")
+    return found
 
 
 def max_band_width(atom_bytes: int = 8) -> int:
@@ -397,6 +435,7 @@ def _write_lines(mem: object, base: int, line_stride: int, surface_stride: int,
 
 def run_pdp(cfg: PdpConfig, mem: object, flying_input: NDArray[np.integer] | None = None) -> PdpResult:
     """Run one PDP hardware layer: read (or take from SDP), pool, write every lane of every atom."""
+    check_memory_layout(cfg)
     atom = cfg.atom_bytes
     if cfg.flying:
         if flying_input is None:

@@ -186,11 +186,16 @@ class Coverage:
 
     pairs: set[tuple[int, int]]
     priorities: set[tuple[str, int]]
-    exp_hits: int = 0
+    features: set[str]
+
+    # behaviours that need a particular configuration, not only a particular input
+    REQUIRED = ("exp LE hit", "exp LE uflow chosen, offset 0", "exp LE uflow chosen, offset > 0",
+                "exp LE uflow chosen, offset < 0", "linear hit, negative select", "flow, left shift",
+                "flow, right shift", "LE oflow chosen", "LO oflow chosen")
 
     @staticmethod
     def new() -> Coverage:
-        return Coverage(set(), set())
+        return Coverage(set(), set(), set())
 
     def add(self, res: LutResult, cfg: LutConfig) -> None:
         le, lo = res.le_state.reshape(-1), res.lo_state.reshape(-1)
@@ -201,17 +206,35 @@ class Coverage:
             self.priorities.add(("oflow", cfg.oflow_priority))
         if np.any(((le == HIT) & (lo == HIT)) | ((le != HIT) & (lo != HIT) & (le != lo))):
             self.priorities.add(("hybrid", cfg.hybrid_priority))
+        table, uf, of = res.table.reshape(-1), res.uflow.reshape(-1), res.oflow.reshape(-1)
+        le_uf_chosen = bool(np.any((table == 0) & uf)) and cfg.le_uflow_scale != 0
         if cfg.le_function == EXPONENT:
-            self.exp_hits += int(np.count_nonzero(le == HIT))
+            if np.any(le == HIT):
+                self.features.add("exp LE hit")
+            if le_uf_chosen:
+                off = cfg.le_index_offset
+                sign = "0" if off == 0 else "> 0" if off > 0 else "< 0"
+                self.features.add(f"exp LE uflow chosen, offset {sign}")
+        elif cfg.le_index_select < 0 and np.any((table == 0) & ~uf & ~of):
+            self.features.add("linear hit, negative select")
+        if cfg.lo_index_select < 0 and np.any((table == 1) & ~uf & ~of):
+            self.features.add("linear hit, negative select")
+        for t, name in ((0, "le"), (1, "lo")):
+            for flow, mask in (("uflow", uf), ("oflow", of)):
+                if np.any((table == t) & mask) and getattr(cfg, f"{name}_{flow}_scale"):
+                    shift = getattr(cfg, f"{name}_{flow}_shift")
+                    self.features.add("flow, left shift" if shift < 0 else "flow, right shift")
+            if np.any((table == t) & of):
+                self.features.add(f"{name.upper()} oflow chosen")
 
     def check(self) -> None:
         missing = [(STATE_NAME[a], STATE_NAME[b]) for a in (HIT, UFLOW, OFLOW) for b in (HIT, UFLOW, OFLOW)
                    if (a, b) not in self.pairs]
         missing_pri = [(k, v) for k in ("uflow", "oflow", "hybrid") for v in (0, 1)
                        if (k, v) not in self.priorities]
-        assert not missing and not missing_pri and self.exp_hits, (
-            f"coverage holes: LE/LO state pairs {missing}, priorities {missing_pri}, "
-            f"exponential LE hits {self.exp_hits}")
+        missing_feat = [f for f in self.REQUIRED if f not in self.features]
+        assert not missing and not missing_pri and not missing_feat, (
+            f"coverage holes: LE/LO state pairs {missing}, priorities {missing_pri}, features {missing_feat}")
 
 
 def describe(cfg: LutConfig) -> str:
@@ -328,7 +351,7 @@ def random_config(shape: Shape, rng: random.Random) -> LutConfig:
     else:
         off_lo, off_hi = LE_OFFSET[unit]
         lead_max = shape.in_w
-        offset = rng.choice([rng.randint(off_lo, off_hi), rng.randint(-4, 12),
+        offset = rng.choice([rng.randint(off_lo, off_hi), rng.randint(-4, 12), 0, 1,
                              rng.randint(max(off_lo, lead_max - 68), lead_max - 62)])
         le_start = max(-(1 << (bits - 1)), min((1 << (bits - 1)) - 1, centre - rng.randint(-2000, 2000)))
         le_end = max(-(1 << (bits - 1)), min((1 << (bits - 1)) - 1, le_start + rng.choice(
