@@ -1,0 +1,95 @@
+// Command sequence of one CDP DMA side (CDP_RDMA source or CDP destination) in the CDP stream order
+// (docs/CONTRACTS.md "CDP core"): for each line h, for each width chunk k (columns [k*CHUNK,
+// min((k+1)*CHUNK, W))), for each surface s, one command of that chunk's atoms:
+//     address = base + h * line_stride + k * CHUNK * ATOM_BYTES + s * surface_stride
+//     beats   = min(CHUNK, W - k * CHUNK)
+// Walking the surfaces innermost puts every channel of a pixel into the datapath within CHUNK * surfaces
+// atoms, so the LRN window across atom boundaries needs only one chunk of buffering.
+// The addresses are accumulated (no multipliers): line, chunk and command address registers.
+module nvdla_cdp_dma_seq #(
+    parameter ATOM_BYTES = 8,
+    parameter CHUNK      = 8,     // pixels per width chunk
+    parameter LEN_W      = 16
+) (
+    input  wire             clk,
+    input  wire             rst_n,
+    input  wire             start,            // pulse; the configuration holds until done
+    input  wire [12:0]      width_m1,         // cube dims, value-minus-one register encodings
+    input  wire [12:0]      height_m1,
+    input  wire [12:0]      channel_m1,
+    input  wire [31:0]      base,
+    input  wire [31:0]      line_stride,
+    input  wire [31:0]      surface_stride,
+    output wire             cmd_valid,
+    input  wire             cmd_ready,
+    output wire [31:0]      cmd_addr,
+    output wire [LEN_W-1:0] cmd_beats,
+    output reg              done              // pulse after the last command was accepted
+);
+    localparam BYTE_SHIFT = $clog2(ATOM_BYTES);
+    localparam [31:0] CHUNK_BYTES = CHUNK * ATOM_BYTES;
+    localparam [13:0] CHUNK_COLS  = CHUNK;
+
+    reg         active;
+    reg  [12:0] line;          // h
+    reg  [12:0] surface;       // s
+    reg  [13:0] cols_left;     // W - k * CHUNK: columns from this chunk to the end of the line
+    reg  [31:0] line_addr;     // base + h * line_stride
+    reg  [31:0] chunk_addr;    // line_addr + k * CHUNK_BYTES
+    reg  [31:0] addr;          // chunk_addr + s * surface_stride
+
+    wire [12:0] last_surface = channel_m1 >> BYTE_SHIFT;
+    wire        at_last_surface = surface == last_surface;
+    wire        at_last_chunk   = cols_left <= CHUNK_COLS;
+    wire        at_last_line    = line == height_m1;
+    wire        fire            = cmd_valid & cmd_ready;
+    wire [13:0] beats14         = at_last_chunk ? cols_left : CHUNK_COLS;
+
+    assign cmd_valid = active;
+    assign cmd_addr  = addr;
+    assign cmd_beats = {{(LEN_W-14){1'b0}}, beats14};
+
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n) begin
+            active     <= 1'b0;
+            done       <= 1'b0;
+            line       <= 13'd0;
+            surface    <= 13'd0;
+            cols_left  <= 14'd0;
+            line_addr  <= 32'd0;
+            chunk_addr <= 32'd0;
+            addr       <= 32'd0;
+        end else begin
+            done <= 1'b0;
+            if (start) begin
+                active     <= 1'b1;
+                line       <= 13'd0;
+                surface    <= 13'd0;
+                cols_left  <= {1'b0, width_m1} + 14'd1;
+                line_addr  <= base;
+                chunk_addr <= base;
+                addr       <= base;
+            end else if (fire) begin
+                if (!at_last_surface) begin
+                    surface <= surface + 13'd1;
+                    addr    <= addr + surface_stride;
+                end else if (!at_last_chunk) begin
+                    surface    <= 13'd0;
+                    cols_left  <= cols_left - CHUNK_COLS;
+                    chunk_addr <= chunk_addr + CHUNK_BYTES;
+                    addr       <= chunk_addr + CHUNK_BYTES;
+                end else if (!at_last_line) begin
+                    surface    <= 13'd0;
+                    line       <= line + 13'd1;
+                    cols_left  <= {1'b0, width_m1} + 14'd1;
+                    line_addr  <= line_addr + line_stride;
+                    chunk_addr <= line_addr + line_stride;
+                    addr       <= line_addr + line_stride;
+                end else begin
+                    active <= 1'b0;
+                    done   <= 1'b1;
+                end
+            end
+        end
+    end
+endmodule
