@@ -18,7 +18,7 @@ from models.trace import TraceError
 from tb.benches import find
 
 # Units the RTL top level implements (tb/registry/top.py builds it).
-RTL_UNITS = frozenset({"PDP"})
+RTL_UNITS = frozenset({"PDP", "CDP"})
 _SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 DEFAULT_TRACES = Path(os.environ.get("NVDLA_TRACES", _SHARED / "nvdla" / "traces"))
 

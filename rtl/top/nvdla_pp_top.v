@@ -1,10 +1,12 @@
 // Post-processing subsystem top level: NVDLA host CSB port, one AXI4 master (64-bit data, 32-bit addresses),
-// the GLB interrupt. Units: PDP (with PDP_RDMA). The SDP and CDP windows answer as unmapped addresses
-// (reads 0, writes dropped, non-posted writes acknowledged) until those units are added.
+// the GLB interrupt. Units: PDP (with PDP_RDMA) and CDP (with CDP_RDMA), sharing the AXI master through
+// rtl/dma/nvdla_axi_arb.v (PDP is master 0, CDP master 1: AXI ID 0 / 1). The SDP windows answer as unmapped
+// addresses (reads 0, writes dropped, non-posted writes acknowledged) until that unit is added.
 //
 // The PDP datapath takes its geometry from the PDP registers and only the source addresses from PDP_RDMA:
 // NVDLA requires both copies to agree (the driver layer checks), and one geometry for both DMA sides and the
-// core means that registers which disagree can give wrong data but never a stalled pipeline.
+// core means that registers which disagree can give wrong data but never a stalled pipeline. CDP likewise:
+// the cube comes from CDP_RDMA (the CDP registers have none), the destination and datapath from CDP.
 module nvdla_pp_top #(
     parameter PDP_MAX_W       = 64,   // output columns of one PDP band held by the line buffer
     parameter MAX_BURST       = 16,
@@ -54,9 +56,9 @@ module nvdla_pp_top #(
     input  wire [3:0]  m_axi_bid,
     output wire        intr
 );
-    // unit order on the CSB slave: GLB, PDP_RDMA, PDP
-    localparam NUNITS = 3;
-    localparam U_GLB = 0, U_PDP_RDMA = 1, U_PDP = 2;
+    // unit order on the CSB slave: GLB, PDP_RDMA, PDP, CDP_RDMA, CDP
+    localparam NUNITS = 5;
+    localparam U_GLB = 0, U_PDP_RDMA = 1, U_PDP = 2, U_CDP_RDMA = 3, U_CDP = 4;
 
     wire [NUNITS-1:0]    reg_sel;
     wire [9:0]           reg_offset;
@@ -64,7 +66,7 @@ module nvdla_pp_top #(
     wire                 reg_write;
     wire [NUNITS*32-1:0] reg_rdata;
 
-    nvdla_csb_slave #(.NUNITS(NUNITS), .UNIT_IDS({6'h0b, 6'h0a, 6'h01})) u_csb (
+    nvdla_csb_slave #(.NUNITS(NUNITS), .UNIT_IDS({6'h0d, 6'h0c, 6'h0b, 6'h0a, 6'h01})) u_csb (
         .clk(clk), .rst_n(rst_n),
         .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready), .csb_req_addr(csb_req_addr),
         .csb_req_wdat(csb_req_wdat), .csb_req_write(csb_req_write), .csb_req_nposted(csb_req_nposted),
@@ -227,6 +229,35 @@ module nvdla_pp_top #(
         .d_perf_read_stall_perf_read_stall(32'd0)
     );
 
+    // PDP's AXI master, to port 0 of the arbiter
+    wire pdp_axi_arvalid;
+    wire pdp_axi_arready;
+    wire [31:0] pdp_axi_araddr;
+    wire [7:0] pdp_axi_arlen;
+    wire [2:0] pdp_axi_arsize;
+    wire [1:0] pdp_axi_arburst;
+    wire [3:0] pdp_axi_arid;
+    wire pdp_axi_rvalid;
+    wire pdp_axi_rready;
+    wire [63:0] pdp_axi_rdata;
+    wire [1:0] pdp_axi_rresp;
+    wire pdp_axi_rlast;
+    wire pdp_axi_awvalid;
+    wire pdp_axi_awready;
+    wire [31:0] pdp_axi_awaddr;
+    wire [7:0] pdp_axi_awlen;
+    wire [2:0] pdp_axi_awsize;
+    wire [1:0] pdp_axi_awburst;
+    wire [3:0] pdp_axi_awid;
+    wire pdp_axi_wvalid;
+    wire pdp_axi_wready;
+    wire [63:0] pdp_axi_wdata;
+    wire [7:0] pdp_axi_wstrb;
+    wire pdp_axi_wlast;
+    wire pdp_axi_bvalid;
+    wire pdp_axi_bready;
+    wire [1:0] pdp_axi_bresp;
+
     // ---- PDP datapath ---------------------------------------------------------------------------------
     // On-the-fly layers need no RDMA; memory-input layers wait for the RDMA's group to be enabled too.
     wire pdp_flying = ~pdp_d_operation_mode_cfg_flying_mode;   // FLYING_MODE: 0 = on the fly, 1 = off
@@ -270,15 +301,359 @@ module nvdla_pp_top #(
         .src_base(rdma_d_src_base_addr_low_src_base_addr_low),
         .src_line_stride(rdma_d_src_line_stride_src_line_stride),
         .src_surface_stride(rdma_d_src_surface_stride_src_surface_stride),
-        .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),
-        .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst),
-        .m_axi_arid(m_axi_arid), .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready),
-        .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),
-        .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready), .m_axi_awaddr(m_axi_awaddr),
-        .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize), .m_axi_awburst(m_axi_awburst),
-        .m_axi_awid(m_axi_awid), .m_axi_wvalid(m_axi_wvalid), .m_axi_wready(m_axi_wready),
-        .m_axi_wdata(m_axi_wdata), .m_axi_wstrb(m_axi_wstrb), .m_axi_wlast(m_axi_wlast),
-        .m_axi_bvalid(m_axi_bvalid), .m_axi_bready(m_axi_bready), .m_axi_bresp(m_axi_bresp)
+        .m_axi_arvalid(pdp_axi_arvalid), .m_axi_arready(pdp_axi_arready), .m_axi_araddr(pdp_axi_araddr),
+        .m_axi_arlen(pdp_axi_arlen), .m_axi_arsize(pdp_axi_arsize), .m_axi_arburst(pdp_axi_arburst),
+        .m_axi_arid(pdp_axi_arid), .m_axi_rvalid(pdp_axi_rvalid), .m_axi_rready(pdp_axi_rready),
+        .m_axi_rdata(pdp_axi_rdata), .m_axi_rresp(pdp_axi_rresp), .m_axi_rlast(pdp_axi_rlast),
+        .m_axi_awvalid(pdp_axi_awvalid), .m_axi_awready(pdp_axi_awready), .m_axi_awaddr(pdp_axi_awaddr),
+        .m_axi_awlen(pdp_axi_awlen), .m_axi_awsize(pdp_axi_awsize), .m_axi_awburst(pdp_axi_awburst),
+        .m_axi_awid(pdp_axi_awid), .m_axi_wvalid(pdp_axi_wvalid), .m_axi_wready(pdp_axi_wready),
+        .m_axi_wdata(pdp_axi_wdata), .m_axi_wstrb(pdp_axi_wstrb), .m_axi_wlast(pdp_axi_wlast),
+        .m_axi_bvalid(pdp_axi_bvalid), .m_axi_bready(pdp_axi_bready), .m_axi_bresp(pdp_axi_bresp)
+    );
+
+
+    // ---- CDP registers (both groups), consumer-group fields out ------------------------------------------
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire cdp_s_lut_access_cfg_lut_table_id;
+    wire cdp_s_lut_access_cfg_lut_access_type;
+    wire cdp_s_lut_cfg_lut_le_function;
+    wire cdp_s_lut_cfg_lut_uflow_priority;
+    wire cdp_s_lut_cfg_lut_oflow_priority;
+    wire cdp_s_lut_cfg_lut_hybrid_priority;
+    wire [7:0] cdp_s_lut_info_lut_le_index_offset;
+    wire [7:0] cdp_s_lut_info_lut_le_index_select;
+    wire [7:0] cdp_s_lut_info_lut_lo_index_select;
+    wire [31:0] cdp_s_lut_le_start_low_lut_le_start_low;
+    wire [5:0] cdp_s_lut_le_start_high_lut_le_start_high;
+    wire [31:0] cdp_s_lut_le_end_low_lut_le_end_low;
+    wire [5:0] cdp_s_lut_le_end_high_lut_le_end_high;
+    wire [31:0] cdp_s_lut_lo_start_low_lut_lo_start_low;
+    wire [5:0] cdp_s_lut_lo_start_high_lut_lo_start_high;
+    wire [31:0] cdp_s_lut_lo_end_low_lut_lo_end_low;
+    wire [5:0] cdp_s_lut_lo_end_high_lut_lo_end_high;
+    wire [15:0] cdp_s_lut_le_slope_scale_lut_le_slope_uflow_scale;
+    wire [15:0] cdp_s_lut_le_slope_scale_lut_le_slope_oflow_scale;
+    wire [4:0] cdp_s_lut_le_slope_shift_lut_le_slope_uflow_shift;
+    wire [4:0] cdp_s_lut_le_slope_shift_lut_le_slope_oflow_shift;
+    wire [15:0] cdp_s_lut_lo_slope_scale_lut_lo_slope_uflow_scale;
+    wire [15:0] cdp_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale;
+    wire [4:0] cdp_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift;
+    wire [4:0] cdp_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift;
+    wire cdp_d_func_bypass_sqsum_bypass;
+    wire cdp_d_func_bypass_mul_bypass;
+    wire [31:0] cdp_d_dst_base_addr_low_dst_base_addr_low;
+    wire [31:0] cdp_d_dst_base_addr_high_dst_base_addr_high;
+    wire [31:0] cdp_d_dst_line_stride_dst_line_stride;
+    wire [31:0] cdp_d_dst_surface_stride_dst_surface_stride;
+    wire cdp_d_dst_dma_cfg_dst_ram_type;
+    wire [1:0] cdp_d_data_format_input_data_type;
+    wire cdp_d_nan_flush_to_zero_nan_to_zero;
+    wire [1:0] cdp_d_lrn_cfg_normalz_len;
+    wire [15:0] cdp_d_datin_offset_datin_offset;
+    wire [15:0] cdp_d_datin_scale_datin_scale;
+    wire [4:0] cdp_d_datin_shifter_datin_shifter;
+    wire [31:0] cdp_d_datout_offset_datout_offset;
+    wire [15:0] cdp_d_datout_scale_datout_scale;
+    wire [5:0] cdp_d_datout_shifter_datout_shifter;
+    wire cdp_d_perf_enable_dma_en;
+    wire cdp_d_perf_enable_lut_en;
+    wire [31:0] cdp_d_cya_cya;
+    wire [12:0] crdma_d_data_cube_width_width;
+    wire [12:0] crdma_d_data_cube_height_height;
+    wire [12:0] crdma_d_data_cube_channel_channel;
+    wire [31:0] crdma_d_src_base_addr_low_src_base_addr_low;
+    wire [31:0] crdma_d_src_base_addr_high_src_base_addr_high;
+    wire [31:0] crdma_d_src_line_stride_src_line_stride;
+    wire [31:0] crdma_d_src_surface_stride_src_surface_stride;
+    wire crdma_d_src_dma_cfg_src_ram_type;
+    wire [1:0] crdma_d_data_format_input_data;
+    wire crdma_d_perf_enable_dma_en;
+    wire [31:0] crdma_d_cya_cya;
+    wire [9:0]  cdp_lut_access_addr;   // the register block's copy of the LUT pointer (the core keeps its own)
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire        cdp_lut_access_wr, cdp_lut_access_rd;
+    wire [15:0] cdp_lut_access_wdata, cdp_lut_access_rdata;
+    wire        cdp_op_en, cdp_consumer, crdma_op_en, crdma_consumer_unused, cdp_done;
+    wire [31:0] cdp_cnt_le_hit, cdp_cnt_lo_hit, cdp_cnt_uflow, cdp_cnt_oflow, cdp_cnt_hybrid, cdp_cnt_out_sat;
+
+    nvdla_cdp_regs u_cdp_regs (
+        .clk(clk), .rst_n(rst_n),
+        .reg_sel(reg_sel[U_CDP]), .reg_offset(reg_offset), .reg_wdata(reg_wdata), .reg_write(reg_write),
+        .reg_rdata(reg_rdata[U_CDP*32 +: 32]),
+        .dp_done(cdp_done), .op_en(cdp_op_en), .consumer(cdp_consumer),
+        .lut_access_addr(cdp_lut_access_addr),
+        .lut_access_wr(cdp_lut_access_wr),
+        .lut_access_wdata(cdp_lut_access_wdata),
+        .lut_access_rd(cdp_lut_access_rd),
+        .lut_access_rdata(cdp_lut_access_rdata),
+        .s_lut_access_cfg_lut_table_id(cdp_s_lut_access_cfg_lut_table_id),
+        .s_lut_access_cfg_lut_access_type(cdp_s_lut_access_cfg_lut_access_type),
+        .s_lut_cfg_lut_le_function(cdp_s_lut_cfg_lut_le_function),
+        .s_lut_cfg_lut_uflow_priority(cdp_s_lut_cfg_lut_uflow_priority),
+        .s_lut_cfg_lut_oflow_priority(cdp_s_lut_cfg_lut_oflow_priority),
+        .s_lut_cfg_lut_hybrid_priority(cdp_s_lut_cfg_lut_hybrid_priority),
+        .s_lut_info_lut_le_index_offset(cdp_s_lut_info_lut_le_index_offset),
+        .s_lut_info_lut_le_index_select(cdp_s_lut_info_lut_le_index_select),
+        .s_lut_info_lut_lo_index_select(cdp_s_lut_info_lut_lo_index_select),
+        .s_lut_le_start_low_lut_le_start_low(cdp_s_lut_le_start_low_lut_le_start_low),
+        .s_lut_le_start_high_lut_le_start_high(cdp_s_lut_le_start_high_lut_le_start_high),
+        .s_lut_le_end_low_lut_le_end_low(cdp_s_lut_le_end_low_lut_le_end_low),
+        .s_lut_le_end_high_lut_le_end_high(cdp_s_lut_le_end_high_lut_le_end_high),
+        .s_lut_lo_start_low_lut_lo_start_low(cdp_s_lut_lo_start_low_lut_lo_start_low),
+        .s_lut_lo_start_high_lut_lo_start_high(cdp_s_lut_lo_start_high_lut_lo_start_high),
+        .s_lut_lo_end_low_lut_lo_end_low(cdp_s_lut_lo_end_low_lut_lo_end_low),
+        .s_lut_lo_end_high_lut_lo_end_high(cdp_s_lut_lo_end_high_lut_lo_end_high),
+        .s_lut_le_slope_scale_lut_le_slope_uflow_scale(cdp_s_lut_le_slope_scale_lut_le_slope_uflow_scale),
+        .s_lut_le_slope_scale_lut_le_slope_oflow_scale(cdp_s_lut_le_slope_scale_lut_le_slope_oflow_scale),
+        .s_lut_le_slope_shift_lut_le_slope_uflow_shift(cdp_s_lut_le_slope_shift_lut_le_slope_uflow_shift),
+        .s_lut_le_slope_shift_lut_le_slope_oflow_shift(cdp_s_lut_le_slope_shift_lut_le_slope_oflow_shift),
+        .s_lut_lo_slope_scale_lut_lo_slope_uflow_scale(cdp_s_lut_lo_slope_scale_lut_lo_slope_uflow_scale),
+        .s_lut_lo_slope_scale_lut_lo_slope_oflow_scale(cdp_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale),
+        .s_lut_lo_slope_shift_lut_lo_slope_uflow_shift(cdp_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift),
+        .s_lut_lo_slope_shift_lut_lo_slope_oflow_shift(cdp_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift),
+        .d_func_bypass_sqsum_bypass(cdp_d_func_bypass_sqsum_bypass),
+        .d_func_bypass_mul_bypass(cdp_d_func_bypass_mul_bypass),
+        .d_dst_base_addr_low_dst_base_addr_low(cdp_d_dst_base_addr_low_dst_base_addr_low),
+        .d_dst_base_addr_high_dst_base_addr_high(cdp_d_dst_base_addr_high_dst_base_addr_high),
+        .d_dst_line_stride_dst_line_stride(cdp_d_dst_line_stride_dst_line_stride),
+        .d_dst_surface_stride_dst_surface_stride(cdp_d_dst_surface_stride_dst_surface_stride),
+        .d_dst_dma_cfg_dst_ram_type(cdp_d_dst_dma_cfg_dst_ram_type),
+        .d_data_format_input_data_type(cdp_d_data_format_input_data_type),
+        .d_nan_flush_to_zero_nan_to_zero(cdp_d_nan_flush_to_zero_nan_to_zero),
+        .d_lrn_cfg_normalz_len(cdp_d_lrn_cfg_normalz_len),
+        .d_datin_offset_datin_offset(cdp_d_datin_offset_datin_offset),
+        .d_datin_scale_datin_scale(cdp_d_datin_scale_datin_scale),
+        .d_datin_shifter_datin_shifter(cdp_d_datin_shifter_datin_shifter),
+        .d_datout_offset_datout_offset(cdp_d_datout_offset_datout_offset),
+        .d_datout_scale_datout_scale(cdp_d_datout_scale_datout_scale),
+        .d_datout_shifter_datout_shifter(cdp_d_datout_shifter_datout_shifter),
+        .d_perf_enable_dma_en(cdp_d_perf_enable_dma_en),
+        .d_perf_enable_lut_en(cdp_d_perf_enable_lut_en),
+        .d_cya_cya(cdp_d_cya_cya),
+        .d_nan_input_num_nan_input_num(32'd0),
+        .d_inf_input_num_inf_input_num(32'd0),
+        .d_nan_output_num_nan_output_num(32'd0),
+        .d_out_saturation_out_saturation(cdp_cnt_out_sat),
+        .d_perf_write_stall_perf_write_stall(32'd0),
+        .d_perf_lut_uflow_perf_lut_uflow(cdp_cnt_uflow),
+        .d_perf_lut_oflow_perf_lut_oflow(cdp_cnt_oflow),
+        .d_perf_lut_hybrid_perf_lut_hybrid(cdp_cnt_hybrid),
+        .d_perf_lut_le_hit_perf_lut_le_hit(cdp_cnt_le_hit),
+        .d_perf_lut_lo_hit_perf_lut_lo_hit(cdp_cnt_lo_hit)
+    );
+
+    nvdla_cdp_rdma_regs u_cdp_rdma_regs (
+        .clk(clk), .rst_n(rst_n),
+        .reg_sel(reg_sel[U_CDP_RDMA]), .reg_offset(reg_offset), .reg_wdata(reg_wdata), .reg_write(reg_write),
+        .reg_rdata(reg_rdata[U_CDP_RDMA*32 +: 32]),
+        .dp_done(cdp_done & crdma_op_en), .op_en(crdma_op_en), .consumer(crdma_consumer_unused),
+        .d_data_cube_width_width(crdma_d_data_cube_width_width),
+        .d_data_cube_height_height(crdma_d_data_cube_height_height),
+        .d_data_cube_channel_channel(crdma_d_data_cube_channel_channel),
+        .d_src_base_addr_low_src_base_addr_low(crdma_d_src_base_addr_low_src_base_addr_low),
+        .d_src_base_addr_high_src_base_addr_high(crdma_d_src_base_addr_high_src_base_addr_high),
+        .d_src_line_stride_src_line_stride(crdma_d_src_line_stride_src_line_stride),
+        .d_src_surface_stride_src_surface_stride(crdma_d_src_surface_stride_src_surface_stride),
+        .d_src_dma_cfg_src_ram_type(crdma_d_src_dma_cfg_src_ram_type),
+        .d_data_format_input_data(crdma_d_data_format_input_data),
+        .d_perf_enable_dma_en(crdma_d_perf_enable_dma_en),
+        .d_cya_cya(crdma_d_cya_cya),
+        .d_perf_read_stall_perf_read_stall(32'd0)
+    );
+
+    // ---- CDP datapath ---------------------------------------------------------------------------------
+    // The LUT RAM in the core keeps the access pointer itself (rtl/lut/nvdla_lut_ram.v): it loads on the
+    // same S_LUT_ACCESS_CFG write as the register block's copy and steps on the same DATA accesses.
+    wire       cdp_acc_cfg_we = reg_sel[U_CDP] & reg_write & (reg_offset == 10'h002);  // S_LUT_ACCESS_CFG
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [9:0] cdp_acc_cfg_addr_q;
+    wire       cdp_acc_table, cdp_acc_write, cdp_busy_unused;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire cdp_axi_arvalid;
+    wire cdp_axi_arready;
+    wire [31:0] cdp_axi_araddr;
+    wire [7:0] cdp_axi_arlen;
+    wire [2:0] cdp_axi_arsize;
+    wire [1:0] cdp_axi_arburst;
+    wire [3:0] cdp_axi_arid;
+    wire cdp_axi_rvalid;
+    wire cdp_axi_rready;
+    wire [63:0] cdp_axi_rdata;
+    wire [1:0] cdp_axi_rresp;
+    wire cdp_axi_rlast;
+    wire cdp_axi_awvalid;
+    wire cdp_axi_awready;
+    wire [31:0] cdp_axi_awaddr;
+    wire [7:0] cdp_axi_awlen;
+    wire [2:0] cdp_axi_awsize;
+    wire [1:0] cdp_axi_awburst;
+    wire [3:0] cdp_axi_awid;
+    wire cdp_axi_wvalid;
+    wire cdp_axi_wready;
+    wire [63:0] cdp_axi_wdata;
+    wire [7:0] cdp_axi_wstrb;
+    wire cdp_axi_wlast;
+    wire cdp_axi_bvalid;
+    wire cdp_axi_bready;
+    wire [1:0] cdp_axi_bresp;
+
+    nvdla_cdp #(.ATOM(8), .CHUNK(8), .CNT_W(32), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_cdp (
+        .clk(clk), .rst_n(rst_n),
+        .op_en(cdp_op_en & crdma_op_en), .done(cdp_done), .busy(cdp_busy_unused),
+        .width_m1(crdma_d_data_cube_width_width),
+        .height_m1(crdma_d_data_cube_height_height),
+        .channel_m1(crdma_d_data_cube_channel_channel),
+        .src_base(crdma_d_src_base_addr_low_src_base_addr_low),
+        .src_line_stride(crdma_d_src_line_stride_src_line_stride),
+        .src_surface_stride(crdma_d_src_surface_stride_src_surface_stride),
+        .dst_base(cdp_d_dst_base_addr_low_dst_base_addr_low),
+        .dst_line_stride(cdp_d_dst_line_stride_dst_line_stride),
+        .dst_surface_stride(cdp_d_dst_surface_stride_dst_surface_stride),
+        .normalz_len(cdp_d_lrn_cfg_normalz_len),
+        .sqsum_bypass(cdp_d_func_bypass_sqsum_bypass),
+        .mul_bypass(cdp_d_func_bypass_mul_bypass),
+        .datin_offset(cdp_d_datin_offset_datin_offset),
+        .datin_scale(cdp_d_datin_scale_datin_scale),
+        .datin_shifter(cdp_d_datin_shifter_datin_shifter),
+        .datout_offset(cdp_d_datout_offset_datout_offset),
+        .datout_scale(cdp_d_datout_scale_datout_scale),
+        .datout_shifter(cdp_d_datout_shifter_datout_shifter),
+        .lut_le_function(cdp_s_lut_cfg_lut_le_function),
+        .lut_uflow_priority(cdp_s_lut_cfg_lut_uflow_priority),
+        .lut_oflow_priority(cdp_s_lut_cfg_lut_oflow_priority),
+        .lut_hybrid_priority(cdp_s_lut_cfg_lut_hybrid_priority),
+        .lut_le_index_offset(cdp_s_lut_info_lut_le_index_offset),
+        .lut_le_index_select(cdp_s_lut_info_lut_le_index_select),
+        .lut_lo_index_select(cdp_s_lut_info_lut_lo_index_select),
+        .lut_le_start({cdp_s_lut_le_start_high_lut_le_start_high, cdp_s_lut_le_start_low_lut_le_start_low}),
+        .lut_le_end({cdp_s_lut_le_end_high_lut_le_end_high, cdp_s_lut_le_end_low_lut_le_end_low}),
+        .lut_lo_start({cdp_s_lut_lo_start_high_lut_lo_start_high, cdp_s_lut_lo_start_low_lut_lo_start_low}),
+        .lut_lo_end({cdp_s_lut_lo_end_high_lut_lo_end_high, cdp_s_lut_lo_end_low_lut_lo_end_low}),
+        .lut_le_slope_uflow_scale(cdp_s_lut_le_slope_scale_lut_le_slope_uflow_scale),
+        .lut_le_slope_oflow_scale(cdp_s_lut_le_slope_scale_lut_le_slope_oflow_scale),
+        .lut_le_slope_uflow_shift(cdp_s_lut_le_slope_shift_lut_le_slope_uflow_shift),
+        .lut_le_slope_oflow_shift(cdp_s_lut_le_slope_shift_lut_le_slope_oflow_shift),
+        .lut_lo_slope_uflow_scale(cdp_s_lut_lo_slope_scale_lut_lo_slope_uflow_scale),
+        .lut_lo_slope_oflow_scale(cdp_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale),
+        .lut_lo_slope_uflow_shift(cdp_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift),
+        .lut_lo_slope_oflow_shift(cdp_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift),
+        .acc_cfg_we(cdp_acc_cfg_we), .acc_cfg_addr(reg_wdata[9:0]), .acc_cfg_table(reg_wdata[16]),
+        .acc_cfg_write(reg_wdata[17]), .acc_cfg_addr_q(cdp_acc_cfg_addr_q), .acc_table(cdp_acc_table),
+        .acc_write(cdp_acc_write), .acc_data_we(cdp_lut_access_wr), .acc_data_wdata(cdp_lut_access_wdata),
+        .acc_data_re(cdp_lut_access_rd), .acc_data_rdata(cdp_lut_access_rdata),
+        .cnt_le_hit(cdp_cnt_le_hit), .cnt_lo_hit(cdp_cnt_lo_hit), .cnt_uflow(cdp_cnt_uflow),
+        .cnt_oflow(cdp_cnt_oflow), .cnt_hybrid(cdp_cnt_hybrid), .cnt_out_sat(cdp_cnt_out_sat),
+        .m_axi_arid(cdp_axi_arid), .m_axi_awid(cdp_axi_awid),
+        .m_axi_arvalid(cdp_axi_arvalid),
+        .m_axi_arready(cdp_axi_arready),
+        .m_axi_araddr(cdp_axi_araddr),
+        .m_axi_arlen(cdp_axi_arlen),
+        .m_axi_arsize(cdp_axi_arsize),
+        .m_axi_arburst(cdp_axi_arburst),
+        .m_axi_rvalid(cdp_axi_rvalid),
+        .m_axi_rready(cdp_axi_rready),
+        .m_axi_rdata(cdp_axi_rdata),
+        .m_axi_rresp(cdp_axi_rresp),
+        .m_axi_rlast(cdp_axi_rlast),
+        .m_axi_awvalid(cdp_axi_awvalid),
+        .m_axi_awready(cdp_axi_awready),
+        .m_axi_awaddr(cdp_axi_awaddr),
+        .m_axi_awlen(cdp_axi_awlen),
+        .m_axi_awsize(cdp_axi_awsize),
+        .m_axi_awburst(cdp_axi_awburst),
+        .m_axi_wvalid(cdp_axi_wvalid),
+        .m_axi_wready(cdp_axi_wready),
+        .m_axi_wdata(cdp_axi_wdata),
+        .m_axi_wstrb(cdp_axi_wstrb),
+        .m_axi_wlast(cdp_axi_wlast),
+        .m_axi_bvalid(cdp_axi_bvalid),
+        .m_axi_bready(cdp_axi_bready),
+        .m_axi_bresp(cdp_axi_bresp)
+    );
+
+    // ---- AXI: PDP and CDP share the master ---------------------------------------------------------------
+    nvdla_axi_arb #(.ADDR_W(32), .DATA_W(64), .ID_W(4), .W_DEPTH(2 * MAX_BURST)) u_axi_arb (
+        .clk(clk), .rst_n(rst_n),
+        .s0_arvalid(pdp_axi_arvalid),
+        .s0_arready(pdp_axi_arready),
+        .s0_araddr(pdp_axi_araddr),
+        .s0_arlen(pdp_axi_arlen),
+        .s0_arsize(pdp_axi_arsize),
+        .s0_arburst(pdp_axi_arburst),
+        .s0_rvalid(pdp_axi_rvalid),
+        .s0_rready(pdp_axi_rready),
+        .s0_rdata(pdp_axi_rdata),
+        .s0_rresp(pdp_axi_rresp),
+        .s0_rlast(pdp_axi_rlast),
+        .s0_awvalid(pdp_axi_awvalid),
+        .s0_awready(pdp_axi_awready),
+        .s0_awaddr(pdp_axi_awaddr),
+        .s0_awlen(pdp_axi_awlen),
+        .s0_awsize(pdp_axi_awsize),
+        .s0_awburst(pdp_axi_awburst),
+        .s0_wvalid(pdp_axi_wvalid),
+        .s0_wready(pdp_axi_wready),
+        .s0_wdata(pdp_axi_wdata),
+        .s0_wstrb(pdp_axi_wstrb),
+        .s0_wlast(pdp_axi_wlast),
+        .s0_bvalid(pdp_axi_bvalid),
+        .s0_bready(pdp_axi_bready),
+        .s0_bresp(pdp_axi_bresp),
+        .s1_arvalid(cdp_axi_arvalid),
+        .s1_arready(cdp_axi_arready),
+        .s1_araddr(cdp_axi_araddr),
+        .s1_arlen(cdp_axi_arlen),
+        .s1_arsize(cdp_axi_arsize),
+        .s1_arburst(cdp_axi_arburst),
+        .s1_rvalid(cdp_axi_rvalid),
+        .s1_rready(cdp_axi_rready),
+        .s1_rdata(cdp_axi_rdata),
+        .s1_rresp(cdp_axi_rresp),
+        .s1_rlast(cdp_axi_rlast),
+        .s1_awvalid(cdp_axi_awvalid),
+        .s1_awready(cdp_axi_awready),
+        .s1_awaddr(cdp_axi_awaddr),
+        .s1_awlen(cdp_axi_awlen),
+        .s1_awsize(cdp_axi_awsize),
+        .s1_awburst(cdp_axi_awburst),
+        .s1_wvalid(cdp_axi_wvalid),
+        .s1_wready(cdp_axi_wready),
+        .s1_wdata(cdp_axi_wdata),
+        .s1_wstrb(cdp_axi_wstrb),
+        .s1_wlast(cdp_axi_wlast),
+        .s1_bvalid(cdp_axi_bvalid),
+        .s1_bready(cdp_axi_bready),
+        .s1_bresp(cdp_axi_bresp),
+        .m_arvalid(m_axi_arvalid),
+        .m_arready(m_axi_arready),
+        .m_araddr(m_axi_araddr),
+        .m_arlen(m_axi_arlen),
+        .m_arsize(m_axi_arsize),
+        .m_arburst(m_axi_arburst),
+        .m_arid(m_axi_arid),
+        .m_rvalid(m_axi_rvalid),
+        .m_rready(m_axi_rready),
+        .m_rdata(m_axi_rdata),
+        .m_rresp(m_axi_rresp),
+        .m_rlast(m_axi_rlast),
+        .m_awvalid(m_axi_awvalid),
+        .m_awready(m_axi_awready),
+        .m_awaddr(m_axi_awaddr),
+        .m_awlen(m_axi_awlen),
+        .m_awsize(m_axi_awsize),
+        .m_awburst(m_axi_awburst),
+        .m_awid(m_axi_awid),
+        .m_wvalid(m_axi_wvalid),
+        .m_wready(m_axi_wready),
+        .m_wdata(m_axi_wdata),
+        .m_wstrb(m_axi_wstrb),
+        .m_wlast(m_axi_wlast),
+        .m_bvalid(m_axi_bvalid),
+        .m_bready(m_axi_bready),
+        .m_bresp(m_axi_bresp),
+        .m_rid(m_axi_rid),
+        .m_bid(m_axi_bid)
     );
 
     // ---- GLB: interrupt status per unit and group --------------------------------------------------------
@@ -286,13 +661,14 @@ module nvdla_pp_top #(
         .clk(clk), .rst_n(rst_n),
         .reg_sel(reg_sel[U_GLB]), .reg_offset(reg_offset), .reg_wdata(reg_wdata), .reg_write(reg_write),
         .reg_rdata(reg_rdata[U_GLB*32 +: 32]),
-        .sdp_done_intr(2'b00), .cdp_done_intr(2'b00),
+        .sdp_done_intr(2'b00),
+        .cdp_done_intr({cdp_done & cdp_consumer, cdp_done & ~cdp_consumer}),
         .pdp_done_intr({pdp_done & pdp_consumer, pdp_done & ~pdp_consumer}),
         .intr(intr)
     );
 
-    // One transaction ID is used, responses come back in order: the IDs need no checking.
+    // Each DMA uses one ID; the arbiter sets the IDs on the shared port (the master index) itself.
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [7:0] unused_ids = {m_axi_rid, m_axi_bid};
+    wire [15:0] unused_ids = {pdp_axi_arid, pdp_axi_awid, cdp_axi_arid, cdp_axi_awid};
     /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -4,16 +4,31 @@ from __future__ import annotations
 
 from tb.benches import COMMON, Bench
 
+PDP = (
+    "rtl/dma/nvdla_cube_walker.v",
+    "rtl/pdp/nvdla_pdp_split.v", "rtl/pdp/nvdla_pdp_dma_seq.v", "rtl/pdp/nvdla_pdp_lbuf.v",
+    "rtl/pdp/nvdla_pdp_core.v", "rtl/pdp/nvdla_pdp.v",
+)
+# The CDP datapath core (rtl/cdp/nvdla_cdp_core.v and its parts) with the hybrid LUT and the convertor.
+CDP_CORE = (
+    "rtl/prec/nvdla_cvt.v",
+    "rtl/lut/nvdla_lut_index.v", "rtl/lut/nvdla_lut_ram.v", "rtl/lut/nvdla_lut_interp.v",
+    "rtl/lut/nvdla_lut.v",
+    "rtl/cdp/nvdla_cdp_walk.v", "rtl/cdp/nvdla_cdp_sqsum.v", "rtl/cdp/nvdla_cdp_fifo.v",
+    "rtl/cdp/nvdla_cdp_ocvt.v", "rtl/cdp/nvdla_cdp_core.v",
+)
+CDP = CDP_CORE + ("rtl/cdp/nvdla_cdp_dma_seq.v", "rtl/cdp/nvdla_cdp.v")
+
 TOP = COMMON + (
     "rtl/prec/nvdla_round_sat.v",
     "rtl/csb/nvdla_csb_slave.v",
     "rtl/regs/nvdla_reg_groups.v",
     "rtl/gen/nvdla_glb_regs.v", "rtl/glb/nvdla_glb.v",
     "rtl/gen/nvdla_pdp_regs.v", "rtl/gen/nvdla_pdp_rdma_regs.v",
+    "rtl/gen/nvdla_cdp_regs.v", "rtl/gen/nvdla_cdp_rdma_regs.v",
     "rtl/dma/nvdla_dma_burst_split.v", "rtl/dma/nvdla_axi_rd.v", "rtl/dma/nvdla_axi_wr.v",
-    "rtl/dma/nvdla_cube_walker.v",
-    "rtl/pdp/nvdla_pdp_split.v", "rtl/pdp/nvdla_pdp_dma_seq.v", "rtl/pdp/nvdla_pdp_lbuf.v",
-    "rtl/pdp/nvdla_pdp_core.v", "rtl/pdp/nvdla_pdp.v",
+    "rtl/dma/nvdla_axi_arb.v",
+) + PDP + CDP + (
     "rtl/top/nvdla_pp_top.v",
 )
 

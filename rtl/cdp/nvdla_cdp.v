@@ -1,0 +1,237 @@
+// CDP hardware layer: read DMA (CDP_RDMA source) -> LRN datapath core -> write DMA (CDP destination), on
+// one AXI4 master each way. Both DMA sides walk the cube in the core's stream order (docs/CONTRACTS.md
+// "CDP core"): per line, per 8-pixel width chunk, per surface, one burst of the chunk's atoms.
+//
+// `op_en` is the register blocks' OP_EN of the consumer group; a layer starts on its rising edge (or when it
+// is still high after the previous layer's done), and `done` pulses once the last output write has its
+// AXI response, so an interrupt raised on `done` is never ahead of the memory (the trace CRCs rely on that).
+// The core's statistics (LUT hit/miss counts, output saturation) are final before `done` and hold until the
+// next layer starts, so the register block latches the right values on `done`.
+// The configuration must hold from start to done, as the register groups guarantee.
+module nvdla_cdp #(
+    parameter ATOM            = 8,     // int8 lanes per atom = bytes per 64-bit beat
+    parameter CHUNK           = 8,     // pixels per width chunk of the stream order
+    parameter CNT_W           = 32,
+    parameter MAX_BURST       = 16,
+    parameter MAX_OUTSTANDING = 8
+) (
+    input  wire              clk,
+    input  wire              rst_n,
+    input  wire              op_en,
+    output reg               done,
+    output wire              busy,
+    // cube (CDP_RDMA, value-minus-one encodings) and memory layout
+    input  wire [12:0]       width_m1,
+    input  wire [12:0]       height_m1,
+    input  wire [12:0]       channel_m1,
+    input  wire [31:0]       src_base,
+    input  wire [31:0]       src_line_stride,
+    input  wire [31:0]       src_surface_stride,
+    input  wire [31:0]       dst_base,
+    input  wire [31:0]       dst_line_stride,
+    input  wire [31:0]       dst_surface_stride,
+    // datapath (CDP D_ fields, raw register encodings)
+    input  wire [1:0]        normalz_len,
+    input  wire              sqsum_bypass,
+    input  wire              mul_bypass,
+    input  wire [15:0]       datin_offset,
+    input  wire [15:0]       datin_scale,
+    input  wire [4:0]        datin_shifter,
+    input  wire [31:0]       datout_offset,
+    input  wire [15:0]       datout_scale,
+    input  wire [5:0]        datout_shifter,
+    // LUT (CDP S_ fields; START/END as {HIGH[5:0], LOW[31:0]})
+    input  wire              lut_le_function,
+    input  wire              lut_uflow_priority,
+    input  wire              lut_oflow_priority,
+    input  wire              lut_hybrid_priority,
+    input  wire [7:0]        lut_le_index_offset,
+    input  wire [7:0]        lut_le_index_select,
+    input  wire [7:0]        lut_lo_index_select,
+    input  wire [37:0]       lut_le_start,
+    input  wire [37:0]       lut_le_end,
+    input  wire [37:0]       lut_lo_start,
+    input  wire [37:0]       lut_lo_end,
+    input  wire [15:0]       lut_le_slope_uflow_scale,
+    input  wire [15:0]       lut_le_slope_oflow_scale,
+    input  wire [4:0]        lut_le_slope_uflow_shift,
+    input  wire [4:0]        lut_le_slope_oflow_shift,
+    input  wire [15:0]       lut_lo_slope_uflow_scale,
+    input  wire [15:0]       lut_lo_slope_oflow_scale,
+    input  wire [4:0]        lut_lo_slope_uflow_shift,
+    input  wire [4:0]        lut_lo_slope_oflow_shift,
+    // LUT access port (S_LUT_ACCESS_CFG / S_LUT_ACCESS_DATA strobes, rtl/lut/nvdla_lut_ram.v semantics)
+    input  wire              acc_cfg_we,
+    input  wire [9:0]        acc_cfg_addr,
+    input  wire              acc_cfg_table,
+    input  wire              acc_cfg_write,
+    output wire [9:0]        acc_cfg_addr_q,
+    output wire              acc_table,
+    output wire              acc_write,
+    input  wire              acc_data_we,
+    input  wire [15:0]       acc_data_wdata,
+    input  wire              acc_data_re,
+    output wire [15:0]       acc_data_rdata,
+    // statistics of the last layer (hold from done to the next start)
+    output wire [CNT_W-1:0]  cnt_le_hit,
+    output wire [CNT_W-1:0]  cnt_lo_hit,
+    output wire [CNT_W-1:0]  cnt_uflow,
+    output wire [CNT_W-1:0]  cnt_oflow,
+    output wire [CNT_W-1:0]  cnt_hybrid,
+    output wire [CNT_W-1:0]  cnt_out_sat,
+    // AXI4 master, 64-bit data, 32-bit addresses
+    output wire              m_axi_arvalid,
+    input  wire              m_axi_arready,
+    output wire [31:0]       m_axi_araddr,
+    output wire [7:0]        m_axi_arlen,
+    output wire [2:0]        m_axi_arsize,
+    output wire [1:0]        m_axi_arburst,
+    output wire [3:0]        m_axi_arid,
+    input  wire              m_axi_rvalid,
+    output wire              m_axi_rready,
+    input  wire [ATOM*8-1:0] m_axi_rdata,
+    input  wire [1:0]        m_axi_rresp,
+    input  wire              m_axi_rlast,
+    output wire              m_axi_awvalid,
+    input  wire              m_axi_awready,
+    output wire [31:0]       m_axi_awaddr,
+    output wire [7:0]        m_axi_awlen,
+    output wire [2:0]        m_axi_awsize,
+    output wire [1:0]        m_axi_awburst,
+    output wire [3:0]        m_axi_awid,
+    output wire              m_axi_wvalid,
+    input  wire              m_axi_wready,
+    output wire [ATOM*8-1:0] m_axi_wdata,
+    output wire [ATOM-1:0]   m_axi_wstrb,
+    output wire              m_axi_wlast,
+    input  wire              m_axi_bvalid,
+    output wire              m_axi_bready,
+    input  wire [1:0]        m_axi_bresp
+);
+    localparam DATA_W = ATOM * 8;
+    localparam LEN_W  = 16;
+
+    // ---- layer control ---------------------------------------------------------------------------------
+    reg  running;
+    reg  core_finished;
+    reg  wr_cmds_finished;
+    reg  done_q;          // holds off a restart in the cycle the register block clears OP_EN
+    wire start = op_en & ~running & ~done & ~done_q;
+    wire core_done, wr_seq_done, wr_idle, core_busy, rd_busy;
+    // The read side needs no "finished" flag: the core consumes exactly the atoms the read DMA fetches.
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire rd_seq_done;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire finish = running & core_finished & wr_cmds_finished & wr_idle;
+
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n) begin
+            running          <= 1'b0;
+            core_finished    <= 1'b0;
+            wr_cmds_finished <= 1'b0;
+            done             <= 1'b0;
+            done_q           <= 1'b0;
+        end else begin
+            done   <= finish;
+            done_q <= done;
+            if (start) begin
+                running          <= 1'b1;
+                core_finished    <= 1'b0;
+                wr_cmds_finished <= 1'b0;
+            end else begin
+                if (core_done)   core_finished    <= 1'b1;
+                if (wr_seq_done) wr_cmds_finished <= 1'b1;
+                if (finish)      running          <= 1'b0;
+            end
+        end
+    end
+    assign busy = running | core_busy | rd_busy;
+
+    // ---- read side: CDP_RDMA commands -> AXI reads -> core input ---------------------------------------
+    wire             rd_cmd_valid, rd_cmd_ready;
+    wire [31:0]      rd_cmd_addr;
+    wire [LEN_W-1:0] rd_cmd_beats;
+    wire             rd_valid, rd_ready;
+    wire [DATA_W-1:0] rd_data;
+
+    nvdla_cdp_dma_seq #(.ATOM_BYTES(ATOM), .CHUNK(CHUNK), .LEN_W(LEN_W)) u_rd_seq (
+        .clk(clk), .rst_n(rst_n), .start(start),
+        .width_m1(width_m1), .height_m1(height_m1), .channel_m1(channel_m1),
+        .base(src_base), .line_stride(src_line_stride), .surface_stride(src_surface_stride),
+        .cmd_valid(rd_cmd_valid), .cmd_ready(rd_cmd_ready), .cmd_addr(rd_cmd_addr), .cmd_beats(rd_cmd_beats),
+        .done(rd_seq_done)
+    );
+
+    nvdla_axi_rd #(.ADDR_W(32), .DATA_W(DATA_W), .LEN_W(LEN_W), .MAX_BURST(MAX_BURST),
+                   .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_axi_rd (
+        .clk(clk), .rst_n(rst_n),
+        .cmd_valid(rd_cmd_valid), .cmd_ready(rd_cmd_ready), .cmd_addr(rd_cmd_addr), .cmd_beats(rd_cmd_beats),
+        .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),
+        .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst),
+        .m_axi_arid(m_axi_arid), .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready),
+        .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),
+        .out_valid(rd_valid), .out_ready(rd_ready), .out_data(rd_data), .busy(rd_busy)
+    );
+
+    // ---- LRN datapath ----------------------------------------------------------------------------------
+    wire              lrn_valid, lrn_ready;
+    wire [DATA_W-1:0] lrn_data;
+
+    nvdla_cdp_core #(.ATOM(ATOM), .CHUNK(CHUNK), .CNT_W(CNT_W)) u_core (
+        .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .done(core_done),
+        .cfg_width(width_m1), .cfg_height(height_m1), .cfg_channel(channel_m1),
+        .cfg_normalz_len(normalz_len), .cfg_sqsum_bypass(sqsum_bypass), .cfg_mul_bypass(mul_bypass),
+        .cfg_datin_offset(datin_offset), .cfg_datin_scale(datin_scale), .cfg_datin_shifter(datin_shifter),
+        .cfg_datout_offset(datout_offset), .cfg_datout_scale(datout_scale),
+        .cfg_datout_shifter(datout_shifter),
+        .cfg_lut_le_function(lut_le_function), .cfg_lut_uflow_priority(lut_uflow_priority),
+        .cfg_lut_oflow_priority(lut_oflow_priority), .cfg_lut_hybrid_priority(lut_hybrid_priority),
+        .cfg_lut_le_index_offset(lut_le_index_offset), .cfg_lut_le_index_select(lut_le_index_select),
+        .cfg_lut_lo_index_select(lut_lo_index_select),
+        .cfg_lut_le_start(lut_le_start), .cfg_lut_le_end(lut_le_end),
+        .cfg_lut_lo_start(lut_lo_start), .cfg_lut_lo_end(lut_lo_end),
+        .cfg_lut_le_slope_uflow_scale(lut_le_slope_uflow_scale),
+        .cfg_lut_le_slope_oflow_scale(lut_le_slope_oflow_scale),
+        .cfg_lut_le_slope_uflow_shift(lut_le_slope_uflow_shift),
+        .cfg_lut_le_slope_oflow_shift(lut_le_slope_oflow_shift),
+        .cfg_lut_lo_slope_uflow_scale(lut_lo_slope_uflow_scale),
+        .cfg_lut_lo_slope_oflow_scale(lut_lo_slope_oflow_scale),
+        .cfg_lut_lo_slope_uflow_shift(lut_lo_slope_uflow_shift),
+        .cfg_lut_lo_slope_oflow_shift(lut_lo_slope_oflow_shift),
+        .acc_cfg_we(acc_cfg_we), .acc_cfg_addr(acc_cfg_addr), .acc_cfg_table(acc_cfg_table),
+        .acc_cfg_write(acc_cfg_write), .acc_cfg_addr_q(acc_cfg_addr_q), .acc_table(acc_table),
+        .acc_write(acc_write), .acc_data_we(acc_data_we), .acc_data_wdata(acc_data_wdata),
+        .acc_data_re(acc_data_re), .acc_data_rdata(acc_data_rdata),
+        .in_valid(rd_valid), .in_ready(rd_ready), .in_data(rd_data),
+        .out_valid(lrn_valid), .out_ready(lrn_ready), .out_data(lrn_data),
+        .cnt_le_hit(cnt_le_hit), .cnt_lo_hit(cnt_lo_hit), .cnt_uflow(cnt_uflow), .cnt_oflow(cnt_oflow),
+        .cnt_hybrid(cnt_hybrid), .cnt_out_sat(cnt_out_sat)
+    );
+
+    // ---- write side: CDP destination commands + LRN atoms -> AXI writes --------------------------------
+    wire             wr_cmd_valid, wr_cmd_ready;
+    wire [31:0]      wr_cmd_addr;
+    wire [LEN_W-1:0] wr_cmd_beats;
+
+    nvdla_cdp_dma_seq #(.ATOM_BYTES(ATOM), .CHUNK(CHUNK), .LEN_W(LEN_W)) u_wr_seq (
+        .clk(clk), .rst_n(rst_n), .start(start),
+        .width_m1(width_m1), .height_m1(height_m1), .channel_m1(channel_m1),
+        .base(dst_base), .line_stride(dst_line_stride), .surface_stride(dst_surface_stride),
+        .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .cmd_beats(wr_cmd_beats),
+        .done(wr_seq_done)
+    );
+
+    nvdla_axi_wr #(.ADDR_W(32), .DATA_W(DATA_W), .LEN_W(LEN_W), .MAX_BURST(MAX_BURST),
+                   .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_axi_wr (
+        .clk(clk), .rst_n(rst_n),
+        .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .cmd_beats(wr_cmd_beats),
+        .in_valid(lrn_valid), .in_ready(lrn_ready), .in_data(lrn_data),
+        .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready), .m_axi_awaddr(m_axi_awaddr),
+        .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize), .m_axi_awburst(m_axi_awburst),
+        .m_axi_awid(m_axi_awid), .m_axi_wvalid(m_axi_wvalid), .m_axi_wready(m_axi_wready),
+        .m_axi_wdata(m_axi_wdata), .m_axi_wstrb(m_axi_wstrb), .m_axi_wlast(m_axi_wlast),
+        .m_axi_bvalid(m_axi_bvalid), .m_axi_bready(m_axi_bready), .m_axi_bresp(m_axi_bresp),
+        .idle(wr_idle)
+    );
+
+endmodule
