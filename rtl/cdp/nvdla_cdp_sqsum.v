@@ -90,8 +90,9 @@ module nvdla_cdp_sqsum #(
     wire [P_W-1:0] em_cw_m1;
     wire           em_s_first, em_s_last;
     wire [2:0]     en;
-    wire           emit_ok = em_s_last ? (lag != {LAG_W{1'b0}})
-                                       : (lag > {{(LAG_W-P_W){1'b0}}, em_cw_m1});
+    // (s+1, p) sits cw atoms after (s, p): it has arrived once lag > cw, i.e. lag > cw_m1 + 1
+    wire [LAG_W-1:0] need  = {{(LAG_W-P_W){1'b0}}, em_cw_m1} + 1'b1;
+    wire           emit_ok = em_s_last ? (lag != {LAG_W{1'b0}}) : (lag > need);
     wire           emit    = emit_ok & en[0];
 
     /* verilator lint_off PINCONNECTEMPTY */

@@ -1,0 +1,519 @@
+"""Bench of the CDP datapath core (rtl/cdp/nvdla_cdp_core.v) against models/cdp.py cdp_compute.
+
+Every layer is a set of raw CDP / CDP_RDMA register fields: the model's CdpConfig is decoded from them by
+CdpConfig.from_fields (so the Limitation rules hold), and the DUT gets the same raw values on its cfg_*
+ports. The LUT tables go in through the access port. Atoms are streamed in the contract's order (per line,
+per width chunk, per surface, the chunk's pixels; docs/CONTRACTS.md "CDP core") with random backpressure
+on both sides; every lane of every output atom is scored and the five LUT counters and the output
+saturation counter are compared after every layer. Layers run back to back without a reset.
+
+- random_layers: random cubes (C not a multiple of the atom, W not a multiple of the chunk), every
+  NORMALZ_LEN, the bypass modes, random convertors, LUT configurations from tb/test_lut.py's generator, one
+  aimed at the layer's LUT inputs, and models.lut_program's LRN (exponential and linear LE) and sigmoid;
+  coverage of all of these is checked at the end. NIGHTLY runs >= 100 layers.
+- lut_readback: tables written through the access port read back through it.
+- throughput: no backpressure, an 8x8x64 LRN-5 cube: one atom per cycle after the pipeline fills.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import random
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+import cocotb
+import numpy as np
+from cocotb.handle import SimHandleBase
+from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
+from cocotb.utils import get_sim_time
+from numpy.typing import NDArray
+
+from models import lut_program
+from models.cdp import CdpConfig, CdpResult, cdp_compute, input_convert, square_sum
+from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, lut_lookup
+from models.precision import as_signed
+from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
+from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
+from tb.test_lut import Shape, random_config, random_table
+
+CLOCK_NS = 10
+SUM_MAX = 9 * 256 * 256          # the widest square sum: nine 9-bit squares
+
+Fields = dict[str, dict[str, int]]
+
+
+@dataclass(frozen=True)
+class Geometry:
+    atom: int
+    chunk: int
+
+    @staticmethod
+    def current() -> Geometry:
+        p = bench_params()
+        return Geometry(p.get("ATOM", 8), p.get("CHUNK", 8))
+
+
+@dataclass(frozen=True)
+class Layer:
+    fields: Fields
+    cfg: CdpConfig
+    cube: NDArray[np.int8]
+    """[padded channels, h, w]: the padding lanes hold random bytes, as memory would."""
+    label: str
+
+
+# ------------------------------------------------------------------------------------------ fields
+def cube_fields(w: int, h: int, c: int, atom: int) -> Fields:
+    """Cube size, INT8 formats and packed strides (the core ignores the strides; from_fields checks them)."""
+    line, surf = w * atom, w * h * atom
+    rdma = {"D_DATA_CUBE_WIDTH.WIDTH": w - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": h - 1,
+            "D_DATA_CUBE_CHANNEL.CHANNEL": c - 1, "D_DATA_FORMAT.INPUT_DATA": 0,
+            "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": line, "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": surf}
+    cdp = {"D_DATA_FORMAT.INPUT_DATA_TYPE": 0, "D_DST_LINE_STRIDE.DST_LINE_STRIDE": line,
+           "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": surf}
+    return {"CDP": cdp, "CDP_RDMA": rdma}
+
+
+def lut_fields(cfg: LutConfig) -> dict[str, int]:
+    """The S_LUT_* register fields (unsigned, as stored) of a LutConfig."""
+    f = {"S_LUT_CFG.LUT_LE_FUNCTION": cfg.le_function, "S_LUT_CFG.LUT_UFLOW_PRIORITY": cfg.uflow_priority,
+         "S_LUT_CFG.LUT_OFLOW_PRIORITY": cfg.oflow_priority,
+         "S_LUT_CFG.LUT_HYBRID_PRIORITY": cfg.hybrid_priority,
+         "S_LUT_INFO.LUT_LE_INDEX_OFFSET": cfg.le_index_offset & 0xFF,
+         "S_LUT_INFO.LUT_LE_INDEX_SELECT": cfg.le_index_select & 0xFF,
+         "S_LUT_INFO.LUT_LO_INDEX_SELECT": cfg.lo_index_select & 0xFF}
+    for reg, value in (("LE_START", cfg.le_start), ("LE_END", cfg.le_end), ("LO_START", cfg.lo_start),
+                       ("LO_END", cfg.lo_end)):
+        f[f"S_LUT_{reg}_LOW.LUT_{reg}_LOW"] = value & 0xFFFFFFFF
+        f[f"S_LUT_{reg}_HIGH.LUT_{reg}_HIGH"] = (value >> 32) & 0x3F
+    for table in ("LE", "LO"):
+        for flow in ("UFLOW", "OFLOW"):
+            scale = getattr(cfg, f"{table.lower()}_{flow.lower()}_scale")
+            shift = getattr(cfg, f"{table.lower()}_{flow.lower()}_shift")
+            f[f"S_LUT_{table}_SLOPE_SCALE.LUT_{table}_SLOPE_{flow}_SCALE"] = scale & 0xFFFF
+            f[f"S_LUT_{table}_SLOPE_SHIFT.LUT_{table}_SLOPE_{flow}_SHIFT"] = shift & 0x1F
+    return f
+
+
+def wide(f: Mapping[str, int], reg: str) -> int:
+    """{HIGH[5:0], LOW} of a 38-bit S_LUT_* START/END pair, as the core's port takes it."""
+    return ((f[f"S_LUT_{reg}_HIGH.LUT_{reg}_HIGH"] & 0x3F) << 32) | f[f"S_LUT_{reg}_LOW.LUT_{reg}_LOW"]
+
+
+# ------------------------------------------------------------------------------------------ DUT driver
+class CdpDriver:
+    """Drives the cfg_* ports from raw fields, the LUT access port and start; reads the counters."""
+
+    COUNTERS = ("le_hit", "lo_hit", "uflow", "oflow", "hybrid")
+
+    def __init__(self, dut: SimHandleBase) -> None:
+        self.dut = dut
+        self.clk = dut.clk
+
+    async def reset(self) -> None:
+        d = self.dut
+        idle = [d.in_valid, d.out_ready, d.start, d.acc_cfg_we, d.acc_data_we, d.acc_data_re]
+        await start_clock_and_reset(d.clk, d.rst_n, idle=idle)
+        d.acc_cfg_addr.value = 0
+        d.acc_cfg_table.value = 0
+        d.acc_cfg_write.value = 0
+        d.acc_data_wdata.value = 0
+
+    def apply(self, fields: Fields) -> None:
+        d, c, r = self.dut, fields["CDP"], fields["CDP_RDMA"]
+        d.cfg_width.value = r["D_DATA_CUBE_WIDTH.WIDTH"]
+        d.cfg_height.value = r["D_DATA_CUBE_HEIGHT.HEIGHT"]
+        d.cfg_channel.value = r["D_DATA_CUBE_CHANNEL.CHANNEL"]
+        d.cfg_normalz_len.value = c["D_LRN_CFG.NORMALZ_LEN"]
+        d.cfg_sqsum_bypass.value = c["D_FUNC_BYPASS.SQSUM_BYPASS"]
+        d.cfg_mul_bypass.value = c["D_FUNC_BYPASS.MUL_BYPASS"]
+        for name in ("DATIN_OFFSET", "DATIN_SCALE", "DATIN_SHIFTER", "DATOUT_OFFSET", "DATOUT_SCALE",
+                     "DATOUT_SHIFTER"):
+            getattr(d, f"cfg_{name.lower()}").value = c[f"D_{name}.{name}"]
+        d.cfg_lut_le_function.value = c["S_LUT_CFG.LUT_LE_FUNCTION"]
+        for pri in ("UFLOW", "OFLOW", "HYBRID"):
+            getattr(d, f"cfg_lut_{pri.lower()}_priority").value = c[f"S_LUT_CFG.LUT_{pri}_PRIORITY"]
+        for name in ("LE_INDEX_OFFSET", "LE_INDEX_SELECT", "LO_INDEX_SELECT"):
+            getattr(d, f"cfg_lut_{name.lower()}").value = c[f"S_LUT_INFO.LUT_{name}"]
+        for reg in ("LE_START", "LE_END", "LO_START", "LO_END"):
+            getattr(d, f"cfg_lut_{reg.lower()}").value = wide(c, reg)
+        for table in ("LE", "LO"):
+            for flow in ("UFLOW", "OFLOW"):
+                for kind in ("SCALE", "SHIFT"):
+                    port = f"cfg_lut_{table.lower()}_slope_{flow.lower()}_{kind.lower()}"
+                    getattr(d, port).value = c[f"S_LUT_{table}_SLOPE_{kind}.LUT_{table}_SLOPE_{flow}_{kind}"]
+
+    async def _strobe(self, signal: SimHandleBase) -> None:
+        signal.value = 1
+        await RisingEdge(self.clk)
+        signal.value = 0
+
+    async def write_cfg(self, addr: int, table: int, write: int) -> None:
+        d = self.dut
+        d.acc_cfg_addr.value, d.acc_cfg_table.value, d.acc_cfg_write.value = addr, table, write
+        await self._strobe(d.acc_cfg_we)
+
+    async def load_tables(self, le: NDArray[np.int16], lo: NDArray[np.int16]) -> None:
+        """As NVIDIA's traces do it: CFG(table, WRITE, 0), then one DATA write per entry."""
+        for table, values in ((0, le), (1, lo)):
+            await self.write_cfg(0, table, 1)
+            self.dut.acc_data_we.value = 1
+            for v in values.tolist():
+                self.dut.acc_data_wdata.value = int(v) & 0xFFFF
+                await RisingEdge(self.clk)
+            self.dut.acc_data_we.value = 0
+
+    async def read_table(self, table: int, n: int) -> list[int]:
+        await self.write_cfg(0, table, 0)
+        out = []
+        for _ in range(n):
+            await self._strobe(self.dut.acc_data_re)
+            await ReadOnly()
+            out.append(int(self.dut.acc_data_rdata.value))
+            await FallingEdge(self.clk)
+        return out
+
+    async def start(self) -> None:
+        await self._strobe(self.dut.start)
+
+    async def counters(self) -> dict[str, int]:
+        await ReadOnly()
+        d = self.dut
+        got = {name: int(getattr(d, f"cnt_{name}").value) for name in self.COUNTERS}
+        got["out_saturation"] = int(d.cnt_out_sat.value)
+        await FallingEdge(self.clk)
+        return got
+
+
+# ------------------------------------------------------------------------------------------ stream order
+def atom_order(w: int, h: int, surfaces: int, chunk: int) -> Iterator[tuple[int, int, int]]:
+    """(line, surface, column) of every atom in the contract's order."""
+    for y in range(h):
+        for x0 in range(0, w, chunk):
+            for s in range(surfaces):
+                for x in range(x0, min(x0 + chunk, w)):
+                    yield y, s, x
+
+
+def pack_atom(lanes: NDArray[np.int8]) -> int:
+    return int.from_bytes(lanes.astype(np.int8).tobytes(), "little")
+
+
+def unpack_atom(word: int, atom: int) -> NDArray[np.int8]:
+    return np.frombuffer(word.to_bytes(atom, "little"), dtype=np.int8)
+
+
+def describe(layer: Layer) -> str:
+    cfg, lut = layer.cfg, layer.cfg.lut
+    mode = "EXP" if lut.le_function == EXPONENT else "LIN"
+    return (f"{layer.label}: {cfg.width}x{cfg.height}x{cfg.channels} LRN{cfg.local_size} "
+            f"bypass sqsum={int(cfg.sqsum_bypass)} mul={int(cfg.mul_bypass)} | "
+            f"in ({cfg.datin_offset:#x}, {cfg.datin_scale:#x}, >>{cfg.datin_shifter}) "
+            f"out ({cfg.datout_offset:#x}, {cfg.datout_scale:#x}, >>{cfg.datout_shifter}) | "
+            f"LUT LE {mode} [{lut.le_start}, {lut.le_end}] sel={lut.le_index_select} "
+            f"off={lut.le_index_offset} LO [{lut.lo_start}, {lut.lo_end}] sel={lut.lo_index_select} "
+            f"pri u/o/h={lut.uflow_priority}/{lut.oflow_priority}/{lut.hybrid_priority}")
+
+
+def score(layer: Layer, res: CdpResult, got: NDArray[np.int8], geo: Geometry) -> None:
+    """Raise naming the first wrong element (stream order) with the model's intermediate values."""
+    cfg = layer.cfg
+    bad = got != res.output
+    if not bad.any():
+        return
+    order = list(atom_order(cfg.width, cfg.height, cfg.surfaces, geo.chunk))
+    for n, (y, s, x) in enumerate(order):
+        lanes = np.nonzero(bad[s * geo.atom:(s + 1) * geo.atom, y, x])[0]
+        if lanes.size:
+            c = s * geo.atom + int(lanes[0])
+            x9 = input_convert(layer.cube, cfg)
+            lut_in = x9 if cfg.sqsum_bypass else square_sum(x9, cfg.local_size)
+            lut = res.lut
+            detail = ""
+            if lut is not None:
+                detail = (f", LUT in {int(lut_in[c, y, x])} -> {int(lut.output[c, y, x])} (table "
+                          f"{'LO' if lut.table[c, y, x] else 'LE'}, index {int(lut.index[c, y, x])}, "
+                          f"fraction {int(lut.fraction[c, y, x])}, uflow {bool(lut.uflow[c, y, x])}, "
+                          f"oflow {bool(lut.oflow[c, y, x])})")
+            raise AssertionError(
+                f"atom {n} of {len(order)} (h={y}, w={x}, surface {s}), channel c={c}: expected "
+                f"{int(res.output[c, y, x])}, got {int(got[c, y, x])}; x={int(layer.cube[c, y, x])}, "
+                f"x9={int(x9[c, y, x])}{detail}; {int(bad.sum())} wrong elements in all\n  {describe(layer)}")
+
+
+async def run_layer(drv: CdpDriver, layer: Layer, geo: Geometry, rng: random.Random | None) -> int:
+    """Program, start, stream and score one layer; returns the cycles from start to done.
+
+    `rng` drives the backpressure only (None: none); it must not be the generator that makes the layers,
+    or the layers would depend on how the pause generators were consumed."""
+    dut, cfg = drv.dut, layer.cfg
+    await drv.load_tables(cfg.lut.le, cfg.lut.lo)
+    drv.apply(layer.fields)
+    order = list(atom_order(cfg.width, cfg.height, cfg.surfaces, geo.chunk))
+    beats = [pack_atom(layer.cube[s * geo.atom:(s + 1) * geo.atom, y, x]) for y, s, x in order]
+    src = StreamSource(dut.clk, dut.in_valid, dut.in_ready, dut.in_data,
+                       pick_pause(rng) if rng else never_pause())
+    sink = StreamSink(dut.clk, dut.out_valid, dut.out_ready, dut.out_data,
+                      pick_pause(rng) if rng else never_pause())
+    done_count = [0]
+
+    async def watch_done() -> None:
+        while True:
+            await RisingEdge(dut.clk)
+            if int(dut.done.value):
+                done_count[0] += 1
+
+    watcher = cocotb.start_soon(watch_done())
+    t0 = get_sim_time("ns")
+    await drv.start()
+    send = cocotb.start_soon(src.send(beats))
+    words = await sink.recv(len(beats))
+    await send
+    # done follows the last accepted output within a couple of cycles; nothing else may come out
+    for _ in range(4):
+        await RisingEdge(dut.clk)
+        assert not int(dut.out_valid.value), (f"an output atom beyond the {len(beats)} expected\n"
+                                              f"  {describe(layer)}")
+    cycles = int((get_sim_time("ns") - t0) / CLOCK_NS)
+    watcher.cancel()
+    assert done_count[0] == 1, f"done pulsed {done_count[0]} times (want 1)\n  {describe(layer)}"
+    assert not int(dut.busy.value), "busy still high after done"
+
+    got = np.zeros_like(layer.cube)
+    for (y, s, x), (word,) in zip(order, words, strict=True):
+        got[s * geo.atom:(s + 1) * geo.atom, y, x] = unpack_atom(word, geo.atom)
+    res = cdp_compute(layer.cube, cfg)
+    score(layer, res, got, geo)
+    counts = await drv.counters()
+    want = {**res.lut_counts, "out_saturation": res.out_saturation}
+    assert counts == want, f"counters: RTL {counts}, model {want}\n  {describe(layer)}"
+    return cycles
+
+
+# ------------------------------------------------------------------------------------------ stimulus
+def random_cube(rng: random.Random, geo: Geometry, nightly_size: bool = False) -> tuple[int, int, int]:
+    """(W, H, C): edges (1, the chunk, the atom and one past them) and random sizes."""
+    big = 3 if nightly_size else 2
+    w = rng.choice([1, geo.chunk - 1, geo.chunk, geo.chunk + 1, rng.randint(1, big * geo.chunk + 5)])
+    h = rng.choice([1, 1, 2, rng.randint(1, 3)])
+    c = rng.choice([1, geo.atom - 1, geo.atom, geo.atom + 1, rng.randint(1, 5 * geo.atom),
+                    rng.randint(2, 3 * geo.atom)])
+    return max(w, 1), h, max(c, 1)
+
+
+def random_cube_data(rng: random.Random, w: int, h: int, c_pad: int) -> NDArray[np.int8]:
+    nprng = np.random.default_rng(rng.getrandbits(32))
+    kind = rng.choice(["uniform", "uniform", "small", "extremes"])
+    if kind == "small":
+        data = nprng.integers(-12, 13, size=(c_pad, h, w))
+    elif kind == "extremes":
+        data = nprng.choice([-128, -127, -1, 0, 1, 126, 127], size=(c_pad, h, w))
+    else:
+        data = nprng.integers(-128, 128, size=(c_pad, h, w))
+    return data.astype(np.int8)
+
+
+def _shift_for(rng: random.Random, magnitude: float, out_bits: int, max_shift: int) -> int:
+    """A shift that brings `magnitude` to about out_bits bits, give or take, so some outputs saturate."""
+    bits = max(int(magnitude), 1).bit_length()
+    return max(0, min(max_shift, bits - out_bits + rng.randint(-1, 2)))
+
+
+def input_convertor(rng: random.Random) -> dict[str, int]:
+    offset = rng.choice([0, rng.randint(-128, 127), rng.randint(-8, 8)]) & 0xFF
+    # the upper byte of DATIN_OFFSET is not used (int8): random junk there must change nothing
+    offset |= rng.choice([0, 0, rng.randint(0, 0xFF)]) << 8
+    scale = rng.choice([1, rng.randint(1, 300), rng.randint(-300, -1), rng.randint(-32768, 32767)])
+    if rng.random() < 0.8:
+        shift = _shift_for(rng, 256 * abs(scale), 9, 31)
+    else:
+        shift = rng.randint(0, 31)
+    return {"D_DATIN_OFFSET.DATIN_OFFSET": offset, "D_DATIN_SCALE.DATIN_SCALE": scale & 0xFFFF,
+            "D_DATIN_SHIFTER.DATIN_SHIFTER": shift}
+
+
+def output_convertor(rng: random.Random, v: NDArray[np.int64]) -> dict[str, int]:
+    """Output convertor aimed at the layer's multiply results v: mostly in range, some saturating."""
+    centre = int(np.median(v)) if v.size else 0
+    offset = rng.choice([0, centre, rng.randint(-(1 << 24), (1 << 24) - 1)])
+    raw_offset = offset & 0x1FFFFFF
+    # bits above the 25-bit offset are not used: random junk there must change nothing
+    raw_offset |= rng.choice([0, 0, rng.randint(0, 0x7F)]) << 25
+    scale = rng.choice([1, rng.randint(1, 2000), rng.randint(-2000, -1), rng.randint(-32768, 32767)])
+    spread = float(np.percentile(np.abs(v - as_signed(offset, 25)), 90)) if v.size else 1.0
+    if rng.random() < 0.85:
+        shift = _shift_for(rng, spread * abs(scale), 8, 63)
+    else:
+        shift = rng.randint(0, 63)
+    return {"D_DATOUT_OFFSET.DATOUT_OFFSET": raw_offset, "D_DATOUT_SCALE.DATOUT_SCALE": scale & 0xFFFF,
+            "D_DATOUT_SHIFTER.DATOUT_SHIFTER": shift}
+
+
+def aimed_lut(rng: random.Random, values: NDArray[np.int64]) -> LutConfig:
+    """A random LUT whose tables sit on the layer's LUT inputs, so hits and every flow case occur."""
+    lo_v, hi_v = (int(np.percentile(values, q)) for q in (rng.choice([0, 5, 20]), rng.choice([60, 90, 100])))
+    span = max(hi_v - lo_v, 1)
+    lo_sel = max(-8, min(13, span.bit_length() - 8 + rng.randint(-1, 1)))
+    lo_start = lo_v + rng.randint(-span // 4, span // 4)
+    common = dict(unit="CDP", lo_index_select=lo_sel, lo_start=lo_start,
+                  lo_end=lo_start + (1 << (lo_sel + 8)),
+                  uflow_priority=rng.randint(0, 1), oflow_priority=rng.randint(0, 1),
+                  hybrid_priority=rng.randint(0, 1), le=random_table(rng, LE_ENTRIES),
+                  lo=random_table(rng, LO_ENTRIES))
+    slopes = {f"{t}_{f}_{k}": v for t in ("le", "lo") for f in ("uflow", "oflow")
+              for k, v in zip(("scale", "shift"), (rng.randint(-32768, 32767), rng.randint(-16, 15)),
+                              strict=True)}
+    if rng.random() < 0.5:
+        le_sel = max(-6, min(15, span.bit_length() - 6 + rng.randint(-2, 1)))
+        le_start = lo_v + rng.randint(-span // 2, span // 2)
+        return LutConfig(le_function=LINEAR, le_index_select=le_sel, le_start=le_start,
+                         le_end=le_start + (1 << (le_sel + 6)), **common, **slopes)
+    offset = rng.randint(-3, 6)
+    le_start = lo_v - rng.randint(0, 1 << max(offset, 0))
+    return LutConfig(le_function=EXPONENT, le_index_offset=offset, le_index_select=rng.randint(-128, 127),
+                     le_start=le_start, le_end=le_start + rng.choice([span, 1 << 20, 1 << 36]),
+                     **common, **slopes)
+
+
+@functools.cache
+def programs() -> dict[str, lut_program.LutProgram]:
+    """The LUT helper's ready-made CDP programs (the search takes a few seconds: done once)."""
+    return {"lrn exp": lut_program.lrn(), "lrn lo_only": lut_program.lrn(layout="lo_only"),
+            "lrn lin": lut_program.lrn(le_mode="linear"), "sigmoid": lut_program.sigmoid(unit="CDP")}
+
+
+def make_layer(rng: random.Random, geo: Geometry, index: int, lut_kind: str | None = None,
+               dims: tuple[int, int, int] | None = None, normalz: int | None = None) -> Layer:
+    w, h, c = dims or random_cube(rng, geo)
+    fields = cube_fields(w, h, c, geo.atom)
+    sqsum_bypass, mul_bypass = rng.choice([(0, 0)] * 5 + [(1, 0), (0, 1), (1, 1)])
+    fields["CDP"].update({"D_LRN_CFG.NORMALZ_LEN": index % 4 if normalz is None else normalz,
+                          "D_FUNC_BYPASS.SQSUM_BYPASS": sqsum_bypass, "D_FUNC_BYPASS.MUL_BYPASS": mul_bypass,
+                          **input_convertor(rng)})
+    surfaces = -(-c // geo.atom)
+    cube = random_cube_data(rng, w, h, surfaces * geo.atom)
+    # provisional config (default LUT, unit output convertor) to see the layer's LUT inputs
+    fields["CDP"].update({"D_DATOUT_SCALE.DATOUT_SCALE": 1, **lut_fields(LutConfig(unit="CDP"))})
+    base = CdpConfig.from_fields(fields, geo.atom)
+    x9 = input_convert(cube, base)
+    lut_in = x9 if base.sqsum_bypass else square_sum(x9, base.local_size)
+    kind = lut_kind or rng.choice(["random", "aimed", "aimed", "program"])
+    if kind == "program":
+        kind = rng.choice(sorted(programs()))
+    if kind in programs():
+        prog = programs()[kind]
+        lut_f, tables = prog.fields(), (prog.le, prog.lo)
+    else:
+        lut = (random_config(Shape(geo.atom, 21, 38, False), rng) if kind == "random"
+               else aimed_lut(rng, lut_in.reshape(-1)))
+        lut_f, tables = lut_fields(lut), (lut.le, lut.lo)
+    fields["CDP"].update(lut_f)
+    with_lut = CdpConfig.from_fields(fields, geo.atom, tables)
+    looked = lut_lookup(lut_in, with_lut.lut).output
+    v = looked if with_lut.mul_bypass else looked * x9
+    fields["CDP"].update(output_convertor(rng, v))
+    cfg = CdpConfig.from_fields(fields, geo.atom, tables)
+    assert dataclasses.replace(cfg, lut=with_lut.lut) == cfg
+    return Layer(fields, cfg, cube, f"layer {index} ({kind})")
+
+
+@dataclass
+class Coverage:
+    seen: set[str] = dataclasses.field(default_factory=set)
+
+    REQUIRED = tuple(f"LRN{n}" for n in (3, 5, 7, 9)) + (
+        "sqsum bypass", "mul bypass", "C % atom != 0", "W % chunk != 0", "several surfaces",
+        "several chunks", "saturation", "LUT uflow", "LUT oflow", "LUT le_hit", "LUT lo_hit", "LUT hybrid",
+        "exponential LE", "LUT program")
+
+    def add(self, layer: Layer, res: CdpResult, geo: Geometry) -> None:
+        cfg = layer.cfg
+        self.seen.add(f"LRN{cfg.local_size}")
+        flags = {"sqsum bypass": cfg.sqsum_bypass, "mul bypass": cfg.mul_bypass,
+                 "C % atom != 0": cfg.channels % geo.atom != 0, "W % chunk != 0": cfg.width % geo.chunk != 0,
+                 "several surfaces": cfg.surfaces > 1, "several chunks": cfg.width > geo.chunk,
+                 "saturation": res.out_saturation > 0, "exponential LE": cfg.lut.le_function == EXPONENT,
+                 "LUT program": any(k in layer.label for k in programs())}
+        flags.update({f"LUT {k}": v > 0 for k, v in res.lut_counts.items()})
+        self.seen.update(k for k, v in flags.items() if v)
+
+    def check(self) -> None:
+        missing = [r for r in self.REQUIRED if r not in self.seen]
+        assert not missing, f"coverage holes: {missing}"
+
+
+# ------------------------------------------------------------------------------------------ tests
+@cocotb.test()
+async def random_layers(dut) -> None:
+    """Random layers back to back, random backpressure; outputs and counters vs the model."""
+    geo = Geometry.current()
+    rng, pauses = make_rng("random_layers"), make_rng("random_layers:pauses")
+    drv = CdpDriver(dut)
+    await drv.reset()
+    cov = Coverage()
+    n_layers = scaled(12, 120)
+    atoms = 0
+    for i in range(n_layers):
+        # the first layers force the ready-made programs, so even a short run has them
+        kind = {0: "lrn exp", 1: "sigmoid"}.get(i)
+        layer = make_layer(rng, geo, i, lut_kind=kind)
+        await run_layer(drv, layer, geo, pauses)
+        cov.add(layer, cdp_compute(layer.cube, layer.cfg), geo)
+        atoms += layer.cfg.width * layer.cfg.height * layer.cfg.surfaces
+    cocotb.log.info("%d layers, %d atoms, coverage %s", n_layers, atoms, sorted(cov.seen))
+    cov.check()
+
+
+@cocotb.test()
+async def edge_cubes(dut) -> None:
+    """Directed sizes at the chunk and atom edges, each window length, light random backpressure."""
+    geo = Geometry.current()
+    rng, pauses = make_rng("edge_cubes"), make_rng("edge_cubes:pauses")
+    drv = CdpDriver(dut)
+    await drv.reset()
+    a, k = geo.atom, geo.chunk
+    dims = [(1, 1, 1), (1, 1, a + 1), (k, 1, a), (k + 1, 2, 2 * a + 3), (2 * k + 3, 1, 3 * a - 1),
+            (3, 2, 4 * a), (k - 1, 1, a - 1), (1, 3, 2)]
+    for n, d in enumerate(dims):
+        for normalz in range(4):
+            layer = make_layer(rng, geo, n * 4 + normalz, lut_kind="aimed", dims=d, normalz=normalz)
+            await run_layer(drv, layer, geo, pauses)
+
+
+@cocotb.test()
+async def lut_readback(dut) -> None:
+    """Tables written through the access port read back entry by entry through it."""
+    rng = make_rng("lut_readback")
+    drv = CdpDriver(dut)
+    await drv.reset()
+    le = np.array(random_table(rng, LE_ENTRIES), dtype=np.int64)
+    lo = np.array(random_table(rng, LO_ENTRIES), dtype=np.int64)
+    await drv.load_tables(le, lo)
+    for table, values in ((0, le), (1, lo)):
+        got = await drv.read_table(table, len(values))
+        want = [int(v) & 0xFFFF for v in values]
+        bad = [i for i, (g, w) in enumerate(zip(got, want, strict=True)) if g != w]
+        assert not bad, f"table {table} entry {bad[0]}: read {got[bad[0]]:#06x}, wrote {want[bad[0]]:#06x}"
+
+
+@cocotb.test()
+async def throughput(dut) -> None:
+    """No backpressure, 8x8x64 LRN-5 with the LRN program: one atom per cycle once the pipeline is full."""
+    geo = Geometry.current()
+    rng = make_rng("throughput")
+    drv = CdpDriver(dut)
+    await drv.reset()
+    layer = make_layer(rng, geo, 0, lut_kind="lrn exp", dims=(8, 8, 64), normalz=1)
+    atoms = layer.cfg.width * layer.cfg.height * layer.cfg.surfaces
+    wall0 = time.perf_counter()
+    cycles = await run_layer(drv, layer, geo, None)
+    wall = time.perf_counter() - wall0
+    # start, input skid and convertor, one chunk of lag in the ring, square sum, LUT, output convertor,
+    # the done pulse and the 4 cycles run_layer waits after the last atom
+    latency = 2 + 4 + geo.chunk + 1 + 3 + 7 + 4 + 2 + 4
+    cocotb.log.info("%s: %d atoms in %d cycles (%.3f cycles/atom), %.0f simulated cycles/s", layer.label,
+                    atoms, cycles, cycles / atoms, cycles / wall)
+    assert cycles <= atoms + latency, f"{cycles} cycles for {atoms} atoms: not one atom per cycle"
