@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from models.cdp import check_layout
 from models.errors import ConfigError
 from models.sdp_datapath import (
     ALU_EQL,
@@ -203,6 +204,7 @@ def validate(cfg: SdpConfig, fields: Mapping[str, Mapping[str, int]]) -> None:
         "SDP OUT_PRECISION": int(sdp.get("D_DATA_FORMAT.OUT_PRECISION", 0)),
         "SDP_RDMA IN_PRECISION": int(rdma.get("D_FEATURE_MODE_CFG.IN_PRECISION", 0)),
         "SDP_RDMA PROC_PRECISION": int(rdma.get("D_FEATURE_MODE_CFG.PROC_PRECISION", 0)),
+        "SDP_RDMA OUT_PRECISION": int(rdma.get("D_FEATURE_MODE_CFG.OUT_PRECISION", 0)),
     }
     for name, value in precisions.items():
         if value != INT8:
@@ -215,7 +217,10 @@ def validate(cfg: SdpConfig, fields: Mapping[str, Mapping[str, int]]) -> None:
             raise ConfigError("SDP Winograd/Batch: SDP has to work on the fly with CC",
                               {"WINOGRAD": winograd, "BATCH_NUMBER": batch})
         if cfg.ew.eql:
-            raise ConfigError("SDP Winograd/Batch: SDP_Y can't work at EQL mode", {"EW_ALU_ALGO": ALU_EQL})
+            # The compare-mode chapter states the same rule from the EQL side, so one check names both.
+            raise ConfigError("SDP Winograd/Batch: SDP_Y can't work at EQL mode (EQL: WINOGRAD has to be OFF "
+                              "and BATCH_NUMBER has to be 0)",
+                              {"EW_ALU_ALGO": ALU_EQL, "WINOGRAD": winograd, "BATCH_NUMBER": batch})
     uses = (
         ("BS", cfg.bs.alu_active and cfg.bs.alu_from_mem, cfg.bs.mul_active and cfg.bs.mul_from_mem,
          cfg.bs.alu_active and not cfg.bs.alu_from_mem, cfg.bs.mul_active and not cfg.bs.mul_from_mem,
@@ -251,9 +256,8 @@ def validate(cfg: SdpConfig, fields: Mapping[str, Mapping[str, int]]) -> None:
         raise ConfigError("SDP: precision conversion is not allowed if SDP output to PDP or EQL mode",
                           {"CVT_OFFSET": cfg.cvt.offset, "CVT_SCALE": cfg.cvt.scale,
                            "CVT_SHIFT": cfg.cvt.shift, "OUTPUT_DST_PDP": int(cfg.to_pdp), "EQL": int(ew.eql)})
-    if ew.eql and (winograd or batch):
-        raise ConfigError("SDP EQL: WINOGRAD has to be OFF and BATCH_NUMBER has to be 0",
-                          {"WINOGRAD": winograd, "BATCH_NUMBER": batch})
+    if batch:
+        _check_batch_alignment(cfg)
     if winograd or batch:
         raise ConfigError("SDP: nv_small has no Winograd and no multi-batch",
                           {"WINOGRAD": winograd, "BATCH_NUMBER": batch})
@@ -263,6 +267,47 @@ def validate(cfg: SdpConfig, fields: Mapping[str, Mapping[str, int]]) -> None:
             if got != value:
                 raise ConfigError(f"SDP_RDMA D_DATA_CUBE_{name} must equal SDP's",
                                   {"SDP_RDMA": got, "SDP": value})
+
+
+BATCH_ALIGN = 64
+
+
+def _check_batch_alignment(cfg: SdpConfig) -> None:
+    """Seed 001, SDP Winograd/Batch: with multi-batch the output and operand addresses are 64-byte aligned."""
+    regs = {"DST_BASE_ADDR": cfg.dst_base, "DST_LINE_STRIDE": cfg.dst_line_stride,
+            "DST_SURFACE_STRIDE": cfg.dst_surface_stride, "BS_BASE_ADDR": cfg.brdma.base,
+            "BN_BASE_ADDR": cfg.nrdma.base, "EW_BASE_ADDR": cfg.erdma.base}
+    misaligned = {name: value for name, value in regs.items() if value % BATCH_ALIGN}
+    if misaligned:
+        raise ConfigError("SDP: if multi-batch is enabled, DST_BASE_ADDR, DST_LINE_STRIDE, "
+                          "DST_SURFACE_STRIDE and BS/BN/EW_BASE_ADDR have to be 64 bytes aligned", misaligned)
+
+
+def check_memory_layout(cfg: SdpConfig) -> None:
+    """Data-format rules (alignment, line/surface strides) on every cube the SDP DMAs touch.
+
+    run_sdp checks them before it touches memory; from_fields does not, because sdp_compute (the pure array
+    function benches score streams with) needs no memory layout. Checked: the input when it comes from
+    memory, the output when it goes to memory (not to PDP, not in EQL mode), and each operand read from
+    memory (per element: a cube of 1, 2 or 4 bytes per element; per kernel: one block from its base).
+    A 1x1 input or output cube is read and written packed whatever its strides say (NVIDIA's C model
+    reads a 1x1 input as one per-kernel block), so only its base address counts.
+    """
+    atom = cfg.atom_bytes
+    cube = {"width": cfg.width, "height": cfg.height, "channels": cfg.channels, "atom_bytes": atom}
+    packed = {"width": 1, "height": 1, "channels": 1, "atom_bytes": atom}
+    feature = packed if cfg.is_1x1 else cube
+    if not cfg.flying_in:
+        check_layout("SDP", "SRC", cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, **feature)
+    if not (cfg.ew.eql or cfg.to_pdp):
+        check_layout("SDP", "DST", cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, **feature)
+    for name, blk, dma in (("BS", cfg.bs, cfg.brdma), ("BN", cfg.bn, cfg.nrdma), ("EW", cfg.ew, cfg.erdma)):
+        from_mem = (blk.alu_active and blk.alu_from_mem) or (blk.mul_active and blk.mul_from_mem)
+        if not (from_mem and dma.enabled):
+            continue
+        dims = cube if dma.per_element else packed
+        check_layout("SDP", name, dma.base, dma.line_stride, dma.surface_stride,
+                     elem_bytes=dma.bytes_per_element, **dims)
 
 
 @dataclass(frozen=True)
@@ -371,6 +416,7 @@ def run_sdp(cfg: SdpConfig, mem: object, flying_input: NDArray[np.integer] | Non
     Operands whose RDMA RAM_TYPE is CV come from `sec_mem` when one is given (a trace's second memory).
     `lut_tables` holds the LE (65) and LO (257) raw 16-bit entries programmed through S_LUT_ACCESS_*.
     """
+    check_memory_layout(cfg)
     atom = cfg.atom_bytes
     if cfg.flying_in:
         if flying_input is None:

@@ -1,0 +1,369 @@
+"""Seed 001's Limitation rules for SDP, CDP, PDP and the LUT, one test case per rule of docs/limitations.md.
+
+Every case starts from a VALID register configuration (reset values with a layer's fields encoded through
+models/registers.encode_fields, then decoded again as the hardware would see them), breaks one rule, and
+checks that the unit's configuration layer raises ConfigError naming that rule (the seed's wording in
+`err.rule`) and the offending values (`err.values`). Rules NVIDIA's own traces break are advisories: the
+case checks that advisories() reports them and that the layer still runs. The last test checks that every
+rule id of docs/limitations.md has a case here and every case id is in the document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from models import sdp
+from models.errors import ConfigError
+from models.lut import LINEAR
+from models.memory import Memory
+from models.registers import decode_fields, encode_fields, reset_values
+from models.sdp_datapath import ALU_EQL, ALU_MAX, ALU_SUM
+
+Spec = Mapping[str, Mapping[str, int]]
+"""unit -> "REG.FIELD" -> value as stored (unsigned)."""
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "limitations.md"
+LUT_TABLES = (np.zeros(65, dtype=np.int16), np.zeros(257, dtype=np.int16))
+
+
+def u(value: int, bits: int) -> int:
+    """A signed value as the unsigned field that stores it."""
+    return value & ((1 << bits) - 1)
+
+
+def full_fields(spec: Spec) -> dict[str, dict[str, int]]:
+    """Every field of every register of each unit: reset values with the spec's fields encoded into them."""
+    out: dict[str, dict[str, int]] = {}
+    for unit, fields in spec.items():
+        regs = {**reset_values(unit), **encode_fields(unit, fields)}
+        out[unit] = decode_fields(unit, regs)
+    return out
+
+
+def with_changes(spec: Spec, changes: Mapping[str, int]) -> dict[str, dict[str, int]]:
+    """The spec with `changes` ("UNIT:REG.FIELD" -> value) applied, still one field per key."""
+    out = {unit: dict(fields) for unit, fields in spec.items()}
+    for key, value in changes.items():
+        unit, name = key.split(":", 1)
+        out.setdefault(unit, {})[name] = value
+    return out
+
+
+@dataclass(frozen=True)
+class Case:
+    """One broken rule: the baseline it starts from, the fields it changes, the error it expects."""
+
+    id: str
+    base: str
+    changes: Mapping[str, int]
+    rule: str
+    """A piece of ConfigError.rule: the seed's wording of the rule."""
+    values: Mapping[str, int] = field(default_factory=dict)
+    """Entries ConfigError.values must hold (the offending values)."""
+    raw: Mapping[str, int] = field(default_factory=dict)
+    """"UNIT:REG.FIELD" set after decoding: values no register field can hold (wider than the field)."""
+
+
+def case_fields(case: Case, baselines: Mapping[str, Spec]) -> dict[str, dict[str, int]]:
+    fields = full_fields(with_changes(baselines[case.base], case.changes))
+    for key, value in case.raw.items():
+        unit, name = key.split(":", 1)
+        fields[unit][name] = value
+    return fields
+
+
+def expect_error(run: Callable[[Mapping[str, Mapping[str, int]]], object], case: Case,
+                 baselines: Mapping[str, Spec]) -> None:
+    fields = case_fields(case, baselines)
+    with pytest.raises(ConfigError) as err:
+        run(fields)
+    assert case.rule in err.value.rule, f"raised {err.value.rule!r}, expected a rule naming {case.rule!r}"
+    assert case.rule in str(err.value)
+    for name, value in case.values.items():
+        assert err.value.values.get(name) == value, f"{name}: {err.value.values}"
+
+
+def params(cases: tuple[Case, ...]) -> list[object]:
+    return [pytest.param(c, id=c.id) for c in cases]
+
+
+def lut_fields(unit: str, *, function: int = LINEAR, le_offset: int = 0, le_select: int = 0,
+               lo_select: int = 0, le_start: int = 0, le_end: int = 64, lo_start: int = -128,
+               lo_end: int = 128) -> dict[str, int]:
+    """S_LUT_* fields of `unit` from signed values; the defaults are valid for both units (linear LE over
+    [0, 64) and LO over [-128, 128), both with select 0). CDP splits START/END into 32 + 6 bits."""
+    fields = {"S_LUT_CFG.LUT_LE_FUNCTION": function, "S_LUT_CFG.LUT_UFLOW_PRIORITY": 1,
+              "S_LUT_CFG.LUT_OFLOW_PRIORITY": 1, "S_LUT_INFO.LUT_LE_INDEX_OFFSET": u(le_offset, 8),
+              "S_LUT_INFO.LUT_LE_INDEX_SELECT": u(le_select, 8),
+              "S_LUT_INFO.LUT_LO_INDEX_SELECT": u(lo_select, 8)}
+    ends = (("LE_START", le_start), ("LE_END", le_end), ("LO_START", lo_start), ("LO_END", lo_end))
+    for reg, value in ends:
+        if unit == "SDP":
+            fields[f"S_LUT_{reg}.LUT_{reg}"] = u(value, 32)
+        else:
+            fields[f"S_LUT_{reg}_LOW.LUT_{reg}_LOW"] = u(value, 32)
+            fields[f"S_LUT_{reg}_HIGH.LUT_{reg}_HIGH"] = u(value, 38) >> 32
+    return fields
+
+
+def lut_changes(unit: str, **values: int) -> dict[str, int]:
+    """Changes that reprogram every S_LUT_* field of `unit` (only the named values differ)."""
+    return {f"{unit}:{name}": value for name, value in lut_fields(unit, **values).items()}
+
+
+# ======================================================================================== SDP ============
+
+def _sdp_cube(w: int, h: int, c: int) -> dict[str, int]:
+    return {"D_DATA_CUBE_WIDTH.WIDTH": w - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": h - 1,
+            "D_DATA_CUBE_CHANNEL.CHANNEL": c - 1}
+
+
+def _sdp_rdma(w: int, h: int, c: int, *, flying: int = 0) -> dict[str, int]:
+    # SDP_RDMA resets IN/PROC_PRECISION to INT16 (reset 0x14): an INT8 layer programs them.
+    return {**_sdp_cube(w, h, c),
+            "D_FEATURE_MODE_CFG.FLYING_MODE": flying, "D_FEATURE_MODE_CFG.WINOGRAD": 0,
+            "D_FEATURE_MODE_CFG.IN_PRECISION": 0, "D_FEATURE_MODE_CFG.PROC_PRECISION": 0,
+            "D_FEATURE_MODE_CFG.OUT_PRECISION": 0, "D_FEATURE_MODE_CFG.BATCH_NUMBER": 0,
+            "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": 0x1000, "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": 0x40,
+            "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": 0x100}
+
+
+def _sdp_main(*, flying: int = 0) -> dict[str, dict[str, int]]:
+    """4x3x12 (two surfaces): BS = per-element ALU operand (BRDMA) then MUL by a register; BN = MUL by a
+    per-channel 2-byte operand (NRDMA); EW = MUL by a register then MAX with a per-element operand through
+    its convertor (ERDMA); LUT bypassed; a real output convertor; output to memory."""
+    sdp_fields = {
+        **_sdp_cube(4, 3, 12),
+        "D_DATA_FORMAT.PROC_PRECISION": 0, "D_DATA_FORMAT.OUT_PRECISION": 0,
+        "D_FEATURE_MODE_CFG.FLYING_MODE": flying, "D_FEATURE_MODE_CFG.OUTPUT_DST": 0,
+        "D_FEATURE_MODE_CFG.WINOGRAD": 0, "D_FEATURE_MODE_CFG.BATCH_NUMBER": 0,
+        "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": 0x10000, "D_DST_LINE_STRIDE.DST_LINE_STRIDE": 0x40,
+        "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": 0x100,
+        "D_DP_BS_CFG.BS_BYPASS": 0, "D_DP_BS_CFG.BS_ALU_BYPASS": 0, "D_DP_BS_CFG.BS_ALU_ALGO": ALU_SUM,
+        "D_DP_BS_CFG.BS_MUL_BYPASS": 0, "D_DP_BS_CFG.BS_MUL_PRELU": 0, "D_DP_BS_CFG.BS_RELU_BYPASS": 0,
+        "D_DP_BS_ALU_CFG.BS_ALU_SRC": 1, "D_DP_BS_ALU_CFG.BS_ALU_SHIFT_VALUE": 2,
+        "D_DP_BS_MUL_CFG.BS_MUL_SRC": 0, "D_DP_BS_MUL_CFG.BS_MUL_SHIFT_VALUE": 3,
+        "D_DP_BS_MUL_SRC_VALUE.BS_MUL_OPERAND": 5,
+        "D_DP_BN_CFG.BN_BYPASS": 0, "D_DP_BN_CFG.BN_ALU_BYPASS": 1, "D_DP_BN_CFG.BN_MUL_BYPASS": 0,
+        "D_DP_BN_CFG.BN_MUL_PRELU": 0, "D_DP_BN_CFG.BN_RELU_BYPASS": 1, "D_DP_BN_MUL_CFG.BN_MUL_SRC": 1,
+        "D_DP_BN_ALU_SRC_VALUE.BN_ALU_OPERAND": u(-4, 16),
+        "D_DP_EW_CFG.EW_BYPASS": 0, "D_DP_EW_CFG.EW_ALU_BYPASS": 0, "D_DP_EW_CFG.EW_ALU_ALGO": ALU_MAX,
+        "D_DP_EW_CFG.EW_MUL_BYPASS": 0, "D_DP_EW_CFG.EW_MUL_PRELU": 0, "D_DP_EW_CFG.EW_LUT_BYPASS": 1,
+        "D_DP_EW_ALU_CFG.EW_ALU_SRC": 1, "D_DP_EW_ALU_CFG.EW_ALU_CVT_BYPASS": 0,
+        "D_DP_EW_ALU_CVT_SCALE_VALUE.EW_ALU_CVT_SCALE": 3,
+        "D_DP_EW_MUL_CFG.EW_MUL_SRC": 0, "D_DP_EW_MUL_SRC_VALUE.EW_MUL_OPERAND": 3,
+        "D_CVT_OFFSET.CVT_OFFSET": 2, "D_CVT_SCALE.CVT_SCALE": 3, "D_CVT_SHIFT.CVT_SHIFT": 1,
+    }
+    rdma = {
+        **_sdp_rdma(4, 3, 12, flying=flying),
+        "D_BRDMA_CFG.BRDMA_DISABLE": 0, "D_BRDMA_CFG.BRDMA_DATA_USE": sdp.USE_ALU,
+        "D_BRDMA_CFG.BRDMA_DATA_MODE": sdp.PER_ELEMENT, "D_BS_BASE_ADDR_LOW.BS_BASE_ADDR_LOW": 0x2000,
+        "D_BS_LINE_STRIDE.BS_LINE_STRIDE": 0x40, "D_BS_SURFACE_STRIDE.BS_SURFACE_STRIDE": 0x100,
+        "D_NRDMA_CFG.NRDMA_DISABLE": 0, "D_NRDMA_CFG.NRDMA_DATA_USE": sdp.USE_MUL,
+        "D_NRDMA_CFG.NRDMA_DATA_SIZE": 1, "D_NRDMA_CFG.NRDMA_DATA_MODE": sdp.PER_KERNEL,
+        "D_BN_BASE_ADDR_LOW.BN_BASE_ADDR_LOW": 0x3000,
+        "D_ERDMA_CFG.ERDMA_DISABLE": 0, "D_ERDMA_CFG.ERDMA_DATA_USE": sdp.USE_ALU,
+        "D_ERDMA_CFG.ERDMA_DATA_MODE": sdp.PER_ELEMENT, "D_EW_BASE_ADDR_LOW.EW_BASE_ADDR_LOW": 0x4000,
+        "D_EW_LINE_STRIDE.EW_LINE_STRIDE": 0x40, "D_EW_SURFACE_STRIDE.EW_SURFACE_STRIDE": 0x100,
+    }
+    return {"SDP": sdp_fields, "SDP_RDMA": rdma}
+
+
+def _sdp_simple(w: int, h: int, c: int, **extra: int) -> dict[str, dict[str, int]]:
+    """Every block bypassed (their reset values), identity output convertor; `extra` SDP fields."""
+    sdp_fields = {**_sdp_cube(w, h, c), "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": 0x10000,
+                  "D_DST_LINE_STRIDE.DST_LINE_STRIDE": 0x40, "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": 0x100,
+                  "D_CVT_SCALE.CVT_SCALE": 1, **extra}
+    return {"SDP": sdp_fields, "SDP_RDMA": _sdp_rdma(w, h, c)}
+
+
+def _sdp_eql() -> dict[str, dict[str, int]]:
+    """EQL compare of the input cube with an ERDMA cube: Y ALU convertor, LUT and output convertor off."""
+    spec = _sdp_simple(4, 3, 12, **{
+        "D_DP_EW_CFG.EW_BYPASS": 0, "D_DP_EW_CFG.EW_ALU_BYPASS": 0, "D_DP_EW_CFG.EW_ALU_ALGO": ALU_EQL,
+        "D_DP_EW_ALU_CFG.EW_ALU_SRC": 1, "D_DP_EW_ALU_CFG.EW_ALU_CVT_BYPASS": 1})
+    spec["SDP_RDMA"].update({
+        "D_ERDMA_CFG.ERDMA_DISABLE": 0, "D_ERDMA_CFG.ERDMA_DATA_USE": sdp.USE_ALU,
+        "D_ERDMA_CFG.ERDMA_DATA_MODE": sdp.PER_ELEMENT, "D_EW_BASE_ADDR_LOW.EW_BASE_ADDR_LOW": 0x4000,
+        "D_EW_LINE_STRIDE.EW_LINE_STRIDE": 0x40, "D_EW_SURFACE_STRIDE.EW_SURFACE_STRIDE": 0x100})
+    return spec
+
+
+def _sdp_lut() -> dict[str, dict[str, int]]:
+    """EW = the LUT alone (linear LE over [0, 64), LO over [-128, 128)); the LUT registers are valid."""
+    return _sdp_simple(4, 3, 12, **{
+        "D_DP_EW_CFG.EW_BYPASS": 0, "D_DP_EW_CFG.EW_LUT_BYPASS": 0, **lut_fields("SDP")})
+
+
+SDP_BASELINES: dict[str, Spec] = {
+    "sdp_main": _sdp_main(),
+    "sdp_fly": _sdp_main(flying=1),
+    "sdp_to_pdp": _sdp_simple(4, 3, 12, **{"D_FEATURE_MODE_CFG.OUTPUT_DST": 1}),
+    "sdp_eql": _sdp_eql(),
+    "sdp_eql_fly": with_changes(_sdp_eql(), {"SDP:D_FEATURE_MODE_CFG.FLYING_MODE": 1,
+                                             "SDP_RDMA:D_FEATURE_MODE_CFG.FLYING_MODE": 1}),
+    "sdp_lut": _sdp_lut(),
+    "sdp_1x1": _sdp_simple(1, 1, 16),
+}
+
+
+def run_sdp_layer(fields: Mapping[str, Mapping[str, int]]) -> sdp.SdpResult:
+    """Decode, validate and run one SDP layer on an empty memory (input on the fly when so configured)."""
+    cfg = sdp.SdpConfig.from_fields(fields)
+    cube = np.zeros((cfg.padded_channels, cfg.height, cfg.width), dtype=np.int8) if cfg.flying_in else None
+    return sdp.run_sdp(cfg, Memory(), flying_input=cube, lut_tables=LUT_TABLES)
+
+
+SDP_CASES = (
+    # --- Data format -------------------------------------------------------------------------------------
+    Case("DF1-SDP-PROC", "sdp_main", {"SDP:D_DATA_FORMAT.PROC_PRECISION": 1}, "INT8 only",
+         {"SDP PROC_PRECISION": 1}),
+    Case("DF1-SDP-OUT", "sdp_main", {"SDP:D_DATA_FORMAT.OUT_PRECISION": 2}, "INT8 only",
+         {"SDP OUT_PRECISION": 2}),
+    Case("DF1-SDP_RDMA-IN", "sdp_main", {"SDP_RDMA:D_FEATURE_MODE_CFG.IN_PRECISION": 1}, "INT8 only",
+         {"SDP_RDMA IN_PRECISION": 1}),
+    Case("DF1-SDP_RDMA-PROC", "sdp_main", {"SDP_RDMA:D_FEATURE_MODE_CFG.PROC_PRECISION": 2}, "INT8 only",
+         {"SDP_RDMA PROC_PRECISION": 2}),
+    Case("DF1-SDP_RDMA-OUT", "sdp_main", {"SDP_RDMA:D_FEATURE_MODE_CFG.OUT_PRECISION": 1}, "INT8 only",
+         {"SDP_RDMA OUT_PRECISION": 1}),
+    Case("DF2-SDP-SRC", "sdp_main", {"SDP_RDMA:D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": 0x1004},
+         "alignment for SRC address/line_stride/surf_stride", {"SRC_BASE_ADDR": 0x1004}),
+    Case("DF2-SDP-DST", "sdp_main", {"SDP:D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": 0x104},
+         "alignment for DST address/line_stride/surf_stride", {"DST_SURFACE_STRIDE": 0x104}),
+    Case("DF2-SDP-BS", "sdp_main", {"SDP_RDMA:D_BS_LINE_STRIDE.BS_LINE_STRIDE": 0x44},
+         "alignment for BS address/line_stride/surf_stride", {"BS_LINE_STRIDE": 0x44}),
+    Case("DF2-SDP-BN", "sdp_main", {"SDP_RDMA:D_BN_BASE_ADDR_LOW.BN_BASE_ADDR_LOW": 0x3002},
+         "alignment for BN address/line_stride/surf_stride", {"BN_BASE_ADDR": 0x3002}),
+    Case("DF3-SDP-SRC", "sdp_main", {"SDP_RDMA:D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": 0x18},
+         "SRC_LINE_STRIDE has to be bigger than the actual size per line",
+         {"SRC_LINE_STRIDE": 0x18, "bytes_per_line": 32}),
+    Case("DF3-SDP-DST", "sdp_main", {"SDP:D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": 0x80},
+         "DST_SURFACE_STRIDE must hold a whole surface",
+         {"DST_SURFACE_STRIDE": 0x80, "bytes_per_surface": 160}),
+    Case("DF3-SDP-EW", "sdp_main", {"SDP_RDMA:D_EW_LINE_STRIDE.EW_LINE_STRIDE": 0x10},
+         "EW_LINE_STRIDE has to be bigger than the actual size per line",
+         {"EW_LINE_STRIDE": 0x10, "bytes_per_line": 32}),
+    # --- SDP General --------------------------------------------------------------------------------------
+    Case("S1-BN", "sdp_main", {"SDP:D_DP_BN_MUL_CFG.BN_MUL_SRC": 0},
+         "when SRC is configured as REG, corresponding RDMA shouldn't be enabled",
+         {"ALU_SRC_REG": 0, "MUL_SRC_REG": 1}),
+    Case("S1-BS", "sdp_main", {"SDP:D_DP_BS_ALU_CFG.BS_ALU_SRC": 0},
+         "when SRC is configured as REG, corresponding RDMA shouldn't be enabled",
+         {"ALU_SRC_REG": 1, "MUL_SRC_REG": 1}),
+    Case("S2", "sdp_eql", {"SDP:D_DP_EW_ALU_CFG.EW_ALU_CVT_BYPASS": 0},
+         "EQL: Y ALU convertor must be bypassed", {"EW_ALU_CVT_BYPASS": 0}),
+    Case("S3", "sdp_eql", {"SDP:D_DP_EW_CFG.EW_LUT_BYPASS": 0},
+         "EQL: all the operations after ALU should be bypassed", {"EW_LUT_BYPASS": 0}),
+    # S5 (FP16 EW convertors) and S7 (INT16->INT8 channel alignment) cannot be set up on nv_small: the
+    # precision they need is refused first, by DF1.
+    Case("S5", "sdp_main", {"SDP:D_DATA_FORMAT.PROC_PRECISION": 2,
+                            "SDP:D_DP_EW_ALU_CFG.EW_ALU_CVT_BYPASS": 1},
+         "nv_small supports INT8 only", {"SDP PROC_PRECISION": 2}),
+    Case("S6-PDP", "sdp_to_pdp", {"SDP:D_CVT_SCALE.CVT_SCALE": 2},
+         "precision conversion is not allowed if SDP output to PDP or EQL mode",
+         {"CVT_SCALE": 2, "OUTPUT_DST_PDP": 1, "EQL": 0}),
+    Case("S6-EQL", "sdp_eql", {"SDP:D_CVT_SHIFT.CVT_SHIFT": 1},
+         "precision conversion is not allowed if SDP output to PDP or EQL mode",
+         {"CVT_SHIFT": 1, "OUTPUT_DST_PDP": 0, "EQL": 1}),
+    Case("S7", "sdp_main", {"SDP_RDMA:D_FEATURE_MODE_CFG.IN_PRECISION": 1},
+         "nv_small supports INT8 only", {"SDP_RDMA IN_PRECISION": 1}),
+    # --- SDP Winograd/Batch -------------------------------------------------------------------------------
+    Case("S8-WINOGRAD", "sdp_main", {"SDP:D_FEATURE_MODE_CFG.WINOGRAD": 1},
+         "SDP has to work on the fly with CC", {"WINOGRAD": 1, "BATCH_NUMBER": 0}),
+    Case("S8-BATCH", "sdp_main", {"SDP:D_FEATURE_MODE_CFG.BATCH_NUMBER": 3},
+         "SDP has to work on the fly with CC", {"WINOGRAD": 0, "BATCH_NUMBER": 3}),
+    Case("S9", "sdp_eql_fly", {"SDP:D_FEATURE_MODE_CFG.WINOGRAD": 1},
+         "SDP_Y can't work at EQL mode (EQL: WINOGRAD has to be OFF and BATCH_NUMBER has to be 0)",
+         {"EW_ALU_ALGO": ALU_EQL, "WINOGRAD": 1}),
+    Case("S10", "sdp_fly", {"SDP:D_FEATURE_MODE_CFG.BATCH_NUMBER": 1,
+                            "SDP:D_DST_LINE_STRIDE.DST_LINE_STRIDE": 0x48},
+         "if multi-batch is enabled, DST_BASE_ADDR, DST_LINE_STRIDE", {"DST_LINE_STRIDE": 0x48}),
+    Case("S10-EW", "sdp_fly", {"SDP:D_FEATURE_MODE_CFG.BATCH_NUMBER": 1,
+                               "SDP_RDMA:D_EW_BASE_ADDR_LOW.EW_BASE_ADDR_LOW": 0x4020},
+         "BS/BN/EW_BASE_ADDR have to be 64 bytes aligned", {"EW_BASE_ADDR": 0x4020}),
+    Case("S11-WINOGRAD", "sdp_fly", {"SDP:D_FEATURE_MODE_CFG.WINOGRAD": 1},
+         "nv_small has no Winograd and no multi-batch", {"WINOGRAD": 1, "BATCH_NUMBER": 0}),
+    Case("S11-BATCH", "sdp_fly", {"SDP:D_FEATURE_MODE_CFG.BATCH_NUMBER": 1},
+         "nv_small has no Winograd and no multi-batch", {"WINOGRAD": 0, "BATCH_NUMBER": 1}),
+    # --- SDP programming chapter: operands from memory ------------------------------------------------------
+    Case("S12", "sdp_main", {"SDP_RDMA:D_BRDMA_CFG.BRDMA_DISABLE": 1},
+         "an operand from memory needs its read DMA enabled", {"ALU_SRC_MEM": 1, "MUL_SRC_MEM": 0}),
+    Case("S13-ALU", "sdp_main", {"SDP_RDMA:D_BRDMA_CFG.BRDMA_DATA_USE": sdp.USE_MUL},
+         "RDMA DATA_USE must match the operands taken from memory",
+         {"DATA_USE": sdp.USE_MUL, "needed": sdp.USE_ALU}),
+    Case("S13-BOTH", "sdp_main", {"SDP:D_DP_BS_MUL_CFG.BS_MUL_SRC": 1},
+         "RDMA DATA_USE must match the operands taken from memory",
+         {"DATA_USE": sdp.USE_ALU, "needed": sdp.USE_BOTH}),
+    # --- model rule: SDP_RDMA repeats the cube size --------------------------------------------------------
+    Case("S14", "sdp_main", {"SDP_RDMA:D_DATA_CUBE_HEIGHT.HEIGHT": 3},
+         "SDP_RDMA D_DATA_CUBE_HEIGHT must equal SDP's", {"SDP_RDMA": 4, "SDP": 3}),
+)
+
+SDP_ADVISORIES = (
+    Case("S4-BS", "sdp_main", {"SDP:D_DP_BS_CFG.BS_MUL_PRELU": 1},
+         "SDP BS: if PReLU is enabled for one sub-unit, the ALU in that unit MUST be bypassed"),
+    Case("S4-BN", "sdp_main", {"SDP:D_DP_BN_CFG.BN_ALU_BYPASS": 0, "SDP:D_DP_BN_CFG.BN_MUL_PRELU": 1},
+         "SDP BN: if PReLU is enabled for one sub-unit, the ALU in that unit MUST be bypassed"),
+    Case("S4-EW", "sdp_main", {"SDP:D_DP_EW_CFG.EW_MUL_PRELU": 1},
+         "SDP EW: if PReLU is enabled for one sub-unit, the ALU in that unit MUST be bypassed"),
+)
+
+# The BS/BN ALU/MUL operand sources the SDP programming chapter lists as supported (S15).
+SDP_SOURCE_COMBINATIONS = {
+    "S15-REG-MC": {"SDP:D_DP_BS_ALU_CFG.BS_ALU_SRC": 0, "SDP:D_DP_BS_MUL_CFG.BS_MUL_SRC": 1,
+                   "SDP_RDMA:D_BRDMA_CFG.BRDMA_DATA_USE": sdp.USE_MUL},
+    "S15-MC-REG": {},
+    "S15-MC-MC-PER-CHANNEL": {"SDP:D_DP_BS_MUL_CFG.BS_MUL_SRC": 1,
+                              "SDP_RDMA:D_BRDMA_CFG.BRDMA_DATA_USE": sdp.USE_BOTH,
+                              "SDP_RDMA:D_BRDMA_CFG.BRDMA_DATA_MODE": sdp.PER_KERNEL},
+    "S15-MC-MC-PER-ELEMENT": {"SDP:D_DP_BS_MUL_CFG.BS_MUL_SRC": 1,
+                              "SDP_RDMA:D_BRDMA_CFG.BRDMA_DATA_USE": sdp.USE_BOTH},
+    "S15-REG-REG": {"SDP:D_DP_BS_ALU_CFG.BS_ALU_SRC": 0, "SDP_RDMA:D_BRDMA_CFG.BRDMA_DISABLE": 1},
+}
+
+
+@pytest.mark.parametrize("name", SDP_BASELINES)
+def test_sdp_baseline_is_valid(name: str) -> None:
+    fields = full_fields(SDP_BASELINES[name])
+    run_sdp_layer(fields)
+    assert sdp.advisories(sdp.SdpConfig.from_fields(fields)) == []
+
+
+@pytest.mark.parametrize("case", params(SDP_CASES))
+def test_sdp_rule_raises(case: Case) -> None:
+    expect_error(run_sdp_layer, case, SDP_BASELINES)
+
+
+@pytest.mark.parametrize("case", params(SDP_ADVISORIES))
+def test_sdp_advisory(case: Case) -> None:
+    fields = case_fields(case, SDP_BASELINES)
+    run_sdp_layer(fields)   # reported, not raised: the layer runs
+    assert sdp.advisories(sdp.SdpConfig.from_fields(fields)) == [case.rule]
+
+
+@pytest.mark.parametrize("changes", [pytest.param(v, id=k) for k, v in SDP_SOURCE_COMBINATIONS.items()])
+def test_sdp_supported_operand_sources(changes: Mapping[str, int]) -> None:
+    run_sdp_layer(full_fields(with_changes(SDP_BASELINES["sdp_main"], changes)))
+
+
+def test_sdp_1x1_cube_is_read_and_written_packed_whatever_the_strides() -> None:
+    """DF4 on SDP: the strides of a 1x1xC cube are not used (NVIDIA's C model reads a 1x1 input as one
+    per-kernel block), so unpacked, even overlapping, strides cannot break the layer: nothing to report."""
+    spec = with_changes(SDP_BASELINES["sdp_1x1"], {
+        "SDP_RDMA:D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": 0x100,
+        "SDP_RDMA:D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": 0,
+        "SDP:D_DST_LINE_STRIDE.DST_LINE_STRIDE": 0x100, "SDP:D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": 0})
+    cfg = sdp.SdpConfig.from_fields(full_fields(spec))
+    mem = Memory()
+    data = np.arange(1, 17, dtype=np.int8)
+    mem.write(0x1000, data.view(np.uint8))
+    res = sdp.run_sdp(cfg, mem)
+    assert res.output[:, 0, 0].tolist() == data.tolist()
+    assert mem.read(0x10000, 16).view(np.int8).tolist() == data.tolist()
+    assert sdp.advisories(cfg) == []
+
