@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from models import sdp
+from models import cdp, sdp
 from models.errors import ConfigError
 from models.lut import LINEAR
 from models.memory import Memory
@@ -367,3 +367,87 @@ def test_sdp_1x1_cube_is_read_and_written_packed_whatever_the_strides() -> None:
     assert mem.read(0x10000, 16).view(np.int8).tolist() == data.tolist()
     assert sdp.advisories(cfg) == []
 
+
+
+# ======================================================================================== CDP ============
+
+def _cdp(w: int, h: int, c: int, *, line: int = 0x40, surf: int = 0x100,
+         lut: Mapping[str, int] | None = None) -> dict[str, dict[str, int]]:
+    """LRN over 5 channels with real convertors; input and output in the same layout (line/surf strides)."""
+    cdp_fields = {
+        "D_DATA_FORMAT.INPUT_DATA_TYPE": 0, "D_LRN_CFG.NORMALZ_LEN": 1,
+        "D_FUNC_BYPASS.SQSUM_BYPASS": 0, "D_FUNC_BYPASS.MUL_BYPASS": 0,
+        "D_DATIN_OFFSET.DATIN_OFFSET": 2, "D_DATIN_SCALE.DATIN_SCALE": 3, "D_DATIN_SHIFTER.DATIN_SHIFTER": 1,
+        "D_DATOUT_OFFSET.DATOUT_OFFSET": 5, "D_DATOUT_SCALE.DATOUT_SCALE": 7,
+        "D_DATOUT_SHIFTER.DATOUT_SHIFTER": 4,
+        "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": 0x8000, "D_DST_LINE_STRIDE.DST_LINE_STRIDE": line,
+        "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": surf,
+        **(lut if lut is not None else lut_fields("CDP")),
+    }
+    rdma = {
+        "D_DATA_FORMAT.INPUT_DATA": 0, "D_DATA_CUBE_WIDTH.WIDTH": w - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": h - 1,
+        "D_DATA_CUBE_CHANNEL.CHANNEL": c - 1, "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": 0x1000,
+        "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": line, "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": surf,
+    }
+    return {"CDP": cdp_fields, "CDP_RDMA": rdma}
+
+
+CDP_BASELINES: dict[str, Spec] = {
+    "cdp_main": _cdp(5, 3, 12),                 # two surfaces; a line is 40 bytes, a surface 168
+    "cdp_1x1": _cdp(1, 1, 12, line=8, surf=8),  # line_packed and surf_packed
+}
+
+
+def run_cdp_layer(fields: Mapping[str, Mapping[str, int]]) -> cdp.CdpResult:
+    """Decode, validate and run one CDP layer on an empty memory."""
+    return cdp.run_cdp(cdp.CdpConfig.from_fields(fields, tables=LUT_TABLES), Memory())
+
+
+CDP_CASES = (
+    Case("DF1-CDP", "cdp_main", {"CDP:D_DATA_FORMAT.INPUT_DATA_TYPE": 1}, "INT8 only",
+         {"CDP INPUT_DATA_TYPE": 1}),
+    Case("DF1-CDP_RDMA", "cdp_main", {"CDP_RDMA:D_DATA_FORMAT.INPUT_DATA": 2}, "INT8 only",
+         {"CDP_RDMA INPUT_DATA": 2}),
+    Case("DF2-CDP-SRC", "cdp_main", {"CDP_RDMA:D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": 0x10C},
+         "alignment for SRC address/line_stride/surf_stride", {"SRC_SURFACE_STRIDE": 0x10C}),
+    Case("DF2-CDP-DST", "cdp_main", {"CDP:D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": 0x8001},
+         "alignment for DST address/line_stride/surf_stride", {"DST_BASE_ADDR": 0x8001}),
+    Case("DF3-CDP-SRC", "cdp_main", {"CDP_RDMA:D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": 0x20},
+         "SRC_LINE_STRIDE has to be bigger than the actual size per line",
+         {"SRC_LINE_STRIDE": 0x20, "bytes_per_line": 40}),
+    Case("DF3-CDP-DST", "cdp_main", {"CDP:D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": 0x80},
+         "DST_SURFACE_STRIDE must hold a whole surface",
+         {"DST_SURFACE_STRIDE": 0x80, "bytes_per_surface": 168}),
+    # NORMALZ_LEN is a 2-bit field (3, 5, 7 or 9 channels): a longer window cannot be programmed, so the
+    # case hands the decoder a field value no register holds.
+    Case("C1", "cdp_main", {}, "maximum supported local_size is 9", {"NORMALZ_LEN": 4},
+         raw={"CDP:D_LRN_CFG.NORMALZ_LEN": 4}),
+)
+
+CDP_ADVISORIES = (
+    Case("DF4-CDP-SRC", "cdp_1x1", {"CDP_RDMA:D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": 0x100},
+         "CDP: for 1x1xC cube, it should always be line_packed and surf_packed "
+         "(SRC_LINE_STRIDE=256, SRC_SURFACE_STRIDE=8)"),
+    Case("DF4-CDP-DST", "cdp_1x1", {"CDP:D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": 0x40},
+         "CDP: for 1x1xC cube, it should always be line_packed and surf_packed "
+         "(DST_LINE_STRIDE=8, DST_SURFACE_STRIDE=64)"),
+)
+
+
+@pytest.mark.parametrize("name", CDP_BASELINES)
+def test_cdp_baseline_is_valid(name: str) -> None:
+    fields = full_fields(CDP_BASELINES[name])
+    run_cdp_layer(fields)
+    assert cdp.advisories(cdp.CdpConfig.from_fields(fields)) == []
+
+
+@pytest.mark.parametrize("case", params(CDP_CASES))
+def test_cdp_rule_raises(case: Case) -> None:
+    expect_error(run_cdp_layer, case, CDP_BASELINES)
+
+
+@pytest.mark.parametrize("case", params(CDP_ADVISORIES))
+def test_cdp_advisory(case: Case) -> None:
+    fields = case_fields(case, CDP_BASELINES)
+    run_cdp_layer(fields)
+    assert cdp.advisories(cdp.CdpConfig.from_fields(fields)) == [case.rule]
