@@ -180,15 +180,40 @@ class LutDriver:
 
 
 # ------------------------------------------------------------------------------------------ scoring
+Mode = int  # EXPONENT or LINEAR (S_LUT_CFG.LUT_LE_FUNCTION)
+Priorities = tuple[int, int, int]  # (UFLOW, OFLOW, HYBRID)_PRIORITY
+PRIORITY_KINDS = ("uflow", "oflow", "hybrid")
+MODE_NAME = {EXPONENT: "exp", LINEAR: "lin"}
+
+
+@dataclass(frozen=True)
+class Goal:
+    """What a directed random configuration must have: LE mode, priorities and (optionally) LE offset."""
+
+    mode: Mode
+    priorities: Priorities
+    le_offset: int | None = None
+
+
+ALL_SETTINGS = [(m, (u, o, h)) for m in (EXPONENT, LINEAR) for u in (0, 1) for o in (0, 1) for h in (0, 1)]
+
+
 @dataclass
 class Coverage:
-    """Which LE/LO state pairs, and which priority settings in the cases that use them, were seen."""
+    """What the random configurations exercised, crossed with the LE mode:
 
-    pairs: set[tuple[int, int]]
-    priorities: set[tuple[str, int]]
+    - pairs: (LE mode, LE state, LO state) of every sample (2 x 3 x 3 bins);
+    - decisive: (LE mode, (uflow, oflow, hybrid) priorities, kind) where that priority chose the table for
+      at least one sample (kind uflow: both tables underflowed; oflow: both overflowed; hybrid: both hit or
+      one under- and one overflowed), so every one of the 16 mode x priority combinations is run with each
+      of its three priorities deciding (48 bins);
+    - features: behaviours that need a particular configuration, not only a particular input.
+    """
+
+    pairs: set[tuple[Mode, int, int]]
+    decisive: set[tuple[Mode, Priorities, str]]
     features: set[str]
 
-    # behaviours that need a particular configuration, not only a particular input
     REQUIRED = ("exp LE hit", "exp LE uflow chosen, offset 0", "exp LE uflow chosen, offset > 0",
                 "exp LE uflow chosen, offset < 0", "linear hit, negative select", "flow, left shift",
                 "flow, right shift", "LE oflow chosen", "LO oflow chosen")
@@ -199,13 +224,16 @@ class Coverage:
 
     def add(self, res: LutResult, cfg: LutConfig) -> None:
         le, lo = res.le_state.reshape(-1), res.lo_state.reshape(-1)
-        self.pairs.update(zip(le.tolist(), lo.tolist(), strict=True))
-        if np.any((le == UFLOW) & (lo == UFLOW)):
-            self.priorities.add(("uflow", cfg.uflow_priority))
-        if np.any((le == OFLOW) & (lo == OFLOW)):
-            self.priorities.add(("oflow", cfg.oflow_priority))
-        if np.any(((le == HIT) & (lo == HIT)) | ((le != HIT) & (lo != HIT) & (le != lo))):
-            self.priorities.add(("hybrid", cfg.hybrid_priority))
+        mode = cfg.le_function
+        self.pairs.update((mode, a, b) for a, b in set(zip(le.tolist(), lo.tolist(), strict=True)))
+        prios = (cfg.uflow_priority, cfg.oflow_priority, cfg.hybrid_priority)
+        cases = {"uflow": (le == UFLOW) & (lo == UFLOW), "oflow": (le == OFLOW) & (lo == OFLOW),
+                 "hybrid": ((le == HIT) & (lo == HIT)) | ((le != HIT) & (lo != HIT) & (le != lo))}
+        self.decisive.update((mode, prios, kind) for kind, mask in cases.items() if np.any(mask))
+        self._features(res, cfg)
+
+    def _features(self, res: LutResult, cfg: LutConfig) -> None:
+        le = res.le_state.reshape(-1)
         table, uf, of = res.table.reshape(-1), res.uflow.reshape(-1), res.oflow.reshape(-1)
         le_uf_chosen = bool(np.any((table == 0) & uf)) and cfg.le_uflow_scale != 0
         if cfg.le_function == EXPONENT:
@@ -227,16 +255,40 @@ class Coverage:
             if np.any((table == t) & of):
                 self.features.add(f"{name.upper()} oflow chosen")
 
+    def missing_decisive(self) -> list[tuple[Mode, Priorities, str]]:
+        return [(m, p, k) for m, p in ALL_SETTINGS for k in PRIORITY_KINDS if (m, p, k) not in self.decisive]
+
+    def goal(self, rng: random.Random) -> Goal | None:
+        """A configuration shape still missing from the coverage (None once nothing is), so the generator
+        aims at the holes instead of waiting for chance: a (mode, priorities) combination lacking a
+        deciding case, or an exponential LE whose underflow (priority LE) must be taken at some offset."""
+        exp_uflow = [f for f in self.REQUIRED if f.startswith("exp LE uflow") and f not in self.features]
+        missing = self.missing_decisive()
+        if exp_uflow and (not missing or rng.random() < 0.5):
+            sign = rng.choice(exp_uflow).split("offset ", 1)[1]
+            offset = {"0": 0, "> 0": rng.randint(1, 12), "< 0": rng.randint(-20, -1)}[sign]
+            return Goal(EXPONENT, (0, rng.randint(0, 1), rng.randint(0, 1)), offset)
+        if not missing:
+            return None
+        mode, prios, _ = rng.choice(missing)
+        return Goal(mode, prios)
+
     def holes(self) -> str:
         """What is still uncovered ('' when nothing)."""
-        missing = [(STATE_NAME[a], STATE_NAME[b]) for a in (HIT, UFLOW, OFLOW) for b in (HIT, UFLOW, OFLOW)
-                   if (a, b) not in self.pairs]
-        missing_pri = [(k, v) for k in ("uflow", "oflow", "hybrid") for v in (0, 1)
-                       if (k, v) not in self.priorities]
+        missing = [(MODE_NAME[m], STATE_NAME[a], STATE_NAME[b]) for m in (EXPONENT, LINEAR)
+                   for a in (HIT, UFLOW, OFLOW) for b in (HIT, UFLOW, OFLOW) if (m, a, b) not in self.pairs]
+        missing_dec = [(MODE_NAME[m], f"u/o/h={p[0]}/{p[1]}/{p[2]}", k)
+                       for m, p, k in self.missing_decisive()]
         missing_feat = [f for f in self.REQUIRED if f not in self.features]
-        if not missing and not missing_pri and not missing_feat:
+        if not missing and not missing_dec and not missing_feat:
             return ""
-        return f"LE/LO state pairs {missing}, priorities {missing_pri}, features {missing_feat}"
+        return (f"(LE mode, LE state, LO state) {missing}, (LE mode, priorities, deciding priority) "
+                f"{missing_dec}, features {missing_feat}")
+
+    def summary(self) -> str:
+        return (f"{len(self.pairs)}/18 (LE mode, LE state, LO state) pairs, "
+                f"{len(self.decisive)}/{len(ALL_SETTINGS) * len(PRIORITY_KINDS)} (LE mode, priorities, "
+                f"deciding priority) bins, {len(self.features)}/{len(self.REQUIRED)} features")
 
     def check(self) -> None:
         holes = self.holes()
@@ -335,18 +387,22 @@ def _slope(rng: random.Random) -> tuple[int, int]:
     return scale, rng.randint(-16, 15)
 
 
-def random_config(shape: Shape, rng: random.Random) -> LutConfig:
+def random_config(shape: Shape, rng: random.Random, goal: Goal | None = None) -> LutConfig:
+    """A random valid configuration with random tables; `goal` fixes the LE mode and priorities (and
+    perhaps the exponential offset), everything else stays random."""
     unit, bits = shape.unit, LutConfig(unit=shape.unit).input_bits
+    if goal is None:
+        goal = Goal(rng.choice((EXPONENT, LINEAR)), (rng.randint(0, 1), rng.randint(0, 1), rng.randint(0, 1)))
+    mode, prios = goal.mode, goal.priorities
     centre = rng.choice([0, rng.randint(-5000, 5000), rng.randint(shape.x_min // 4, shape.x_max // 4)])
     lo_sel = _select(rng, *LO_SELECT[unit], cap=6)
     lo_start = _fit_start(rng, 1 << (lo_sel + 8), bits, centre)
     slopes = {f"{t}_{f}_{k}": v for t in ("le", "lo") for f in ("uflow", "oflow")
               for k, v in zip(("scale", "shift"), _slope(rng), strict=True)}
     common = dict(unit=unit, lo_index_select=lo_sel, lo_start=lo_start, lo_end=lo_start + (1 << (lo_sel + 8)),
-                  uflow_priority=rng.randint(0, 1), oflow_priority=rng.randint(0, 1),
-                  hybrid_priority=rng.randint(0, 1), le=random_table(rng, LE_ENTRIES),
-                  lo=random_table(rng, LO_ENTRIES), **slopes)
-    if rng.random() < 0.5:
+                  uflow_priority=prios[0], oflow_priority=prios[1], hybrid_priority=prios[2],
+                  le=random_table(rng, LE_ENTRIES), lo=random_table(rng, LO_ENTRIES), **slopes)
+    if mode == LINEAR:
         le_sel = _select(rng, *LE_SELECT[unit], cap=8)
         # place LE relative to LO: overlapping, inside, or apart, so every state pair occurs
         le_centre = rng.choice([centre, lo_start, lo_start + (1 << (lo_sel + 8)),
@@ -355,17 +411,36 @@ def random_config(shape: Shape, rng: random.Random) -> LutConfig:
         cfg = LutConfig(le_function=LINEAR, le_index_select=le_sel, le_start=le_start,
                         le_end=le_start + (1 << (le_sel + 6)), **common)
     else:
-        off_lo, off_hi = LE_OFFSET[unit]
-        lead_max = shape.in_w
-        offset = rng.choice([rng.randint(off_lo, off_hi), rng.randint(-4, 12), 0, 1,
-                             rng.randint(max(off_lo, lead_max - 68), lead_max - 62)])
-        le_start = max(-(1 << (bits - 1)), min((1 << (bits - 1)) - 1, centre - rng.randint(-2000, 2000)))
-        le_end = max(-(1 << (bits - 1)), min((1 << (bits - 1)) - 1, le_start + rng.choice(
-            [18, 1 << rng.randint(0, bits - 2), rng.randint(-1000, 1 << 20)])))
-        cfg = LutConfig(le_function=EXPONENT, le_index_offset=offset, le_index_select=rng.randint(-128, 127),
-                        le_start=le_start, le_end=le_end, **common)
+        cfg = _exp_config(shape, rng, centre, common, goal.le_offset)
     validate(cfg)
     return cfg
+
+
+def _exp_config(shape: Shape, rng: random.Random, centre: int, common: dict,
+                offset: int | None = None) -> LutConfig:
+    """Exponential LE near `centre` (LE_INDEX_OFFSET `offset` when given); a third of the time otherwise
+    its overflow point START + 2^(OFFSET+64) lies inside the input range and the LO table sits around it,
+    so that an overflowing LE meets a LO that hits or underflows (with the LE anywhere, that is rare)."""
+    unit, bits = shape.unit, LutConfig(unit=shape.unit).input_bits
+    reg_min, reg_max = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    off_lo, off_hi = LE_OFFSET[unit]
+    lead_max = shape.in_w
+    le_start = max(reg_min, min(reg_max, centre - rng.randint(-2000, 2000)))
+    if offset is None and rng.random() < 1 / 3:
+        # the overflow point lands between 2^(in_w-6) and 2^(in_w-3) above START, within the inputs
+        offset = rng.randint(max(off_lo, lead_max - 70), lead_max - 67)
+        le_start = max(reg_min, min(0, le_start))
+        point = le_start + (1 << (offset + 64))
+        lo_span = 1 << (common["lo_index_select"] + 8)
+        lo_start = max(reg_min, min(reg_max - lo_span, point + rng.randint(-lo_span, lo_span)))
+        common = dict(common, lo_start=lo_start, lo_end=lo_start + lo_span)
+    elif offset is None:
+        offset = rng.choice([rng.randint(off_lo, off_hi), rng.randint(-4, 12), 0, 1,
+                             rng.randint(max(off_lo, lead_max - 68), lead_max - 62)])
+    le_end = max(reg_min, min(reg_max, le_start + rng.choice(
+        [18, 1 << rng.randint(0, bits - 2), rng.randint(-1000, 1 << 20)])))
+    return LutConfig(le_function=EXPONENT, le_index_offset=offset, le_index_select=rng.randint(-128, 127),
+                     le_start=le_start, le_end=le_end, **common)
 
 
 def anchors(cfg: LutConfig) -> list[int]:
@@ -467,19 +542,22 @@ async def random_configs(dut) -> None:
     drv = LutDriver(dut, shape)
     await drv.reset()
     cov = Coverage.new()
-    configs = scaled(40, 240)
-    per_config = scaled(400, 4200)
+    configs, per_config = scaled(40, 240), scaled(400, 4200)
     total = n = 0
-    # Random configurations until both the count and the coverage goal are met (a bounded number more).
+    # Random configurations until both the count and the coverage goal are met (a bounded number more);
+    # every other one is aimed at a (LE mode, priorities) combination that still lacks a deciding case.
     while n < configs or (cov.holes() and n < 4 * configs):
+        goal = cov.goal(rng) if n % 2 == 0 else None
         n += 1
-        cfg = random_config(shape, rng)
+        cfg = random_config(shape, rng, goal)
         await drv.load_tables(cfg.le, cfg.lo)
         res = await stream(drv, cfg, samples_for(cfg, shape, rng, per_config), rng,
                            cnt_en=(n % 17 != 16))
         cov.add(res, cfg)
         total += res.output.size
-    cocotb.log.info("%d configurations, %d samples", n, total)
+    # stream() raises on the first wrong lane or counter, so reaching here means none in the whole run
+    cocotb.log.info("%d random configurations, %d samples scored, 0 mismatches, the five statistics "
+                    "counters compared after each configuration; coverage %s", n, total, cov.summary())
     cov.check()
 
 
