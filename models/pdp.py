@@ -220,8 +220,22 @@ def advisories(cfg: PdpConfig) -> list[str]:
     "For 1x1xC cube, it should always be line_packed and surf_packed": NVIDIA's trace
     pdp_1x1x1_3x3_ave_int8_0 reads a 1x1x1 cube with a 0x3a0 line stride and writes its 1x1 output with a
     0x2000 one; its golden output is the plain strided layout this model uses.
+
+    "For non-split mode, CUBE_IN_WIDTH + PL should be equals to (CUBE_OUT_WIDTH-1)*stride_x + kernel_width":
+    read literally it forbids right padding without split, yet NVIDIA's traces pdp_28x28x8_2x2_max_int8_0,
+    pdp_7x9x10_3x3_int8, pdp_24x16x1_8x8_ave_int8_0 and pdp_8x8x64_2x2_{ave,min}_int8_0 pool with PAD_RIGHT
+    > 0 and no split, and their golden outputs are those of CUBE_IN_WIDTH + PL + PR ==
+    (CUBE_OUT_WIDTH-1)*stride_x + kernel_width, the form validate() enforces (the (PL+W+PR-Kernel_W)
+    %stride_x rule and the pooled width). The literal form is reported.
     """
     found = []
+    if cfg.split_num == 0:
+        span = (cfg.out_width - 1) * cfg.stride_width + cfg.kernel_width
+        if cfg.in_width + cfg.pad_left != span:
+            found.append("PDP: for non-split mode, CUBE_IN_WIDTH + PL should be equals to "
+                         "(CUBE_OUT_WIDTH-1)*stride_x + kernel_width "
+                         f"(CUBE_IN_WIDTH={cfg.in_width}, PL={cfg.pad_left}, CUBE_OUT_WIDTH={cfg.out_width}, "
+                         f"stride_x={cfg.stride_width}, kernel_width={cfg.kernel_width})")
     sides = [("DST", cfg.out_width, cfg.out_height, cfg.dst_line_stride, cfg.dst_surface_stride)]
     if not cfg.flying:
         sides.insert(0, ("SRC", cfg.in_width, cfg.in_height, cfg.src_line_stride, cfg.src_surface_stride))
