@@ -6,14 +6,14 @@
   signs) with tables programmed through the access port, samples aimed at every hit/miss case, random
   backpressure on both sides; every lane scored against models.lut.lut_lookup, the five statistics counters
   compared after every run, and a coverage check that every LE/LO state pair and priority was exercised.
-- realistic_programs: sigmoid and tanh (activation layout) and an LRN-like table (exponential LE).
+- realistic_programs: the programming helper's sigmoid, tanh and LRN (exponential LE) programs, loaded
+  with the helper's own access-port writes and read back.
 - throughput: no backpressure, one beat per cycle required; also the figures of scripts/bench_lut.py.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import random
 import time
@@ -26,6 +26,7 @@ from cocotb.handle import SimHandleBase
 from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
 from cocotb.utils import get_sim_time
 
+from models import lut_program as lp
 from models.lut import (
     EXPONENT,
     HIT,
@@ -40,6 +41,7 @@ from models.lut import (
     lut_lookup,
     validate,
 )
+from models.lut_program import LutProgram
 from models.precision import as_signed
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
@@ -561,61 +563,49 @@ async def random_configs(dut) -> None:
     cov.check()
 
 
-def _quantise(values: Iterable[float], scale: float) -> list[int]:
-    return [max(-32768, min(32767, round(v * scale))) for v in values]
+def helper_programs(shape: Shape) -> list[tuple[str, LutProgram]]:
+    """The programming helper's ready-made sigmoid and tanh (16-bit output) and its LRN program with the
+    seeds' exponential LE (CDP's square sums; the same curve over the SDP input for the SDP shape)."""
+    if shape.sdp:
+        lrn = lp.program_function(lp.lrn_fn(), 0.0, 2.0 ** 24, unit="SDP", in_scale=1 / 16,
+                                  out_scale=2.0 ** 15, le_mode="exponent", domain=(0.0, None))
+    else:
+        lrn = lp.lrn(le_mode="exponent")
+    return [("sigmoid", lp.sigmoid(unit=shape.unit)), ("tanh", lp.tanh(unit=shape.unit)), ("lrn", lrn)]
 
 
-def activation_config(shape: Shape, fn: str) -> LutConfig:
-    """Sigmoid / tanh in the activation layout: LO raw table over [-8, 8], LE density table over
-    [-2, 2], inputs in Q.12, outputs in Q.14; flat extrapolation outside."""
-    q = 1 << 12
-    f = (lambda v: 1 / (1 + math.exp(-v))) if fn == "sigmoid" else math.tanh
-    lo_start, lo_sel = -8 * q, 8             # 16 * 4096 = 2^(8+8)
-    le_start, le_sel = -2 * q, 8             # 4 * 4096 = 2^(8+6)
-    lo = _quantise((f(-8 + 16 * i / 256) for i in range(LO_ENTRIES)), 1 << 14)
-    le = _quantise((f(-2 + 4 * i / 64) for i in range(LE_ENTRIES)), 1 << 14)
-    return LutConfig(unit=shape.unit, le_function=LINEAR, le_index_select=le_sel, le_start=le_start,
-                     le_end=le_start + (1 << (le_sel + 6)), lo_index_select=lo_sel, lo_start=lo_start,
-                     lo_end=lo_start + (1 << (lo_sel + 8)), uflow_priority=1, oflow_priority=1,
-                     hybrid_priority=0, le=le, lo=lo)
-
-
-def lrn_config(shape: Shape) -> LutConfig:
-    """LRN-like 1/(1 + a*x)^b: LE exponential raw table from 2^0 up, LO linear density table on [0, 4096)."""
-    f = lambda v: (1 + v / 5e4) ** -0.75  # noqa: E731
-    le = _quantise((f(2.0 ** i) for i in range(LE_ENTRIES)), 1 << 14)
-    lo = _quantise((f(16.0 * i) for i in range(LO_ENTRIES)), 1 << 14)
-    return LutConfig(unit=shape.unit, le_function=EXPONENT, le_index_offset=0, le_start=0,
-                     le_end=(1 << 31) - 1, lo_index_select=4, lo_start=0, lo_end=1 << 12, uflow_priority=1,
-                     oflow_priority=0, hybrid_priority=1, le_oflow_scale=0, lo_uflow_scale=-3,
-                     lo_uflow_shift=2, le=le, lo=lo)
+async def load_program(drv: LutDriver, prog: LutProgram) -> None:
+    """The helper's own register writes (S_LUT_ACCESS_CFG, then S_LUT_ACCESS_DATA per entry), then both
+    tables read back through the port and compared with the program."""
+    for reg, value in prog.access_writes():
+        if reg == "S_LUT_ACCESS_CFG":
+            await drv.write_cfg(value & 0x3FF, (value >> 16) & 1, (value >> 17) & 1)
+        else:
+            await drv.write_data(value)
+    for table, want in ((0, prog.le), (1, prog.lo)):
+        await drv.write_cfg(0, table, 0)
+        got = [await drv.read_data() for _ in range(want.size)]
+        assert got == [int(v) & 0xFFFF for v in want], f"{'LO' if table else 'LE'} read-back differs"
 
 
 @cocotb.test()
 async def realistic_programs(dut) -> None:
-    """Sigmoid, tanh and an LRN-like curve, programmed and scored like the random configurations."""
+    """The helper's sigmoid, tanh and LRN programs, loaded with the helper's own access-port writes, read
+    back, and scored like the random configurations on inputs across and beyond the programmed range."""
     shape = Shape.current()
     rng = make_rng("realistic_programs")
     drv = LutDriver(dut, shape)
     await drv.reset()
     n = scaled(1500, 20000)
-    for fn in ("sigmoid", "tanh"):
-        cfg = activation_config(shape, fn)
-        validate(cfg)
-        await drv.load_tables(cfg.le, cfg.lo)
-        xs = [rng.randint(-12 << 12, 12 << 12) for _ in range(n)]
+    for name, prog in helper_programs(shape):
+        cfg = prog.lut_config()
+        await load_program(drv, prog)
+        pool = lp.default_samples(prog)
+        xs = [int(v) for v in pool[[rng.randrange(pool.size) for _ in range(n)]]]
+        xs += [int(pool[0]), int(pool[-1])]
         res = await stream(drv, cfg, xs, rng)
-        # the curve comes out as the curve: within a few LSB of the real function on its density range
-        for x, y in zip(xs, res.output.tolist(), strict=False):
-            if abs(x) < 2 << 12:
-                want = (1 / (1 + math.exp(-x / 4096)) if fn == "sigmoid" else math.tanh(x / 4096)) * (1 << 14)
-                assert abs(y - want) < 40, f"{fn}({x / 4096:.4f}) = {y / 16384:.5f}, want {want / 16384:.5f}"
-    cfg = lrn_config(shape)
-    validate(cfg)
-    await drv.load_tables(cfg.le, cfg.lo)
-    hi = min(shape.x_max, 1 << 30)
-    xs = [rng.choice([rng.randint(-10, 5000), int(2 ** rng.uniform(0, math.log2(hi)))]) for _ in range(n)]
-    await stream(drv, cfg, xs, rng)
+        cocotb.log.info("%s (%s, %s): %d samples match the model; statistics %s", name, prog.unit,
+                        prog.layout, len(xs), res.counts)
 
 
 @cocotb.test()
