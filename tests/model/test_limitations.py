@@ -10,6 +10,7 @@ rule id of docs/limitations.md has a case here and every case id is in the docum
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -747,3 +748,41 @@ def test_lut_advisory(case: Case) -> None:
     assert lut.advisories(lut.LutConfig.from_fields(fields, unit)) == [case.rule]
     if unit == "CDP":
         assert cdp.advisories(cdp.CdpConfig.from_fields(fields)) == [case.rule]
+
+
+# ================================================================================ document vs tests ======
+
+ALL_CASES = (*SDP_CASES, *SDP_ADVISORIES, *CDP_CASES, *CDP_ADVISORIES, *PDP_CASES, *PDP_ADVISORIES,
+             *LUT_CASES, *LUT_ADVISORIES)
+CASE_IDS = {c.id for c in ALL_CASES} | set(SDP_SOURCE_COMBINATIONS)
+_RULE_ID = re.compile(r"^(DF\d+|[SCPL]\d+)(?: \((?:SDP|CDP|PDP)\))?$")
+_CASE_ID = re.compile(r"^[A-Z]+\d+(?:-[A-Z0-9_]+)+$|^[SCPL]\d+$")
+
+
+def _doc_rows() -> list[list[str]]:
+    rows = []
+    for line in DOC.read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 5 and _RULE_ID.match(cells[0]):
+            rows.append(cells)
+    return rows
+
+
+def test_every_rule_id_has_a_test() -> None:
+    documented = {_RULE_ID.match(row[0]).group(1) for row in _doc_rows()}  # type: ignore[union-attr]
+    tested = {i.split("-", 1)[0] for i in CASE_IDS}
+    assert len(documented) > 40
+    assert documented - tested == set(), "rule ids in docs/limitations.md without a test case"
+    assert tested - documented == set(), "test case ids missing from docs/limitations.md"
+    assert len(CASE_IDS) == len(ALL_CASES) + len(SDP_SOURCE_COMBINATIONS), "duplicate case ids"
+
+
+def test_case_ids_named_in_the_document_exist() -> None:
+    named = set()
+    for row in _doc_rows():
+        for token in re.findall(r"`([^`]+)`", row[3]):
+            inner = token.split("[", 1)[1].rstrip("]") if "[" in token else token
+            if _CASE_ID.match(inner):
+                named.add(inner)
+    assert len(named) > 40
+    assert named - CASE_IDS == set(), "docs/limitations.md names test ids that do not exist"
