@@ -1,0 +1,13 @@
+"""The subsystem top level driven like software drives NVDLA: PDP layers programmed through the driver layer
+(models/driver.py) over CSB, random AXI latency and backpressure, outputs scored against the model
+(tb/test_top_pdp.py): random legal layers, register groups, unmapped/read-only registers, reset in the
+middle of a layer, driver rejections, and random register values that must never hang the unit."""
+
+from __future__ import annotations
+
+from tb.benches import Bench
+from tb.registry.top import TOP
+
+BENCHES = (
+    Bench("top_pdp", "nvdla_pp_top", TOP, "tb.test_top_pdp", ({"PDP_MAX_W": 64},)),
+)

@@ -1,0 +1,622 @@
+"""Top-level tests of the PDP slice (rtl/top/nvdla_pp_top.v), driven the way software drives NVDLA.
+
+Layers are programmed over CSB from the driver layer's register writes (models/driver.py), the AXI memory
+(cocotbext-axi AxiRam) stalls every channel at random, and each layer's destination region, guard bytes
+and line/surface gaps included, is compared byte for byte with the model (models/pdp.run_pdp) run on a
+mirror of the memory. Tests:
+- random_layers: random legal layers (method, kernel 1-8, stride, pads, pad value, split width sometimes);
+- register_groups: group 1 programmed while group 0 runs, S_POINTER / S_STATUS read back, writes to the
+  running group dropped, one interrupt bit per group, both outputs correct;
+- unmapped_and_read_only: unmapped/reserved addresses read 0, drop writes, acknowledge non-posted writes;
+  read-only registers ignore writes; GLB interrupt set/mask/clear;
+- reset_mid_layer: reset in the middle of a layer, registers back at reset values, then correct runs;
+- driver_rejects: invalid layers rejected by the driver with the rule named, nothing reaches the RTL;
+- random_registers_never_hang: random raw register values (cube sizes kept small) always end with the
+  done interrupt within a bound; each program is logged with the driver's verdict on it.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Mapping
+
+import cocotb
+import numpy as np
+from cocotb.handle import SimHandleBase
+from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
+from cocotbext.axi import AxiBus, AxiRam
+
+from models import registers as regmap
+from models.driver import PdpProgram, Surface, pdp_layer
+from models.errors import ConfigError
+from models.memory import Memory
+from models.pdp import PdpConfig, check_memory_layout, run_pdp
+from tb.benches import find
+from tb.bfm.csb import CsbMaster
+from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
+from tb.test_dma import set_memory_pauses
+
+ATOM = 8
+# The units whose generated register block the top is built from (others answer as unmapped addresses).
+TOP_UNITS = tuple(u for u in regmap.UNITS if f"rtl/gen/nvdla_{u.lower()}_regs.v" in find("top_pdp").sources)
+SIDE_EFFECT_READS = ("S_LUT_ACCESS_DATA",)   # reading moves the CDP LUT pointer: never snapshot it
+PDP_INTR_BIT = 4                    # GLB S_INTR_STATUS: PDP group 0 / 1 = bits 4 / 5
+IDLE, RUNNING, PENDING = 0, 1, 2    # S_STATUS.STATUS_{0,1}
+GUARD = 64                          # bytes checked untouched before and after each destination cube
+POLL = 32                           # cycles between interrupt polls
+# A layer of the sizes used here takes a few thousand cycles even with heavy AXI stalls; this only bounds
+# a hang. Random register programs are bounded by their (small) cube sizes the same way.
+DONE_BOUND = 400_000
+SRC_REGION, DST_REGION = 0x1000_0000, 0x8000_0000
+
+
+# ---- the DUT with its memory, its model mirror and the CSB master ------------------------------------
+
+class Top:
+    def __init__(self, dut: SimHandleBase, rng: random.Random) -> None:
+        self.dut = dut
+        self.rng = rng
+        self.csb = CsbMaster(dut.clk, dut)
+        self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst_n, reset_active_level=False,
+                          size=2**32)
+        self.mem = Memory()          # the model's memory, kept equal to the RAM before each layer runs
+        self.max_w = int(bench_params().get("PDP_MAX_W", 64))
+        set_memory_pauses(self.ram, rng)
+        for port in (self.ram.write_if, self.ram.read_if):
+            port.log.setLevel(logging.WARNING)    # one INFO line per burst slows the simulation down
+
+    async def write(self, unit: str, reg: str, value: int, nposted: bool = False) -> None:
+        await self.csb.write(regmap.address(unit, reg), value, nposted=nposted)
+
+    async def read(self, unit: str, reg: str) -> int:
+        return await self.csb.read(regmap.address(unit, reg))
+
+    async def issue(self, writes: tuple[tuple[str, str, int], ...] | list[tuple[str, str, int]]) -> None:
+        # D_OP_ENABLE is non-posted, as NVIDIA's traces write it: the start is acknowledged.
+        for unit, reg, value in writes:
+            await self.write(unit, reg, value, nposted=reg == "D_OP_ENABLE")
+
+    def fill(self, lo: int, hi: int) -> None:
+        """Random bytes in [lo, hi) of both the RAM and the model's memory."""
+        data = self.rng.randbytes(hi - lo)
+        self.ram.write(lo, data)
+        self.mem.write(lo, np.frombuffer(data, dtype=np.uint8))
+
+    async def wait_done(self, group: int, bound: int = DONE_BOUND) -> tuple[int, int] | None:
+        """Wait for PDP's done interrupt of `group`, clear it (W1C); (cycles waited, status seen) or None."""
+        bit = 1 << (PDP_INTR_BIT + group)
+        status_addr = regmap.address("GLB", "S_INTR_STATUS")
+        waited = 0
+        while waited <= bound:
+            await ReadOnly()
+            if int(self.dut.intr.value):
+                await RisingEdge(self.dut.clk)
+                status = await self.csb.read(status_addr)
+                if status & bit:
+                    await self.csb.write(status_addr, bit, nposted=True)
+                    return waited, status
+            await ClockCycles(self.dut.clk, POLL)
+            waited += POLL
+        return None
+
+    async def status(self, unit: str) -> tuple[int, int]:
+        value = await self.read(unit, "S_STATUS")
+        return value & 3, (value >> 16) & 3
+
+    async def pointer(self, unit: str) -> tuple[int, int]:
+        """(PRODUCER, CONSUMER) of S_POINTER."""
+        value = await self.read(unit, "S_POINTER")
+        return value & 1, (value >> 16) & 1
+
+    async def snapshot(self) -> dict[int, int]:
+        """Every register of the top's units (D_ registers of the current producer group)."""
+        return {regmap.address(u, r): await self.read(u, r) for u in TOP_UNITS for r in regmap.registers(u)
+                if r not in SIDE_EFFECT_READS}
+
+
+async def setup(dut: SimHandleBase, salt: str) -> Top:
+    rng = make_rng(salt)
+    await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
+    return Top(dut, rng)
+
+
+# ---- layers: extents, running, scoring ----------------------------------------------------------------
+
+def cube_span(base: int, line: int, surf: int, width: int, height: int, channels: int) -> tuple[int, int]:
+    surfaces = -(-channels // ATOM)
+    return base, base + (surfaces - 1) * surf + (height - 1) * line + width * ATOM
+
+
+def dst_span(cfg: PdpConfig) -> tuple[int, int]:
+    lo, hi = cube_span(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg.out_width,
+                       cfg.out_height, cfg.channels)
+    return lo - GUARD, hi + GUARD
+
+
+def src_span(cfg: PdpConfig) -> tuple[int, int]:
+    return cube_span(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.input_columns(),
+                     cfg.in_height, cfg.channels)
+
+
+def locate(cfg: PdpConfig, addr: int) -> str:
+    """Name an output byte: (surface, line, column, lane) of the output cube, or a gap/guard byte."""
+    for s in range(cfg.surfaces):
+        for h in range(cfg.out_height):
+            start = cfg.dst_base + s * cfg.dst_surface_stride + h * cfg.dst_line_stride
+            if start <= addr < start + cfg.out_width * ATOM:
+                col, lane = divmod(addr - start, ATOM)
+                return f"surface {s}, line {h}, column {col}, lane {lane} (channel {s * ATOM + lane})"
+    return "a gap or guard byte outside the output cube (must stay untouched)"
+
+
+def describe(desc: Mapping[str, object], prog: PdpProgram) -> str:
+    bands = [(b.in_start, b.in_width, b.out_start, b.out_width) for b in prog.config.bands()]
+    return (f"layer {dict(desc)}; group {prog.group}; bands (in_start, in_width, out_start, out_width) "
+            f"{bands}")
+
+
+def compare(top: Top, cfg: PdpConfig, label: str) -> None:
+    lo, hi = dst_span(cfg)
+    actual = np.frombuffer(top.ram.read(lo, hi - lo), dtype=np.uint8)
+    expected = top.mem.read(lo, hi - lo)
+    bad = np.flatnonzero(actual != expected)
+    if bad.size:
+        addr = lo + int(bad[0])
+        raise AssertionError(
+            f"{label}: {bad.size} wrong bytes in [{lo:#x}, {hi:#x}); first at {addr:#x}, "
+            f"{locate(cfg, addr)}: expected {int(expected[bad[0]]):#04x}, actual {int(actual[bad[0]]):#04x}")
+
+
+def prepare(top: Top, prog: PdpProgram) -> None:
+    """Random input and random destination background (gaps and guards) in the RAM and the model."""
+    top.fill(*src_span(prog.config))
+    top.fill(*dst_span(prog.config))
+
+
+async def run_layer(top: Top, prog: PdpProgram, label: str, fresh: bool = True) -> int:
+    """Program, start, wait for the interrupt, score against the model; returns the cycles waited.
+    fresh=False keeps the memory as it is (the RAM and its mirror must already hold the input)."""
+    if fresh:
+        prepare(top, prog)
+    set_memory_pauses(top.ram, top.rng)
+    await top.issue(prog.writes)
+    done = await top.wait_done(prog.group)
+    assert done is not None, f"{label}: no PDP_{prog.group} interrupt within {DONE_BOUND} cycles"
+    run_pdp(prog.config, top.mem)
+    compare(top, prog.config, label)
+    return done[0]
+
+
+# ---- random legal layers --------------------------------------------------------------------------------
+
+def placement(rng: random.Random, region: int, width: int, height: int) -> Surface:
+    """Random 8-byte aligned base in a 1 MiB window, line/surface strides packed or with random gaps."""
+    line = width * ATOM + ATOM * rng.choice([0, 0, 1, rng.randint(2, 16)])
+    surf = line * height + ATOM * rng.choice([0, 0, 1, rng.randint(2, 64)])
+    return Surface(region + ATOM * rng.randrange(1 << 17), line, surf)
+
+
+def random_description(rng: random.Random, max_w: int) -> tuple[dict[str, object], int, int]:
+    """Kernel, stride, pads and an output size first; the input size that makes them legal follows."""
+    while True:
+        kw, kh = rng.randint(1, 8), rng.randint(1, 8)
+        sw = rng.randint(1, 8) if rng.random() < 0.9 else rng.randint(9, 16)
+        sh = rng.randint(1, 8) if rng.random() < 0.9 else rng.randint(9, 16)
+        pads = (rng.randrange(kw), rng.randrange(kw), rng.randrange(kh), rng.randrange(kh))
+        wide = rng.random() < 0.1     # wider than the line buffer: split-width mode is required
+        out_w = rng.randint(max_w + 1, max_w + 24) if wide else rng.randint(1, 12)
+        out_h = rng.randint(1, 3 if wide else 6)
+        width = (out_w - 1) * sw + kw - pads[0] - pads[1]
+        # The height rule floors (H+PT+PB-kernel_h)/stride_y: sometimes leave rows no window reaches.
+        height = (out_h - 1) * sh + kh - pads[2] - pads[3] + (rng.randrange(sh) if rng.random() < 0.2 else 0)
+        if width >= 1 and height >= 1:
+            desc = {"width": width, "height": height, "channels": rng.randint(1, 8 if wide else 24),
+                    "method": rng.choice(["average", "max", "min"]), "kernel": (kw, kh), "stride": (sw, sh),
+                    "pads": pads, "pad_value": rng.randint(-128, 127)}
+            return desc, out_w, out_h
+
+
+def random_program(rng: random.Random, max_w: int, group: int) -> tuple[dict[str, object], PdpProgram]:
+    """A random legal layer through the driver (split width when too wide, sometimes when not)."""
+    while True:
+        desc, out_w, out_h = random_description(rng, max_w)
+        desc["src"] = placement(rng, SRC_REGION, int(desc["width"]), int(desc["height"]))  # type: ignore[call-overload]
+        desc["dst"] = placement(rng, DST_REGION, out_w, out_h)
+        if out_w > max_w:
+            desc["split"] = rng.randint(max(1, max_w // 2), max_w)
+        elif out_w >= 2 and rng.random() < 0.3:
+            desc["split"] = rng.randint(1, out_w - 1)
+        try:
+            return desc, pdp_layer(**desc, group=group, max_out_width=max_w)  # type: ignore[arg-type]
+        except ConfigError as err:
+            # only the planner may refuse a band width (a last band too narrow for the overlap)
+            assert "no split-width bands" in err.rule, f"generated layer rejected: {err} ({desc})"
+
+
+@cocotb.test()
+async def random_layers(dut: SimHandleBase) -> None:
+    top = await setup(dut, "random_layers")
+    count = scaled(8, 200)
+    for i in range(count):
+        # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
+        desc, prog = random_program(top.rng, top.max_w, group=i % 2)
+        label = f"layer {i}: {describe(desc, prog)}"
+        cycles = await run_layer(top, prog, label)
+        dut._log.info("layer %d ok in %d cycles: %s", i, cycles, describe(desc, prog))
+
+
+# ---- register groups ------------------------------------------------------------------------------------
+
+def fixed_program(rng: random.Random, group: int, width: int, height: int, channels: int,
+                  kernel: int, src_region: int, dst_region: int) -> PdpProgram:
+    """A square-kernel layer with stride = kernel and no padding (so every size is legal)."""
+    out_w, out_h = width // kernel, height // kernel
+    return pdp_layer(width, height, channels, method=rng.choice(["average", "max", "min"]),
+                     kernel=(kernel, kernel), stride=(kernel, kernel), pad_value=rng.randint(-128, 127),
+                     src=Surface(src_region, width * ATOM, width * height * ATOM),
+                     dst=Surface(dst_region, out_w * ATOM, out_w * out_h * ATOM), group=group)
+
+
+async def check_dropped_writes(top: Top, prog: PdpProgram) -> None:
+    """With PRODUCER on the running group, D_ writes (OP_EN=0 included) must not land."""
+    for unit in ("PDP", "PDP_RDMA"):
+        await top.write(unit, "S_POINTER", prog.group)
+    written = {(u, r): v for u, r, v in prog.writes}
+    targets = [("PDP", "D_DST_BASE_ADDR_LOW"), ("PDP", "D_DATA_CUBE_IN_WIDTH"),
+               ("PDP", "D_POOLING_KERNEL_CFG"), ("PDP", "D_RECIP_KERNEL_WIDTH"),
+               ("PDP_RDMA", "D_SRC_BASE_ADDR_LOW"), ("PDP_RDMA", "D_DATA_CUBE_IN_HEIGHT"),
+               ("PDP", "D_OP_ENABLE"), ("PDP_RDMA", "D_OP_ENABLE")]
+    for unit, reg in targets:
+        before = written[(unit, reg)]
+        garbage = 0 if reg == "D_OP_ENABLE" else before ^ 0x18
+        await top.write(unit, reg, garbage, nposted=True)
+        after = await top.read(unit, reg)
+        assert after == before, f"write of {garbage:#x} to running group {prog.group} {unit}.{reg} landed " \
+                                f"(reads {after:#x}, was {before:#x})"
+
+
+@cocotb.test()
+async def register_groups(dut: SimHandleBase) -> None:
+    top = await setup(dut, "register_groups")
+    await top.write("GLB", "S_INTR_MASK", 0, nposted=True)
+    # A is long (2048 input atoms) so it is still running while group 1 is programmed and checked.
+    a = fixed_program(top.rng, 0, 32, 16, 32, 2, SRC_REGION, DST_REGION)
+    b = fixed_program(top.rng, 1, 24, 12, 16, 3, SRC_REGION + 0x100000, DST_REGION + 0x100000)
+    prepare(top, a)
+    prepare(top, b)
+    await top.issue(a.writes)                                   # group 0, enabled
+    for unit in ("PDP", "PDP_RDMA"):
+        assert await top.status(unit) == (RUNNING, IDLE), f"{unit}: group 0 not RUNNING after OP_EN"
+        assert await top.pointer(unit) == (0, 0)
+    await top.issue(b.writes[:-2])                              # group 1 programmed, not enabled yet
+    for unit in ("PDP", "PDP_RDMA"):
+        assert await top.pointer(unit) == (1, 0), f"{unit}: PRODUCER 1 / CONSUMER 0 expected"
+    for unit, reg, value in b.writes[2:-2]:
+        got = await top.read(unit, reg)
+        assert got == value, f"group 1 {unit}.{reg}: wrote {value:#x}, reads {got:#x}"
+    await check_dropped_writes(top, a)
+    for unit in ("PDP", "PDP_RDMA"):
+        assert await top.status(unit) == (RUNNING, IDLE), \
+            f"{unit}: layer A ended before the dropped-write check finished (make it longer)"
+        await top.write(unit, "S_POINTER", 1)
+    await top.issue(b.writes[-2:])                              # enable group 1 behind group 0
+    for unit in ("PDP", "PDP_RDMA"):
+        assert await top.status(unit) == (RUNNING, PENDING), f"{unit}: group 1 not PENDING behind group 0"
+    done_a = await top.wait_done(0)
+    assert done_a is not None, "no PDP_0 interrupt for layer A"
+    statuses = {unit: await top.status(unit) for unit in ("PDP", "PDP_RDMA")}
+    b_done = statuses["PDP"] == (IDLE, IDLE)
+    assert bool(done_a[1] & (1 << (PDP_INTR_BIT + 1))) == b_done, \
+        f"PDP_1 interrupt bit {done_a[1]:#x} does not match S_STATUS {statuses} after layer A"
+    assert statuses["PDP"] in ((IDLE, RUNNING), (IDLE, IDLE)) and statuses["PDP_RDMA"] == statuses["PDP"]
+    for unit in ("PDP", "PDP_RDMA"):
+        assert (await top.pointer(unit))[1] == 1, f"{unit}: CONSUMER must move to group 1 after layer A"
+    assert await top.wait_done(1) is not None, "no PDP_1 interrupt for layer B"
+    for unit in ("PDP", "PDP_RDMA"):
+        assert await top.pointer(unit) == (1, 0), f"{unit}: CONSUMER must return to group 0"
+        assert await top.status(unit) == (IDLE, IDLE)
+    assert await top.read("GLB", "S_INTR_STATUS") == 0 and int(dut.intr.value) == 0
+    for name, prog in (("A (group 0)", a), ("B (group 1)", b)):
+        run_pdp(prog.config, top.mem)
+        compare(top, prog.config, f"layer {name}")
+
+
+# ---- unmapped, reserved and read-only addresses --------------------------------------------------------
+
+def unmapped_addresses(rng: random.Random) -> list[int]:
+    """Byte addresses no register of this top answers: reserved offsets of its units, the windows of units
+    it lacks (SDP, CDP, the convolution pipeline) and the rest of the 16-bit CSB word space."""
+    fixed = [0x0000, 0x0FFC, 0x1010, 0x1FFC, 0x8000, 0x9004, 0xA050, 0xAFFC, 0xB0A0, 0xBFFC, 0xC008,
+             0xD048, 0xE000, 0x10000, 0x3FFFC]
+    found: list[int] = []
+    while len(found) < 24:
+        addr = rng.choice([rng.randrange(0x1000, 0x2000), rng.randrange(0xA000, 0xC000),
+                           rng.randrange(0, 1 << 18)]) & ~3
+        if not is_mapped(addr):
+            found.append(addr)
+    return [a for a in fixed if not is_mapped(a)] + found
+
+
+def is_mapped(addr: int) -> bool:
+    hit = regmap.lookup_address(addr)
+    return hit is not None and hit[0] in TOP_UNITS
+
+
+def field_mask(unit: str, reg: str, accesses: tuple[str, ...]) -> int:
+    mask = 0
+    for msb, lsb, access in regmap.registers(unit)[reg]["fields"].values():
+        if access in accesses:
+            mask |= ((1 << (msb - lsb + 1)) - 1) << lsb
+    return mask
+
+
+async def program_random_rw(top: Top) -> None:
+    """Random values in every RW D_ register of PDP/PDP_RDMA group 0 (no OP_EN), so aliasing shows."""
+    for unit in ("PDP", "PDP_RDMA"):
+        for reg, r in regmap.registers(unit).items():
+            mask = field_mask(unit, reg, ("RW",))
+            if r["group"] == "dual" and reg != "D_OP_ENABLE" and mask:
+                value = top.rng.getrandbits(32)
+                await top.write(unit, reg, value)
+                got = await top.read(unit, reg)
+                assert got == value & mask, f"{unit}.{reg}: wrote {value:#x}, reads {got:#x} (mask {mask:#x})"
+
+
+async def check_unmapped(top: Top) -> None:
+    for addr in unmapped_addresses(top.rng):
+        await top.csb.write(addr, top.rng.getrandbits(32))                  # posted
+        assert await top.csb.read(addr) == 0, f"unmapped {addr:#x} does not read 0"
+        await top.csb.write(addr, top.rng.getrandbits(32), nposted=True)    # acknowledged (or CsbTimeout)
+        assert await top.csb.read(addr) == 0, f"unmapped {addr:#x} does not read 0"
+
+
+async def check_read_only(top: Top) -> None:
+    """Whole read-only registers keep their value; S_POINTER.CONSUMER cannot be written."""
+    for unit in TOP_UNITS:
+        for reg, r in regmap.registers(unit).items():
+            if r["access"] != "RO":
+                continue
+            before = await top.read(unit, reg)
+            await top.write(unit, reg, top.rng.getrandbits(32), nposted=True)
+            after = await top.read(unit, reg)
+            assert after == before, f"read-only {unit}.{reg} changed from {before:#x} to {after:#x}"
+    assert await top.read("GLB", "S_NVDLA_HW_VERSION") == regmap.reset_values("GLB")["S_NVDLA_HW_VERSION"]
+    for unit in ("PDP", "PDP_RDMA"):
+        await top.write(unit, "S_POINTER", 0x10000, nposted=True)           # CONSUMER is read-only
+        assert await top.pointer(unit) == (0, 0), f"{unit}: S_POINTER.CONSUMER took a write"
+
+
+async def check_glb_interrupts(top: Top) -> None:
+    """S_INTR_SET sets status whatever the mask, the mask gates `intr`, status is write-1-to-clear."""
+    dut = top.dut
+    bit = 1 << PDP_INTR_BIT
+    await top.write("GLB", "S_INTR_MASK", bit, nposted=True)
+    await top.write("GLB", "S_INTR_SET", bit, nposted=True)
+    assert await top.read("GLB", "S_INTR_SET") == 0, "S_INTR_SET is write-only: it reads 0"
+    assert await top.read("GLB", "S_INTR_STATUS") & bit, "S_INTR_SET did not set the masked status bit"
+    await ClockCycles(dut.clk, 8)
+    assert int(dut.intr.value) == 0, "masked status raised intr"
+    await top.write("GLB", "S_INTR_MASK", 0, nposted=True)
+    await ClockCycles(dut.clk, 8)
+    assert int(dut.intr.value) == 1, "unmasked status did not raise intr"
+    await top.write("GLB", "S_INTR_STATUS", bit, nposted=True)
+    await ClockCycles(dut.clk, 8)
+    assert await top.read("GLB", "S_INTR_STATUS") == 0 and int(dut.intr.value) == 0, "W1C did not clear"
+
+
+@cocotb.test()
+async def unmapped_and_read_only(dut: SimHandleBase) -> None:
+    top = await setup(dut, "unmapped_and_read_only")
+    await program_random_rw(top)
+    before = await top.snapshot()
+    await check_unmapped(top)
+    after = await top.snapshot()
+    changed = {f"{a:#x}": (before[a], after[a]) for a in before if before[a] != after[a]}
+    assert not changed, f"writes to unmapped addresses changed registers: {changed}"
+    await check_read_only(top)
+    await check_glb_interrupts(top)
+
+
+# ---- reset in the middle of a layer --------------------------------------------------------------------
+
+async def axi_quiet(dut: SimHandleBase, cycles: int) -> bool:
+    for _ in range(cycles):
+        await ReadOnly()
+        if int(dut.m_axi_arvalid.value) or int(dut.m_axi_awvalid.value) or int(dut.m_axi_wvalid.value):
+            return False
+        await RisingEdge(dut.clk)
+    return True
+
+
+@cocotb.test()
+async def reset_mid_layer(dut: SimHandleBase) -> None:
+    top = await setup(dut, "reset_mid_layer")
+    # 4096 input atoms: still running after the longest wait below even without AXI stalls
+    prog = fixed_program(top.rng, 0, 32, 32, 32, 2, SRC_REGION, DST_REGION)
+    for attempt in range(scaled(2, 10)):
+        prepare(top, prog)
+        await top.issue(prog.writes)
+        await ClockCycles(dut.clk, top.rng.randint(20, 2000))
+        assert await top.status("PDP") == (RUNNING, IDLE), "the layer must still run when reset comes"
+        dut.rst_n.value = 0
+        await ClockCycles(dut.clk, top.rng.randint(1, 4))
+        dut.rst_n.value = 1
+        await ClockCycles(dut.clk, 2)
+        assert int(dut.intr.value) == 0, "intr after reset"
+        assert await axi_quiet(dut, 200), "AXI requests after reset with no layer enabled"
+        snap = await top.snapshot()
+        resets = {regmap.address(u, r): v for u in TOP_UNITS for r, v in regmap.reset_values(u).items()
+                  if r not in SIDE_EFFECT_READS}
+        wrong = {f"{a:#x}": (snap[a], resets[a]) for a in snap if snap[a] != resets[a]}
+        assert not wrong, f"attempt {attempt}: registers not at reset values after reset: {wrong}"
+        # The interrupted layer again, into the same (partly written) destination, then a random one.
+        await run_layer(top, prog, f"rerun {attempt} of the interrupted layer", fresh=False)
+        desc, other = random_program(top.rng, top.max_w, group=1)
+        await run_layer(top, other, f"after reset {attempt}: {describe(desc, other)}")
+
+
+# ---- the driver rejects invalid layers before anything reaches the RTL ---------------------------------
+
+async def count_activity(dut: SimHandleBase, counts: list[int]) -> None:
+    """counts[0]: CSB requests accepted, counts[1]: AXI address handshakes."""
+    while True:
+        await ReadOnly()
+        counts[0] += int(dut.csb_req_valid.value) & int(dut.csb_req_ready.value)
+        counts[1] += (int(dut.m_axi_arvalid.value) & int(dut.m_axi_arready.value)) + \
+            (int(dut.m_axi_awvalid.value) & int(dut.m_axi_awready.value))
+        await RisingEdge(dut.clk)
+
+
+def invalid_layers(max_w: int) -> list[tuple[dict[str, object], str]]:
+    """(changes to a valid 8x6x16 3x3 layer, the rule the driver must name)."""
+    wide_w = max_w + 2                       # kernel 3, stride 1, pads 1/1: out = width
+    return [
+        ({"kernel": (9, 3)}, "maximum supported pooling kernel size is 8"),
+        ({"pads": (3, 1, 1, 1)}, "PL/PR should be less than kernel_width"),
+        ({"pads": (1, 1, 1, 3)}, "PT/PB should be less than kernel_height"),
+        ({"stride": (2, 1)}, "(PL+W+PR-Kernel_W)%stride_x == 0"),
+        ({"pad_value": -129}, "the pad value is an int8"),
+        ({"method": "median"}, "POOLING_METHOD must be AVERAGE, MAX or MIN"),
+        ({"width": wide_w, "src": Surface(SRC_REGION, wide_w * ATOM, wide_w * 6 * ATOM),
+          "dst": Surface(DST_REGION, wide_w * ATOM, wide_w * 6 * ATOM)}, "(MAX_W)"),
+        ({"src": Surface(SRC_REGION + 4, 0x100, 0x1000)}, "alignment for SRC"),
+        ({"dst": Surface(DST_REGION, 0x38, 0x1000)}, "DST_LINE_STRIDE has to be bigger"),
+        ({"dst": Surface(DST_REGION, 0x100, 0x200)}, "DST_SURFACE_STRIDE must hold a whole surface"),
+        ({"dst": Surface(SRC_REGION + 0x80, 0x100, 0x1000)}, "must not overlap"),
+    ]
+
+
+async def submit(top: Top, changes: Mapping[str, object]) -> PdpProgram:
+    """What a driver does: validate the layer, then (only then) write it."""
+    args: dict[str, object] = {"method": "average", "kernel": (3, 3), "stride": (1, 1), "pads": (1, 1, 1, 1),
+                               "pad_value": 5, "src": Surface(SRC_REGION, 0x100, 0x1000),
+                               "dst": Surface(DST_REGION, 0x100, 0x1000), "width": 8, "height": 6,
+                               "channels": 16}
+    args.update(changes)
+    w, h, c = args.pop("width"), args.pop("height"), args.pop("channels")
+    prog = pdp_layer(w, h, c, max_out_width=top.max_w, **args)  # type: ignore[arg-type]
+    prepare(top, prog)
+    await top.issue(prog.writes)
+    return prog
+
+
+@cocotb.test()
+async def driver_rejects(dut: SimHandleBase) -> None:
+    top = await setup(dut, "driver_rejects")
+    before = await top.snapshot()
+    counts = [0, 0]
+    monitor = cocotb.start_soon(count_activity(dut, counts))
+    for changes, rule in invalid_layers(top.max_w):
+        try:
+            await submit(top, changes)
+        except ConfigError as err:
+            assert rule in err.rule, f"{changes}: rejected for '{err.rule}', expected '{rule}'"
+            dut._log.info("rejected as expected: %s", err)
+        else:
+            raise AssertionError(f"the driver accepted an invalid layer: {changes}")
+        await ClockCycles(dut.clk, 4)
+    await ClockCycles(dut.clk, 50)
+    monitor.cancel()
+    assert counts == [0, 0], f"rejected layers reached the RTL: {counts[0]} CSB requests, {counts[1]} AXI"
+    assert await top.snapshot() == before and int(dut.intr.value) == 0
+    # the same path with a valid layer does reach the RTL and runs correctly
+    prog = await submit(top, {})
+    assert await top.wait_done(0) is not None, "the valid control layer did not finish"
+    run_pdp(prog.config, top.mem)
+    compare(top, prog.config, "control layer")
+
+
+# ---- random register values never hang the unit --------------------------------------------------------
+
+# Fields kept small so that any program is short: "REG.FIELD" -> largest value (in both units where present).
+SMALL_FIELDS = {
+    "D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH": 15, "D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT": 15,
+    "D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL": 31, "D_DATA_CUBE_OUT_WIDTH.CUBE_OUT_WIDTH": 15,
+    "D_DATA_CUBE_OUT_HEIGHT.CUBE_OUT_HEIGHT": 15, "D_DATA_CUBE_OUT_CHANNEL.CUBE_OUT_CHANNEL": 31,
+    "D_OPERATION_MODE_CFG.SPLIT_NUM": 3,
+    **{f"D_PARTIAL_WIDTH_{d}.PARTIAL_WIDTH_{d}_{p}": 15
+       for d in ("IN", "OUT") for p in ("FIRST", "MID", "LAST")},
+}
+
+
+def limit_sizes(rng: random.Random, unit: str, values: dict[str, int]) -> None:
+    """Replace every size field above its SMALL_FIELDS limit by a random value within it."""
+    regs = regmap.registers(unit)
+    for key, largest in SMALL_FIELDS.items():
+        reg, name = key.split(".")
+        if reg not in values or name not in regs[reg]["fields"]:
+            continue
+        msb, lsb, _access = regs[reg]["fields"][name]
+        mask = (1 << (msb - lsb + 1)) - 1
+        if (values[reg] >> lsb) & mask > largest:
+            values[reg] = (values[reg] & ~(mask << lsb)) | (rng.randint(0, largest) << lsb)
+
+
+def random_raw_registers(rng: random.Random, legal: PdpProgram | None) -> dict[str, dict[str, int]]:
+    """Random 32-bit values in every RW D_ register of both units, sizes kept small; or, given a legal
+    program, that program with one to three fields replaced by random values (near-legal programs)."""
+    values: dict[str, dict[str, int]] = {}
+    for unit in ("PDP", "PDP_RDMA"):
+        values[unit] = {reg: rng.getrandbits(32) for reg, r in regmap.registers(unit).items()
+                        if r["group"] == "dual" and reg != "D_OP_ENABLE" and field_mask(unit, reg, ("RW",))}
+    if legal is not None:
+        for unit, reg, value in legal.writes:
+            if reg in values[unit]:
+                values[unit][reg] = value
+        for _ in range(rng.randint(1, 3)):
+            unit = rng.choice(["PDP", "PDP_RDMA"])
+            values[unit][rng.choice(sorted(values[unit]))] = rng.getrandbits(32)
+    for unit in ("PDP", "PDP_RDMA"):
+        limit_sizes(rng, unit, values[unit])
+    return values
+
+
+def driver_verdict(values: Mapping[str, Mapping[str, int]], max_w: int) -> str:
+    """Would the driver layer have let this program start? 'accepted' or the rule that rejects it."""
+    fields = {u: regmap.decode_fields(u, regs) for u, regs in values.items()}
+    try:
+        cfg = PdpConfig.from_fields(fields)
+        check_memory_layout(cfg)
+        wide = [b.out_width for b in cfg.bands() if b.out_width > max_w]
+        if wide:
+            return f"rejected: PDP RTL: each band's output width must fit MAX_W ({wide})"
+    except ConfigError as err:
+        return f"rejected: {err.rule}"
+    return "accepted"
+
+
+@cocotb.test()
+async def random_registers_never_hang(dut: SimHandleBase) -> None:
+    """Random raw values, written with the driver's protocol only: each unit's S_POINTER set to the group
+    its datapath consumes next, PDP_RDMA enabled only for memory input (FLYING_MODE = OFF), as the KMD
+    does (an on-the-fly layer has no RDMA work, so its RDMA group would wait for a layer that never comes)."""
+    top = await setup(dut, "random_registers_never_hang")
+    verdicts: dict[str, int] = {}
+    for i in range(scaled(10, 150)):
+        group = (await top.pointer("PDP"))[1]            # the group each datapath runs next
+        rdma_group = (await top.pointer("PDP_RDMA"))[1]
+        legal = random_program(top.rng, top.max_w, group)[1] if top.rng.random() < 0.3 else None
+        values = random_raw_registers(top.rng, legal)
+        verdict = driver_verdict(values, top.max_w)
+        verdicts[verdict] = verdicts.get(verdict, 0) + 1
+        flying = (values["PDP"]["D_OPERATION_MODE_CFG"] >> 4) & 1 == 0
+        set_memory_pauses(top.ram, top.rng)
+        writes = [("PDP", "S_POINTER", group), ("PDP_RDMA", "S_POINTER", rdma_group)]
+        writes += [(u, reg, v) for u in ("PDP_RDMA", "PDP") for reg, v in values[u].items()]
+        enables = [("PDP", "D_OP_ENABLE", 1)]
+        if not flying:
+            enables.insert(0, ("PDP_RDMA", "D_OP_ENABLE", 1))
+        writes += enables if top.rng.random() < 0.5 else enables[::-1]   # traces enable PDP first
+        await top.issue(writes)
+        done = await top.wait_done(group)
+        program = "; ".join(f"{u}.{r}={v:#x}" for u, r, v in writes)
+        assert done is not None, f"program {i} hung (no PDP_{group} interrupt in {DONE_BOUND} cycles); " \
+                                 f"driver verdict: {verdict}; writes: {program}"
+        for unit in ("PDP", "PDP_RDMA"):
+            assert await top.status(unit) == (IDLE, IDLE), \
+                f"program {i} ({'on the fly' if flying else 'memory input'}): {unit} not idle after done; " \
+                f"writes: {program}"
+        dut._log.info("program %d (%s): done in %d cycles; driver verdict: %s", i,
+                      "on the fly" if flying else "memory input", done[0], verdict)
+    dut._log.info("driver verdicts over the random programs: %s", verdicts)
