@@ -370,10 +370,12 @@ module nvdla_pp_top #(
     wire [1:0] crdma_d_data_format_input_data;
     wire crdma_d_perf_enable_dma_en;
     wire [31:0] crdma_d_cya_cya;
-    wire [9:0]  cdp_lut_access_addr;   // the register block's copy of the LUT pointer (the core keeps its own)
-    /* verilator lint_on UNUSEDSIGNAL */
+    // the register block's LUT strobes: the core takes its accesses from the CSB request (see below)
+    wire [9:0]  cdp_lut_access_addr;
     wire        cdp_lut_access_wr, cdp_lut_access_rd;
-    wire [15:0] cdp_lut_access_wdata, cdp_lut_access_rdata;
+    wire [15:0] cdp_lut_access_wdata;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [15:0] cdp_lut_access_rdata;
     wire        cdp_op_en, cdp_consumer, crdma_op_en, crdma_consumer_unused, cdp_done;
     wire [31:0] cdp_cnt_le_hit, cdp_cnt_lo_hit, cdp_cnt_uflow, cdp_cnt_oflow, cdp_cnt_hybrid, cdp_cnt_out_sat;
 
@@ -463,9 +465,15 @@ module nvdla_pp_top #(
     );
 
     // ---- CDP datapath ---------------------------------------------------------------------------------
-    // The LUT RAM in the core keeps the access pointer itself (rtl/lut/nvdla_lut_ram.v): it loads on the
-    // same S_LUT_ACCESS_CFG write as the register block's copy and steps on the same DATA accesses.
-    wire       cdp_acc_cfg_we = reg_sel[U_CDP] & reg_write & (reg_offset == 10'h002);  // S_LUT_ACCESS_CFG
+    // The LUT RAM in the core keeps the access pointer itself (rtl/lut/nvdla_lut_ram.v) and answers a DATA
+    // read one cycle after its strobe, while the register block reads LUT data in its access cycle. So the
+    // LUT accesses are decoded from the CSB request itself, one cycle ahead of the register access
+    // (nvdla_csb_slave: request in cycle 0, register access in cycle 1, every request accepted): the read
+    // word is ready when the register block returns it. Requests reach the LUT one per cycle in CSB order,
+    // the same sequence the register block's own copy of the pointer (S_LUT_ACCESS_CFG read-back) sees.
+    wire       cdp_lut_req    = csb_req_valid & (csb_req_addr[15:10] == 6'h0d);
+    wire       cdp_acc_cfg_we = cdp_lut_req & csb_req_write & (csb_req_addr[9:0] == 10'h002);
+    wire       cdp_acc_data   = cdp_lut_req & (csb_req_addr[9:0] == 10'h003);
     /* verilator lint_off UNUSEDSIGNAL */
     wire [9:0] cdp_acc_cfg_addr_q;
     wire       cdp_acc_table, cdp_acc_write, cdp_busy_unused;
@@ -538,10 +546,11 @@ module nvdla_pp_top #(
         .lut_lo_slope_oflow_scale(cdp_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale),
         .lut_lo_slope_uflow_shift(cdp_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift),
         .lut_lo_slope_oflow_shift(cdp_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift),
-        .acc_cfg_we(cdp_acc_cfg_we), .acc_cfg_addr(reg_wdata[9:0]), .acc_cfg_table(reg_wdata[16]),
-        .acc_cfg_write(reg_wdata[17]), .acc_cfg_addr_q(cdp_acc_cfg_addr_q), .acc_table(cdp_acc_table),
-        .acc_write(cdp_acc_write), .acc_data_we(cdp_lut_access_wr), .acc_data_wdata(cdp_lut_access_wdata),
-        .acc_data_re(cdp_lut_access_rd), .acc_data_rdata(cdp_lut_access_rdata),
+        .acc_cfg_we(cdp_acc_cfg_we), .acc_cfg_addr(csb_req_wdat[9:0]), .acc_cfg_table(csb_req_wdat[16]),
+        .acc_cfg_write(csb_req_wdat[17]), .acc_cfg_addr_q(cdp_acc_cfg_addr_q), .acc_table(cdp_acc_table),
+        .acc_write(cdp_acc_write), .acc_data_we(cdp_acc_data & csb_req_write),
+        .acc_data_wdata(csb_req_wdat[15:0]), .acc_data_re(cdp_acc_data & ~csb_req_write),
+        .acc_data_rdata(cdp_lut_access_rdata),
         .cnt_le_hit(cdp_cnt_le_hit), .cnt_lo_hit(cdp_cnt_lo_hit), .cnt_uflow(cdp_cnt_uflow),
         .cnt_oflow(cdp_cnt_oflow), .cnt_hybrid(cdp_cnt_hybrid), .cnt_out_sat(cdp_cnt_out_sat),
         .m_axi_arid(cdp_axi_arid), .m_axi_awid(cdp_axi_awid),
