@@ -34,6 +34,7 @@ from typing import Any
 
 import cocotb
 import numpy as np
+from cocotb.task import Task
 from cocotb.triggers import ClockCycles, Event, First, RisingEdge, Timer
 from cocotb.utils import get_sim_time
 from cocotbext.axi import AxiBus, AxiRam
@@ -166,6 +167,7 @@ class BenchTarget(RtlTarget):
         self.t_intr = 0
         self.wall_intr = 0.0
         self.intr_seen = Event()
+        self._watcher: Task[None] | None = None
         self._count_memory_traffic()
 
     def _count_memory_traffic(self) -> None:
@@ -237,7 +239,7 @@ class BenchTarget(RtlTarget):
         """Start timing at this enable (the last enable before the interrupt wins) and watch for the edge."""
         self.t_enable = get_sim_time("ns")
         self.wall_enable = time.perf_counter()
-        if self.intr_seen.is_set() or not hasattr(self, "_watcher"):
+        if self._watcher is None or self.intr_seen.is_set():
             self.intr_seen.clear()
             self._watcher = cocotb.start_soon(self._catch_interrupt())
 
