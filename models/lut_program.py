@@ -47,7 +47,7 @@ from models.registers import encode_fields, registers
 Fn = Callable[[NDArray[np.float64]], ArrayLike]
 FloatArray = NDArray[np.float64]
 
-LE_MODES = ("linear", "exponent")
+LE_MODES = ("linear", "exponent", "auto")
 LAYOUTS = ("hybrid", "le_density", "lo_density", "lo_only")
 PRIORITY_NAMES = ("uflow", "oflow", "hybrid")
 TABLE_IDS = {"LE": 0, "LO": 1}
@@ -400,6 +400,7 @@ def _search(spec: _Spec, layout: str, make: Callable[[Placement], tuple[Placemen
     Raises the first candidate's ConfigError when none satisfies the Limitation rules.
     """
     xs = np.empty(0, dtype=np.int64)
+    ref = np.empty(0)
     best: tuple[tuple[float, float], LutProgram] | None = None
     first_error: ConfigError | None = None
     for cand in candidates:
@@ -413,8 +414,10 @@ def _search(spec: _Spec, layout: str, make: Callable[[Placement], tuple[Placemen
             a, b = math.floor(spec.x_min * spec.in_scale), math.ceil(spec.x_max * spec.in_scale)
             xs = _unique(np.concatenate([round_to_int(np.linspace(a, b, _SEARCH_SAMPLES)),
                                          _edge_grid(prog, a, b, _SEARCH_SAMPLES // 4)]))
-        _, ref, err = lut_error(prog, spec.fn, xs)
-        err = err[np.isfinite(ref)]
+            # the float reference is the same for every candidate: evaluate it once
+            ref = _eval(spec.fn, xs / spec.in_scale) * spec.out_scale
+            xs, ref = xs[np.isfinite(ref)], ref[np.isfinite(ref)]
+        err = np.abs(lut_lookup(xs, prog.lut_config()).output - ref)
         score = (round(float(np.max(err)), 3), float(np.mean(err)))
         if best is None or score < best[0]:
             best = (score, prog)
@@ -442,11 +445,14 @@ def program_function(fn: Fn, x_min: float, x_max: float, *, unit: str, in_scale:
     """Program the LUT to approximate fn over [x_min, x_max] (real input units).
 
     in_scale: LUT input LSBs per input unit (X = x * in_scale); out_scale: entry LSBs per output unit.
-    le_mode "exponent" makes the LE an exponential raw table from x_min (LE_INDEX_OFFSET = exp_offset),
-    the LO a linear density table ("lo_density"; "hybrid" means the same). density=(a, b) fixes the density
-    table's range instead of searching it. priorities: {"uflow"|"oflow"|"hybrid": "LE"|"LO"} overrides.
+    le_mode "linear": "hybrid" is the better (smaller maximum error) of "le_density" and "lo_density" with a
+    linear LE raw table. le_mode "exponent" makes the LE an exponential raw table from x_min
+    (LE_INDEX_OFFSET = exp_offset) and the LO a linear density table ("lo_density"; "hybrid" means the
+    same). le_mode "auto": "hybrid" is the best of all three. density=(a, b) fixes the density table's
+    range instead of searching it. priorities: {"uflow"|"oflow"|"hybrid": "LE"|"LO"} overrides.
+    domain=(lo, hi) (None: unbounded) is where fn is defined: error reports sample nothing outside it.
     Raises ConfigError when the derived registers break a Limitation rule (e.g. an index select outside the
-    unit's range), ValueError on bad arguments.
+    unit's range, START outside its register), ValueError on bad arguments.
     """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
@@ -465,30 +471,38 @@ def program_function(fn: Fn, x_min: float, x_max: float, *, unit: str, in_scale:
         prio = _priorities({"uflow": 1, "oflow": 1, "hybrid": 1}, priorities)
         return _build(spec, le, lo_raw, layout, prio)
     results: list[LutProgram] = []
-    if le_mode == "linear" and layout in ("hybrid", "le_density"):
+    if le_mode in ("linear", "auto") and layout in ("hybrid", "le_density"):
         prio = _priorities({"uflow": 1, "oflow": 1, "hybrid": 0}, priorities)
         cands = _density_candidates(start, span, lo_raw.select, LE_ENTRIES, dens)
         results.append(_search(spec, "le_density", lambda c: (c, lo_raw), cands, prio))
     if layout in ("hybrid", "lo_density"):
-        if le_mode == "exponent":
-            le_raw = Placement(start - (1 << exp_offset) if exp_offset >= 0 else start, exp_offset, True)
-            # An exponential table is fine near its start and coarse far from it, so the density table may
-            # need any select down to the smallest: search them all, with fewer starts each.
-            raw_select = _ceil_log2(max(span, 1)) - _linear_span_log2(LO_ENTRIES) + 1
-            selects, starts = raw_select - _LO_SELECT_MIN, _SEARCH_STARTS // 4
-        else:
-            le_raw = _raw_linear(start, span, LE_ENTRIES)
-            raw_select, selects, starts = le_raw.select - 1, _SEARCH_SELECTS, _SEARCH_STARTS
+        modes = ("linear", "exponent") if le_mode == "auto" else (le_mode,)
         prio = _priorities({"uflow": 0, "oflow": 0, "hybrid": 1}, priorities)
-        cands = _density_candidates(start, span, raw_select, LO_ENTRIES, dens, selects, starts,
-                                    geometric=le_raw.exponent)
-        results.append(_search(spec, "lo_density", lambda c: (le_raw, c), cands, prio))
+        results.extend(_lo_density(spec, start, span, dens, mode == "exponent", exp_offset, prio)
+                       for mode in modes)
     if not results:
-        raise ValueError(f"layout {layout!r} needs le_mode 'linear'")
+        raise ValueError(f"layout {layout!r} needs le_mode 'linear' or 'auto'")
     if len(results) == 1:
         return results[0]
     scored = [(error_report(p, fn).max_lsb, i) for i, p in enumerate(results)]
     return results[min(scored)[1]]
+
+
+def _lo_density(spec: _Spec, start: int, span: int, dens: tuple[int, int] | None, exponent: bool,
+                exp_offset: int, prio: Mapping[str, int]) -> LutProgram:
+    """LE raw table over the range (linear, or exponential from its start), LO density table searched."""
+    if exponent:
+        le_raw = Placement(start - (1 << exp_offset) if exp_offset >= 0 else start, exp_offset, True)
+        # An exponential table is fine near its start and coarse far from it, so the density table may
+        # need any select down to the smallest: search them all, with fewer starts each.
+        raw_select = _ceil_log2(max(span, 1)) - _linear_span_log2(LO_ENTRIES) + 1
+        selects, starts = raw_select - _LO_SELECT_MIN, _SEARCH_STARTS // 4
+    else:
+        le_raw = _raw_linear(start, span, LE_ENTRIES)
+        raw_select, selects, starts = le_raw.select - 1, _SEARCH_SELECTS, _SEARCH_STARTS
+    cands = _density_candidates(start, span, raw_select, LO_ENTRIES, dens, selects, starts,
+                                geometric=le_raw.exponent)
+    return _search(spec, "lo_density", lambda c: (le_raw, c), cands, prio)
 
 
 # --- ready-made functions ----------------------------------------------------------------------------------
@@ -524,13 +538,15 @@ def tanh(*, unit: str = "SDP", x_range: tuple[float, float] = (-8.0, 8.0), in_sc
 
 def lrn(*, k: float = 1.0, alpha: float = 1e-4, beta: float = 0.75, size: int = 5, s_max: float = 2.0 ** 24,
         in_scale: float = 1.0 / 16, out_scale: float = 2.0 ** 15, layout: str = "hybrid",
-        le_mode: str = "exponent") -> LutProgram:
+        le_mode: str = "auto") -> LutProgram:
     """CDP LRN: (k + alpha/size * s)^-beta over square sums s in [0, s_max], a 16-bit output.
 
     Defaults: Caffe's LRN (k 1, alpha 1e-4, beta 0.75, 5 channels) on int8 activations of 4 units per code,
     so the LUT input is the square sum of the codes (in_scale 1/16) and s_max = 2^24 is its 2^20 reach
-    (nine 9-bit squares). "hybrid" with le_mode "exponent" is the seeds' LRN recommendation: an exponential
-    LE raw table with a linear LO density table; "lo_only" is one linear 257-entry table.
+    (nine 9-bit squares). le_mode "exponent" with "hybrid" is the seeds' LRN recommendation: an exponential
+    LE raw table with a linear LO density table. The default "auto" takes whichever hybrid layout has the
+    smallest maximum error; for these defaults that is a linear LE raw table with a LO density table
+    (32 LSB against 116 for the exponential LE, see docs/lut.md). "lo_only" is one linear 257-entry table.
     """
     if layout in ("lo_only", "le_density"):
         le_mode = "linear"
