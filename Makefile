@@ -8,6 +8,7 @@
 #   make traces [TARGET=model|rtl] [TRACES=dir]   replay NVDLA trace tests
 #   make regs            regenerate register model, C header, docs and RTL decode from regmap/
 #   make lint | synth | bench | ruff | clean
+#   make lut-report      LUT precision table (sigmoid, tanh, LRN) and PNGs under reports/
 # Each target bootstraps what it needs: .venv from requirements.txt and the Debian packages.
 
 SIM     ?= verilator
@@ -22,7 +23,7 @@ JOBS    ?= auto
 REGRESS_ARGS := --sim $(SIM) $(if $(filter 1,$(WAVES)),--waves) $(if $(SEED),--seed $(SEED))
 
 .DEFAULT_GOAL := regress
-.PHONY: regress test nightly lint synth traces regs bench ruff sysdeps venv clean
+.PHONY: regress test nightly lint synth traces regs bench lut-report ruff sysdeps venv clean
 
 $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
@@ -59,6 +60,9 @@ traces: venv
 
 bench: venv sysdeps
 	$(PYTHON) scripts/bench.py
+
+lut-report: venv
+	$(PYTHON) -m scripts.lut_report --out reports
 
 ruff: venv
 	$(PYTHON) -m ruff check .
