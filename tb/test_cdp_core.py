@@ -378,6 +378,22 @@ def aimed_lut(rng: random.Random, values: NDArray[np.int64]) -> LutConfig:
                      **common, **slopes)
 
 
+def narrow_lut(rng: random.Random, values: NDArray[np.int64]) -> LutConfig:
+    """Both tables (LE linear) inside the middle half of the layer's LUT inputs: the inputs below
+    underflow both, those above overflow both, the middle ones hit."""
+    lo_v, hi_v = (int(np.percentile(values, q)) for q in (25, 75))
+    span = max(hi_v - lo_v, 1)
+    lo_sel, le_sel = max(-8, span.bit_length() - 9), max(-6, span.bit_length() - 7)
+    slopes = {f"{t}_{f}_{k}": v for t in ("le", "lo") for f in ("uflow", "oflow")
+              for k, v in zip(("scale", "shift"), (rng.randint(-32768, 32767), rng.randint(-16, 15)),
+                              strict=True)}
+    return LutConfig(unit="CDP", le_function=LINEAR, le_index_select=le_sel, le_start=lo_v,
+                     le_end=lo_v + (1 << (le_sel + 6)), lo_index_select=lo_sel, lo_start=lo_v,
+                     lo_end=lo_v + (1 << (lo_sel + 8)), uflow_priority=rng.randint(0, 1),
+                     oflow_priority=rng.randint(0, 1), hybrid_priority=rng.randint(0, 1),
+                     le=random_table(rng, LE_ENTRIES), lo=random_table(rng, LO_ENTRIES), **slopes)
+
+
 @functools.cache
 def programs() -> dict[str, lut_program.LutProgram]:
     """The LUT helper's ready-made CDP programs (the search takes a few seconds: done once)."""
@@ -402,15 +418,17 @@ def make_layer(rng: random.Random, geo: Geometry, index: int, lut_kind: str | No
     base = CdpConfig.from_fields(fields, geo.atom)
     x9 = input_convert(cube, base)
     lut_in = x9 if base.sqsum_bypass else square_sum(x9, base.local_size)
-    kind = lut_kind or rng.choice(["random", "aimed", "aimed", "program"])
+    kind = lut_kind or rng.choice(["random", "aimed", "aimed", "narrow", "program"])
     if kind == "program":
         kind = rng.choice(sorted(programs()))
     if kind in programs():
         prog = programs()[kind]
         lut_f, tables = prog.fields(), (prog.le, prog.lo)
     else:
-        lut = (random_config(Shape(geo.atom, 21, 38, False), rng) if kind == "random"
-               else aimed_lut(rng, lut_in.reshape(-1)))
+        makers = {"random": lambda: random_config(Shape(geo.atom, 21, 38, False), rng),
+                  "aimed": lambda: aimed_lut(rng, lut_in.reshape(-1)),
+                  "narrow": lambda: narrow_lut(rng, lut_in.reshape(-1))}
+        lut = makers[kind]()
         lut_f, tables = lut_fields(lut), (lut.le, lut.lo)
     fields["CDP"].update(lut_f)
     with_lut = CdpConfig.from_fields(fields, geo.atom, tables)
@@ -460,7 +478,7 @@ async def random_layers(dut) -> None:
     atoms = 0
     for i in range(n_layers):
         # the first layers force the ready-made programs, so even a short run has them
-        kind = {0: "lrn exp", 1: "sigmoid"}.get(i)
+        kind = {0: "lrn exp", 1: "sigmoid", 2: "narrow"}.get(i)
         layer = make_layer(rng, geo, i, lut_kind=kind)
         await run_layer(drv, layer, geo, pauses)
         cov.add(layer, cdp_compute(layer.cube, layer.cfg), geo)

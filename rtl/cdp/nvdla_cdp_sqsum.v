@@ -92,7 +92,8 @@ module nvdla_cdp_sqsum #(
     wire [2:0]     en;
     // (s+1, p) sits cw atoms after (s, p): it has arrived once lag > cw, i.e. lag > cw_m1 + 1
     wire [LAG_W-1:0] need  = {{(LAG_W-P_W){1'b0}}, em_cw_m1} + 1'b1;
-    wire           emit_ok = em_s_last ? (lag != {LAG_W{1'b0}}) : (lag > need);
+    // lag != 0 first: an empty ring never emits, whatever the configuration (X in 4-state before it is set)
+    wire           emit_ok = (lag != {LAG_W{1'b0}}) & (em_s_last | (lag > need));
     wire           emit    = emit_ok & en[0];
 
     /* verilator lint_off PINCONNECTEMPTY */
