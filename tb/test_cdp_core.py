@@ -397,8 +397,9 @@ def narrow_lut(rng: random.Random, values: NDArray[np.int64]) -> LutConfig:
 @functools.cache
 def programs() -> dict[str, lut_program.LutProgram]:
     """The LUT helper's ready-made CDP programs (the search takes a few seconds: done once)."""
-    return {"lrn exp": lut_program.lrn(), "lrn lo_only": lut_program.lrn(layout="lo_only"),
-            "lrn lin": lut_program.lrn(le_mode="linear"), "sigmoid": lut_program.sigmoid(unit="CDP")}
+    return {"lrn exp": lut_program.lrn(le_mode="exponent"), "lrn default": lut_program.lrn(),
+            "lrn lo_only": lut_program.lrn(layout="lo_only"), "lrn lin": lut_program.lrn(le_mode="linear"),
+            "sigmoid": lut_program.sigmoid(unit="CDP")}
 
 
 def make_layer(rng: random.Random, geo: Geometry, index: int, lut_kind: str | None = None,
