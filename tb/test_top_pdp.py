@@ -527,6 +527,66 @@ async def driver_rejects(dut: SimHandleBase) -> None:
     compare(top, prog.config, "control layer")
 
 
+# ---- a layer that ends leaves the unit clean -----------------------------------------------------------
+
+def with_field(prog: PdpProgram, key: str, value: int, units: tuple[str, ...] = ("PDP",)) -> PdpProgram:
+    """The program with one field changed in the given units' writes (an inconsistent program)."""
+    writes = []
+    for unit, reg, old in prog.writes:
+        if unit in units and reg == key.split(".")[0]:
+            regs = {reg: old}
+            set_field(regs, unit, key, value)
+            old = regs[reg]
+        writes.append((unit, reg, old))
+    return PdpProgram(prog.group, prog.fields, prog.config, tuple(writes))
+
+
+def inconsistent_programs(group: int) -> dict[str, PdpProgram]:
+    """Programs the driver rejects whose input has columns no output window uses, so the core has emitted
+    its last output before the read DMA has delivered the last input atom of the line."""
+    src, dst = Surface(SRC_REGION, 0x100, 0x100), Surface(DST_REGION, 0x100, 0x100)
+    wide = Surface(SRC_REGION, 200 * ATOM, 400 * ATOM)
+    plain = pdp_layer(200, 2, 8, method="max", src=wide, dst=Surface(DST_REGION, 200 * ATOM, 400 * ATOM),
+                      group=group)
+    split = pdp_layer(10, 1, 8, method="max", stride=(3, 1), src=src, dst=dst, split=2, group=group)
+    return {
+        # last split band PARTIAL_WIDTH_IN_LAST 1 with kernel 1 - stride 3 overlap: its input width is -1,
+        # 16383 columns in the 14-bit band width
+        "split band input width -1": with_field(split, "D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_LAST", 0,
+                                                ("PDP", "PDP_RDMA")),
+        # 200 input columns, CUBE_OUT_WIDTH 8 (kernel 1, stride 1): 192 columns of each line unused
+        "CUBE_OUT_WIDTH 8 for 200 input columns": with_field(plain, "D_DATA_CUBE_OUT_WIDTH.CUBE_OUT_WIDTH",
+                                                             7),
+    }
+
+
+async def unit_idle(top: Top, name: str, cycles: int = 200) -> None:
+    """PDP's busy (read DMA, core, write DMA) must fall soon after its done interrupt. The signal is internal
+    to the top (nvdla_pdp's busy output); without it the legal layers that follow still check the state."""
+    busy = getattr(top.dut, "pdp_busy_unused", None)
+    if busy is None:
+        top.dut._log.warning("no pdp_busy_unused in the top: idle check skipped")
+        return
+    await ClockCycles(top.dut.clk, cycles)
+    assert int(busy.value) == 0, f"{name}: PDP still busy {cycles} cycles after its done interrupt " \
+                                 "(input fetched for the layer not consumed: the next layer would get it)"
+
+
+@cocotb.test()
+async def layer_after_inconsistent_layer(dut: SimHandleBase) -> None:
+    """After the done interrupt of any program the unit must be clean: the next legal layer is correct."""
+    top = await setup(dut, "layer_after_inconsistent_layer")
+    for name, bad in inconsistent_programs(0).items():
+        prepare(top, bad)
+        await top.issue(bad.writes)
+        assert await top.wait_done(0) is not None, f"{name}: the layer never ended"
+        await unit_idle(top, name)
+        # two legal layers (groups 1 then 0, so the next inconsistent program is group 0 again)
+        for nth, group in (("first", 1), ("second", 0)):
+            desc, good = random_program(top.rng, top.max_w, group=group)
+            await run_layer(top, good, f"{nth} legal layer after '{name}': {describe(desc, good)}")
+
+
 # ---- random register values never hang the unit --------------------------------------------------------
 
 # Fields kept small so that any program is short: "REG.FIELD" -> largest value (in both units where present).
@@ -545,17 +605,13 @@ def limit_sizes(rng: random.Random, unit: str, values: dict[str, int]) -> None:
     regs = regmap.registers(unit)
     for key, largest in SMALL_FIELDS.items():
         reg, name = key.split(".")
-        if reg not in values or name not in regs[reg]["fields"]:
-            continue
-        msb, lsb, _access = regs[reg]["fields"][name]
-        mask = (1 << (msb - lsb + 1)) - 1
-        if (values[reg] >> lsb) & mask > largest:
-            values[reg] = (values[reg] & ~(mask << lsb)) | (rng.randint(0, largest) << lsb)
+        if reg in values and name in regs[reg]["fields"] and get_field(values, unit, key) > largest:
+            set_field(values, unit, key, rng.randint(0, largest))
 
 
 def random_raw_registers(rng: random.Random, legal: PdpProgram | None) -> dict[str, dict[str, int]]:
     """Random 32-bit values in every RW D_ register of both units, sizes kept small; or, given a legal
-    program, that program with one to three fields replaced by random values (near-legal programs)."""
+    program, that program with one to three registers replaced by random values (near-legal programs)."""
     values: dict[str, dict[str, int]] = {}
     for unit in ("PDP", "PDP_RDMA"):
         values[unit] = {reg: rng.getrandbits(32) for reg, r in regmap.registers(unit).items()
@@ -569,21 +625,70 @@ def random_raw_registers(rng: random.Random, legal: PdpProgram | None) -> dict[s
             values[unit][rng.choice(sorted(values[unit]))] = rng.getrandbits(32)
     for unit in ("PDP", "PDP_RDMA"):
         limit_sizes(rng, unit, values[unit])
+    if min(band_input_widths(values["PDP"])) < 1:
+        # A band input width below 1 wraps to ~16K columns in the 14-bit band width: a finite but long
+        # layer. Keep it to one line of one surface in two bands, so it still runs in the default bound.
+        for unit in ("PDP", "PDP_RDMA"):
+            set_field(values[unit], unit, "D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT", 0)
+            set_field(values[unit], unit, "D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL", rng.randint(0, 7))
+            set_field(values[unit], unit, "D_OPERATION_MODE_CFG.SPLIT_NUM", 1)
     return values
 
 
-def driver_verdict(values: Mapping[str, Mapping[str, int]], max_w: int) -> str:
-    """Would the driver layer have let this program start? 'accepted' or the rule that rejects it."""
+def get_field(values: Mapping[str, int], unit: str, key: str) -> int:
+    reg, name = key.split(".")
+    msb, lsb, _access = regmap.registers(unit)[reg]["fields"][name]
+    return (values[reg] >> lsb) & ((1 << (msb - lsb + 1)) - 1)
+
+
+def set_field(values: dict[str, int], unit: str, key: str, value: int) -> None:
+    reg, name = key.split(".")
+    msb, lsb, _access = regmap.registers(unit)[reg]["fields"][name]
+    mask = ((1 << (msb - lsb + 1)) - 1) << lsb
+    values[reg] = (values[reg] & ~mask) | ((value << lsb) & mask)
+
+
+def band_input_widths(pdp: Mapping[str, int]) -> list[int]:
+    """Input columns of each split band by seed 001's split formulas (mid/last bands re-read
+    kernel_w - stride_w overlap columns), from the PDP register values; [CUBE_IN_WIDTH] without split."""
+    def f(key: str) -> int:
+        return get_field(pdp, "PDP", key)
+
+    split = f("D_OPERATION_MODE_CFG.SPLIT_NUM")
+    if split == 0:
+        return [f("D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH") + 1]
+    overlap = f("D_POOLING_KERNEL_CFG.KERNEL_WIDTH") - f("D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH")
+    mids = [f("D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_MID") + 1 + overlap] * (split - 1)
+    return [f("D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST") + 1, *mids,
+            f("D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_LAST") + 1 + overlap]
+
+
+def driver_verdict(values: Mapping[str, Mapping[str, int]], max_w: int) -> tuple[str, PdpConfig | None]:
+    """Would the driver layer have let this program start? ('accepted', its config) or (the rule, None)."""
     fields = {u: regmap.decode_fields(u, regs) for u, regs in values.items()}
     try:
         cfg = PdpConfig.from_fields(fields)
         check_memory_layout(cfg)
         wide = [b.out_width for b in cfg.bands() if b.out_width > max_w]
         if wide:
-            return f"rejected: PDP RTL: each band's output width must fit MAX_W ({wide})"
+            return f"rejected: PDP RTL: each band's output width must fit MAX_W ({wide})", None
     except ConfigError as err:
-        return f"rejected: {err.rule}"
-    return "accepted"
+        return f"rejected: {err.rule}", None
+    return "accepted", cfg
+
+
+def mirror_for(top: Top, cfg: PdpConfig) -> bool:
+    """Copy the RAM bytes a legal layer reads and the destination region into the model's memory, so the
+    model can score the layer; False when the layer cannot be scored (it wraps the 32-bit space, or its
+    input and output overlap)."""
+    spans = [dst_span(cfg)] if cfg.flying else [src_span(cfg), dst_span(cfg)]
+    if any(lo < 0 or hi > 1 << 32 for lo, hi in spans):
+        return False
+    if len(spans) == 2 and spans[0][0] < spans[1][1] and spans[1][0] < spans[0][1]:
+        return False
+    for lo, hi in spans:
+        top.mem.write(lo, np.frombuffer(top.ram.read(lo, hi - lo), dtype=np.uint8))
+    return True
 
 
 @cocotb.test()
@@ -593,13 +698,16 @@ async def random_registers_never_hang(dut: SimHandleBase) -> None:
     does (an on-the-fly layer has no RDMA work, so its RDMA group would wait for a layer that never comes)."""
     top = await setup(dut, "random_registers_never_hang")
     verdicts: dict[str, int] = {}
+    previous = "none (first program after reset)"
     for i in range(scaled(10, 150)):
         group = (await top.pointer("PDP"))[1]            # the group each datapath runs next
         rdma_group = (await top.pointer("PDP_RDMA"))[1]
         legal = random_program(top.rng, top.max_w, group)[1] if top.rng.random() < 0.3 else None
         values = random_raw_registers(top.rng, legal)
-        verdict = driver_verdict(values, top.max_w)
+        verdict, cfg = driver_verdict(values, top.max_w)
         verdicts[verdict] = verdicts.get(verdict, 0) + 1
+        # A legal program is scored like any layer (on-the-fly ones have no input from memory to score).
+        scored = cfg is not None and not cfg.flying and mirror_for(top, cfg)
         flying = (values["PDP"]["D_OPERATION_MODE_CFG"] >> 4) & 1 == 0
         set_memory_pauses(top.ram, top.rng)
         writes = [("PDP", "S_POINTER", group), ("PDP_RDMA", "S_POINTER", rdma_group)]
@@ -612,11 +720,17 @@ async def random_registers_never_hang(dut: SimHandleBase) -> None:
         done = await top.wait_done(group)
         program = "; ".join(f"{u}.{r}={v:#x}" for u, r, v in writes)
         assert done is not None, f"program {i} hung (no PDP_{group} interrupt in {DONE_BOUND} cycles); " \
-                                 f"driver verdict: {verdict}; writes: {program}"
+                                 f"driver verdict: {verdict}; writes: {program}; " \
+                                 f"the program before it: {previous}"
+        if scored:
+            run_pdp(cfg, top.mem)  # type: ignore[arg-type]
+            compare(top, cfg, f"legal random program {i}: {program}")  # type: ignore[arg-type]
         for unit in ("PDP", "PDP_RDMA"):
             assert await top.status(unit) == (IDLE, IDLE), \
                 f"program {i} ({'on the fly' if flying else 'memory input'}): {unit} not idle after done; " \
                 f"writes: {program}"
-        dut._log.info("program %d (%s): done in %d cycles; driver verdict: %s", i,
-                      "on the fly" if flying else "memory input", done[0], verdict)
+        dut._log.info("program %d (%s): done in %d cycles; driver verdict: %s%s", i,
+                      "on the fly" if flying else "memory input", done[0], verdict,
+                      " (output checked against the model)" if scored else "")
+        previous = program
     dut._log.info("driver verdicts over the random programs: %s", verdicts)
