@@ -6,8 +6,12 @@ middle of a layer, driver rejections, and random register values that must never
 from __future__ import annotations
 
 from tb.benches import Bench
+from tb.registry.top import BENCHES as TOP_BENCHES
 from tb.registry.top import TOP
 
+# The same parameter set(s) as the trace replay of the top (top_traces).
+_PARAMS = next(b.param_sets for b in TOP_BENCHES if b.name == "top_traces")
+
 BENCHES = (
-    Bench("top_pdp", "nvdla_pp_top", TOP, "tb.test_top_pdp", ({"PDP_MAX_W": 64},)),
+    Bench("top_pdp", "nvdla_pp_top", TOP, "tb.test_top_pdp", _PARAMS),
 )
