@@ -1,0 +1,241 @@
+"""Driver layer for one CDP (LRN) hardware layer: a layer description in, validated register writes out.
+
+`cdp_layer(...)` takes what a compiler knows about an LRN layer (cube size, local size, bypass modes, the
+input and output convertors as signed values, the LUT, where the cubes live) and returns a `CdpProgram`:
+the register fields, the model configuration built from them and the register writes [(unit, register,
+value)] in the order NVIDIA's KMD issues them (kmd/firmware/cdp.c): producer pointers, the CDP_RDMA group,
+the LUT (tables through S_LUT_ACCESS_CFG/DATA, then the S_LUT_* registers), the CDP group, then
+D_OP_ENABLE of the RDMA and of CDP.
+
+Everything is validated before a single write is returned, so a rejected layer never reaches the hardware:
+- the description: sizes >= 1, local size 3/5/7/9, register group 0/1, convertor values in the ranges the
+  nv_small INT8 datapath uses (DATIN_OFFSET int8, scales int16, DATOUT_OFFSET 25-bit signed, shifters
+  5 / 6 bits), a CDP LUT;
+- register fields must fit (ConfigError naming the field);
+- seed 001's Limitation rules (format, alignment, strides, LUT rules) through `CdpConfig.from_fields`;
+- cubes inside the 32-bit address space, and source and destination not overlapping (CDP reads and writes
+  at the same time, so an in-place layer would read its own output).
+
+Signed values are written sign-extended to the whole register field, as the KMD's shifts of its signed
+descriptor fields do (NVIDIA's traces hold 0xff80 for DATIN_OFFSET -128 and 0xffffffdf for DATOUT_OFFSET
+-33); the datapath uses the low bits only.
+
+The LUT RAM and the S_LUT_* registers are shared by both register groups: the caller must not load a LUT
+while a CDP layer of the other group runs (the KMD waits, dla_cdp_is_ready). `load_lut=False` leaves the
+LUT writes out for a layer that uses the LUT already loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from models import registers
+from models.cdp import CdpConfig
+from models.driver import ADDRESS_SPACE, ATOM_BYTES, RAM_TYPE_MC, RegWrite, Surface, program_fields
+from models.errors import ConfigError
+from models.lut import LutConfig
+from models.lut_program import TABLE_IDS, LutProgram
+
+__all__ = ["CdpProgram", "Convertor", "Surface", "cdp_layer", "lut_fields", "program_fields"]
+
+LOCAL_SIZES = (3, 5, 7, 9)
+INT8 = 0
+LUT_WRITE = 1            # S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE: write
+PERF_ALL = 3             # D_PERF_ENABLE: DMA_EN | LUT_EN
+
+# Register order within each unit, as NVIDIA's KMD writes them (processor_cdp_program).
+_RDMA_ORDER = (
+    "D_DATA_CUBE_WIDTH", "D_DATA_CUBE_HEIGHT", "D_DATA_CUBE_CHANNEL", "D_SRC_BASE_ADDR_LOW",
+    "D_SRC_BASE_ADDR_HIGH", "D_SRC_LINE_STRIDE", "D_SRC_SURFACE_STRIDE", "D_SRC_DMA_CFG", "D_DATA_FORMAT",
+)
+_CDP_ORDER = (
+    "D_DST_BASE_ADDR_LOW", "D_DST_BASE_ADDR_HIGH", "D_DST_LINE_STRIDE", "D_DST_SURFACE_STRIDE",
+    "D_DST_DMA_CFG", "D_DATA_FORMAT", "D_LRN_CFG", "D_DATIN_OFFSET", "D_DATIN_SCALE", "D_DATIN_SHIFTER",
+    "D_DATOUT_OFFSET", "D_DATOUT_SCALE", "D_DATOUT_SHIFTER", "D_FUNC_BYPASS", "D_PERF_ENABLE",
+)
+# The S_LUT_* registers after the tables, in address order (S_LUT_CFG .. S_LUT_LO_SLOPE_SHIFT).
+_LUT_ORDER = tuple(r for r in registers.registers("CDP") if r.startswith("S_LUT_") and "ACCESS" not in r)
+
+
+@dataclass(frozen=True)
+class Convertor:
+    """One CDP convertor as signed values: y = (x - offset) * scale >> shifter (rounded, saturated)."""
+
+    offset: int = 0
+    scale: int = 1
+    shifter: int = 0
+
+
+@dataclass(frozen=True)
+class CdpProgram:
+    """A validated CDP layer: fields per unit, the model's configuration, and the writes in issue order."""
+
+    group: int
+    fields: dict[str, dict[str, int]]
+    config: CdpConfig
+    writes: tuple[RegWrite, ...]
+
+
+def lut_fields(cfg: LutConfig) -> dict[str, int]:
+    """The S_LUT_* register fields (unsigned, as stored) of a CDP LutConfig: START/END split into
+    LOW[31:0] and HIGH[5:0] of the 38-bit value, signed fields in two's complement."""
+    f = {"S_LUT_CFG.LUT_LE_FUNCTION": cfg.le_function, "S_LUT_CFG.LUT_UFLOW_PRIORITY": cfg.uflow_priority,
+         "S_LUT_CFG.LUT_OFLOW_PRIORITY": cfg.oflow_priority,
+         "S_LUT_CFG.LUT_HYBRID_PRIORITY": cfg.hybrid_priority,
+         "S_LUT_INFO.LUT_LE_INDEX_OFFSET": cfg.le_index_offset & 0xFF,
+         "S_LUT_INFO.LUT_LE_INDEX_SELECT": cfg.le_index_select & 0xFF,
+         "S_LUT_INFO.LUT_LO_INDEX_SELECT": cfg.lo_index_select & 0xFF}
+    for reg, value in (("LE_START", cfg.le_start), ("LE_END", cfg.le_end), ("LO_START", cfg.lo_start),
+                       ("LO_END", cfg.lo_end)):
+        f[f"S_LUT_{reg}_LOW.LUT_{reg}_LOW"] = value & 0xFFFFFFFF
+        f[f"S_LUT_{reg}_HIGH.LUT_{reg}_HIGH"] = (value >> 32) & 0x3F
+    for table in ("LE", "LO"):
+        for flow in ("UFLOW", "OFLOW"):
+            scale = getattr(cfg, f"{table.lower()}_{flow.lower()}_scale")
+            shift = getattr(cfg, f"{table.lower()}_{flow.lower()}_shift")
+            f[f"S_LUT_{table}_SLOPE_SCALE.LUT_{table}_SLOPE_{flow}_SCALE"] = scale & 0xFFFF
+            f[f"S_LUT_{table}_SLOPE_SHIFT.LUT_{table}_SLOPE_{flow}_SHIFT"] = shift & 0x1F
+    return f
+
+
+def _check_fits(unit: str, fields: Mapping[str, int]) -> None:
+    """Every field value fits its register field (ConfigError naming the field otherwise)."""
+    regs = registers.registers(unit)
+    for key, value in fields.items():
+        name, fname = key.split(".", 1)
+        msb, lsb, _access = regs[name]["fields"][fname]
+        width = msb - lsb + 1
+        if not 0 <= value < (1 << width):
+            raise ConfigError(f"{unit} driver: {key} does not fit its {width}-bit register field",
+                              {key: value})
+
+
+def _check_range(name: str, value: int, bits: int, signed: bool, rule: str) -> None:
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    if not lo <= value <= hi:
+        raise ConfigError(f"CDP driver: {rule}", {name: value, "min": lo, "max": hi})
+
+
+def _check_description(width: int, height: int, channels: int, local_size: int, datin: Convertor,
+                       datout: Convertor, lut: LutConfig, group: int) -> None:
+    if min(width, height, channels) < 1:
+        raise ConfigError("CDP driver: cube width, height and channels must be >= 1",
+                          {"width": width, "height": height, "channels": channels})
+    if local_size not in LOCAL_SIZES:
+        raise ConfigError("CDP driver: local_size must be 3, 5, 7 or 9 (NORMALZ_LEN)",
+                          {"local_size": local_size})
+    if group not in (0, 1):
+        raise ConfigError("CDP driver: register group must be 0 or 1", {"group": group})
+    if lut.unit != "CDP":
+        raise ConfigError("CDP driver: the LUT must be a CDP LUT (38-bit START/END)", {"unit": lut.unit})
+    _check_range("DATIN_OFFSET", datin.offset, 8, True, "DATIN_OFFSET is an int8 in nv_small")
+    _check_range("DATIN_SCALE", datin.scale, 16, True, "DATIN_SCALE is a signed 16-bit value")
+    _check_range("DATIN_SHIFTER", datin.shifter, 5, False, "DATIN_SHIFTER is 0..31")
+    _check_range("DATOUT_OFFSET", datout.offset, 25, True, "DATOUT_OFFSET is a signed 25-bit value")
+    _check_range("DATOUT_SCALE", datout.scale, 16, True, "DATOUT_SCALE is a signed 16-bit value")
+    _check_range("DATOUT_SHIFTER", datout.shifter, 6, False, "DATOUT_SHIFTER is 0..63")
+
+
+def _fields(width: int, height: int, channels: int, local_size: int, sqsum_bypass: bool, mul_bypass: bool,
+            datin: Convertor, datout: Convertor, lut: LutConfig, src: Surface, dst: Surface,
+            perf: bool) -> dict[str, dict[str, int]]:
+    rdma = {
+        "D_DATA_CUBE_WIDTH.WIDTH": width - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": height - 1,
+        "D_DATA_CUBE_CHANNEL.CHANNEL": channels - 1,
+        "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": src.base, "D_SRC_BASE_ADDR_HIGH.SRC_BASE_ADDR_HIGH": 0,
+        "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": src.line_stride,
+        "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": src.surface_stride,
+        "D_SRC_DMA_CFG.SRC_RAM_TYPE": RAM_TYPE_MC, "D_DATA_FORMAT.INPUT_DATA": INT8,
+    }
+    cdp = {
+        "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": dst.base, "D_DST_BASE_ADDR_HIGH.DST_BASE_ADDR_HIGH": 0,
+        "D_DST_LINE_STRIDE.DST_LINE_STRIDE": dst.line_stride,
+        "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": dst.surface_stride,
+        "D_DST_DMA_CFG.DST_RAM_TYPE": RAM_TYPE_MC, "D_DATA_FORMAT.INPUT_DATA_TYPE": INT8,
+        # the KMD's map_local_size: 3/5/7/9 -> 0/1/2/3
+        "D_LRN_CFG.NORMALZ_LEN": (local_size - 1) // 2 - 1,
+        # signed values sign-extended to the register width (see the module docstring)
+        "D_DATIN_OFFSET.DATIN_OFFSET": datin.offset & 0xFFFF,
+        "D_DATIN_SCALE.DATIN_SCALE": datin.scale & 0xFFFF,
+        "D_DATIN_SHIFTER.DATIN_SHIFTER": datin.shifter,
+        "D_DATOUT_OFFSET.DATOUT_OFFSET": datout.offset & 0xFFFFFFFF,
+        "D_DATOUT_SCALE.DATOUT_SCALE": datout.scale & 0xFFFF,
+        "D_DATOUT_SHIFTER.DATOUT_SHIFTER": datout.shifter,
+        "D_FUNC_BYPASS.SQSUM_BYPASS": int(sqsum_bypass), "D_FUNC_BYPASS.MUL_BYPASS": int(mul_bypass),
+        "D_PERF_ENABLE.DMA_EN": int(perf), "D_PERF_ENABLE.LUT_EN": int(perf),
+        **lut_fields(lut),
+    }
+    return {"CDP": cdp, "CDP_RDMA": rdma}
+
+
+def _extent(s: Surface, width: int, height: int, channels: int) -> tuple[int, int]:
+    """[first, last + 1) byte addresses a cube can touch (its bounding range, gaps included)."""
+    surfaces = -(-channels // ATOM_BYTES)
+    end = s.base + (surfaces - 1) * s.surface_stride + (height - 1) * s.line_stride + width * ATOM_BYTES
+    return s.base, end
+
+
+def _check_placement(cfg: CdpConfig) -> None:
+    dims = (cfg.width, cfg.height, cfg.channels)
+    spans = {"SRC": _extent(Surface(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride), *dims),
+             "DST": _extent(Surface(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride), *dims)}
+    for side, (lo, hi) in spans.items():
+        if hi > ADDRESS_SPACE:
+            raise ConfigError(f"CDP driver: the {side} cube must lie inside the 32-bit address space",
+                              {f"{side}_BASE_ADDR": lo, "end": hi})
+    (s_lo, s_hi), (d_lo, d_hi) = spans["SRC"], spans["DST"]
+    if s_lo < d_hi and d_lo < s_hi:
+        raise ConfigError("CDP driver: source and destination cubes must not overlap",
+                          {"SRC": s_lo, "SRC_end": s_hi, "DST": d_lo, "DST_end": d_hi})
+
+
+def lut_writes(lut: LutConfig) -> list[RegWrite]:
+    """Both tables through the access port (CFG: table, WRITE, address 0; then one DATA write per entry;
+    the CDP pointer advances by itself), as NVIDIA's traces load them."""
+    writes: list[RegWrite] = []
+    for name, table in (("LE", lut.le), ("LO", lut.lo)):
+        cfg = registers.encode_fields("CDP", {"S_LUT_ACCESS_CFG.LUT_ADDR": 0,
+                                              "S_LUT_ACCESS_CFG.LUT_TABLE_ID": TABLE_IDS[name],
+                                              "S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE": LUT_WRITE})
+        writes.append(("CDP", "S_LUT_ACCESS_CFG", cfg["S_LUT_ACCESS_CFG"]))
+        writes.extend(("CDP", "S_LUT_ACCESS_DATA", int(v) & 0xFFFF) for v in np.asarray(table).tolist())
+    return writes
+
+
+def _ordered_writes(fields: Mapping[str, Mapping[str, int]], lut: LutConfig | None,
+                    group: int) -> list[RegWrite]:
+    cdp = registers.encode_fields("CDP", fields["CDP"])
+    rdma = registers.encode_fields("CDP_RDMA", fields["CDP_RDMA"])
+    writes: list[RegWrite] = [("CDP", "S_POINTER", group), ("CDP_RDMA", "S_POINTER", group)]
+    writes += [("CDP_RDMA", name, rdma[name]) for name in _RDMA_ORDER]
+    if lut is not None:
+        writes += lut_writes(lut)
+        writes += [("CDP", name, cdp[name]) for name in _LUT_ORDER]
+    writes += [("CDP", name, cdp[name]) for name in _CDP_ORDER]
+    writes += [("CDP_RDMA", "D_OP_ENABLE", 1), ("CDP", "D_OP_ENABLE", 1)]
+    return writes
+
+
+def cdp_layer(width: int, height: int, channels: int, *, local_size: int = 5, sqsum_bypass: bool = False,
+              mul_bypass: bool = False, datin: Convertor = Convertor(), datout: Convertor = Convertor(),
+              lut: LutConfig | LutProgram, src: Surface, dst: Surface, group: int = 0, load_lut: bool = True,
+              perf: bool = True) -> CdpProgram:
+    """Validate one LRN layer and return its register program (see the module docstring).
+
+    `lut` is the LUT the layer uses, tables included (a LutConfig, or a models.lut_program LutProgram);
+    its tables and S_LUT_* registers are written unless load_lut=False. `perf` sets D_PERF_ENABLE
+    (DMA_EN, LUT_EN) as the KMD does with statistics enabled; the LUT counters count either way.
+    """
+    lut_cfg = lut.lut_config() if isinstance(lut, LutProgram) else lut
+    _check_description(width, height, channels, local_size, datin, datout, lut_cfg, group)
+    fields = _fields(width, height, channels, local_size, sqsum_bypass, mul_bypass, datin, datout, lut_cfg,
+                     src, dst, perf)
+    for unit, unit_fields in fields.items():
+        _check_fits(unit, unit_fields)
+    cfg = CdpConfig.from_fields(fields, ATOM_BYTES, (lut_cfg.le, lut_cfg.lo))
+    _check_placement(cfg)
+    writes = _ordered_writes(fields, lut_cfg if load_lut else None, group)
+    return CdpProgram(group, fields, cfg, tuple(writes))
