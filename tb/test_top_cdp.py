@@ -52,7 +52,7 @@ from tb.test_top_pdp import prepare as prepare_pdp
 
 ATOM = 8
 INTR_BIT = {"CDP": 2, "PDP": 4}     # GLB S_INTR_STATUS: unit group 0 / 1 = bit, bit + 1
-IDLE = 0
+IDLE, RUNNING, PENDING = 0, 1, 2    # S_STATUS.STATUS_{0,1}
 GUARD = 64                          # bytes checked untouched before and after each destination cube
 POLL = 32                           # cycles between interrupt polls
 DONE_BOUND = 1_000_000              # bounds a hang only (a nightly layer with heavy stalls is far shorter)
@@ -415,8 +415,11 @@ async def queued_groups(dut: SimHandleBase) -> None:
         prepare(top, b)
         await top.issue(a.prog.writes)
         await top.issue(b.prog.writes)
-        value = await top.read("CDP", "S_STATUS")
-        dut._log.info("round %d: CDP S_STATUS %#x once both groups are enabled", rounds, value)
+        for unit in ("CDP", "CDP_RDMA"):
+            value = await top.read(unit, "S_STATUS")
+            assert value == RUNNING | PENDING << 16, \
+                f"round {rounds}: {unit} S_STATUS {value:#x} once both groups are enabled: group 0 must " \
+                "still run (RUNNING) with group 1 queued behind it (PENDING)"
         bits = sum(1 << (INTR_BIT["CDP"] + g) for g in (0, 1))
         assert await top.wait_intr(bits) is not None, "no CDP_0 and CDP_1 interrupts"
         for layer, name in ((a, "A (group 0)"), (b, "B (group 1)")):
