@@ -45,6 +45,7 @@ test: venv sysdeps
 nightly: venv sysdeps
 	$(PYTHON) scripts/regress.py $(REGRESS_ARGS) --nightly --junit reports/nightly-$(SIM).xml
 	$(PYTHON) -m pytest -n $(JOBS) tests/model --junitxml=reports/nightly-model.xml
+	$(PYTHON) scripts/rtl_check.py synth
 
 lint: venv
 	$(PYTHON) scripts/rtl_check.py lint
