@@ -3,6 +3,9 @@
 // `op_en` is the register block's OP_EN of the consumer group; a layer starts on its rising edge (or when it
 // is still high after the previous layer's done), and `done` pulses once the last output write has its
 // AXI response, so an interrupt raised on `done` is never ahead of the memory (the trace CRCs rely on that).
+// `done` also waits for the read side: every read command issued, every burst returned and every beat taken
+// by the core (which drops input columns/lines no output needs). An inconsistent program can have input
+// after the last output; none of it may stay in flight, or the next layer would receive it.
 // The configuration must hold from start to done, as the register groups guarantee.
 module nvdla_pdp #(
     parameter ATOM            = 8,     // int8 lanes per atom = bytes per 64-bit beat
@@ -89,22 +92,24 @@ module nvdla_pdp #(
     reg  running;
     reg  core_finished;
     reg  wr_cmds_finished;
+    reg  rd_cmds_finished;
     reg  done_q;          // holds off a restart in the cycle the register block clears OP_EN
     wire launch = op_en & ~running & ~done & ~done_q;
     wire start  = launch & ~flying;    // starts the DMA sequencers and the core
-    wire core_done, wr_seq_done, wr_idle, core_busy, rd_busy;
-    // The read side needs no "finished" flag: the core consumes exactly the atoms the read DMA fetches.
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire rd_seq_done;
-    /* verilator lint_on UNUSEDSIGNAL */
+    wire core_done, wr_seq_done, wr_idle, core_busy, rd_busy, rd_seq_done;
     reg  flying_layer;
-    wire finish = running & (flying_layer | (core_finished & wr_cmds_finished & wr_idle));
+    // rd_busy covers the burst splitter, the bursts in flight and the beat waiting for the core; the core's
+    // done covers the beats it took. Both sides fetch/consume the same atoms (one split geometry), so these
+    // all come true; the read flags make `done` safe whatever the data path's timing.
+    wire rd_clean = rd_cmds_finished & ~rd_busy;
+    wire finish   = running & (flying_layer | (core_finished & rd_clean & wr_cmds_finished & wr_idle));
 
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
             running          <= 1'b0;
             core_finished    <= 1'b0;
             wr_cmds_finished <= 1'b0;
+            rd_cmds_finished <= 1'b0;
             done             <= 1'b0;
             done_q           <= 1'b0;
             flying_layer     <= 1'b0;
@@ -116,9 +121,11 @@ module nvdla_pdp #(
                 flying_layer     <= flying;
                 core_finished    <= 1'b0;
                 wr_cmds_finished <= 1'b0;
+                rd_cmds_finished <= 1'b0;
             end else begin
                 if (core_done)   core_finished    <= 1'b1;
                 if (wr_seq_done) wr_cmds_finished <= 1'b1;
+                if (rd_seq_done) rd_cmds_finished <= 1'b1;
                 if (finish)      running          <= 1'b0;
             end
         end

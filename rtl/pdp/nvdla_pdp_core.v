@@ -3,9 +3,10 @@
 //
 // Input: atoms in the read DMA's order (nvdla_pdp_dma_seq): per split band, per surface, per input line,
 // per column of the band. Output: atoms in the write DMA's order: per band, per surface, per output line,
-// per output column of the band. Band geometry comes from nvdla_pdp_split, so the core expects exactly the
-// atoms the read DMA fetches (none at all for a band whose input width is 0) and emits exactly the atoms the
-// write DMA stores, whatever the register values: illegal configurations give wrong numbers, never a hang.
+// per output column of the band. Band geometry comes from nvdla_pdp_split, so the core takes exactly the
+// atoms the read DMA fetches (none at all for a band whose input width is 0; input columns and lines no
+// output window needs are taken and dropped) and emits exactly the atoms the write DMA stores, whatever the
+// register values: illegal configurations give wrong numbers, never a hang and never a leftover atom.
 //
 // Structure:
 //   H  horizontal: a register of the last 8 input atoms of the line; when an input column ends a kernel
@@ -23,7 +24,7 @@
 // Handshakes: valid/ready on both streams with full backpressure. in_ready comes from internal state only
 // and the output leaves through a skid buffer, so no combinational path crosses the block.
 // `start` is taken when the core is idle (busy low); the configuration must hold until `done`, a one-cycle
-// pulse after the last output atom was accepted (and every input atom taken).
+// pulse once the last output atom was accepted and every input atom of the layer taken (whichever is later).
 module nvdla_pdp_core #(
     parameter ATOM  = 8,    // int8 lanes per atom (nv_small: 8)
     parameter MAX_W = 64    // output columns of one band the line buffer holds (the model allows 448)
@@ -352,7 +353,9 @@ module nvdla_pdp_core #(
             done     <= 1'b0;
         end else begin
             done <= 1'b0;
-            if (v_fin && pend == 4'd0) begin
+            // H must have taken every input atom too: columns (or lines) that no output window uses can
+            // still be arriving after the last output, and they belong to this layer, not the next.
+            if (v_fin && pend == 4'd0 && !h_run) begin
                 v_fin <= 1'b0;
                 done  <= 1'b1;
             end
