@@ -37,7 +37,7 @@ from models import lut_program
 from models import registers as regmap
 from models.cdp import CdpConfig, CdpResult, cdp_compute, input_convert, run_cdp, square_sum
 from models.driver_cdp import CdpProgram, Convertor, Surface, cdp_layer
-from models.lut import EXPONENT, LE_ENTRIES, LO_ENTRIES, LutConfig, LutRam
+from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, LutRam
 from models.memory import write_cube
 from models.pdp import run_pdp
 from models.precision import as_signed
@@ -59,7 +59,7 @@ DONE_BOUND = 1_000_000              # bounds a hang only (a nightly layer with h
 SRC_REGION, DST_REGION = 0x2000_0000, 0x9000_0000
 STATS = {"D_PERF_LUT_LE_HIT": "le_hit", "D_PERF_LUT_LO_HIT": "lo_hit", "D_PERF_LUT_UFLOW": "uflow",
          "D_PERF_LUT_OFLOW": "oflow", "D_PERF_LUT_HYBRID": "hybrid", "D_OUT_SATURATION": "out_saturation"}
-LUT_KINDS = ("lrn exp", "lrn default", "sigmoid", "random", "aimed", "narrow")
+LUT_KINDS = ("lrn exp", "lrn default", "sigmoid", "random", "aimed", "narrow", "one table")
 
 
 # ---- the DUT ------------------------------------------------------------------------------------------
@@ -168,12 +168,33 @@ def signed_datout(raw: Mapping[str, int]) -> Convertor:
                      raw["D_DATOUT_SHIFTER.DATOUT_SHIFTER"])
 
 
+def one_table_lut(rng: random.Random, values: NDArray[np.int64]) -> LutConfig:
+    """One table (LE or LO, linear) over the middle of the layer's LUT inputs, the other entirely above
+    them: inputs that hit count as that table's hits alone (the LO-only hit is rare otherwise)."""
+    lo_v, hi_v = (int(np.percentile(values, q)) for q in (10, 90))
+    span = max(hi_v - lo_v, 1)
+    above = int(values.max()) + 1 + rng.randint(0, 1000)
+    lo_on_data = rng.random() < 0.7    # the LO-only hit is the rarer one elsewhere
+    lo_sel = max(-8, min(13, span.bit_length() - 8)) if lo_on_data else rng.randint(-8, 4)
+    le_sel = rng.randint(-6, 4) if lo_on_data else max(-6, min(15, span.bit_length() - 6))
+    lo_start, le_start = (lo_v, above) if lo_on_data else (above, lo_v)
+    slopes = {f"{t}_{f}_{k}": v for t in ("le", "lo") for f in ("uflow", "oflow")
+              for k, v in zip(("scale", "shift"), (rng.randint(-32768, 32767), rng.randint(-16, 15)),
+                              strict=True)}
+    return LutConfig(unit="CDP", le_function=LINEAR, le_index_select=le_sel, le_start=le_start,
+                     le_end=le_start + (1 << (le_sel + 6)), lo_index_select=lo_sel, lo_start=lo_start,
+                     lo_end=lo_start + (1 << (lo_sel + 8)), uflow_priority=rng.randint(0, 1),
+                     oflow_priority=rng.randint(0, 1), hybrid_priority=rng.randint(0, 1),
+                     le=random_table(rng, LE_ENTRIES), lo=random_table(rng, LO_ENTRIES), **slopes)
+
+
 def choose_lut(rng: random.Random, kind: str, lut_in: NDArray[np.int64]) -> LutConfig:
     if kind in programs():
         return programs()[kind].lut_config()
     if kind == "random":
         return random_config(Shape(ATOM, 37, 38, False), rng)
-    return (aimed_lut if kind == "aimed" else narrow_lut)(rng, lut_in.reshape(-1))
+    makers = {"aimed": aimed_lut, "narrow": narrow_lut, "one table": one_table_lut}
+    return makers[kind](rng, lut_in.reshape(-1))
 
 
 def make_layer(rng: random.Random, index: int, group: int, *, kind: str | None = None,
@@ -338,7 +359,9 @@ async def random_layers(dut: SimHandleBase) -> None:
     # one now and then (a LO-only hit, say)
     while i < count or (cov.missing() and i < 4 * count):
         # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
-        layer = make_layer(top.rng, i, group=i % 2)
+        # past the planned layers, a missing LE-only / LO-only hit is aimed at with a one-table LUT
+        aim = "one table" if i >= count and {"le_hit", "lo_hit"} & set(cov.missing()) else None
+        layer = make_layer(top.rng, i, group=i % 2, kind=aim)
         label = f"layer {i}"
         cycles = await run_layer(top, layer, label)
         cov.add(layer)
