@@ -118,7 +118,14 @@ class Top:
 async def setup(dut: SimHandleBase, salt: str) -> Top:
     rng = make_rng(salt)
     await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
-    return Top(dut, rng)
+    top = Top(dut, rng)
+    # Reset again now that the AxiRam drives its outputs: on a 4-state simulator (Icarus) the DMA counters
+    # would otherwise clock in the X of the undriven AXI inputs in the cycle between reset and the AxiRam.
+    dut.rst_n.value = 0
+    await ClockCycles(dut.clk, 3)
+    dut.rst_n.value = 1
+    await ClockCycles(dut.clk, 2)
+    return top
 
 
 # ---- layers: extents, running, scoring ----------------------------------------------------------------
