@@ -583,15 +583,19 @@ async def unit_idle(top: Top, name: str, cycles: int = 200) -> None:
 async def layer_after_inconsistent_layer(dut: SimHandleBase) -> None:
     """After the done interrupt of any program the unit must be clean: the next legal layer is correct."""
     top = await setup(dut, "layer_after_inconsistent_layer")
-    for name, bad in inconsistent_programs(0).items():
+    by_group = [inconsistent_programs(0), inconsistent_programs(1)]
+    group = 0   # the consumer group: each layer run flips it
+    for name in by_group[0]:
+        bad = by_group[group][name]
         prepare(top, bad)
         await top.issue(bad.writes)
-        assert await top.wait_done(0) is not None, f"{name}: the layer never ended"
+        assert await top.wait_done(group) is not None, f"{name}: the layer never ended"
         await unit_idle(top, name)
-        # two legal layers (groups 1 then 0, so the next inconsistent program is group 0 again)
-        for nth, group in (("first", 1), ("second", 0)):
-            desc, good = random_program(top.rng, top.max_w, group=group)
+        # two legal layers, in the other group then this one; the next inconsistent program is in the other
+        for nth, legal_group in (("first", 1 - group), ("second", group)):
+            desc, good = random_program(top.rng, top.max_w, group=legal_group)
             await run_layer(top, good, f"{nth} legal layer after '{name}': {describe(desc, good)}")
+        group = 1 - group
 
 
 # ---- random register values never hang the unit --------------------------------------------------------
