@@ -461,9 +461,11 @@ class Coverage:
         flags.update({f"LUT {k}": v > 0 for k, v in res.lut_counts.items()})
         self.seen.update(k for k, v in flags.items() if v)
 
+    def missing(self) -> list[str]:
+        return [r for r in self.REQUIRED if r not in self.seen]
+
     def check(self) -> None:
-        missing = [r for r in self.REQUIRED if r not in self.seen]
-        assert not missing, f"coverage holes: {missing}"
+        assert not self.missing(), f"coverage holes: {self.missing()}"
 
 
 # ------------------------------------------------------------------------------------------ tests
@@ -476,15 +478,17 @@ async def random_layers(dut) -> None:
     await drv.reset()
     cov = Coverage()
     n_layers = scaled(12, 150)
-    atoms = 0
-    for i in range(n_layers):
+    atoms = i = 0
+    # Random layers until both the count and the coverage goal are met (at most 8x the count).
+    while i < n_layers or (cov.missing() and i < 8 * n_layers):
         # the first layers force the ready-made programs, so even a short run has them
         kind = {0: "lrn exp", 1: "sigmoid", 2: "narrow"}.get(i)
         layer = make_layer(rng, geo, i, lut_kind=kind)
         await run_layer(drv, layer, geo, pauses)
         cov.add(layer, cdp_compute(layer.cube, layer.cfg), geo)
         atoms += layer.cfg.width * layer.cfg.height * layer.cfg.surfaces
-    cocotb.log.info("%d layers, %d atoms, coverage %s", n_layers, atoms, sorted(cov.seen))
+        i += 1
+    cocotb.log.info("%d layers, %d atoms, coverage %s", i, atoms, sorted(cov.seen))
     cov.check()
 
 
