@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import cocotb
-from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
+from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, Timer
 from cocotbext.axi import AxiBus, AxiRam
 
 from tb.bfm.stream import StreamSource, pick_pause
@@ -63,6 +63,9 @@ async def random_copies(dut) -> None:
     rng = make_rng("random_copies")
     dut.rd_cmd_valid.value = 0
     dut.wr_cmd_valid.value = 0
+    # In reset before the AxiRam starts: on Icarus its monitors would otherwise sample X valids at time 0.
+    dut.rst_n.value = 0
+    await Timer(1, "ns")
     ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst_n, reset_active_level=False, size=2**32)
     await start_clock_and_reset(dut.clk, dut.rst_n)
     violations: list[str] = []
