@@ -3,7 +3,7 @@
 Order and widths follow NVIDIA's C model (cmod/hls/sdp) and were checked against the golden trace CRCs:
 - X blocks (BS, BN): ALU (16-bit operand << shift, saturated to 32 bits; max/min/sum on 33 bits)
   -> MUL (33 x 16 bits) -> truncate (round half away from zero, saturate to 32 bits) -> ReLU.
-  The truncate runs even when MUL is bypassed; PReLU passes x >= 0 unchanged (no truncate).
+  The truncate runs even when MUL is bypassed; PReLU passes x >= 0 without truncate, wrapped to 32 bits.
 - Y block (EW): MUL (32 x 32 bits, truncate by the 10-bit EW_TRUNCATE) -> ALU (saturated to 32 bits,
   EQL gives 0/1) -> LUT. Memory operands go through the EW input convertors first.
 - C: output convertor y = sat8(rnd((x - offset) * scale >> shift)); in EQL mode the data passes unconverted.
@@ -166,7 +166,9 @@ def x_block(x: IntArray, blk: XBlock, alu_mem: IntArray | None, mul_mem: IntArra
         else:
             x = product
     truncated = truncate(x, blk.mul_shift & 0x3F, 32).value
-    x = np.where(skip_truncate, x, truncated)
+    # The PReLU bypass of the truncate forwards only the low 32 bits of the (up to 33-bit) ALU sum
+    # (NV_NVDLA_SDP_HLS_X_int_trt takes mul_data_out[31:0]; the C model assigns to a 32-bit int).
+    x = np.where(skip_truncate, as_signed(x, 32), truncated)
     if not blk.relu_bypass:
         x = np.maximum(x, 0)
     return x
