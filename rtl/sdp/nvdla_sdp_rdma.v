@@ -1,0 +1,213 @@
+// SDP read DMA: MRDMA (the input cube) and BRDMA/NRDMA/ERDMA (the BS/BN/EW operands) on one AXI4 read
+// master, laid out exactly as models/sdp.py reads memory (_read_feature/_to_cube/_read_operands).
+// Per stream: nvdla_cube_walker (one command per line) -> nvdla_dma_burst_split (bursts) -> the arbiter
+// (round robin, a burst only with FIFO space reserved for all its beats) -> nvdla_axi_rd (single ID, in
+// order) -> the stream's FIFO -> for an operand, nvdla_sdp_opnd (beats -> atoms, per-kernel repetition).
+// Every stream carries W*H*S atoms in cube order (surface, line, column); see docs/CONTRACTS.md.
+module nvdla_sdp_rdma #(
+    parameter ATOM            = 8,
+    parameter MAX_BURST       = 16,
+    parameter MAX_OUTSTANDING = 8,
+    parameter FIFO_DEPTH      = 32   // beats per stream, a power of two >= MAX_BURST
+) (
+    input  wire               clk,
+    input  wire               rst_n,
+    input  wire               start,
+    output wire               busy,
+    input  wire [12:0]        width_m1,
+    input  wire [12:0]        height_m1,
+    input  wire [12:0]        channel_m1,
+    input  wire [31:0]        src_base,
+    input  wire [31:0]        src_line_stride,
+    input  wire [31:0]        src_surface_stride,
+    input  wire               bs_en,
+    input  wire [1:0]         bs_data_use,
+    input  wire               bs_data_size,
+    input  wire               bs_data_mode,
+    input  wire [31:0]        bs_base,
+    input  wire [31:0]        bs_line_stride,
+    input  wire [31:0]        bs_surface_stride,
+    input  wire               bn_en,
+    input  wire [1:0]         bn_data_use,
+    input  wire               bn_data_size,
+    input  wire               bn_data_mode,
+    input  wire [31:0]        bn_base,
+    input  wire [31:0]        bn_line_stride,
+    input  wire [31:0]        bn_surface_stride,
+    input  wire               ew_en,
+    input  wire [1:0]         ew_data_use,
+    input  wire               ew_data_size,
+    input  wire               ew_data_mode,
+    input  wire [31:0]        ew_base,
+    input  wire [31:0]        ew_line_stride,
+    input  wire [31:0]        ew_surface_stride,
+    output wire               m_axi_arvalid,
+    input  wire               m_axi_arready,
+    output wire [31:0]        m_axi_araddr,
+    output wire [7:0]         m_axi_arlen,
+    output wire [2:0]         m_axi_arsize,
+    output wire [1:0]         m_axi_arburst,
+    output wire [3:0]         m_axi_arid,
+    input  wire               m_axi_rvalid,
+    output wire               m_axi_rready,
+    input  wire [ATOM*8-1:0]  m_axi_rdata,
+    input  wire [1:0]         m_axi_rresp,
+    input  wire               m_axi_rlast,
+    output wire               in_valid,
+    input  wire               in_ready,
+    output wire [ATOM*8-1:0]  in_data,
+    output wire               bs_op_valid,
+    input  wire               bs_op_ready,
+    output wire [ATOM*32-1:0] bs_op_data,
+    output wire               bn_op_valid,
+    input  wire               bn_op_ready,
+    output wire [ATOM*32-1:0] bn_op_data,
+    output wire               ew_op_valid,
+    input  wire               ew_op_ready,
+    output wire [ATOM*32-1:0] ew_op_data
+);
+    localparam N       = 4;              // streams: 0 input, 1 BS, 2 BN, 3 EW
+    localparam B       = ATOM * 8;       // bits per beat (one atom of int8)
+    localparam ATOM_SH = $clog2(ATOM);
+
+    // ---- geometry ---------------------------------------------------------------------------------------
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [12:0] surf_m1 = channel_m1 >> ATOM_SH;  // the channel bits inside an atom do not count
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [13:0] surfaces = {1'b0, surf_m1} + 14'd1;
+    wire [13:0] width    = {1'b0, width_m1} + 14'd1;
+    wire [13:0] height   = {1'b0, height_m1} + 14'd1;
+
+    // operand configuration, operand k (BS, BN, EW) at index k-1
+    wire [3*2-1:0] use_v  = {ew_data_use, bn_data_use, bs_data_use};
+    wire [2:0]     size_v = {ew_data_size, bn_data_size, bs_data_size};
+    wire [2:0]     mode_v = {ew_data_mode, bn_data_mode, bs_data_mode};
+    wire [N-1:0]   en_v   = {ew_en, bn_en, bs_en, 1'b1};
+
+    // per-stream walk: base, strides, beats per line, lines, surfaces
+    wire [N*32-1:0] w_base, w_line, w_surf;
+    wire [N*16-1:0] w_beats;
+    wire [N*14-1:0] w_height, w_surfaces;
+
+    // Input: a 1x1 cube is read packed (all surfaces back to back from the base) whatever its strides say.
+    wire in_packed = width_m1 == 13'd0 && height_m1 == 13'd0;
+    assign w_base[31:0]     = src_base;
+    assign w_line[31:0]     = src_line_stride;
+    assign w_surf[31:0]     = src_surface_stride;
+    assign w_beats[15:0]    = in_packed ? {2'b0, surfaces} : {2'b0, width};
+    assign w_height[13:0]   = in_packed ? 14'd1 : height;
+    assign w_surfaces[13:0] = in_packed ? 14'd1 : surfaces;
+    assign w_base[32 +: 96] = {ew_base, bn_base, bs_base};
+    assign w_line[32 +: 96] = {ew_line_stride, bn_line_stride, bs_line_stride};
+    assign w_surf[32 +: 96] = {ew_surface_stride, bn_surface_stride, bs_surface_stride};
+
+    genvar g;
+    generate
+        for (g = 1; g < N; g = g + 1) begin : g_geom
+            // log2(bytes per element): +1 for both components, +1 for two-byte values
+            wire [1:0] sh      = {1'b0, use_v[2*(g-1) +: 2] == 2'd2} + {1'b0, size_v[g-1]};
+            wire       per_elt = mode_v[g-1];
+            // per element: a cube of bpe-byte elements; per kernel: one block of S atoms from the base
+            assign w_beats[16*g +: 16]    = {2'b0, per_elt ? width : surfaces} << sh;
+            assign w_height[14*g +: 14]   = per_elt ? height : 14'd1;
+            assign w_surfaces[14*g +: 14] = per_elt ? surfaces : 14'd1;
+        end
+    endgenerate
+
+    // ---- walkers and burst splitters --------------------------------------------------------------------
+    wire [N-1:0]    walk_busy, cmd_valid, cmd_ready, req_valid, req_ready;
+    wire [N*32-1:0] cmd_addr, req_addr;
+    wire [N*16-1:0] cmd_beats;
+    wire [N*9-1:0]  req_beats;
+
+    generate
+        for (g = 0; g < N; g = g + 1) begin : g_walk
+            nvdla_cube_walker #(.ADDR_W(32), .LEN_W(16)) u_walk (
+                .clk(clk), .rst_n(rst_n), .start(start & en_v[g]),
+                .base(w_base[32*g +: 32]), .line_stride(w_line[32*g +: 32]),
+                .surface_stride(w_surf[32*g +: 32]), .width(w_beats[16*g +: 16]),
+                .height(w_height[14*g +: 14]), .surfaces(w_surfaces[14*g +: 14]),
+                .cmd_valid(cmd_valid[g]), .cmd_ready(cmd_ready[g]), .cmd_addr(cmd_addr[32*g +: 32]),
+                .cmd_beats(cmd_beats[16*g +: 16]), .busy(walk_busy[g])
+            );
+            nvdla_dma_burst_split #(.ADDR_W(32), .BYTES(ATOM), .LEN_W(16), .MAX_BURST(MAX_BURST)) u_split (
+                .clk(clk), .rst_n(rst_n),
+                .cmd_valid(cmd_valid[g]), .cmd_ready(cmd_ready[g]), .cmd_addr(cmd_addr[32*g +: 32]),
+                .cmd_beats(cmd_beats[16*g +: 16]),
+                .burst_valid(req_valid[g]), .burst_ready(req_ready[g]), .burst_addr(req_addr[32*g +: 32]),
+                .burst_beats(req_beats[9*g +: 9])
+            );
+        end
+    endgenerate
+
+    // ---- arbiter, AXI read engine, steering -------------------------------------------------------------
+    wire         rd_valid, rd_ready, rd_busy, arb_busy;
+    wire [B-1:0] rd_data;
+    wire [31:0]  bus_addr;
+    wire [8:0]   bus_beats;
+    wire         bus_valid, bus_ready;
+    wire [N-1:0] fifo_push, fifo_in_ready, fifo_valid, fifo_take;
+
+    nvdla_sdp_rdma_arb #(.N(N), .ADDR_W(32), .FIFO_DEPTH(FIFO_DEPTH), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_arb (
+        .clk(clk), .rst_n(rst_n),
+        .req_valid(req_valid), .req_ready(req_ready), .req_addr(req_addr), .req_beats(req_beats),
+        .fifo_pop(fifo_take),
+        .cmd_valid(bus_valid), .cmd_ready(bus_ready), .cmd_addr(bus_addr), .cmd_beats(bus_beats),
+        .beat_valid(rd_valid), .beat_ready(rd_ready), .fifo_push(fifo_push), .fifo_ready(fifo_in_ready),
+        .busy(arb_busy)
+    );
+
+    // Each command is one burst already (<= MAX_BURST beats, inside a 4 KiB page): the engine's own
+    // splitter passes it through unchanged.
+    nvdla_axi_rd #(.ADDR_W(32), .DATA_W(B), .LEN_W(16), .MAX_BURST(MAX_BURST),
+                   .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_rd (
+        .clk(clk), .rst_n(rst_n),
+        .cmd_valid(bus_valid), .cmd_ready(bus_ready), .cmd_addr(bus_addr), .cmd_beats({7'd0, bus_beats}),
+        .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),
+        .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst),
+        .m_axi_arid(m_axi_arid), .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready),
+        .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),
+        .out_valid(rd_valid), .out_ready(rd_ready), .out_data(rd_data), .busy(rd_busy)
+    );
+
+    // ---- stream FIFOs and operand unpackers -------------------------------------------------------------
+    wire [N*B-1:0] fifo_data;
+    wire [N-1:0]   fifo_ready;   // the consumer side of each FIFO
+
+    generate
+        for (g = 0; g < N; g = g + 1) begin : g_fifo
+            nvdla_sdp_rdma_fifo #(.WIDTH(B), .DEPTH(FIFO_DEPTH)) u_fifo (
+                .clk(clk), .rst_n(rst_n),
+                .in_valid(fifo_push[g]), .in_ready(fifo_in_ready[g]), .in_data(rd_data),
+                .out_valid(fifo_valid[g]), .out_ready(fifo_ready[g]), .out_data(fifo_data[B*g +: B])
+            );
+            assign fifo_take[g] = fifo_valid[g] & fifo_ready[g];
+        end
+    endgenerate
+
+    assign in_valid      = fifo_valid[0];
+    assign in_data       = fifo_data[B-1:0];
+    assign fifo_ready[0] = in_ready;
+
+    wire [2:0]           op_valid;
+    wire [2:0]           op_ready = {ew_op_ready, bn_op_ready, bs_op_ready};
+    wire [3*ATOM*32-1:0] op_data;
+    wire [2:0]           opnd_busy;
+    assign {ew_op_valid, bn_op_valid, bs_op_valid} = op_valid;
+    assign {ew_op_data, bn_op_data, bs_op_data}    = op_data;
+
+    generate
+        for (g = 1; g < N; g = g + 1) begin : g_opnd
+            nvdla_sdp_opnd #(.ATOM(ATOM)) u_opnd (
+                .clk(clk), .rst_n(rst_n), .start(start),
+                .data_use(use_v[2*(g-1) +: 2]), .data_size(size_v[g-1]), .data_mode(mode_v[g-1]),
+                .width_m1(width_m1), .height_m1(height_m1),
+                .in_valid(fifo_valid[g]), .in_ready(fifo_ready[g]), .in_data(fifo_data[B*g +: B]),
+                .out_valid(op_valid[g-1]), .out_ready(op_ready[g-1]),
+                .out_data(op_data[ATOM*32*(g-1) +: ATOM*32]), .busy(opnd_busy[g-1])
+            );
+        end
+    endgenerate
+
+    assign busy = |walk_busy | ~&cmd_ready | rd_busy | arb_busy | |fifo_valid | |opnd_busy;
+endmodule
