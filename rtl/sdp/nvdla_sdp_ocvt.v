@@ -1,0 +1,85 @@
+// SDP output convertor on LANES lanes (seed 002; models/sdp_datapath.py sdp_datapath / output_saturation):
+//   y = sat8(round_half_away((x - CVT_OFFSET) * CVT_SCALE >> CVT_SHIFT))     (33 x 16 bits)
+// with the saturation flag D_PERF_OUT_SATURATION counts: the 49 -> 17-bit rounding shift saturated (the
+// final clamp to int8 is not counted), judged on the floor of the shift for negative values.
+// EQL mode: the data passes unconverted (the compare result 0/1 in its low byte), no flag, and out_neq
+// reports lanes whose value is not 0 (D_STATUS.STATUS_UNEQUAL).
+// Pipeline: S1 subtract -> S2 multiply -> S3 round/saturate and flag (output register). in_ready depends
+// on out_ready through the stall pipeline (nvdla_pipe_ctrl); the parent cuts paths at its own boundary.
+module nvdla_sdp_ocvt #(
+    parameter LANES = 8
+) (
+    input  wire                clk,
+    input  wire                rst_n,
+    input  wire [31:0]         cfg_offset,
+    input  wire [15:0]         cfg_scale,
+    input  wire [5:0]          cfg_shift,
+    input  wire                cfg_eql,
+    input  wire                in_valid,
+    output wire                in_ready,
+    input  wire [LANES*32-1:0] in_data,
+    output wire                out_valid,
+    input  wire                out_ready,
+    output wire [LANES*8-1:0]  out_data,
+    output wire [LANES-1:0]    out_sat,
+    output wire [LANES-1:0]    out_neq
+);
+    localparam signed [48:0] NEG_LIMIT = -49'sd65536;     // floor below -2^16 saturates the 17-bit stage
+
+    wire [2:0] en;
+
+    nvdla_pipe_ctrl #(.DEPTH(3)) u_ctrl (
+        .clk(clk), .rst_n(rst_n),
+        .in_valid(in_valid), .in_ready(in_ready), .stage_en(en),
+        .out_valid(out_valid), .out_ready(out_ready)
+    );
+
+    genvar l;
+    generate
+        for (l = 0; l < LANES; l = l + 1) begin : g_lane
+            reg signed [32:0] s1_diff;
+            reg signed [48:0] s2_prod;
+            reg        [7:0]  s1_low, s2_low, s3_y;
+            reg               s1_nz, s2_nz, s3_sat, s3_neq;
+
+            wire signed [31:0] x     = in_data[l*32 +: 32];
+            wire signed [32:0] xw    = {x[31], x};
+            wire signed [32:0] offw  = {cfg_offset[31], cfg_offset};
+            wire signed [48:0] difw  = {{16{s1_diff[32]}}, s1_diff};
+            wire signed [48:0] sclw  = {{33{cfg_scale[15]}}, cfg_scale};
+
+            wire signed [16:0] y17;
+            wire               sat17;
+            nvdla_round_sat #(.IN_W(49), .SHIFT_W(6), .OUT_W(17)) u_rs (
+                .x(s2_prod), .shift(cfg_shift), .y(y17), .sat(sat17)
+            );
+            // int8 clamp of the 17-bit result (the same value as rounding straight to 8 bits)
+            wire [7:0] y8 = (~y17[16] & (|y17[15:7])) ? 8'h7F
+                          : (y17[16] & ~(&y17[15:7])) ? 8'h80
+                          : y17[7:0];
+            wire signed [48:0] fl   = s2_prod >>> cfg_shift;
+            wire               flag = s2_prod[48] ? (fl < NEG_LIMIT) : sat17;
+
+            always @(posedge clk) begin
+                if (en[0]) begin
+                    s1_diff <= xw - offw;
+                    s1_low  <= x[7:0];
+                    s1_nz   <= x != 32'sd0;
+                end
+                if (en[1]) begin
+                    s2_prod <= difw * sclw;
+                    s2_low  <= s1_low;
+                    s2_nz   <= s1_nz;
+                end
+                if (en[2]) begin
+                    s3_y   <= cfg_eql ? s2_low : y8;
+                    s3_sat <= ~cfg_eql & flag;
+                    s3_neq <= cfg_eql & s2_nz;
+                end
+            end
+            assign out_data[l*8 +: 8] = s3_y;
+            assign out_sat[l]         = s3_sat;
+            assign out_neq[l]         = s3_neq;
+        end
+    endgenerate
+endmodule
