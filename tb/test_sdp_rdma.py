@@ -333,6 +333,10 @@ class BusWatch:
             for name in off:
                 if int(getattr(dut, f"{name}_op_valid").value):
                     self.violations.append(f"disabled stream {name} valid")
+            waiting = [n for n in ("in", *OPERANDS)
+                       if int(getattr(dut, "in_valid" if n == "in" else f"{n}_op_valid").value)]
+            if waiting and not int(dut.busy.value):
+                self.violations.append(f"busy low while streams {waiting} offer an atom")
             self.busy_cycles += int(dut.busy.value)
             await RisingEdge(dut.clk)
 
