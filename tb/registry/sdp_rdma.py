@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from tb.benches import COMMON, Bench
 
-SDP_RDMA = COMMON + ("rtl/dma/nvdla_cube_walker.v", "rtl/dma/nvdla_dma_burst_split.v", "rtl/dma/nvdla_axi_rd.v",
-                     "rtl/sdp/nvdla_sdp_rdma_fifo.v", "rtl/sdp/nvdla_sdp_rdma_arb.v", "rtl/sdp/nvdla_sdp_opnd.v",
-                     "rtl/sdp/nvdla_sdp_rdma.v")
+SDP_RDMA = COMMON + (
+    "rtl/dma/nvdla_cube_walker.v", "rtl/dma/nvdla_dma_burst_split.v", "rtl/dma/nvdla_axi_rd.v",
+    "rtl/sdp/nvdla_sdp_rdma_fifo.v", "rtl/sdp/nvdla_sdp_rdma_arb.v", "rtl/sdp/nvdla_sdp_opnd.v",
+    "rtl/sdp/nvdla_sdp_rdma.v",
+)
 
 BENCHES = (
     Bench("sdp_rdma", "nvdla_sdp_rdma", SDP_RDMA, "tb.test_sdp_rdma", (
