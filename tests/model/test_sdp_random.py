@@ -43,6 +43,8 @@ def _x_ref(x: int, b: dict[str, int], alu_op: int, mul_op: int) -> int:
             x = x * _signed(mul_op, 16)
     if truncate:
         x = _sat(_shift_round(x, b["mul_shift"] & 63), 32)
+    else:
+        x = _signed(x, 32)  # the PReLU bypass forwards the low 32 bits (NVDLA X_int_trt)
     if not b["relu_bypass"]:
         x = max(x, 0)
     return x
