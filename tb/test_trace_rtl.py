@@ -69,7 +69,10 @@ class RtlTarget:
                 nposted = step.reg == "D_OP_ENABLE"
                 await self.csb.write(regmap.address(step.unit, step.reg), step.value, nposted=nposted)
             elif isinstance(step, MemFill | MemWrite):
-                self._memory(step)
+                try:
+                    self._memory(step)
+                except TraceError as err:
+                    return TraceResult(name, False, checks, str(err))
             elif isinstance(step, WaitInterrupt):
                 if not await self._wait_interrupt(step.unit, step.group):
                     return TraceResult(name, False, checks, f"{step.where}: {step.unit}_{step.group} never "

@@ -17,20 +17,30 @@ from models.replay import RegWrite, TraceResult, trace_steps
 from models.trace import TraceError
 from tb.benches import find
 
-# Units the RTL top level implements (tb/registry/top.py builds it).
-RTL_UNITS = frozenset({"PDP", "CDP"})
+# Units and capabilities the RTL top level implements (tb/registry/top.py builds it).
+RTL_UNITS = frozenset({"PDP", "CDP", "SDP"})
+SDP_TO_PDP = "SDP->PDP on the fly"
+OUTPUT_DST_PDP = 1 << 1   # SDP D_FEATURE_MODE_CFG.OUTPUT_DST
+# nv_small has one memory interface; larger NVDLA configurations add the CV SRAM (a trace's sec_mem).
+SECOND_MEMORY = "a second memory (sec_mem)"
 _SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 DEFAULT_TRACES = Path(os.environ.get("NVDLA_TRACES", _SHARED / "nvdla" / "traces"))
 
 
 def units_needed(folder: Path) -> set[str]:
-    """The datapath units whose D_OP_ENABLE the trace writes with 1."""
+    """The datapath units whose D_OP_ENABLE the trace writes with 1, and the capabilities they need."""
     try:
         steps = trace_steps(folder)
     except TraceError:
         return set()  # the replay itself reports the parse error
-    return {s.unit for s in steps if isinstance(s, RegWrite) and s.reg == "D_OP_ENABLE" and s.value & 1
-            and not s.unit.endswith("_RDMA")}
+    needed = {s.unit for s in steps if isinstance(s, RegWrite) and s.reg == "D_OP_ENABLE" and s.value & 1
+              and not s.unit.endswith("_RDMA")}
+    if any(isinstance(s, RegWrite) and s.unit == "SDP" and s.reg == "D_FEATURE_MODE_CFG"
+           and s.value & OUTPUT_DST_PDP for s in steps):
+        needed.add(SDP_TO_PDP)
+    if any(getattr(s, "mem", 0) != 0 for s in steps):
+        needed.add(SECOND_MEMORY)
+    return needed
 
 
 def replay_on_rtl(folders: list[Path], sim: str | None = None, seed: int | None = None) -> list[TraceResult]:

@@ -2,9 +2,11 @@
 // one AXI4 master port.
 // - AR: round robin per burst (after a grant the other master goes first). A request shown to the memory
 //   stays granted until accepted, so VALID and its address never change under the slave (AXI rule).
-// - The ID of every burst is the master's index (0 or 1); R beats and B responses are routed by ID bit 0,
-//   so each master still sees its own bursts in order (AXI orders responses per ID) however the memory
-//   interleaves the two.
+// - The ID of every burst is the master's own ID with bit ID_BIT replaced by the master's index (0 or 1);
+//   R beats and B responses are routed by that bit and handed on with the ID they carry, so each master still
+//   sees its own bursts in order (AXI orders responses per ID) however the memory interleaves the two. Two
+//   arbiters cascade: the inner one (ID_BIT 0) as master 0 of an outer one (ID_BIT 1) shares one port among
+//   three masters, and the outer arbiter's R/B routing leaves bit 0 for the inner one.
 // - Writes are store-and-forward per burst: each master's AW requests and W beats go into its own queues,
 //   and a burst is offered to the memory (round robin, as AR) only once all of its W beats are buffered.
 //   AXI4 W has no ID, so W must follow AW order; forwarding a burst before its data exists would let one
@@ -14,6 +16,7 @@ module nvdla_axi_arb #(
     parameter ADDR_W  = 32,
     parameter DATA_W  = 64,
     parameter ID_W    = 4,
+    parameter ID_BIT  = 0,    // the ID bit that carries the master index
     parameter AW_DEPTH = 4,   // queued write requests per master (power of two)
     parameter W_DEPTH  = 32   // buffered write beats per master (power of two, >= the longest burst)
 ) (
@@ -26,17 +29,20 @@ module nvdla_axi_arb #(
     input  wire [7:0]           s0_arlen,
     input  wire [2:0]           s0_arsize,
     input  wire [1:0]           s0_arburst,
+    input  wire [ID_W-1:0]      s0_arid,
     output wire                 s0_rvalid,
     input  wire                 s0_rready,
     output wire [DATA_W-1:0]    s0_rdata,
     output wire [1:0]           s0_rresp,
     output wire                 s0_rlast,
+    output wire [ID_W-1:0]      s0_rid,
     input  wire                 s0_awvalid,
     output wire                 s0_awready,
     input  wire [ADDR_W-1:0]    s0_awaddr,
     input  wire [7:0]           s0_awlen,
     input  wire [2:0]           s0_awsize,
     input  wire [1:0]           s0_awburst,
+    input  wire [ID_W-1:0]      s0_awid,
     input  wire                 s0_wvalid,
     output wire                 s0_wready,
     input  wire [DATA_W-1:0]    s0_wdata,
@@ -45,6 +51,7 @@ module nvdla_axi_arb #(
     output wire                 s0_bvalid,
     input  wire                 s0_bready,
     output wire [1:0]           s0_bresp,
+    output wire [ID_W-1:0]      s0_bid,
     // master 1
     input  wire                 s1_arvalid,
     output wire                 s1_arready,
@@ -52,17 +59,20 @@ module nvdla_axi_arb #(
     input  wire [7:0]           s1_arlen,
     input  wire [2:0]           s1_arsize,
     input  wire [1:0]           s1_arburst,
+    input  wire [ID_W-1:0]      s1_arid,
     output wire                 s1_rvalid,
     input  wire                 s1_rready,
     output wire [DATA_W-1:0]    s1_rdata,
     output wire [1:0]           s1_rresp,
     output wire                 s1_rlast,
+    output wire [ID_W-1:0]      s1_rid,
     input  wire                 s1_awvalid,
     output wire                 s1_awready,
     input  wire [ADDR_W-1:0]    s1_awaddr,
     input  wire [7:0]           s1_awlen,
     input  wire [2:0]           s1_awsize,
     input  wire [1:0]           s1_awburst,
+    input  wire [ID_W-1:0]      s1_awid,
     input  wire                 s1_wvalid,
     output wire                 s1_wready,
     input  wire [DATA_W-1:0]    s1_wdata,
@@ -71,6 +81,7 @@ module nvdla_axi_arb #(
     output wire                 s1_bvalid,
     input  wire                 s1_bready,
     output wire [1:0]           s1_bresp,
+    output wire [ID_W-1:0]      s1_bid,
     // shared port
     output wire                 m_arvalid,
     input  wire                 m_arready,
@@ -84,9 +95,7 @@ module nvdla_axi_arb #(
     input  wire [DATA_W-1:0]    m_rdata,
     input  wire [1:0]           m_rresp,
     input  wire                 m_rlast,
-    /* verilator lint_off UNUSEDSIGNAL */
-    input  wire [ID_W-1:0]      m_rid,      // only bit 0 is ever set by this arbiter
-    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire [ID_W-1:0]      m_rid,
     output wire                 m_awvalid,
     input  wire                 m_awready,
     output wire [ADDR_W-1:0]    m_awaddr,
@@ -102,13 +111,18 @@ module nvdla_axi_arb #(
     input  wire                 m_bvalid,
     output wire                 m_bready,
     input  wire [1:0]           m_bresp,
-    /* verilator lint_off UNUSEDSIGNAL */
     input  wire [ID_W-1:0]      m_bid
-    /* verilator lint_on UNUSEDSIGNAL */
 );
     localparam AW_PTR = $clog2(AW_DEPTH);
+    localparam [ID_W-1:0] INDEX_MASK = {{(ID_W-1){1'b0}}, 1'b1} << ID_BIT;
+
+    // the master's ID with the index bit set to `sel`
+    function [ID_W-1:0] with_index(input [ID_W-1:0] id, input sel);
+        with_index = (id & ~INDEX_MASK) | (sel ? INDEX_MASK : {ID_W{1'b0}});
+    endfunction
+
     localparam W_PTR  = $clog2(W_DEPTH);
-    localparam AW_E   = ADDR_W + 8 + 3 + 2;      // queued request: {addr, len, size, burst}
+    localparam AW_E   = ID_W + ADDR_W + 8 + 3 + 2;  // queued request: {id, addr, len, size, burst}
     localparam W_E    = DATA_W + DATA_W / 8 + 1; // buffered beat: {data, strb, last}
 
     // ---- AR: round robin per burst, held while shown and not accepted ----------------------------------
@@ -121,7 +135,8 @@ module nvdla_axi_arb #(
     assign m_arlen    = ar_sel ? s1_arlen   : s0_arlen;
     assign m_arsize   = ar_sel ? s1_arsize  : s0_arsize;
     assign m_arburst  = ar_sel ? s1_arburst : s0_arburst;
-    assign m_arid     = {{(ID_W-1){1'b0}}, ar_sel};
+    wire [ID_W-1:0] ar_sub = ar_sel ? s1_arid : s0_arid;
+    assign m_arid     = with_index(ar_sub, ar_sel);
     assign s0_arready = m_arready & ~ar_sel;
     assign s1_arready = m_arready & ar_sel;
 
@@ -138,9 +153,11 @@ module nvdla_axi_arb #(
     end
 
     // ---- R: routed by ID ----------------------------------------------------------------------------------
-    assign s0_rvalid = m_rvalid & ~m_rid[0];
-    assign s1_rvalid = m_rvalid & m_rid[0];
-    assign m_rready  = m_rid[0] ? s1_rready : s0_rready;
+    assign s0_rvalid = m_rvalid & ~m_rid[ID_BIT];
+    assign s1_rvalid = m_rvalid & m_rid[ID_BIT];
+    assign m_rready  = m_rid[ID_BIT] ? s1_rready : s0_rready;
+    assign s0_rid    = m_rid;
+    assign s1_rid    = m_rid;
     assign s0_rdata  = m_rdata;
     assign s1_rdata  = m_rdata;
     assign s0_rresp  = m_rresp;
@@ -150,8 +167,8 @@ module nvdla_axi_arb #(
 
     // ---- per-master write queues ------------------------------------------------------------------------
     wire [1:0]       aw_in_valid = {s1_awvalid, s0_awvalid};
-    wire [2*AW_E-1:0] aw_in_data = {s1_awaddr, s1_awlen, s1_awsize, s1_awburst,
-                                    s0_awaddr, s0_awlen, s0_awsize, s0_awburst};
+    wire [2*AW_E-1:0] aw_in_data = {s1_awid, s1_awaddr, s1_awlen, s1_awsize, s1_awburst,
+                                    s0_awid, s0_awaddr, s0_awlen, s0_awsize, s0_awburst};
     wire [1:0]       w_in_valid  = {s1_wvalid, s0_wvalid};
     wire [2*W_E-1:0] w_in_data   = {s1_wdata, s1_wstrb, s1_wlast, s0_wdata, s0_wstrb, s0_wlast};
     wire [1:0]       aw_in_ready, w_in_ready;
@@ -222,8 +239,9 @@ module nvdla_axi_arb #(
     wire [AW_E-1:0] aw_req = aw_head[aw_sel * AW_E +: AW_E];
 
     assign m_awvalid = eligible[aw_sel] & ~wq_full;
-    assign {m_awaddr, m_awlen, m_awsize, m_awburst} = aw_req;
-    assign m_awid    = {{(ID_W-1){1'b0}}, aw_sel};
+    wire [ID_W-1:0] aw_sub;
+    assign {aw_sub, m_awaddr, m_awlen, m_awsize, m_awburst} = aw_req;
+    assign m_awid    = with_index(aw_sub, aw_sel);
     assign aw_pop    = {aw_fire & aw_sel, aw_fire & ~aw_sel};
 
     always @(posedge clk or negedge rst_n) begin
@@ -263,9 +281,11 @@ module nvdla_axi_arb #(
     end
 
     // ---- B: routed by ID ----------------------------------------------------------------------------------
-    assign s0_bvalid = m_bvalid & ~m_bid[0];
-    assign s1_bvalid = m_bvalid & m_bid[0];
-    assign m_bready  = m_bid[0] ? s1_bready : s0_bready;
+    assign s0_bvalid = m_bvalid & ~m_bid[ID_BIT];
+    assign s1_bvalid = m_bvalid & m_bid[ID_BIT];
+    assign m_bready  = m_bid[ID_BIT] ? s1_bready : s0_bready;
+    assign s0_bid    = m_bid;
+    assign s1_bid    = m_bid;
     assign s0_bresp  = m_bresp;
     assign s1_bresp  = m_bresp;
 endmodule

@@ -1,7 +1,8 @@
 // Post-processing subsystem top level: NVDLA host CSB port, one AXI4 master (64-bit data, 32-bit addresses),
-// the GLB interrupt. Units: PDP (with PDP_RDMA) and CDP (with CDP_RDMA), sharing the AXI master through
-// rtl/dma/nvdla_axi_arb.v (PDP is master 0, CDP master 1: AXI ID 0 / 1). The SDP windows answer as unmapped
-// addresses (reads 0, writes dropped, non-posted writes acknowledged) until that unit is added.
+// the GLB interrupt. Units: SDP (with SDP_RDMA), PDP (with PDP_RDMA) and CDP (with CDP_RDMA), sharing the AXI
+// master through two cascaded rtl/dma/nvdla_axi_arb.v: PDP and CDP on the inner one (ID bit 0), that one and
+// SDP on the outer one (ID bit 1), so the AXI IDs are PDP 0, CDP 1, SDP 2. Addresses outside the units'
+// windows answer as NVDLA's unmapped ones (reads 0, writes dropped, non-posted writes acknowledged).
 //
 // The PDP datapath takes its geometry from the PDP registers and only the source addresses from PDP_RDMA:
 // NVDLA requires both copies to agree (the driver layer checks), and one geometry for both DMA sides and the
@@ -56,9 +57,9 @@ module nvdla_pp_top #(
     input  wire [3:0]  m_axi_bid,
     output wire        intr
 );
-    // unit order on the CSB slave: GLB, PDP_RDMA, PDP, CDP_RDMA, CDP
-    localparam NUNITS = 5;
-    localparam U_GLB = 0, U_PDP_RDMA = 1, U_PDP = 2, U_CDP_RDMA = 3, U_CDP = 4;
+    // unit order on the CSB slave: GLB, PDP_RDMA, PDP, CDP_RDMA, CDP, SDP_RDMA, SDP
+    localparam NUNITS = 7;
+    localparam U_GLB = 0, U_PDP_RDMA = 1, U_PDP = 2, U_CDP_RDMA = 3, U_CDP = 4, U_SDP_RDMA = 5, U_SDP = 6;
 
     wire [NUNITS-1:0]    reg_sel;
     wire [9:0]           reg_offset;
@@ -66,7 +67,7 @@ module nvdla_pp_top #(
     wire                 reg_write;
     wire [NUNITS*32-1:0] reg_rdata;
 
-    nvdla_csb_slave #(.NUNITS(NUNITS), .UNIT_IDS({6'h0d, 6'h0c, 6'h0b, 6'h0a, 6'h01})) u_csb (
+    nvdla_csb_slave #(.NUNITS(NUNITS), .UNIT_IDS({6'h09, 6'h08, 6'h0d, 6'h0c, 6'h0b, 6'h0a, 6'h01})) u_csb (
         .clk(clk), .rst_n(rst_n),
         .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready), .csb_req_addr(csb_req_addr),
         .csb_req_wdat(csb_req_wdat), .csb_req_write(csb_req_write), .csb_req_nposted(csb_req_nposted),
@@ -581,15 +582,497 @@ module nvdla_pp_top #(
         .m_axi_bresp(cdp_axi_bresp)
     );
 
-    // ---- AXI: PDP and CDP share the master ---------------------------------------------------------------
-    nvdla_axi_arb #(.ADDR_W(32), .DATA_W(64), .ID_W(4), .W_DEPTH(2 * MAX_BURST)) u_axi_arb (
+
+    // ---- SDP registers (both groups) and SDP_RDMA registers ---------------------------------------------
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [9:0] sdp_lut_access_addr;
+    wire sdp_lut_access_wr;
+    wire [15:0] sdp_lut_access_wdata;
+    wire sdp_lut_access_rd;
+    wire sdp_s_lut_access_cfg_lut_table_id;
+    wire sdp_s_lut_access_cfg_lut_access_type;
+    wire sdp_s_lut_cfg_lut_le_function;
+    wire sdp_s_lut_cfg_lut_uflow_priority;
+    wire sdp_s_lut_cfg_lut_oflow_priority;
+    wire sdp_s_lut_cfg_lut_hybrid_priority;
+    wire [7:0] sdp_s_lut_info_lut_le_index_offset;
+    wire [7:0] sdp_s_lut_info_lut_le_index_select;
+    wire [7:0] sdp_s_lut_info_lut_lo_index_select;
+    wire [31:0] sdp_s_lut_le_start_lut_le_start;
+    wire [31:0] sdp_s_lut_le_end_lut_le_end;
+    wire [31:0] sdp_s_lut_lo_start_lut_lo_start;
+    wire [31:0] sdp_s_lut_lo_end_lut_lo_end;
+    wire [15:0] sdp_s_lut_le_slope_scale_lut_le_slope_uflow_scale;
+    wire [15:0] sdp_s_lut_le_slope_scale_lut_le_slope_oflow_scale;
+    wire [4:0] sdp_s_lut_le_slope_shift_lut_le_slope_uflow_shift;
+    wire [4:0] sdp_s_lut_le_slope_shift_lut_le_slope_oflow_shift;
+    wire [15:0] sdp_s_lut_lo_slope_scale_lut_lo_slope_uflow_scale;
+    wire [15:0] sdp_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale;
+    wire [4:0] sdp_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift;
+    wire [4:0] sdp_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift;
+    wire [12:0] sdp_d_data_cube_width_width;
+    wire [12:0] sdp_d_data_cube_height_height;
+    wire [12:0] sdp_d_data_cube_channel_channel;
+    wire [31:0] sdp_d_dst_base_addr_low_dst_base_addr_low;
+    wire [31:0] sdp_d_dst_base_addr_high_dst_base_addr_high;
+    wire [31:0] sdp_d_dst_line_stride_dst_line_stride;
+    wire [31:0] sdp_d_dst_surface_stride_dst_surface_stride;
+    wire sdp_d_dp_bs_cfg_bs_bypass;
+    wire sdp_d_dp_bs_cfg_bs_alu_bypass;
+    wire [1:0] sdp_d_dp_bs_cfg_bs_alu_algo;
+    wire sdp_d_dp_bs_cfg_bs_mul_bypass;
+    wire sdp_d_dp_bs_cfg_bs_mul_prelu;
+    wire sdp_d_dp_bs_cfg_bs_relu_bypass;
+    wire sdp_d_dp_bs_alu_cfg_bs_alu_src;
+    wire [5:0] sdp_d_dp_bs_alu_cfg_bs_alu_shift_value;
+    wire [15:0] sdp_d_dp_bs_alu_src_value_bs_alu_operand;
+    wire sdp_d_dp_bs_mul_cfg_bs_mul_src;
+    wire [7:0] sdp_d_dp_bs_mul_cfg_bs_mul_shift_value;
+    wire [15:0] sdp_d_dp_bs_mul_src_value_bs_mul_operand;
+    wire sdp_d_dp_bn_cfg_bn_bypass;
+    wire sdp_d_dp_bn_cfg_bn_alu_bypass;
+    wire [1:0] sdp_d_dp_bn_cfg_bn_alu_algo;
+    wire sdp_d_dp_bn_cfg_bn_mul_bypass;
+    wire sdp_d_dp_bn_cfg_bn_mul_prelu;
+    wire sdp_d_dp_bn_cfg_bn_relu_bypass;
+    wire sdp_d_dp_bn_alu_cfg_bn_alu_src;
+    wire [5:0] sdp_d_dp_bn_alu_cfg_bn_alu_shift_value;
+    wire [15:0] sdp_d_dp_bn_alu_src_value_bn_alu_operand;
+    wire sdp_d_dp_bn_mul_cfg_bn_mul_src;
+    wire [7:0] sdp_d_dp_bn_mul_cfg_bn_mul_shift_value;
+    wire [15:0] sdp_d_dp_bn_mul_src_value_bn_mul_operand;
+    wire sdp_d_dp_ew_cfg_ew_bypass;
+    wire sdp_d_dp_ew_cfg_ew_alu_bypass;
+    wire [1:0] sdp_d_dp_ew_cfg_ew_alu_algo;
+    wire sdp_d_dp_ew_cfg_ew_mul_bypass;
+    wire sdp_d_dp_ew_cfg_ew_mul_prelu;
+    wire sdp_d_dp_ew_cfg_ew_lut_bypass;
+    wire sdp_d_dp_ew_alu_cfg_ew_alu_src;
+    wire sdp_d_dp_ew_alu_cfg_ew_alu_cvt_bypass;
+    wire [31:0] sdp_d_dp_ew_alu_src_value_ew_alu_operand;
+    wire [31:0] sdp_d_dp_ew_alu_cvt_offset_value_ew_alu_cvt_offset;
+    wire [15:0] sdp_d_dp_ew_alu_cvt_scale_value_ew_alu_cvt_scale;
+    wire [5:0] sdp_d_dp_ew_alu_cvt_truncate_value_ew_alu_cvt_truncate;
+    wire sdp_d_dp_ew_mul_cfg_ew_mul_src;
+    wire sdp_d_dp_ew_mul_cfg_ew_mul_cvt_bypass;
+    wire [31:0] sdp_d_dp_ew_mul_src_value_ew_mul_operand;
+    wire [31:0] sdp_d_dp_ew_mul_cvt_offset_value_ew_mul_cvt_offset;
+    wire [15:0] sdp_d_dp_ew_mul_cvt_scale_value_ew_mul_cvt_scale;
+    wire [5:0] sdp_d_dp_ew_mul_cvt_truncate_value_ew_mul_cvt_truncate;
+    wire [9:0] sdp_d_dp_ew_truncate_value_ew_truncate;
+    wire sdp_d_feature_mode_cfg_flying_mode;
+    wire sdp_d_feature_mode_cfg_output_dst;
+    wire sdp_d_feature_mode_cfg_winograd;
+    wire sdp_d_feature_mode_cfg_nan_to_zero;
+    wire [4:0] sdp_d_feature_mode_cfg_batch_number;
+    wire sdp_d_dst_dma_cfg_dst_ram_type;
+    wire [31:0] sdp_d_dst_batch_stride_dst_batch_stride;
+    wire [1:0] sdp_d_data_format_proc_precision;
+    wire [1:0] sdp_d_data_format_out_precision;
+    wire [31:0] sdp_d_cvt_offset_cvt_offset;
+    wire [15:0] sdp_d_cvt_scale_cvt_scale;
+    wire [5:0] sdp_d_cvt_shift_cvt_shift;
+    wire sdp_d_perf_enable_perf_dma_en;
+    wire sdp_d_perf_enable_perf_lut_en;
+    wire sdp_d_perf_enable_perf_sat_en;
+    wire sdp_d_perf_enable_perf_nan_inf_count_en;
+    wire [12:0] srdma_d_data_cube_width_width;
+    wire [12:0] srdma_d_data_cube_height_height;
+    wire [12:0] srdma_d_data_cube_channel_channel;
+    wire [31:0] srdma_d_src_base_addr_low_src_base_addr_low;
+    wire [31:0] srdma_d_src_base_addr_high_src_base_addr_high;
+    wire [31:0] srdma_d_src_line_stride_src_line_stride;
+    wire [31:0] srdma_d_src_surface_stride_src_surface_stride;
+    wire srdma_d_brdma_cfg_brdma_disable;
+    wire [1:0] srdma_d_brdma_cfg_brdma_data_use;
+    wire srdma_d_brdma_cfg_brdma_data_size;
+    wire srdma_d_brdma_cfg_brdma_data_mode;
+    wire srdma_d_brdma_cfg_brdma_ram_type;
+    wire [31:0] srdma_d_bs_base_addr_low_bs_base_addr_low;
+    wire [31:0] srdma_d_bs_base_addr_high_bs_base_addr_high;
+    wire [31:0] srdma_d_bs_line_stride_bs_line_stride;
+    wire [31:0] srdma_d_bs_surface_stride_bs_surface_stride;
+    wire [31:0] srdma_d_bs_batch_stride_bs_batch_stride;
+    wire srdma_d_nrdma_cfg_nrdma_disable;
+    wire [1:0] srdma_d_nrdma_cfg_nrdma_data_use;
+    wire srdma_d_nrdma_cfg_nrdma_data_size;
+    wire srdma_d_nrdma_cfg_nrdma_data_mode;
+    wire srdma_d_nrdma_cfg_nrdma_ram_type;
+    wire [31:0] srdma_d_bn_base_addr_low_bn_base_addr_low;
+    wire [31:0] srdma_d_bn_base_addr_high_bn_base_addr_high;
+    wire [31:0] srdma_d_bn_line_stride_bn_line_stride;
+    wire [31:0] srdma_d_bn_surface_stride_bn_surface_stride;
+    wire [31:0] srdma_d_bn_batch_stride_bn_batch_stride;
+    wire srdma_d_erdma_cfg_erdma_disable;
+    wire [1:0] srdma_d_erdma_cfg_erdma_data_use;
+    wire srdma_d_erdma_cfg_erdma_data_size;
+    wire srdma_d_erdma_cfg_erdma_data_mode;
+    wire srdma_d_erdma_cfg_erdma_ram_type;
+    wire [31:0] srdma_d_ew_base_addr_low_ew_base_addr_low;
+    wire [31:0] srdma_d_ew_base_addr_high_ew_base_addr_high;
+    wire [31:0] srdma_d_ew_line_stride_ew_line_stride;
+    wire [31:0] srdma_d_ew_surface_stride_ew_surface_stride;
+    wire [31:0] srdma_d_ew_batch_stride_ew_batch_stride;
+    wire srdma_d_feature_mode_cfg_flying_mode;
+    wire srdma_d_feature_mode_cfg_winograd;
+    wire [1:0] srdma_d_feature_mode_cfg_in_precision;
+    wire [1:0] srdma_d_feature_mode_cfg_proc_precision;
+    wire [1:0] srdma_d_feature_mode_cfg_out_precision;
+    wire [4:0] srdma_d_feature_mode_cfg_batch_number;
+    wire srdma_d_src_dma_cfg_src_ram_type;
+    wire srdma_d_perf_enable_perf_dma_en;
+    wire srdma_d_perf_enable_perf_nan_inf_count_en;
+    // the register block's LUT strobes: the datapath takes its accesses from the CSB request (see CDP)
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [15:0] sdp_lut_access_rdata;
+    wire        sdp_op_en, sdp_consumer, srdma_op_en, srdma_consumer_unused, sdp_done;
+    wire        sdp_status_unequal;
+    wire        sdp_fly_valid, sdp_fly_ready;
+    wire [63:0] sdp_fly_data;
+    wire [31:0] sdp_cnt_le_hit, sdp_cnt_lo_hit, sdp_cnt_uflow, sdp_cnt_oflow, sdp_cnt_hybrid, sdp_cnt_out_sat;
+
+    nvdla_sdp_regs u_sdp_regs (
+        .clk(clk), .rst_n(rst_n),
+        .reg_sel(reg_sel[U_SDP]), .reg_offset(reg_offset), .reg_wdata(reg_wdata), .reg_write(reg_write),
+        .reg_rdata(reg_rdata[U_SDP*32 +: 32]),
+        .dp_done(sdp_done), .op_en(sdp_op_en), .consumer(sdp_consumer),
+        .lut_access_addr(sdp_lut_access_addr),
+        .lut_access_wr(sdp_lut_access_wr),
+        .lut_access_wdata(sdp_lut_access_wdata),
+        .lut_access_rd(sdp_lut_access_rd),
+        .lut_access_rdata(sdp_lut_access_rdata),
+        .s_lut_access_cfg_lut_table_id(sdp_s_lut_access_cfg_lut_table_id),
+        .s_lut_access_cfg_lut_access_type(sdp_s_lut_access_cfg_lut_access_type),
+        .s_lut_cfg_lut_le_function(sdp_s_lut_cfg_lut_le_function),
+        .s_lut_cfg_lut_uflow_priority(sdp_s_lut_cfg_lut_uflow_priority),
+        .s_lut_cfg_lut_oflow_priority(sdp_s_lut_cfg_lut_oflow_priority),
+        .s_lut_cfg_lut_hybrid_priority(sdp_s_lut_cfg_lut_hybrid_priority),
+        .s_lut_info_lut_le_index_offset(sdp_s_lut_info_lut_le_index_offset),
+        .s_lut_info_lut_le_index_select(sdp_s_lut_info_lut_le_index_select),
+        .s_lut_info_lut_lo_index_select(sdp_s_lut_info_lut_lo_index_select),
+        .s_lut_le_start_lut_le_start(sdp_s_lut_le_start_lut_le_start),
+        .s_lut_le_end_lut_le_end(sdp_s_lut_le_end_lut_le_end),
+        .s_lut_lo_start_lut_lo_start(sdp_s_lut_lo_start_lut_lo_start),
+        .s_lut_lo_end_lut_lo_end(sdp_s_lut_lo_end_lut_lo_end),
+        .s_lut_le_slope_scale_lut_le_slope_uflow_scale(sdp_s_lut_le_slope_scale_lut_le_slope_uflow_scale),
+        .s_lut_le_slope_scale_lut_le_slope_oflow_scale(sdp_s_lut_le_slope_scale_lut_le_slope_oflow_scale),
+        .s_lut_le_slope_shift_lut_le_slope_uflow_shift(sdp_s_lut_le_slope_shift_lut_le_slope_uflow_shift),
+        .s_lut_le_slope_shift_lut_le_slope_oflow_shift(sdp_s_lut_le_slope_shift_lut_le_slope_oflow_shift),
+        .s_lut_lo_slope_scale_lut_lo_slope_uflow_scale(sdp_s_lut_lo_slope_scale_lut_lo_slope_uflow_scale),
+        .s_lut_lo_slope_scale_lut_lo_slope_oflow_scale(sdp_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale),
+        .s_lut_lo_slope_shift_lut_lo_slope_uflow_shift(sdp_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift),
+        .s_lut_lo_slope_shift_lut_lo_slope_oflow_shift(sdp_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift),
+        .d_data_cube_width_width(sdp_d_data_cube_width_width),
+        .d_data_cube_height_height(sdp_d_data_cube_height_height),
+        .d_data_cube_channel_channel(sdp_d_data_cube_channel_channel),
+        .d_dst_base_addr_low_dst_base_addr_low(sdp_d_dst_base_addr_low_dst_base_addr_low),
+        .d_dst_base_addr_high_dst_base_addr_high(sdp_d_dst_base_addr_high_dst_base_addr_high),
+        .d_dst_line_stride_dst_line_stride(sdp_d_dst_line_stride_dst_line_stride),
+        .d_dst_surface_stride_dst_surface_stride(sdp_d_dst_surface_stride_dst_surface_stride),
+        .d_dp_bs_cfg_bs_bypass(sdp_d_dp_bs_cfg_bs_bypass),
+        .d_dp_bs_cfg_bs_alu_bypass(sdp_d_dp_bs_cfg_bs_alu_bypass),
+        .d_dp_bs_cfg_bs_alu_algo(sdp_d_dp_bs_cfg_bs_alu_algo),
+        .d_dp_bs_cfg_bs_mul_bypass(sdp_d_dp_bs_cfg_bs_mul_bypass),
+        .d_dp_bs_cfg_bs_mul_prelu(sdp_d_dp_bs_cfg_bs_mul_prelu),
+        .d_dp_bs_cfg_bs_relu_bypass(sdp_d_dp_bs_cfg_bs_relu_bypass),
+        .d_dp_bs_alu_cfg_bs_alu_src(sdp_d_dp_bs_alu_cfg_bs_alu_src),
+        .d_dp_bs_alu_cfg_bs_alu_shift_value(sdp_d_dp_bs_alu_cfg_bs_alu_shift_value),
+        .d_dp_bs_alu_src_value_bs_alu_operand(sdp_d_dp_bs_alu_src_value_bs_alu_operand),
+        .d_dp_bs_mul_cfg_bs_mul_src(sdp_d_dp_bs_mul_cfg_bs_mul_src),
+        .d_dp_bs_mul_cfg_bs_mul_shift_value(sdp_d_dp_bs_mul_cfg_bs_mul_shift_value),
+        .d_dp_bs_mul_src_value_bs_mul_operand(sdp_d_dp_bs_mul_src_value_bs_mul_operand),
+        .d_dp_bn_cfg_bn_bypass(sdp_d_dp_bn_cfg_bn_bypass),
+        .d_dp_bn_cfg_bn_alu_bypass(sdp_d_dp_bn_cfg_bn_alu_bypass),
+        .d_dp_bn_cfg_bn_alu_algo(sdp_d_dp_bn_cfg_bn_alu_algo),
+        .d_dp_bn_cfg_bn_mul_bypass(sdp_d_dp_bn_cfg_bn_mul_bypass),
+        .d_dp_bn_cfg_bn_mul_prelu(sdp_d_dp_bn_cfg_bn_mul_prelu),
+        .d_dp_bn_cfg_bn_relu_bypass(sdp_d_dp_bn_cfg_bn_relu_bypass),
+        .d_dp_bn_alu_cfg_bn_alu_src(sdp_d_dp_bn_alu_cfg_bn_alu_src),
+        .d_dp_bn_alu_cfg_bn_alu_shift_value(sdp_d_dp_bn_alu_cfg_bn_alu_shift_value),
+        .d_dp_bn_alu_src_value_bn_alu_operand(sdp_d_dp_bn_alu_src_value_bn_alu_operand),
+        .d_dp_bn_mul_cfg_bn_mul_src(sdp_d_dp_bn_mul_cfg_bn_mul_src),
+        .d_dp_bn_mul_cfg_bn_mul_shift_value(sdp_d_dp_bn_mul_cfg_bn_mul_shift_value),
+        .d_dp_bn_mul_src_value_bn_mul_operand(sdp_d_dp_bn_mul_src_value_bn_mul_operand),
+        .d_dp_ew_cfg_ew_bypass(sdp_d_dp_ew_cfg_ew_bypass),
+        .d_dp_ew_cfg_ew_alu_bypass(sdp_d_dp_ew_cfg_ew_alu_bypass),
+        .d_dp_ew_cfg_ew_alu_algo(sdp_d_dp_ew_cfg_ew_alu_algo),
+        .d_dp_ew_cfg_ew_mul_bypass(sdp_d_dp_ew_cfg_ew_mul_bypass),
+        .d_dp_ew_cfg_ew_mul_prelu(sdp_d_dp_ew_cfg_ew_mul_prelu),
+        .d_dp_ew_cfg_ew_lut_bypass(sdp_d_dp_ew_cfg_ew_lut_bypass),
+        .d_dp_ew_alu_cfg_ew_alu_src(sdp_d_dp_ew_alu_cfg_ew_alu_src),
+        .d_dp_ew_alu_cfg_ew_alu_cvt_bypass(sdp_d_dp_ew_alu_cfg_ew_alu_cvt_bypass),
+        .d_dp_ew_alu_src_value_ew_alu_operand(sdp_d_dp_ew_alu_src_value_ew_alu_operand),
+        .d_dp_ew_alu_cvt_offset_value_ew_alu_cvt_offset(sdp_d_dp_ew_alu_cvt_offset_value_ew_alu_cvt_offset),
+        .d_dp_ew_alu_cvt_scale_value_ew_alu_cvt_scale(sdp_d_dp_ew_alu_cvt_scale_value_ew_alu_cvt_scale),
+        .d_dp_ew_alu_cvt_truncate_value_ew_alu_cvt_truncate(sdp_d_dp_ew_alu_cvt_truncate_value_ew_alu_cvt_truncate),
+        .d_dp_ew_mul_cfg_ew_mul_src(sdp_d_dp_ew_mul_cfg_ew_mul_src),
+        .d_dp_ew_mul_cfg_ew_mul_cvt_bypass(sdp_d_dp_ew_mul_cfg_ew_mul_cvt_bypass),
+        .d_dp_ew_mul_src_value_ew_mul_operand(sdp_d_dp_ew_mul_src_value_ew_mul_operand),
+        .d_dp_ew_mul_cvt_offset_value_ew_mul_cvt_offset(sdp_d_dp_ew_mul_cvt_offset_value_ew_mul_cvt_offset),
+        .d_dp_ew_mul_cvt_scale_value_ew_mul_cvt_scale(sdp_d_dp_ew_mul_cvt_scale_value_ew_mul_cvt_scale),
+        .d_dp_ew_mul_cvt_truncate_value_ew_mul_cvt_truncate(sdp_d_dp_ew_mul_cvt_truncate_value_ew_mul_cvt_truncate),
+        .d_dp_ew_truncate_value_ew_truncate(sdp_d_dp_ew_truncate_value_ew_truncate),
+        .d_feature_mode_cfg_flying_mode(sdp_d_feature_mode_cfg_flying_mode),
+        .d_feature_mode_cfg_output_dst(sdp_d_feature_mode_cfg_output_dst),
+        .d_feature_mode_cfg_winograd(sdp_d_feature_mode_cfg_winograd),
+        .d_feature_mode_cfg_nan_to_zero(sdp_d_feature_mode_cfg_nan_to_zero),
+        .d_feature_mode_cfg_batch_number(sdp_d_feature_mode_cfg_batch_number),
+        .d_dst_dma_cfg_dst_ram_type(sdp_d_dst_dma_cfg_dst_ram_type),
+        .d_dst_batch_stride_dst_batch_stride(sdp_d_dst_batch_stride_dst_batch_stride),
+        .d_data_format_proc_precision(sdp_d_data_format_proc_precision),
+        .d_data_format_out_precision(sdp_d_data_format_out_precision),
+        .d_cvt_offset_cvt_offset(sdp_d_cvt_offset_cvt_offset),
+        .d_cvt_scale_cvt_scale(sdp_d_cvt_scale_cvt_scale),
+        .d_cvt_shift_cvt_shift(sdp_d_cvt_shift_cvt_shift),
+        .d_perf_enable_perf_dma_en(sdp_d_perf_enable_perf_dma_en),
+        .d_perf_enable_perf_lut_en(sdp_d_perf_enable_perf_lut_en),
+        .d_perf_enable_perf_sat_en(sdp_d_perf_enable_perf_sat_en),
+        .d_perf_enable_perf_nan_inf_count_en(sdp_d_perf_enable_perf_nan_inf_count_en),
+        .d_status_status_unequal(sdp_status_unequal),
+        .d_status_nan_input_num_status_nan_input_num(32'd0),
+        .d_status_inf_input_num_status_inf_input_num(32'd0),
+        .d_status_nan_output_num_status_nan_output_num(32'd0),
+        .d_perf_wdma_write_stall_wdma_stall(32'd0),
+        .d_perf_lut_uflow_lut_uflow(sdp_cnt_uflow),
+        .d_perf_lut_oflow_lut_oflow(sdp_cnt_oflow),
+        .d_perf_out_saturation_out_saturation(sdp_cnt_out_sat),
+        .d_perf_lut_hybrid_lut_hybrid(sdp_cnt_hybrid),
+        .d_perf_lut_le_hit_lut_le_hit(sdp_cnt_le_hit),
+        .d_perf_lut_lo_hit_lut_lo_hit(sdp_cnt_lo_hit)
+    );
+
+    // SDP_RDMA's OP_EN takes part only when the layer reads something (always here: the input comes from
+    // memory); its group latches on the same done.
+    nvdla_sdp_rdma_regs u_sdp_rdma_regs (
+        .clk(clk), .rst_n(rst_n),
+        .reg_sel(reg_sel[U_SDP_RDMA]), .reg_offset(reg_offset), .reg_wdata(reg_wdata), .reg_write(reg_write),
+        .reg_rdata(reg_rdata[U_SDP_RDMA*32 +: 32]),
+        .dp_done(sdp_done & srdma_op_en), .op_en(srdma_op_en), .consumer(srdma_consumer_unused),
+        .d_data_cube_width_width(srdma_d_data_cube_width_width),
+        .d_data_cube_height_height(srdma_d_data_cube_height_height),
+        .d_data_cube_channel_channel(srdma_d_data_cube_channel_channel),
+        .d_src_base_addr_low_src_base_addr_low(srdma_d_src_base_addr_low_src_base_addr_low),
+        .d_src_base_addr_high_src_base_addr_high(srdma_d_src_base_addr_high_src_base_addr_high),
+        .d_src_line_stride_src_line_stride(srdma_d_src_line_stride_src_line_stride),
+        .d_src_surface_stride_src_surface_stride(srdma_d_src_surface_stride_src_surface_stride),
+        .d_brdma_cfg_brdma_disable(srdma_d_brdma_cfg_brdma_disable),
+        .d_brdma_cfg_brdma_data_use(srdma_d_brdma_cfg_brdma_data_use),
+        .d_brdma_cfg_brdma_data_size(srdma_d_brdma_cfg_brdma_data_size),
+        .d_brdma_cfg_brdma_data_mode(srdma_d_brdma_cfg_brdma_data_mode),
+        .d_brdma_cfg_brdma_ram_type(srdma_d_brdma_cfg_brdma_ram_type),
+        .d_bs_base_addr_low_bs_base_addr_low(srdma_d_bs_base_addr_low_bs_base_addr_low),
+        .d_bs_base_addr_high_bs_base_addr_high(srdma_d_bs_base_addr_high_bs_base_addr_high),
+        .d_bs_line_stride_bs_line_stride(srdma_d_bs_line_stride_bs_line_stride),
+        .d_bs_surface_stride_bs_surface_stride(srdma_d_bs_surface_stride_bs_surface_stride),
+        .d_bs_batch_stride_bs_batch_stride(srdma_d_bs_batch_stride_bs_batch_stride),
+        .d_nrdma_cfg_nrdma_disable(srdma_d_nrdma_cfg_nrdma_disable),
+        .d_nrdma_cfg_nrdma_data_use(srdma_d_nrdma_cfg_nrdma_data_use),
+        .d_nrdma_cfg_nrdma_data_size(srdma_d_nrdma_cfg_nrdma_data_size),
+        .d_nrdma_cfg_nrdma_data_mode(srdma_d_nrdma_cfg_nrdma_data_mode),
+        .d_nrdma_cfg_nrdma_ram_type(srdma_d_nrdma_cfg_nrdma_ram_type),
+        .d_bn_base_addr_low_bn_base_addr_low(srdma_d_bn_base_addr_low_bn_base_addr_low),
+        .d_bn_base_addr_high_bn_base_addr_high(srdma_d_bn_base_addr_high_bn_base_addr_high),
+        .d_bn_line_stride_bn_line_stride(srdma_d_bn_line_stride_bn_line_stride),
+        .d_bn_surface_stride_bn_surface_stride(srdma_d_bn_surface_stride_bn_surface_stride),
+        .d_bn_batch_stride_bn_batch_stride(srdma_d_bn_batch_stride_bn_batch_stride),
+        .d_erdma_cfg_erdma_disable(srdma_d_erdma_cfg_erdma_disable),
+        .d_erdma_cfg_erdma_data_use(srdma_d_erdma_cfg_erdma_data_use),
+        .d_erdma_cfg_erdma_data_size(srdma_d_erdma_cfg_erdma_data_size),
+        .d_erdma_cfg_erdma_data_mode(srdma_d_erdma_cfg_erdma_data_mode),
+        .d_erdma_cfg_erdma_ram_type(srdma_d_erdma_cfg_erdma_ram_type),
+        .d_ew_base_addr_low_ew_base_addr_low(srdma_d_ew_base_addr_low_ew_base_addr_low),
+        .d_ew_base_addr_high_ew_base_addr_high(srdma_d_ew_base_addr_high_ew_base_addr_high),
+        .d_ew_line_stride_ew_line_stride(srdma_d_ew_line_stride_ew_line_stride),
+        .d_ew_surface_stride_ew_surface_stride(srdma_d_ew_surface_stride_ew_surface_stride),
+        .d_ew_batch_stride_ew_batch_stride(srdma_d_ew_batch_stride_ew_batch_stride),
+        .d_feature_mode_cfg_flying_mode(srdma_d_feature_mode_cfg_flying_mode),
+        .d_feature_mode_cfg_winograd(srdma_d_feature_mode_cfg_winograd),
+        .d_feature_mode_cfg_in_precision(srdma_d_feature_mode_cfg_in_precision),
+        .d_feature_mode_cfg_proc_precision(srdma_d_feature_mode_cfg_proc_precision),
+        .d_feature_mode_cfg_out_precision(srdma_d_feature_mode_cfg_out_precision),
+        .d_feature_mode_cfg_batch_number(srdma_d_feature_mode_cfg_batch_number),
+        .d_src_dma_cfg_src_ram_type(srdma_d_src_dma_cfg_src_ram_type),
+        .d_perf_enable_perf_dma_en(srdma_d_perf_enable_perf_dma_en),
+        .d_perf_enable_perf_nan_inf_count_en(srdma_d_perf_enable_perf_nan_inf_count_en),
+        .d_status_nan_input_num_status_nan_input_num(32'd0),
+        .d_status_inf_input_num_status_inf_input_num(32'd0),
+        .d_perf_mrdma_read_stall_mrdma_stall(32'd0),
+        .d_perf_brdma_read_stall_brdma_stall(32'd0),
+        .d_perf_nrdma_read_stall_nrdma_stall(32'd0),
+        .d_perf_erdma_read_stall_erdma_stall(32'd0)
+    );
+
+    // ---- SDP datapath ---------------------------------------------------------------------------------
+    // LUT accesses decoded from the CSB request one cycle ahead of the register block, as for CDP.
+    wire       sdp_lut_req    = csb_req_valid & (csb_req_addr[15:10] == 6'h09);
+    wire       sdp_acc_cfg_we = sdp_lut_req & csb_req_write & (csb_req_addr[9:0] == 10'h002);
+    wire       sdp_acc_data   = sdp_lut_req & (csb_req_addr[9:0] == 10'h003);
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [9:0] sdp_acc_cfg_addr_q;
+    wire       sdp_acc_table, sdp_acc_write, sdp_busy_unused;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire sdp_axi_arvalid;
+    wire sdp_axi_arready;
+    wire [31:0] sdp_axi_araddr;
+    wire [7:0] sdp_axi_arlen;
+    wire [2:0] sdp_axi_arsize;
+    wire [1:0] sdp_axi_arburst;
+    wire [3:0] sdp_axi_arid;
+    wire sdp_axi_rvalid;
+    wire sdp_axi_rready;
+    wire [63:0] sdp_axi_rdata;
+    wire [1:0] sdp_axi_rresp;
+    wire sdp_axi_rlast;
+    wire sdp_axi_awvalid;
+    wire sdp_axi_awready;
+    wire [31:0] sdp_axi_awaddr;
+    wire [7:0] sdp_axi_awlen;
+    wire [2:0] sdp_axi_awsize;
+    wire [1:0] sdp_axi_awburst;
+    wire [3:0] sdp_axi_awid;
+    wire sdp_axi_wvalid;
+    wire sdp_axi_wready;
+    wire [63:0] sdp_axi_wdata;
+    wire [7:0] sdp_axi_wstrb;
+    wire sdp_axi_wlast;
+    wire sdp_axi_bvalid;
+    wire sdp_axi_bready;
+    wire [1:0] sdp_axi_bresp;
+
+    nvdla_sdp #(.ATOM(8), .CNT_W(32), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_sdp (
+        .clk(clk), .rst_n(rst_n),
+        .op_en(sdp_op_en & srdma_op_en), .done(sdp_done), .busy(sdp_busy_unused),
+        .width_m1(srdma_d_data_cube_width_width),
+        .height_m1(srdma_d_data_cube_height_height),
+        .channel_m1(srdma_d_data_cube_channel_channel),
+        .src_base(srdma_d_src_base_addr_low_src_base_addr_low),
+        .src_line_stride(srdma_d_src_line_stride_src_line_stride),
+        .src_surface_stride(srdma_d_src_surface_stride_src_surface_stride),
+        .dst_base(sdp_d_dst_base_addr_low_dst_base_addr_low),
+        .dst_line_stride(sdp_d_dst_line_stride_dst_line_stride),
+        .dst_surface_stride(sdp_d_dst_surface_stride_dst_surface_stride),
+        .output_dst(sdp_d_feature_mode_cfg_output_dst),
+        .brdma_disable(srdma_d_brdma_cfg_brdma_disable), .brdma_data_use(srdma_d_brdma_cfg_brdma_data_use),
+        .brdma_data_size(srdma_d_brdma_cfg_brdma_data_size), .brdma_data_mode(srdma_d_brdma_cfg_brdma_data_mode),
+        .bs_base(srdma_d_bs_base_addr_low_bs_base_addr_low), .bs_line_stride(srdma_d_bs_line_stride_bs_line_stride),
+        .bs_surface_stride(srdma_d_bs_surface_stride_bs_surface_stride),
+        .nrdma_disable(srdma_d_nrdma_cfg_nrdma_disable), .nrdma_data_use(srdma_d_nrdma_cfg_nrdma_data_use),
+        .nrdma_data_size(srdma_d_nrdma_cfg_nrdma_data_size), .nrdma_data_mode(srdma_d_nrdma_cfg_nrdma_data_mode),
+        .bn_base(srdma_d_bn_base_addr_low_bn_base_addr_low), .bn_line_stride(srdma_d_bn_line_stride_bn_line_stride),
+        .bn_surface_stride(srdma_d_bn_surface_stride_bn_surface_stride),
+        .erdma_disable(srdma_d_erdma_cfg_erdma_disable), .erdma_data_use(srdma_d_erdma_cfg_erdma_data_use),
+        .erdma_data_size(srdma_d_erdma_cfg_erdma_data_size), .erdma_data_mode(srdma_d_erdma_cfg_erdma_data_mode),
+        .ew_base(srdma_d_ew_base_addr_low_ew_base_addr_low), .ew_line_stride(srdma_d_ew_line_stride_ew_line_stride),
+        .ew_surface_stride(srdma_d_ew_surface_stride_ew_surface_stride),
+        .bs_bypass(sdp_d_dp_bs_cfg_bs_bypass), .bs_alu_bypass(sdp_d_dp_bs_cfg_bs_alu_bypass),
+        .bs_alu_algo(sdp_d_dp_bs_cfg_bs_alu_algo), .bs_alu_src(sdp_d_dp_bs_alu_cfg_bs_alu_src),
+        .bs_alu_shift(sdp_d_dp_bs_alu_cfg_bs_alu_shift_value), .bs_alu_operand(sdp_d_dp_bs_alu_src_value_bs_alu_operand),
+        .bs_mul_bypass(sdp_d_dp_bs_cfg_bs_mul_bypass), .bs_mul_prelu(sdp_d_dp_bs_cfg_bs_mul_prelu),
+        .bs_mul_src(sdp_d_dp_bs_mul_cfg_bs_mul_src), .bs_mul_shift(sdp_d_dp_bs_mul_cfg_bs_mul_shift_value),
+        .bs_mul_operand(sdp_d_dp_bs_mul_src_value_bs_mul_operand), .bs_relu_bypass(sdp_d_dp_bs_cfg_bs_relu_bypass),
+        .bn_bypass(sdp_d_dp_bn_cfg_bn_bypass), .bn_alu_bypass(sdp_d_dp_bn_cfg_bn_alu_bypass),
+        .bn_alu_algo(sdp_d_dp_bn_cfg_bn_alu_algo), .bn_alu_src(sdp_d_dp_bn_alu_cfg_bn_alu_src),
+        .bn_alu_shift(sdp_d_dp_bn_alu_cfg_bn_alu_shift_value), .bn_alu_operand(sdp_d_dp_bn_alu_src_value_bn_alu_operand),
+        .bn_mul_bypass(sdp_d_dp_bn_cfg_bn_mul_bypass), .bn_mul_prelu(sdp_d_dp_bn_cfg_bn_mul_prelu),
+        .bn_mul_src(sdp_d_dp_bn_mul_cfg_bn_mul_src), .bn_mul_shift(sdp_d_dp_bn_mul_cfg_bn_mul_shift_value),
+        .bn_mul_operand(sdp_d_dp_bn_mul_src_value_bn_mul_operand), .bn_relu_bypass(sdp_d_dp_bn_cfg_bn_relu_bypass),
+        .ew_bypass(sdp_d_dp_ew_cfg_ew_bypass), .ew_alu_bypass(sdp_d_dp_ew_cfg_ew_alu_bypass),
+        .ew_alu_algo(sdp_d_dp_ew_cfg_ew_alu_algo),
+        .ew_alu_src(sdp_d_dp_ew_alu_cfg_ew_alu_src), .ew_alu_cvt_bypass(sdp_d_dp_ew_alu_cfg_ew_alu_cvt_bypass),
+        .ew_alu_operand(sdp_d_dp_ew_alu_src_value_ew_alu_operand),
+        .ew_alu_cvt_offset(sdp_d_dp_ew_alu_cvt_offset_value_ew_alu_cvt_offset),
+        .ew_alu_cvt_scale(sdp_d_dp_ew_alu_cvt_scale_value_ew_alu_cvt_scale),
+        .ew_alu_cvt_truncate(sdp_d_dp_ew_alu_cvt_truncate_value_ew_alu_cvt_truncate),
+        .ew_mul_bypass(sdp_d_dp_ew_cfg_ew_mul_bypass), .ew_mul_prelu(sdp_d_dp_ew_cfg_ew_mul_prelu),
+        .ew_mul_src(sdp_d_dp_ew_mul_cfg_ew_mul_src), .ew_mul_cvt_bypass(sdp_d_dp_ew_mul_cfg_ew_mul_cvt_bypass),
+        .ew_mul_operand(sdp_d_dp_ew_mul_src_value_ew_mul_operand),
+        .ew_mul_cvt_offset(sdp_d_dp_ew_mul_cvt_offset_value_ew_mul_cvt_offset),
+        .ew_mul_cvt_scale(sdp_d_dp_ew_mul_cvt_scale_value_ew_mul_cvt_scale),
+        .ew_mul_cvt_truncate(sdp_d_dp_ew_mul_cvt_truncate_value_ew_mul_cvt_truncate),
+        .ew_truncate(sdp_d_dp_ew_truncate_value_ew_truncate), .ew_lut_bypass(sdp_d_dp_ew_cfg_ew_lut_bypass),
+        .cvt_offset(sdp_d_cvt_offset_cvt_offset), .cvt_scale(sdp_d_cvt_scale_cvt_scale),
+        .cvt_shift(sdp_d_cvt_shift_cvt_shift),
+        .lut_le_function(sdp_s_lut_cfg_lut_le_function),
+        .lut_uflow_priority(sdp_s_lut_cfg_lut_uflow_priority),
+        .lut_oflow_priority(sdp_s_lut_cfg_lut_oflow_priority),
+        .lut_hybrid_priority(sdp_s_lut_cfg_lut_hybrid_priority),
+        .lut_le_index_offset(sdp_s_lut_info_lut_le_index_offset),
+        .lut_le_index_select(sdp_s_lut_info_lut_le_index_select),
+        .lut_lo_index_select(sdp_s_lut_info_lut_lo_index_select),
+        .lut_le_start(sdp_s_lut_le_start_lut_le_start), .lut_le_end(sdp_s_lut_le_end_lut_le_end),
+        .lut_lo_start(sdp_s_lut_lo_start_lut_lo_start), .lut_lo_end(sdp_s_lut_lo_end_lut_lo_end),
+        .lut_le_slope_uflow_scale(sdp_s_lut_le_slope_scale_lut_le_slope_uflow_scale),
+        .lut_le_slope_oflow_scale(sdp_s_lut_le_slope_scale_lut_le_slope_oflow_scale),
+        .lut_le_slope_uflow_shift(sdp_s_lut_le_slope_shift_lut_le_slope_uflow_shift),
+        .lut_le_slope_oflow_shift(sdp_s_lut_le_slope_shift_lut_le_slope_oflow_shift),
+        .lut_lo_slope_uflow_scale(sdp_s_lut_lo_slope_scale_lut_lo_slope_uflow_scale),
+        .lut_lo_slope_oflow_scale(sdp_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale),
+        .lut_lo_slope_uflow_shift(sdp_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift),
+        .lut_lo_slope_oflow_shift(sdp_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift),
+        .acc_cfg_we(sdp_acc_cfg_we), .acc_cfg_addr(csb_req_wdat[9:0]), .acc_cfg_table(csb_req_wdat[16]),
+        .acc_cfg_write(csb_req_wdat[17]), .acc_cfg_addr_q(sdp_acc_cfg_addr_q), .acc_table(sdp_acc_table),
+        .acc_write(sdp_acc_write), .acc_data_we(sdp_acc_data & csb_req_write),
+        .acc_data_wdata(csb_req_wdat[15:0]), .acc_data_re(sdp_acc_data & ~csb_req_write),
+        .acc_data_rdata(sdp_lut_access_rdata),
+        .cnt_le_hit(sdp_cnt_le_hit), .cnt_lo_hit(sdp_cnt_lo_hit), .cnt_uflow(sdp_cnt_uflow),
+        .cnt_oflow(sdp_cnt_oflow), .cnt_hybrid(sdp_cnt_hybrid), .cnt_out_sat(sdp_cnt_out_sat),
+        .status_unequal(sdp_status_unequal),
+        .fly_valid(sdp_fly_valid), .fly_ready(sdp_fly_ready), .fly_data(sdp_fly_data),
+        .m_axi_arvalid(sdp_axi_arvalid),
+        .m_axi_arready(sdp_axi_arready),
+        .m_axi_araddr(sdp_axi_araddr),
+        .m_axi_arlen(sdp_axi_arlen),
+        .m_axi_arsize(sdp_axi_arsize),
+        .m_axi_arburst(sdp_axi_arburst),
+        .m_axi_arid(sdp_axi_arid),
+        .m_axi_rvalid(sdp_axi_rvalid),
+        .m_axi_rready(sdp_axi_rready),
+        .m_axi_rdata(sdp_axi_rdata),
+        .m_axi_rresp(sdp_axi_rresp),
+        .m_axi_rlast(sdp_axi_rlast),
+        .m_axi_awvalid(sdp_axi_awvalid),
+        .m_axi_awready(sdp_axi_awready),
+        .m_axi_awaddr(sdp_axi_awaddr),
+        .m_axi_awlen(sdp_axi_awlen),
+        .m_axi_awsize(sdp_axi_awsize),
+        .m_axi_awburst(sdp_axi_awburst),
+        .m_axi_awid(sdp_axi_awid),
+        .m_axi_wvalid(sdp_axi_wvalid),
+        .m_axi_wready(sdp_axi_wready),
+        .m_axi_wdata(sdp_axi_wdata),
+        .m_axi_wstrb(sdp_axi_wstrb),
+        .m_axi_wlast(sdp_axi_wlast),
+        .m_axi_bvalid(sdp_axi_bvalid),
+        .m_axi_bready(sdp_axi_bready),
+        .m_axi_bresp(sdp_axi_bresp)
+    );
+
+    // SDP output on the fly: PDP has no on-the-fly input yet, so such a layer's output is taken and dropped
+    // (the layer completes; nothing is written). The driver layer rejects OUTPUT_DST = PDP for this top.
+    assign sdp_fly_ready = 1'b1;
+
+    // ---- AXI: PDP and CDP share the inner arbiter, which shares the master with SDP -----------------------
+    wire pc_axi_arvalid, pc_axi_arready, pc_axi_rvalid, pc_axi_rready, pc_axi_rlast;
+    wire pc_axi_awvalid, pc_axi_awready, pc_axi_wvalid, pc_axi_wready, pc_axi_wlast;
+    wire pc_axi_bvalid, pc_axi_bready;
+    wire [31:0] pc_axi_araddr, pc_axi_awaddr;
+    wire [7:0]  pc_axi_arlen, pc_axi_awlen, pc_axi_wstrb;
+    wire [2:0]  pc_axi_arsize, pc_axi_awsize;
+    wire [1:0]  pc_axi_arburst, pc_axi_awburst, pc_axi_rresp, pc_axi_bresp;
+    wire [3:0]  pc_axi_arid, pc_axi_awid, pc_axi_rid, pc_axi_bid;
+    wire [63:0] pc_axi_rdata, pc_axi_wdata;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [3:0]  leaf_rid_pdp, leaf_bid_pdp, leaf_rid_cdp, leaf_bid_cdp, leaf_rid_sdp, leaf_bid_sdp;
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    nvdla_axi_arb #(.ADDR_W(32), .DATA_W(64), .ID_W(4), .ID_BIT(0), .W_DEPTH(2 * MAX_BURST)) u_axi_arb_pc (
         .clk(clk), .rst_n(rst_n),
         .s0_arvalid(pdp_axi_arvalid),
         .s0_arready(pdp_axi_arready),
         .s0_araddr(pdp_axi_araddr),
         .s0_arlen(pdp_axi_arlen),
         .s0_arsize(pdp_axi_arsize),
-        .s0_arburst(pdp_axi_arburst),
+        .s0_arburst(pdp_axi_arburst), .s0_arid(4'd0), .s0_rid(leaf_rid_pdp),
         .s0_rvalid(pdp_axi_rvalid),
         .s0_rready(pdp_axi_rready),
         .s0_rdata(pdp_axi_rdata),
@@ -600,7 +1083,7 @@ module nvdla_pp_top #(
         .s0_awaddr(pdp_axi_awaddr),
         .s0_awlen(pdp_axi_awlen),
         .s0_awsize(pdp_axi_awsize),
-        .s0_awburst(pdp_axi_awburst),
+        .s0_awburst(pdp_axi_awburst), .s0_awid(4'd0), .s0_bid(leaf_bid_pdp),
         .s0_wvalid(pdp_axi_wvalid),
         .s0_wready(pdp_axi_wready),
         .s0_wdata(pdp_axi_wdata),
@@ -614,7 +1097,7 @@ module nvdla_pp_top #(
         .s1_araddr(cdp_axi_araddr),
         .s1_arlen(cdp_axi_arlen),
         .s1_arsize(cdp_axi_arsize),
-        .s1_arburst(cdp_axi_arburst),
+        .s1_arburst(cdp_axi_arburst), .s1_arid(4'd0), .s1_rid(leaf_rid_cdp),
         .s1_rvalid(cdp_axi_rvalid),
         .s1_rready(cdp_axi_rready),
         .s1_rdata(cdp_axi_rdata),
@@ -625,7 +1108,7 @@ module nvdla_pp_top #(
         .s1_awaddr(cdp_axi_awaddr),
         .s1_awlen(cdp_axi_awlen),
         .s1_awsize(cdp_axi_awsize),
-        .s1_awburst(cdp_axi_awburst),
+        .s1_awburst(cdp_axi_awburst), .s1_awid(4'd0), .s1_bid(leaf_bid_cdp),
         .s1_wvalid(cdp_axi_wvalid),
         .s1_wready(cdp_axi_wready),
         .s1_wdata(cdp_axi_wdata),
@@ -634,6 +1117,47 @@ module nvdla_pp_top #(
         .s1_bvalid(cdp_axi_bvalid),
         .s1_bready(cdp_axi_bready),
         .s1_bresp(cdp_axi_bresp),
+        .m_arvalid(pc_axi_arvalid),
+        .m_arready(pc_axi_arready),
+        .m_araddr(pc_axi_araddr),
+        .m_arlen(pc_axi_arlen),
+        .m_arsize(pc_axi_arsize),
+        .m_arburst(pc_axi_arburst),
+        .m_arid(pc_axi_arid),
+        .m_rvalid(pc_axi_rvalid),
+        .m_rready(pc_axi_rready),
+        .m_rdata(pc_axi_rdata),
+        .m_rresp(pc_axi_rresp),
+        .m_rlast(pc_axi_rlast),
+        .m_awvalid(pc_axi_awvalid),
+        .m_awready(pc_axi_awready),
+        .m_awaddr(pc_axi_awaddr),
+        .m_awlen(pc_axi_awlen),
+        .m_awsize(pc_axi_awsize),
+        .m_awburst(pc_axi_awburst),
+        .m_awid(pc_axi_awid),
+        .m_wvalid(pc_axi_wvalid),
+        .m_wready(pc_axi_wready),
+        .m_wdata(pc_axi_wdata),
+        .m_wstrb(pc_axi_wstrb),
+        .m_wlast(pc_axi_wlast),
+        .m_bvalid(pc_axi_bvalid),
+        .m_bready(pc_axi_bready),
+        .m_bresp(pc_axi_bresp),
+        .m_rid(pc_axi_rid),
+        .m_bid(pc_axi_bid)
+    );
+
+    nvdla_axi_arb #(.ADDR_W(32), .DATA_W(64), .ID_W(4), .ID_BIT(1), .W_DEPTH(2 * MAX_BURST)) u_axi_arb (
+        .clk(clk), .rst_n(rst_n),
+        .s0_arvalid(pc_axi_arvalid), .s0_arready(pc_axi_arready), .s0_araddr(pc_axi_araddr), .s0_arlen(pc_axi_arlen), .s0_arsize(pc_axi_arsize), .s0_arburst(pc_axi_arburst), .s0_arid(pc_axi_arid),
+        .s0_rvalid(pc_axi_rvalid), .s0_rready(pc_axi_rready), .s0_rdata(pc_axi_rdata), .s0_rresp(pc_axi_rresp), .s0_rlast(pc_axi_rlast), .s0_rid(pc_axi_rid),
+        .s0_awvalid(pc_axi_awvalid), .s0_awready(pc_axi_awready), .s0_awaddr(pc_axi_awaddr), .s0_awlen(pc_axi_awlen), .s0_awsize(pc_axi_awsize), .s0_awburst(pc_axi_awburst), .s0_awid(pc_axi_awid),
+        .s0_wvalid(pc_axi_wvalid), .s0_wready(pc_axi_wready), .s0_wdata(pc_axi_wdata), .s0_wstrb(pc_axi_wstrb), .s0_wlast(pc_axi_wlast), .s0_bvalid(pc_axi_bvalid), .s0_bready(pc_axi_bready), .s0_bresp(pc_axi_bresp), .s0_bid(pc_axi_bid),
+        .s1_arvalid(sdp_axi_arvalid), .s1_arready(sdp_axi_arready), .s1_araddr(sdp_axi_araddr), .s1_arlen(sdp_axi_arlen), .s1_arsize(sdp_axi_arsize), .s1_arburst(sdp_axi_arburst), .s1_arid(sdp_axi_arid),
+        .s1_rvalid(sdp_axi_rvalid), .s1_rready(sdp_axi_rready), .s1_rdata(sdp_axi_rdata), .s1_rresp(sdp_axi_rresp), .s1_rlast(sdp_axi_rlast), .s1_rid(leaf_rid_sdp),
+        .s1_awvalid(sdp_axi_awvalid), .s1_awready(sdp_axi_awready), .s1_awaddr(sdp_axi_awaddr), .s1_awlen(sdp_axi_awlen), .s1_awsize(sdp_axi_awsize), .s1_awburst(sdp_axi_awburst), .s1_awid(sdp_axi_awid),
+        .s1_wvalid(sdp_axi_wvalid), .s1_wready(sdp_axi_wready), .s1_wdata(sdp_axi_wdata), .s1_wstrb(sdp_axi_wstrb), .s1_wlast(sdp_axi_wlast), .s1_bvalid(sdp_axi_bvalid), .s1_bready(sdp_axi_bready), .s1_bresp(sdp_axi_bresp), .s1_bid(leaf_bid_sdp),
         .m_arvalid(m_axi_arvalid),
         .m_arready(m_axi_arready),
         .m_araddr(m_axi_araddr),
@@ -670,7 +1194,7 @@ module nvdla_pp_top #(
         .clk(clk), .rst_n(rst_n),
         .reg_sel(reg_sel[U_GLB]), .reg_offset(reg_offset), .reg_wdata(reg_wdata), .reg_write(reg_write),
         .reg_rdata(reg_rdata[U_GLB*32 +: 32]),
-        .sdp_done_intr(2'b00),
+        .sdp_done_intr({sdp_done & sdp_consumer, sdp_done & ~sdp_consumer}),
         .cdp_done_intr({cdp_done & cdp_consumer, cdp_done & ~cdp_consumer}),
         .pdp_done_intr({pdp_done & pdp_consumer, pdp_done & ~pdp_consumer}),
         .intr(intr)
@@ -679,5 +1203,7 @@ module nvdla_pp_top #(
     // Each DMA uses one ID; the arbiter sets the IDs on the shared port (the master index) itself.
     /* verilator lint_off UNUSEDSIGNAL */
     wire [15:0] unused_ids = {pdp_axi_arid, pdp_axi_awid, cdp_axi_arid, cdp_axi_awid};
+    wire        unused_fly = sdp_fly_valid;
+    wire [63:0] unused_fly_data = sdp_fly_data;
     /* verilator lint_on UNUSEDSIGNAL */
 endmodule

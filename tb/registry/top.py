@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tb.benches import COMMON, Bench
+
+ROOT = Path(__file__).resolve().parents[2]
 
 PDP = (
     "rtl/dma/nvdla_cube_walker.v",
@@ -18,17 +22,20 @@ CDP_CORE = (
     "rtl/cdp/nvdla_cdp_ocvt.v", "rtl/cdp/nvdla_cdp_core.v",
 )
 CDP = CDP_CORE + ("rtl/cdp/nvdla_cdp_dma_seq.v", "rtl/cdp/nvdla_cdp.v")
+# SDP: every rtl/sdp file (the core, its lanes and the read DMA are separate files; nvdla_sdp.v is the unit).
+SDP = tuple(sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rtl" / "sdp").glob("*.v")))
 
 TOP = COMMON + (
-    "rtl/prec/nvdla_round_sat.v",
+    "rtl/prec/nvdla_round_sat.v", "rtl/prec/nvdla_trunc.v", "rtl/prec/nvdla_shl.v",
     "rtl/csb/nvdla_csb_slave.v",
     "rtl/regs/nvdla_reg_groups.v",
     "rtl/gen/nvdla_glb_regs.v", "rtl/glb/nvdla_glb.v",
     "rtl/gen/nvdla_pdp_regs.v", "rtl/gen/nvdla_pdp_rdma_regs.v",
     "rtl/gen/nvdla_cdp_regs.v", "rtl/gen/nvdla_cdp_rdma_regs.v",
+    "rtl/gen/nvdla_sdp_regs.v", "rtl/gen/nvdla_sdp_rdma_regs.v",
     "rtl/dma/nvdla_dma_burst_split.v", "rtl/dma/nvdla_axi_rd.v", "rtl/dma/nvdla_axi_wr.v",
     "rtl/dma/nvdla_axi_arb.v",
-) + PDP + CDP + (
+) + PDP + CDP + SDP + (
     "rtl/top/nvdla_pp_top.v",
 )
 
