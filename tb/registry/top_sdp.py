@@ -1,0 +1,14 @@
+"""The subsystem top level driven like software drives NVDLA's SDP: layers programmed through the SDP driver
+layer (models/driver_sdp.py) over CSB, operand cubes in memory, the LUT through the access registers, both
+register groups, random AXI latency and backpressure, outputs, LUT / saturation statistics and
+D_STATUS.STATUS_UNEQUAL scored against models.sdp.run_sdp (tb/test_top_sdp.py); LUT read-back over CSB; SDP
+running at the same time as CDP or PDP."""
+
+from __future__ import annotations
+
+from tb.benches import Bench
+from tb.registry.top import TOP
+
+BENCHES = (
+    Bench("top_sdp", "nvdla_pp_top", TOP, "tb.test_top_sdp", ({"PDP_MAX_W": 64},)),
+)
