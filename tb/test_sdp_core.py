@@ -16,6 +16,7 @@ output saturation count and status_unequal are compared after every configuratio
   coverage goal is met. NIGHTLY: >= 200 configurations.
 - unused_stream_reads_zero: a memory operand whose stream is not enabled reads 0 and is never waited for
   (the driver rejects such programs; the core must not hang): scored against the model with zero operands.
+- output_saturation_edges: the output convertor straddling the 17-bit stage's limits (the saturation count).
 - lut_readback: tables written through the access port read back through it.
 - throughput: no backpressure, all three operand streams and the LUT on: cycles per atom (printed).
 """
@@ -37,9 +38,18 @@ from numpy.typing import NDArray
 from models import lut_program
 from models.errors import ConfigError
 from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, lut_lookup, validate
-from models.precision import as_signed
+from models.precision import as_signed, shift_left_saturate
 from models.sdp import USE_ALU, USE_BOTH, USE_MUL, SdpConfig, sdp_compute
-from models.sdp_datapath import ALU_EQL, DatapathResult, Operands, ew_convert, x_block, y_block
+from models.sdp_datapath import (
+    ALU_EQL,
+    ALU_SUM,
+    DatapathResult,
+    Operands,
+    XBlock,
+    ew_convert,
+    x_block,
+    y_block,
+)
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 from tb.test_lut import Shape, random_config, random_table
@@ -180,6 +190,7 @@ class Wants:
     stream: dict[str, bool] = dataclasses.field(default_factory=dict)    # block -> operand from memory
     lut: str | None = None                                               # LUT kind
     eql: str | None = None                                               # "equal" / "unequal"
+    wrap: str | None = None                                              # block: PReLU pass of a 33-bit sum
 
 
 def _operand16(rng: random.Random) -> int:
@@ -213,6 +224,15 @@ def x_fields(rng: random.Random, p: str, wants: Wants) -> dict[str, int]:
     bypass = not forced and rng.random() < 0.15
     alu_on, mul_on, alu_src, mul_src = _sources(rng, alu_on, mul_on, wants.stream.get(p))
     cfg, alu, mul = f"D_DP_{p}_CFG.{p}_", f"D_DP_{p}_ALU_", f"D_DP_{p}_MUL_"
+    if wants.wrap == p:
+        # a large positive register operand << 17 or more saturates to 2^31 - 1: adding x > 0 needs
+        # 33 bits, and PReLU passes that sum untruncated (NVDLA keeps its low 32 bits)
+        return {cfg + "BYPASS": 0, cfg + "ALU_BYPASS": 0, cfg + "ALU_ALGO": rng.choice([2, 3]),
+                cfg + "MUL_BYPASS": 0, cfg + "MUL_PRELU": 1, cfg + "RELU_BYPASS": rng.randint(0, 1),
+                f"{alu}CFG.{p}_ALU_SRC": 0, f"{alu}CFG.{p}_ALU_SHIFT_VALUE": rng.randint(17, 63),
+                f"{alu}SRC_VALUE.{p}_ALU_OPERAND": rng.randint(0x4000, 0x7FFF),
+                f"{mul}CFG.{p}_MUL_SRC": mul_src, f"{mul}CFG.{p}_MUL_SHIFT_VALUE": rng.randint(0, 255),
+                f"{mul}SRC_VALUE.{p}_MUL_OPERAND": _operand16(rng)}
     return {
         cfg + "BYPASS": int(bypass), cfg + "ALU_BYPASS": int(not alu_on), cfg + "ALU_ALGO": algo,
         cfg + "MUL_BYPASS": int(not mul_on), cfg + "MUL_PRELU": int(prelu),
@@ -291,9 +311,9 @@ def dma_fields(rng: random.Random, fields: Fields, p: str) -> dict[str, int]:
 
 
 def random_cube(rng: random.Random, atom: int) -> tuple[int, int, int]:
-    w = rng.choice([1, 2, rng.randint(1, 6), rng.randint(1, 12)])
+    w = rng.choice([1, 2, rng.randint(1, 8), rng.randint(4, 16)])
     h = rng.choice([1, 2, rng.randint(1, 4)])
-    c = rng.choice([1, atom - 1, atom, atom + 1, rng.randint(1, 4 * atom)])
+    c = rng.choice([1, atom - 1, atom, atom + 1, rng.randint(1, 5 * atom)])
     return w, h, max(c, 1)
 
 
@@ -392,6 +412,8 @@ def make_case(rng: random.Random, atom: int, index: int, wants: Wants) -> Case:
     s.update(x_fields(rng, "BN", wants))
     s.update(ew_fields(rng, wants))
     s.update(lut_fields(LutConfig(unit="SDP")))
+    if wants.wrap == "BN":
+        s["D_DP_BS_CFG.BS_BYPASS"] = 1        # BN then sees the int8 input, half of it positive
     if wants.eql == "equal":
         # keep the compared data within the 16-bit operand range, so that all of it can be equal
         s["D_DP_BS_CFG.BS_BYPASS"] = s["D_DP_BN_CFG.BN_BYPASS"] = 1
@@ -492,6 +514,17 @@ def output_convertor(rng: random.Random, v: IntArray) -> dict[str, int]:
 
 
 # ------------------------------------------------------------------------------------------ coverage
+def prelu_wraps(x: IntArray, blk: XBlock, alu_mem: IntArray | None) -> bool:
+    """Whether PReLU passes an ALU sum beyond 32 bits (where keeping the low 32 bits matters)."""
+    if not (blk.alu_active and blk.mul_active and blk.mul_prelu and blk.alu_algo in (ALU_SUM, ALU_EQL)):
+        return False
+    op = alu_mem if blk.alu_from_mem else as_signed(blk.alu_operand, 16)
+    if op is None:
+        return False
+    shifted = shift_left_saturate(as_signed(op, 16), blk.alu_shift & 0x3F, 32).value
+    return bool(np.any(x + shifted > (1 << 31) - 1))
+
+
 @dataclass
 class Coverage:
     seen: set[str] = dataclasses.field(default_factory=set)
@@ -499,11 +532,17 @@ class Coverage:
     REQUIRED = (tuple(f"{b} ALU algo {a}" for b in BLOCKS for a in range(4))
                 + tuple(f"{b} PReLU {w} ALU" for b in BLOCKS for w in ("with", "without"))
                 + tuple(f"{b} stream {o}" for b in BLOCKS for o in ("on", "off"))
-                + ("EQL equal", "EQL unequal", "LUT sigmoid", "LUT tanh", "LUT le_hit", "LUT lo_hit",
-                   "LUT uflow", "LUT oflow", "out saturation", "EW input convertor", "ReLU"))
+                + ("BS PReLU wrap", "BN PReLU wrap", "EQL equal", "EQL unequal", "LUT sigmoid", "LUT tanh",
+                   "LUT le_hit", "LUT lo_hit", "LUT uflow", "LUT oflow", "out saturation",
+                   "EW input convertor", "ReLU"))
 
     def add(self, case: Case, res: DatapathResult) -> None:
-        cfg = case.cfg
+        cfg, o = case.cfg, case.ops
+        bs_out = x_block(case.cube, cfg.bs, o.bs_alu, o.bs_mul, "BS")
+        for name, blk, x_in, alu_mem in (("BS", cfg.bs, case.cube, o.bs_alu),
+                                         ("BN", cfg.bn, bs_out, o.bn_alu)):
+            if prelu_wraps(x_in, blk, alu_mem):
+                self.seen.add(f"{name} PReLU wrap")
         for name, blk in (("BS", cfg.bs), ("BN", cfg.bn), ("EW", cfg.ew)):
             if blk.alu_active:
                 self.seen.add(f"{name} ALU algo {blk.alu_algo}")
@@ -540,6 +579,8 @@ class Coverage:
             w.algo[parts[0]] = int(parts[-1])
             if parts[0] == "EW" and parts[-1] == "3":
                 w.eql = rng.choice(["equal", "unequal"])
+        elif "wrap" in goal:
+            w.wrap = parts[0]
         elif "PReLU" in goal:
             w.prelu[parts[0]] = parts[2] == "with"
         elif "stream" in goal:
@@ -779,6 +820,44 @@ async def unused_stream_reads_zero(dut) -> None:
         en = {name: case.op_en(name) and not off.get(name, False) for name in ("bs", "bn", "ew")}
         await run_case(drv, case, make_rng(f"unused:{done}"), op_en=en, res=res)
         done += 1
+
+
+def cvt_edge_case(rng: random.Random, atom: int, index: int) -> Case:
+    """Every block bypassed, every int8 value once, and an output convertor whose (x - offset) * scale
+    straddles the 17-bit stage's limits (-65536 judged on the floor, 65535 on the rounded value)."""
+    w, h, c = 8, 1, 32
+    case = make_case(rng, atom, index, Wants())
+    fields = {unit: dict(v) for unit, v in case.fields.items()}
+    s = fields["SDP"]
+    s.update({"D_DP_BS_CFG.BS_BYPASS": 1, "D_DP_BN_CFG.BN_BYPASS": 1, "D_DP_EW_CFG.EW_BYPASS": 1})
+    for unit in ("SDP", "SDP_RDMA"):
+        fields[unit].update({"D_DATA_CUBE_WIDTH.WIDTH": w - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": h - 1,
+                             "D_DATA_CUBE_CHANNEL.CHANNEL": c - 1})
+    for d in "BNE":
+        fields["SDP_RDMA"][f"D_{d}RDMA_CFG.{d}RDMA_DISABLE"] = 1
+    shift, scale = rng.randint(0, 8), rng.choice([1, -1, 2, -3, 5])
+    edge = -(65536 << shift) if index % 2 == 0 else (65536 << shift) - (1 << shift >> 1)
+    offset = -(edge // scale) + rng.randint(-3, 3)
+    s.update({"D_CVT_OFFSET.CVT_OFFSET": offset & 0xFFFFFFFF, "D_CVT_SCALE.CVT_SCALE": scale & 0xFFFF,
+              "D_CVT_SHIFT.CVT_SHIFT": shift})
+    cfg = SdpConfig.from_fields(fields, atom)
+    values = list(range(-128, 128))
+    rng.shuffle(values)
+    cube = np.array(values, dtype=np.int64).reshape(c, h, w)
+    none: Streams = {"bs": None, "bn": None, "ew": None}
+    return Case(fields, cfg, cube, Operands(), none, case.tables, f"convertor edge {index}")
+
+
+@cocotb.test()
+async def output_saturation_edges(dut) -> None:
+    """The output convertor around the 17-bit stage's limits, where the saturation count (the HLS flag,
+    floor-judged for negative values) and the int8 result part ways; every int8 input once."""
+    atom = atom_lanes()
+    rng, pauses = make_rng("output_saturation_edges"), make_rng("output_saturation_edges:pauses")
+    drv = SdpDriver(dut)
+    await drv.reset()
+    for i in range(scaled(8, 40)):
+        await run_case(drv, cvt_edge_case(rng, atom, i), pauses)
 
 
 @cocotb.test()
