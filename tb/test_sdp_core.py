@@ -412,8 +412,10 @@ def make_case(rng: random.Random, atom: int, index: int, wants: Wants) -> Case:
     s.update(x_fields(rng, "BN", wants))
     s.update(ew_fields(rng, wants))
     s.update(lut_fields(LutConfig(unit="SDP")))
-    if wants.wrap == "BN":
-        s["D_DP_BS_CFG.BS_BYPASS"] = 1        # BN then sees the int8 input, half of it positive
+    if wants.wrap:
+        # nothing after the wrapping block, so that the wrapped values reach the output convertor
+        s["D_DP_EW_CFG.EW_BYPASS"] = 1
+        s["D_DP_BN_CFG.BN_BYPASS" if wants.wrap == "BS" else "D_DP_BS_CFG.BS_BYPASS"] = 1
     if wants.eql == "equal":
         # keep the compared data within the 16-bit operand range, so that all of it can be equal
         s["D_DP_BS_CFG.BS_BYPASS"] = s["D_DP_BN_CFG.BN_BYPASS"] = 1
