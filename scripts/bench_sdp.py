@@ -1,0 +1,391 @@
+"""SDP benchmark on the RTL top level: cycles from OP_ENABLE to the interrupt against the 64-bit bus bounds.
+
+For every SDP NVDLA trace under ../shared/nvdla/traces that the RTL runs (tb/trace_rtl.py's units_needed
+and RTL_UNITS decide; the others are listed as SKIP with the capability they need) and for synthetic layers
+programmed through the SDP driver layer (models/driver_sdp.py) on int8 cubes:
+  cube64_pass     64x64x64, every block bypassed;
+  cube64_bs_bn    64x64x64, BS and BN with per-channel ALU and MUL operands (2 bytes each) from memory;
+  cube64_ew_lut   64x64x64, EW MUL with a per-element 2-byte operand from memory, then the EW LUT
+                  (models.lut_program.sigmoid, hybrid);
+  cube64_eql      64x64x64, EW compare (EQL) against a per-element 1-byte cube that differs in one element:
+                  nothing is written, D_STATUS reports the difference;
+  cube8_ew_lut    8x8x64, the same layer as cube64_ew_lut;
+the top (rtl/top/nvdla_pp_top.v) runs the layer against a cocotbext-axi AxiRam with no pauses (zero added
+latency, no backpressure). The table shows (scripts/bench_pdp.py's columns plus the busier-channel bound):
+  cycles      clock cycles from the last D_OP_ENABLE request on the CSB to the rising edge of `intr` (raised
+              only after the last write response);
+  read/write  bytes the memory served on R and took on W;
+  bound       (read + written) / 8: the cycles one 64-bit bus needs to move those bytes;
+  busier      max(read, written) / 8: AXI reads and writes use separate channels, so this is the bound of
+              the busier channel (SDP reads the input and its operand cubes on R, writes the output on W);
+  ratios      cycles / bound and cycles / busier;
+  cycles/s    simulated cycles per wall-clock second over the layer (cocotb + AxiRam in Python included).
+Every layer is checked: the output span must equal the replay model's (models/replay.ModelTarget fed the
+same steps, LUT writes included) and the bytes written must be exactly the output cube (nothing at all in
+EQL mode); D_PERF_LUT_{LE_HIT,LO_HIT,UFLOW,OFLOW,HYBRID}, D_PERF_OUT_SATURATION and D_STATUS of each
+register group the model ran, read over CSB, must hold the model's values (0 for the LUT counters of a layer
+without the LUT); traces must match their golden CRCs; synthetic layers are also scored against
+models.sdp.run_sdp run directly on the driver's SdpConfig (output bytes and statistics). A failed check is
+printed in the table and sets the exit code. Figures only: no timed pass/fail.
+
+Usage: .venv/bin/python scripts/bench_sdp.py [--seed N] [--waves]   (also run by `make bench`)
+The host side (main) builds the top in sim_build/<sim>/sdp_bench and runs this module's cocotb test, which
+writes its rows as JSON to the file named by BENCH_OUT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import cocotb
+import numpy as np
+from cocotbext.axi import AxiBus, AxiRam
+from numpy.typing import NDArray
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from models import lut_program  # noqa: E402
+from models import registers as regmap  # noqa: E402
+from models.driver_sdp import (  # noqa: E402
+    EwBlock,
+    OutputCvt,
+    SdpProgram,
+    Surface,
+    XBlock,
+    operand_dma,
+    sdp_layer,
+)
+from models.memory import Memory  # noqa: E402
+from models.replay import MemWrite, RegWrite, RunRecord, Step, WaitInterrupt, trace_steps  # noqa: E402
+from models.sdp import SdpResult, run_sdp  # noqa: E402
+from models.sdp_datapath import ALU_EQL, ALU_SUM  # noqa: E402
+from models.trace import TraceError, find_traces  # noqa: E402
+from scripts.bench_pdp import BUS_BYTES, BenchTarget, Row, _reset  # noqa: E402
+from tb.common import make_rng, start_clock_and_reset  # noqa: E402
+from tb.trace_rtl import DEFAULT_TRACES, RTL_UNITS, SDP_TO_PDP, units_needed  # noqa: E402
+
+TESTCASE = "sdp_benchmark"
+SRC_BASE = 0x1000_0000
+DST_BASE = 0x2000_0000
+BS_BASE = 0x3000_0000
+BN_BASE = 0x3001_0000
+EW_BASE = 0x4000_0000
+# The statistics registers of an SDP register group, and the model's zero for a layer without the LUT.
+LUT_STATS = ("D_PERF_LUT_LE_HIT", "D_PERF_LUT_LO_HIT", "D_PERF_LUT_UFLOW", "D_PERF_LUT_OFLOW",
+             "D_PERF_LUT_HYBRID")
+STATS = (*LUT_STATS, "D_PERF_OUT_SATURATION", "D_STATUS")
+RATIO_NOTE = 1.3     # the busier-channel ratio above which the summary asks for an explanation
+
+
+@dataclass
+class SdpRow(Row):
+    """bench_pdp's row plus a skipped trace (not run: the RTL lacks what it needs; not a failure)."""
+
+    skipped: bool = False
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Synthetic layers
+# ---------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Synthetic:
+    """A driver-built layer: its replay steps and what models.sdp.run_sdp says about it."""
+
+    steps: list[Step]
+    prog: SdpProgram
+    expected: SdpResult
+    dst_bytes: NDArray[np.uint8] | None    # the output cube as run_sdp wrote it (None: nothing written)
+
+
+def packed(width: int, height: int, elem_bytes: int, base: int) -> Surface:
+    """A line- and surface-packed cube of `elem_bytes` bytes per element."""
+    line = width * BUS_BYTES * elem_bytes
+    return Surface(base, line, line * height)
+
+
+def int16_bytes(values: NDArray[np.int64]) -> NDArray[np.uint8]:
+    return values.astype("<i2").view(np.uint8)
+
+
+def per_channel_both(alu: NDArray[np.int64], mul: NDArray[np.int64]) -> NDArray[np.uint8]:
+    """A per-kernel operand block, DATA_USE both, 2 bytes each: channel c holds (ALU, MUL) at byte 4c."""
+    return int16_bytes(np.stack([alu, mul], axis=1).reshape(-1))
+
+
+def layer_pass(w: int, h: int, c: int, _rng: np.random.Generator) -> tuple[dict[str, Any], dict[int, Any]]:
+    return {}, {}
+
+
+def layer_bs_bn(w: int, h: int, c: int, rng: np.random.Generator) -> tuple[dict[str, Any], dict[int, Any]]:
+    """Bias + scale in BS, then BN's bias, scale and ReLU. The scales keep most results inside int8; four
+    channels get a huge BN scale, so their large results overflow the convertor's 17-bit stage and
+    D_PERF_OUT_SATURATION counts them (the final int8 clamp alone is not counted)."""
+    bs = XBlock(bypass=False, alu_bypass=False, alu_algo=ALU_SUM, alu_from_mem=True, mul_bypass=False,
+                mul_from_mem=True, mul_shift=8)
+    bn = XBlock(bypass=False, alu_bypass=False, alu_algo=ALU_SUM, alu_from_mem=True, mul_bypass=False,
+                mul_from_mem=True, mul_shift=3, relu_bypass=False)
+    bn_mul = rng.integers(-8, 9, c)
+    bn_mul[rng.choice(c, size=min(4, c), replace=False)] = rng.integers(16384, 32768, min(4, c))
+    kw = {"bs": bs, "bn": bn,
+          "brdma": operand_dma(Surface(BS_BASE, 0, 0), "both", two_byte=True),
+          "nrdma": operand_dma(Surface(BN_BASE, 0, 0), "both", two_byte=True)}
+    return kw, {BS_BASE: per_channel_both(rng.integers(-16, 17, c), rng.integers(-300, 301, c)),
+                BN_BASE: per_channel_both(rng.integers(-32, 33, c), bn_mul)}
+
+
+def layer_ew_lut(w: int, h: int, c: int, rng: np.random.Generator) -> tuple[dict[str, Any], dict[int, Any]]:
+    """x * operand >> 1 spans about +-2^16 = the sigmoid program's +-16.0 (in_scale 2^12): most inputs hit
+    the LE/LO tables, about 15% under- or overflow; the output convertor centres 0..2^15 on int8."""
+    ew = EwBlock(bypass=False, mul_bypass=False, mul_from_mem=True, truncate=1, lut_bypass=False)
+    kw = {"ew": ew, "erdma": operand_dma(packed(w, h, 2, EW_BASE), "mul", two_byte=True, per_element=True),
+          "lut": lut_program.sigmoid(), "cvt": OutputCvt(1 << 14, 1, 7)}
+    return kw, {EW_BASE: int16_bytes(rng.integers(-2048, 2048, w * h * c))}
+
+
+def layer_eql(w: int, h: int, c: int, rng: np.random.Generator,
+              data: NDArray[np.uint8]) -> tuple[dict[str, Any], dict[int, Any]]:
+    """EW ALU EQL against a copy of the input (same packed layout) with one element changed."""
+    ew = EwBlock(bypass=False, alu_bypass=False, alu_algo=ALU_EQL, alu_from_mem=True)
+    other = data.copy()
+    other[int(rng.integers(0, other.size))] ^= np.uint8(1 << int(rng.integers(0, 8)))
+    kw = {"ew": ew, "erdma": operand_dma(packed(w, h, 1, EW_BASE), "alu", per_element=True), "dst": None}
+    return kw, {EW_BASE: other}
+
+
+Maker = Callable[[int, int, int, np.random.Generator], tuple[dict[str, Any], dict[int, Any]]]
+
+
+def synthetic(name: str, dims: tuple[int, int, int], make: Maker | None,
+              rng: np.random.Generator) -> Synthetic:
+    """Random packed int8 input, the driver's program for the layer, its replay steps and run_sdp's result
+    on a memory holding the same bytes (EQL when make is None)."""
+    w, h, c = dims
+    data = rng.integers(0, 256, size=w * h * c, dtype=np.uint8)   # packed: every byte is an element
+    kw, blobs = layer_eql(w, h, c, rng, data) if make is None else make(w, h, c, rng)
+    kw.setdefault("dst", packed(w, h, 1, DST_BASE))
+    prog = sdp_layer(w, h, c, src=packed(w, h, 1, SRC_BASE), **kw)
+    mem = Memory()
+    steps: list[Step] = []
+    for base, blob in {SRC_BASE: data, **blobs}.items():
+        mem.write(base, blob)
+        steps.append(MemWrite(0, base, blob))
+    steps += [RegWrite(unit, reg, value) for unit, reg, value in prog.writes]
+    steps.append(WaitInterrupt("SDP", prog.group, name))
+    expected = run_sdp(prog.config, mem, lut_tables=prog.lut_tables)
+    dst = None if kw["dst"] is None else mem.read(DST_BASE, w * h * c)
+    return Synthetic(steps, prog, expected, dst)
+
+
+CUBE64 = (64, 64, 64)
+SYNTHETIC: tuple[tuple[str, tuple[int, int, int], Maker | None], ...] = (
+    ("cube64_pass", CUBE64, layer_pass),
+    ("cube64_bs_bn", CUBE64, layer_bs_bn),
+    ("cube64_ew_lut", CUBE64, layer_ew_lut),
+    ("cube64_eql", CUBE64, None),
+    ("cube8_ew_lut", (8, 8, 64), layer_ew_lut),
+)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Traces
+# ---------------------------------------------------------------------------------------------------------
+def sdp_traces() -> list[tuple[Path, set[str]]]:
+    """Every trace whose datapath is SDP (alone, or feeding PDP on the fly), with what it needs."""
+    found = []
+    for folder in find_traces(DEFAULT_TRACES):
+        needed = units_needed(folder)
+        others = needed & {"CDP", "PDP"}
+        if "SDP" in needed and (not others or (others == {"PDP"} and SDP_TO_PDP in needed)):
+            found.append((folder, needed))
+    return found
+
+
+def skip_reason(needed: set[str]) -> str:
+    missing = needed - RTL_UNITS
+    return f"SKIP: needs {', '.join(sorted(missing))}, not in the RTL" if missing else ""
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Simulation side
+# ---------------------------------------------------------------------------------------------------------
+class SdpBenchTarget(BenchTarget):
+    """bench_pdp's timed target; a layer that writes nothing (EQL) must have written nothing."""
+
+    def _against_model(self) -> str:
+        run = self.model.runs[-1] if self.model.runs else None
+        if run is not None and run.unit == "SDP" and run.layout is None:
+            return "" if self.write_bytes == 0 else f"wrote {self.write_bytes} bytes, the layer writes none"
+        return super()._against_model()
+
+
+def expected_stats(stats: dict[str, int]) -> dict[str, int]:
+    """The statistics registers a group must hold after a layer (after reset: LUT counters 0 without LUT)."""
+    return {reg: int(stats.get(reg, 0)) & 0xFFFFFFFF for reg in STATS}
+
+
+async def read_stats(target: BenchTarget, group: int) -> dict[str, int]:
+    await target.csb.write(regmap.address("SDP", "S_POINTER"), group)
+    return {reg: await target.csb.read(regmap.address("SDP", reg)) for reg in STATS}
+
+
+def last_sdp_runs(runs: list[RunRecord]) -> dict[int, RunRecord]:
+    """The last SDP run of each register group: what that group's statistics registers hold."""
+    return {run.group: run for run in runs if run.unit == "SDP"}
+
+
+async def check_stats(target: BenchTarget) -> str:
+    """'' if every group the model ran holds the model's statistics in the RTL's registers."""
+    runs = last_sdp_runs(target.model.runs)
+    if not runs:
+        return "the model ran no SDP layer"
+    for group, run in sorted(runs.items()):
+        got, want = await read_stats(target, group), expected_stats(run.stats)
+        if got != want:
+            bad = {reg: (got[reg], want[reg]) for reg in STATS if got[reg] != want[reg]}
+            return f"group {group} statistics (RTL, model): {bad}"
+    return ""
+
+
+async def check_run_sdp(target: BenchTarget, layer: Synthetic) -> str:
+    """'' if the RTL's output bytes and statistics equal models.sdp.run_sdp's on the driver's config."""
+    res = layer.expected
+    if layer.dst_bytes is not None:
+        got = np.frombuffer(target.ram.read(DST_BASE, layer.dst_bytes.size), dtype=np.uint8)
+        bad = np.flatnonzero(got != layer.dst_bytes)
+        if bad.size:
+            return (f"output differs from run_sdp at {bad.size} bytes, first at {DST_BASE + int(bad[0]):#x} "
+                    f"(run_sdp {layer.dst_bytes[bad[0]]}, RTL {got[bad[0]]})")
+    want = expected_stats({"D_PERF_OUT_SATURATION": res.saturation_count, "D_STATUS": int(res.status_unequal),
+                           **{f"D_PERF_LUT_{k.upper()}": v for k, v in res.lut_stats.items()}})
+    got_stats = await read_stats(target, layer.prog.group)
+    if got_stats != want:
+        bad = [(r, got_stats[r], want[r]) for r in STATS if got_stats[r] != want[r]]
+        return f"statistics (register, RTL, run_sdp): {bad}"
+    return ""
+
+
+async def run_case(dut: Any, target: BenchTarget, name: str, case: list[Step] | Synthetic | str) -> SdpRow:
+    target.new_trace()
+    await _reset(dut)
+    await target.csb.write(regmap.address("GLB", "S_INTR_MASK"), 0, nposted=True)
+    if isinstance(case, str):
+        skipped = case.startswith("SKIP")
+        return SdpRow(name, ok=skipped, message=case, skipped=skipped)
+    steps = case.steps if isinstance(case, Synthetic) else case
+    row = SdpRow(**asdict(await target.run_steps(name, steps)))
+    if row.ok:
+        row.message = await check_stats(target)
+    if row.ok and not row.message and isinstance(case, Synthetic):
+        row.message = await check_run_sdp(target, case)
+    row.ok = row.ok and not row.message
+    return row
+
+
+def cases(data_rng: np.random.Generator) -> list[tuple[str, list[Step] | Synthetic | str]]:
+    found: list[tuple[str, list[Step] | Synthetic | str]] = []
+    for folder, needed in sdp_traces():
+        reason = skip_reason(needed)
+        try:
+            found.append((folder.name, reason or trace_steps(folder)))
+        except TraceError as err:
+            found.append((folder.name, str(err)))
+    found += [(name, synthetic(name, dims, make, data_rng)) for name, dims, make in SYNTHETIC]
+    return found
+
+
+@cocotb.test()
+async def sdp_benchmark(dut: Any) -> None:
+    rng = make_rng("sdp_bench")
+    data_rng = np.random.default_rng(rng.getrandbits(32))
+    await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
+    # Default AxiRam: no pause generators, so the memory answers as fast as its handshakes allow.
+    ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst_n, reset_active_level=False, size=2**32)
+    target = SdpBenchTarget(dut, ram)
+    rows: list[SdpRow] = []
+    out = Path(os.environ.get("BENCH_OUT", "bench_sdp.json"))
+    for name, case in cases(data_rng):
+        row = await run_case(dut, target, name, case)
+        dut._log.info("%s: %d cycles, %s %s", name, row.cycles, "ok" if row.ok else "FAIL", row.message)
+        rows.append(row)
+        out.write_text(json.dumps([asdict(r) for r in rows]))
+    assert all(r.ok for r in rows), f"wrong results: {[r.name for r in rows if not r.ok]}"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Host side
+# ---------------------------------------------------------------------------------------------------------
+def _cells(r: SdpRow) -> tuple[str, ...]:
+    if r.skipped:
+        return (r.name, *(["-"] * 8), r.message)
+    bound = (r.read_bytes + r.write_bytes) / BUS_BYTES
+    busier = max(r.read_bytes, r.write_bytes) / BUS_BYTES
+    return (r.name, f"{r.cycles}", f"{r.read_bytes}", f"{r.write_bytes}", f"{bound:.0f}", f"{busier:.0f}",
+            f"{r.cycles / bound:.3f}" if bound else "-", f"{r.cycles / busier:.3f}" if busier else "-",
+            f"{r.cycles / r.wall_s:,.0f}" if r.wall_s > 0 else "-", "ok" if r.ok else f"FAIL: {r.message}")
+
+
+def table(rows: list[SdpRow]) -> str:
+    head = ("layer", "cycles", "read B", "written B", "bound", "busier", "cycles/bound", "cycles/busier",
+            "sim cycles/s", "check")
+    body = [_cells(r) for r in rows]
+    widths = [max(len(x[i]) for x in (head, *body)) for i in range(len(head))]
+    rule = "-+-".join("-" * w for w in widths)
+    lines = [" | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) for cells in (head, *body)]
+    return "\n".join([lines[0], rule, *lines[1:]])
+
+
+def summary(rows: list[SdpRow]) -> list[str]:
+    """The synthetic layers against the busier channel's bound, flagging those above 1.3x."""
+    lines = []
+    for r in rows:
+        busier = max(r.read_bytes, r.write_bytes) / BUS_BYTES
+        if r.name.startswith("cube") and r.cycles and busier:
+            ratio = r.cycles / busier
+            note = f"  <-- above {RATIO_NOTE}x" if ratio > RATIO_NOTE else ""
+            lines.append(f"{r.name}: {r.cycles} cycles = {ratio:.3f}x the busier channel's bound "
+                         f"({busier:.0f} beats){note}")
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--waves", action="store_true", default=os.environ.get("WAVES", "0") == "1",
+                        help="dump waves/<sim>/sdp_bench/.../sdp_benchmark.fst")
+    args = parser.parse_args()
+
+    from tb.benches import Bench
+    from tb.registry.top import BENCHES as TOP_BENCHES
+    from tb.runner import run_bench
+
+    top = TOP_BENCHES[0]
+    bench = Bench("sdp_bench", top.toplevel, top.sources, "scripts.bench_sdp", top.param_sets)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "rows.json"
+        os.environ["BENCH_OUT"] = str(out)
+        results = run_bench(bench, bench.param_sets[0], testcase=TESTCASE, waves=args.waves, seed=args.seed)
+        rows = [SdpRow(**r) for r in json.loads(out.read_text())] if out.exists() else []
+    print(f"SDP on the RTL top level ({bench.tag(bench.param_sets[0])}), zero-latency AxiRam, "
+          f"bound = (read + written bytes) / {BUS_BYTES}, busier = max(read, written) / {BUS_BYTES}; "
+          f"seed {results[0].seed if results else '?'}")
+    if rows:
+        print(table(rows))
+        print("\n".join(summary(rows)))
+    if not results or not all(r.passed for r in results):
+        print("benchmark run failed: " + "; ".join(r.message for r in results if not r.passed))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
