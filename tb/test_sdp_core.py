@@ -51,7 +51,7 @@ from models.sdp_datapath import (
     y_block,
 )
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
-from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
+from tb.common import bench_params, make_rng, nightly, scaled, start_clock_and_reset
 from tb.test_lut import Shape, random_config, random_table
 
 Fields = dict[str, dict[str, int]]
@@ -311,9 +311,11 @@ def dma_fields(rng: random.Random, fields: Fields, p: str) -> dict[str, int]:
 
 
 def random_cube(rng: random.Random, atom: int) -> tuple[int, int, int]:
-    w = rng.choice([1, 2, rng.randint(1, 8), rng.randint(4, 16)])
-    h = rng.choice([1, 2, rng.randint(1, 4)])
-    c = rng.choice([1, atom - 1, atom, atom + 1, rng.randint(1, 5 * atom)])
+    """(W, H, C): edges (1, the atom and one past it) and random sizes, larger in NIGHTLY runs."""
+    big = 2 if nightly() else 1
+    w = rng.choice([1, 2, rng.randint(1, 8), rng.randint(4, 16 * big)])
+    h = rng.choice([1, 2, rng.randint(1, 4 * big)])
+    c = rng.choice([1, atom - 1, atom, atom + 1, rng.randint(1, 5 * big * atom)])
     return w, h, max(c, 1)
 
 
