@@ -778,7 +778,9 @@ async def sdp_with_cdp_or_pdp(dut: SimHandleBase) -> None:
     top = await setup(dut, "sdp_with_cdp_or_pdp")
     rng = top.rng
     for rounds in range(scaled(2, 8)):
-        group = rounds % 2
+        # Each unit's CONSUMER pointer moves on with each of its own layers: SDP runs every round, CDP and
+        # PDP every other one.
+        group, partner_group = rounds % 2, (rounds // 2) % 2
         wants = Wants(lut=rng.choice([None, *LUT_KINDS]), cube="several surfaces",
                       block={"BS": "per element", "EW": "MUL mem"})
         sdp = make_layer(rng, group, wants)
@@ -786,15 +788,15 @@ async def sdp_with_cdp_or_pdp(dut: SimHandleBase) -> None:
             sdp = make_layer(rng, group, wants)
         prepare(top, sdp)
         if rounds % 2 == 0:
-            partner_id, cdp = 1, make_cdp_layer(rng, rounds + 4, group=group,
+            partner_id, cdp = 1, make_cdp_layer(rng, rounds + 4, group=partner_group,
                                                 dims=(rng.randint(17, 30), 3, rng.randint(17, 40)))
             prepare_cdp(top, cdp)
-            partner_writes, bit = cdp.prog.writes, 1 << (INTR_BIT["CDP"] + group)
+            partner_writes, bit = cdp.prog.writes, 1 << (INTR_BIT["CDP"] + partner_group)
         else:
-            partner_id, pdp = 0, fixed_program(rng, group, 32, 8, 24, rng.choice([1, 2, 4]),
+            partner_id, pdp = 0, fixed_program(rng, partner_group, 32, 8, 24, rng.choice([1, 2, 4]),
                                                REGIONS["SRC"] + 0x800_0000, REGIONS["DST"] + 0x800_0000)
             prepare_pdp(top, pdp)
-            partner_writes, bit = pdp.writes, 1 << (INTR_BIT["PDP"] + group)
+            partner_writes, bit = pdp.writes, 1 << (INTR_BIT["PDP"] + partner_group)
         set_memory_pauses(top.ram, rng)
         cycles: dict[int, list[int]] = {}
         monitor = cocotb.start_soon(record_reads(dut, cycles))
