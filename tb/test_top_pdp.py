@@ -29,6 +29,7 @@ from cocotbext.axi import AxiBus, AxiRam
 
 from models import registers as regmap
 from models.driver import PdpProgram, Surface, pdp_layer
+from models.driver_sdp import sdp_layer
 from models.errors import ConfigError
 from models.memory import Memory
 from models.pdp import PdpConfig, check_memory_layout, run_pdp
@@ -42,6 +43,7 @@ ATOM = 8
 TOP_UNITS = tuple(u for u in regmap.UNITS if f"rtl/gen/nvdla_{u.lower()}_regs.v" in find("top_pdp").sources)
 SIDE_EFFECT_READS = ("S_LUT_ACCESS_DATA",)   # reading moves the CDP LUT pointer: never snapshot it
 PDP_INTR_BIT = 4                    # GLB S_INTR_STATUS: PDP group 0 / 1 = bits 4 / 5
+SDP_INTR_BIT = 0                    # SDP group 0 / 1 = bits 0 / 1
 IDLE, RUNNING, PENDING = 0, 1, 2    # S_STATUS.STATUS_{0,1}
 GUARD = 64                          # bytes checked untouched before and after each destination cube
 POLL = 32                           # cycles between interrupt polls
@@ -49,6 +51,7 @@ POLL = 32                           # cycles between interrupt polls
 # a hang. Random register programs are bounded by their (small) cube sizes the same way.
 DONE_BOUND = 400_000
 SRC_REGION, DST_REGION = 0x1000_0000, 0x8000_0000
+FEED_REGION = 0xC000_0000           # input of the SDP layers that feed on-the-fly PDP layers
 
 
 # ---- the DUT with its memory, its model mirror and the CSB master ------------------------------------
@@ -85,7 +88,10 @@ class Top:
 
     async def wait_done(self, group: int, bound: int = DONE_BOUND) -> tuple[int, int] | None:
         """Wait for PDP's done interrupt of `group`, clear it (W1C); (cycles waited, status seen) or None."""
-        bit = 1 << (PDP_INTR_BIT + group)
+        return await self.wait_intr(1 << (PDP_INTR_BIT + group), bound)
+
+    async def wait_intr(self, bit: int, bound: int = DONE_BOUND) -> tuple[int, int] | None:
+        """Wait for an S_INTR_STATUS bit, clear it (W1C); (cycles waited, status seen) or None."""
         status_addr = regmap.address("GLB", "S_INTR_STATUS")
         waited = 0
         while waited <= bound:
@@ -688,6 +694,24 @@ def driver_verdict(values: Mapping[str, Mapping[str, int]], max_w: int) -> tuple
     return "accepted", cfg
 
 
+async def feed_from_sdp(top: Top, pdp: Mapping[str, int]) -> tuple[np.ndarray, int]:
+    """Start an SDP pass-through layer with OUTPUT_DST = PDP whose cube is the PDP registers' input cube:
+    the source an on-the-fly PDP layer waits for. Returns the cube it sends ([padded channels, h, w]) and
+    the SDP group it runs in."""
+    width, height, channels = (get_field(pdp, "PDP", f"D_DATA_CUBE_IN_{d}.CUBE_IN_{d}") + 1
+                               for d in ("WIDTH", "HEIGHT", "CHANNEL"))
+    surfaces = -(-channels // ATOM)
+    size = surfaces * height * width * ATOM
+    top.fill(FEED_REGION, FEED_REGION + size)
+    group = (await top.pointer("SDP"))[1]
+    prog = sdp_layer(width, height, channels, src=Surface(FEED_REGION, width * ATOM, width * height * ATOM),
+                     to_pdp=True, group=group)
+    await top.issue(list(prog.writes))
+    raw = np.asarray(top.mem.read(FEED_REGION, size), dtype=np.uint8).view(np.int8)
+    cube = raw.reshape(surfaces, height, width, ATOM).transpose(0, 3, 1, 2).reshape(-1, height, width)
+    return cube, group
+
+
 def mirror_for(top: Top, cfg: PdpConfig) -> bool:
     """Copy the RAM bytes a legal layer reads and the destination region into the model's memory, so the
     model can score the layer; False when the layer cannot be scored (it wraps the 32-bit space, or its
@@ -695,6 +719,9 @@ def mirror_for(top: Top, cfg: PdpConfig) -> bool:
     spans = [dst_span(cfg)] if cfg.flying else [src_span(cfg), dst_span(cfg)]
     if any(lo < 0 or hi > 1 << 32 for lo, hi in spans):
         return False
+    lo, hi = dst_span(cfg)
+    if cfg.flying and lo < FEED_REGION + (1 << 24) and hi > FEED_REGION:
+        return False       # the output would overwrite the feeding SDP layer's input
     if len(spans) == 2 and spans[0][0] < spans[1][1] and spans[1][0] < spans[0][1]:
         return False
     for lo, hi in spans:
@@ -706,7 +733,9 @@ def mirror_for(top: Top, cfg: PdpConfig) -> bool:
 async def random_registers_never_hang(dut: SimHandleBase) -> None:
     """Random raw values, written with the driver's protocol only: each unit's S_POINTER set to the group
     its datapath consumes next, PDP_RDMA enabled only for memory input (FLYING_MODE = OFF), as the KMD
-    does (an on-the-fly layer has no RDMA work, so its RDMA group would wait for a layer that never comes)."""
+    does (an on-the-fly layer has no RDMA work, so its RDMA group would wait for a layer that never comes).
+    An on-the-fly program waits for SDP, as in NVDLA: an SDP pass-through layer of the PDP registers' input
+    cube (whatever else they say) feeds it, and its output is scored when the program is legal."""
     top = await setup(dut, "random_registers_never_hang")
     verdicts: dict[str, int] = {}
     previous = "none (first program after reset)"
@@ -718,8 +747,8 @@ async def random_registers_never_hang(dut: SimHandleBase) -> None:
         verdict, cfg = driver_verdict(values, top.max_w)
         verdicts[verdict] = verdicts.get(verdict, 0) + 1
         # A legal program is scored like any layer (on-the-fly ones have no input from memory to score).
-        scored = cfg is not None and not cfg.flying and mirror_for(top, cfg)
         flying = (values["PDP"]["D_OPERATION_MODE_CFG"] >> 4) & 1 == 0
+        scored = cfg is not None and mirror_for(top, cfg)
         set_memory_pauses(top.ram, top.rng)
         writes = [("PDP", "S_POINTER", group), ("PDP_RDMA", "S_POINTER", rdma_group)]
         writes += [(u, reg, v) for u in ("PDP_RDMA", "PDP") for reg, v in values[u].items()]
@@ -728,13 +757,17 @@ async def random_registers_never_hang(dut: SimHandleBase) -> None:
             enables.insert(0, ("PDP_RDMA", "D_OP_ENABLE", 1))
         writes += enables if top.rng.random() < 0.5 else enables[::-1]   # traces enable PDP first
         await top.issue(writes)
+        fed = await feed_from_sdp(top, values["PDP"]) if flying else None
         done = await top.wait_done(group)
         program = "; ".join(f"{u}.{r}={v:#x}" for u, r, v in writes)
+        if fed is not None:
+            assert await top.wait_intr(1 << (SDP_INTR_BIT + fed[1])) is not None, \
+                f"program {i}: the feeding SDP layer never finished; writes: {program}"
         assert done is not None, f"program {i} hung (no PDP_{group} interrupt in {DONE_BOUND} cycles); " \
                                  f"driver verdict: {verdict}; writes: {program}; " \
                                  f"the program before it: {previous}"
         if scored:
-            run_pdp(cfg, top.mem)  # type: ignore[arg-type]
+            run_pdp(cfg, top.mem, flying_input=None if fed is None else fed[0])  # type: ignore[arg-type]
             compare(top, cfg, f"legal random program {i}: {program}")  # type: ignore[arg-type]
         for unit in ("PDP", "PDP_RDMA"):
             assert await top.status(unit) == (IDLE, IDLE), \

@@ -18,8 +18,8 @@ from models.trace import TraceError
 from tb.benches import find
 
 # Units and capabilities the RTL top level implements (tb/registry/top.py builds it).
-RTL_UNITS = frozenset({"PDP", "CDP", "SDP"})
 SDP_TO_PDP = "SDP->PDP on the fly"
+RTL_UNITS = frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP})
 OUTPUT_DST_PDP = 1 << 1   # SDP D_FEATURE_MODE_CFG.OUTPUT_DST
 # nv_small has one memory interface; larger NVDLA configurations add the CV SRAM (a trace's sec_mem).
 SECOND_MEMORY = "a second memory (sec_mem)"

@@ -16,9 +16,14 @@ module nvdla_pdp #(
     input  wire              clk,
     input  wire              rst_n,
     input  wire              op_en,
-    // On-the-fly input from SDP (FLYING_MODE = ON). This PDP has no SDP link yet: such a layer moves no
-    // data and completes at once, so no register value can leave the unit waiting forever.
+    // On-the-fly input from SDP (FLYING_MODE = ON): the core takes its input from the fly_* stream (SDP's
+    // output, cube order: surface, line, column) instead of the read DMA. NVDLA forbids split width on the
+    // fly; such a program runs here without split, so the core takes exactly the input cube's atoms. The
+    // layer waits for an SDP layer with OUTPUT_DST = PDP, as in NVDLA (the driver pairs them: same cube).
     input  wire              flying,
+    input  wire              fly_valid,
+    output wire              fly_ready,
+    input  wire [ATOM*8-1:0] fly_data,
     output reg               done,
     output wire              busy,
     // configuration (register encodings, "_m1" = value minus one)
@@ -95,14 +100,16 @@ module nvdla_pdp #(
     reg  rd_cmds_finished;
     reg  done_q;          // holds off a restart in the cycle the register block clears OP_EN
     wire launch = op_en & ~running & ~done & ~done_q;
-    wire start  = launch & ~flying;    // starts the DMA sequencers and the core
+    wire start  = launch;              // starts the core and the write side
+    wire rd_start = launch & ~flying;  // the read DMA only for input from memory
+    wire [7:0] split_eff = flying ? 8'd0 : split_num;
     wire core_done, wr_seq_done, wr_idle, core_busy, rd_busy, rd_seq_done;
     reg  flying_layer;
     // rd_busy covers the burst splitter, the bursts in flight and the beat waiting for the core; the core's
     // done covers the beats it took. Both sides fetch/consume the same atoms (one split geometry), so these
     // all come true; the read flags make `done` safe whatever the data path's timing.
     wire rd_clean = rd_cmds_finished & ~rd_busy;
-    wire finish   = running & (flying_layer | (core_finished & rd_clean & wr_cmds_finished & wr_idle));
+    wire finish   = running & core_finished & (flying_layer | rd_clean) & wr_cmds_finished & wr_idle;
 
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
@@ -140,8 +147,8 @@ module nvdla_pdp #(
     wire [DATA_W-1:0] rd_data;
 
     nvdla_pdp_dma_seq #(.WRITE_SIDE(0), .ATOM_BYTES(ATOM), .LEN_W(LEN_W)) u_rd_seq (
-        .clk(clk), .rst_n(rst_n), .start(start),
-        .split_num(split_num), .cube_in_width_m1(cube_in_width_m1), .cube_out_width_m1(cube_out_width_m1),
+        .clk(clk), .rst_n(rst_n), .start(rd_start),
+        .split_num(split_eff), .cube_in_width_m1(cube_in_width_m1), .cube_out_width_m1(cube_out_width_m1),
         .in_first_m1(in_first_m1), .in_mid_m1(in_mid_m1), .in_last_m1(in_last_m1),
         .out_first_m1(out_first_m1), .out_mid_m1(out_mid_m1), .out_last_m1(out_last_m1),
         .kernel_w_m1(kernel_w_m1), .stride_w_m1(stride_w_m1),
@@ -163,12 +170,21 @@ module nvdla_pdp #(
     );
 
     // ---- pooling ---------------------------------------------------------------------------------------
+    // core input: the read DMA, or SDP's stream in an on-the-fly layer (flying_layer holds from launch, when
+    // the read DMA has nothing in flight: done waited for it)
+    wire              core_in_valid, core_in_ready;
+    wire [DATA_W-1:0] core_in_data;
+    assign core_in_valid = flying_layer ? (fly_valid & running) : rd_valid;
+    assign core_in_data  = flying_layer ? fly_data : rd_data;
+    assign rd_ready      = ~flying_layer & core_in_ready;
+    assign fly_ready     = running & flying_layer & core_in_ready;
+
     wire              pool_valid, pool_ready;
     wire [DATA_W-1:0] pool_data;
 
     nvdla_pdp_core #(.ATOM(ATOM), .MAX_W(MAX_W)) u_core (
         .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .done(core_done),
-        .pooling_method(pooling_method), .split_num(split_num),
+        .pooling_method(pooling_method), .split_num(split_eff),
         .cube_in_width_m1(cube_in_width_m1), .cube_in_height_m1(cube_in_height_m1),
         .cube_in_channel_m1(cube_in_channel_m1), .cube_out_width_m1(cube_out_width_m1),
         .cube_out_height_m1(cube_out_height_m1),
@@ -181,7 +197,7 @@ module nvdla_pdp #(
         .pad_value_4x(pad_value_4x), .pad_value_5x(pad_value_5x), .pad_value_6x(pad_value_6x),
         .pad_value_7x(pad_value_7x),
         .recip_width(recip_width), .recip_height(recip_height),
-        .in_valid(rd_valid), .in_ready(rd_ready), .in_data(rd_data),
+        .in_valid(core_in_valid), .in_ready(core_in_ready), .in_data(core_in_data),
         .out_valid(pool_valid), .out_ready(pool_ready), .out_data(pool_data)
     );
 
@@ -192,7 +208,7 @@ module nvdla_pdp #(
 
     nvdla_pdp_dma_seq #(.WRITE_SIDE(1), .ATOM_BYTES(ATOM), .LEN_W(LEN_W)) u_wr_seq (
         .clk(clk), .rst_n(rst_n), .start(start),
-        .split_num(split_num), .cube_in_width_m1(cube_in_width_m1), .cube_out_width_m1(cube_out_width_m1),
+        .split_num(split_eff), .cube_in_width_m1(cube_in_width_m1), .cube_out_width_m1(cube_out_width_m1),
         .in_first_m1(in_first_m1), .in_mid_m1(in_mid_m1), .in_last_m1(in_last_m1),
         .out_first_m1(out_first_m1), .out_mid_m1(out_mid_m1), .out_last_m1(out_last_m1),
         .kernel_w_m1(kernel_w_m1), .stride_w_m1(stride_w_m1),

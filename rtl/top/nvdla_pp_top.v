@@ -262,11 +262,15 @@ module nvdla_pp_top #(
     // ---- PDP datapath ---------------------------------------------------------------------------------
     // On-the-fly layers need no RDMA; memory-input layers wait for the RDMA's group to be enabled too.
     wire pdp_flying = ~pdp_d_operation_mode_cfg_flying_mode;   // FLYING_MODE: 0 = on the fly, 1 = off
+    // SDP -> PDP on the fly (SDP OUTPUT_DST = PDP, PDP FLYING_MODE = ON): SDP's output atoms in cube order
+    wire        sdp_fly_valid, sdp_fly_ready;
+    wire [63:0] sdp_fly_data;
     wire pdp_busy_unused;
 
     nvdla_pdp #(.ATOM(8), .MAX_W(PDP_MAX_W), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_pdp (
         .clk(clk), .rst_n(rst_n),
         .op_en(pdp_op_en & (pdp_flying | rdma_op_en)), .flying(pdp_flying),
+        .fly_valid(sdp_fly_valid), .fly_ready(sdp_fly_ready), .fly_data(sdp_fly_data),
         .done(pdp_done), .busy(pdp_busy_unused),
         .pooling_method(pdp_d_operation_mode_cfg_pooling_method),
         .split_num(pdp_d_operation_mode_cfg_split_num),
@@ -727,8 +731,6 @@ module nvdla_pp_top #(
     wire [15:0] sdp_lut_access_rdata;
     wire        sdp_op_en, sdp_consumer, srdma_op_en, srdma_consumer_unused, sdp_done;
     wire        sdp_status_unequal;
-    wire        sdp_fly_valid, sdp_fly_ready;
-    wire [63:0] sdp_fly_data;
     wire [31:0] sdp_cnt_le_hit, sdp_cnt_lo_hit, sdp_cnt_uflow, sdp_cnt_oflow, sdp_cnt_hybrid, sdp_cnt_out_sat;
 
     nvdla_sdp_regs u_sdp_regs (
@@ -1047,10 +1049,6 @@ module nvdla_pp_top #(
         .m_axi_bresp(sdp_axi_bresp)
     );
 
-    // SDP output on the fly: PDP has no on-the-fly input yet, so such a layer's output is taken and dropped
-    // (the layer completes; nothing is written). The driver layer rejects OUTPUT_DST = PDP for this top.
-    assign sdp_fly_ready = 1'b1;
-
     // ---- AXI: PDP and CDP share the inner arbiter, which shares the master with SDP -----------------------
     wire pc_axi_arvalid, pc_axi_arready, pc_axi_rvalid, pc_axi_rready, pc_axi_rlast;
     wire pc_axi_awvalid, pc_axi_awready, pc_axi_wvalid, pc_axi_wready, pc_axi_wlast;
@@ -1203,7 +1201,5 @@ module nvdla_pp_top #(
     // Each DMA uses one ID; the arbiter sets the IDs on the shared port (the master index) itself.
     /* verilator lint_off UNUSEDSIGNAL */
     wire [15:0] unused_ids = {pdp_axi_arid, pdp_axi_awid, cdp_axi_arid, cdp_axi_awid};
-    wire        unused_fly = sdp_fly_valid;
-    wire [63:0] unused_fly_data = sdp_fly_data;
     /* verilator lint_on UNUSEDSIGNAL */
 endmodule
