@@ -50,6 +50,7 @@ from models.driver_sdp import (
     XBlock,
     operand_dma,
     sdp_layer,
+    signed_blocks,
 )
 from models.lut import EXPONENT, LE_ENTRIES, LO_ENTRIES, LutConfig, LutRam, lut_lookup
 from models.memory import Memory
@@ -486,11 +487,12 @@ def describe(layer: Layer) -> str:
         f"{lut.le_end}] sel={lut.le_index_select} off={lut.le_index_offset}, "
         f"LO [{lut.lo_start}, {lut.lo_end}] sel={lut.lo_index_select}, "
         f"priorities u/o/h={lut.uflow_priority}/{lut.oflow_priority}/{lut.hybrid_priority}")
+    bs, bn, ew, cvt = signed_blocks(cfg)      # the driver's description: operands, offsets, scales signed
     blocks = "; ".join(_block_text(n, b, layer.operands.get(n))
-                       for n, b in (("BS", cfg.bs), ("BN", cfg.bn), ("EW", cfg.ew)))
+                       for n, b in (("BS", bs), ("BN", bn), ("EW", ew)))
     src = (cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride)
     dst = (cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride)
-    return (f"group {layer.prog.group}: {cfg.width}x{cfg.height}x{cfg.channels}; {blocks}; out cvt {cfg.cvt}"
+    return (f"group {layer.prog.group}: {cfg.width}x{cfg.height}x{cfg.channels}; {blocks}; out cvt {cvt}"
             f"{lut_text}; src {tuple(hex(v) for v in src)}, dst {tuple(hex(v) for v in dst)}")
 
 
