@@ -671,7 +671,7 @@ class Coverage:
 async def random_layers(dut: SimHandleBase) -> None:
     top = await setup(dut, "random_layers")
     cov = Coverage()
-    count = scaled(12, 120)
+    count = scaled(24, 120)
     i = 0
     # planned layers aim at goals still missing (most of the time); past the planned count the run continues,
     # bounded, while a goal is missing
