@@ -21,6 +21,8 @@ Tests:
 - lut_readback: both SDP tables written and read back over CSB (auto-increment), then random accesses
   (any start address, past the end, reads in write mode, writes in read mode) scored against
   models.lut.LutRam (the SDP port's wrapping pointer);
+- queued_groups: group 1 programmed while group 0 runs (LUT kept: load_lut=False), enabled behind it:
+  S_STATUS RUNNING/PENDING, both outputs and each group's statistics right although group 1 starts at once;
 - sdp_with_cdp_or_pdp: an SDP layer and a CDP (even rounds) or PDP (odd rounds) layer running at the same
   time through the AXI arbiters (their read bursts interleave), all outputs and statistics correct.
 The bench never uses OUTPUT_DST = PDP (no on-the-fly SDP->PDP path in this RTL).
@@ -74,7 +76,7 @@ from tb.test_top_pdp import prepare as prepare_pdp
 ATOM = 8
 SDP_INTR_BIT = 0                     # GLB S_INTR_STATUS: SDP group 0 / 1 = bits 0 / 1
 SDP_AXI_ID = 2                       # the top's AXI IDs: PDP 0, CDP 1, SDP 2
-IDLE = 0
+IDLE, RUNNING, PENDING = 0, 1, 2     # S_STATUS.STATUS_{0,1}
 GUARD = 64                           # bytes checked untouched before and after each destination cube
 REGIONS = {"SRC": 0x3000_0000, "DST": 0xA000_0000, "BS": 0x4000_0000, "BN": 0x5000_0000, "EW": 0x6000_0000}
 STATS = {"D_PERF_LUT_LE_HIT": "le_hit", "D_PERF_LUT_LO_HIT": "lo_hit", "D_PERF_LUT_UFLOW": "uflow",
@@ -137,7 +139,8 @@ class Wants:
 
 def block_goals(name: str) -> tuple[str, ...]:
     algos = (0, 1, 2)
-    common = (*(f"ALU {a}" for a in algos), "PReLU", "ALU mem", "MUL mem", *DMA_GOALS, "bypassed")
+    common = (*(f"ALU {a}" for a in algos), "PReLU", "ALU mem", "MUL mem", "ALU reg", "MUL reg", *DMA_GOALS,
+              "bypassed")
     return common + (("ALU cvt", "MUL cvt") if name == "EW" else ("ReLU",))
 
 
@@ -212,10 +215,10 @@ def random_xblock(rng: random.Random, goal: str | None) -> XBlock:
         alu_on, mul_on, prelu = False, True, True
     elif goal == "ReLU":
         relu_bypass = False
-    elif goal == "ALU mem":
-        alu_on = alu_mem = True
-    elif goal == "MUL mem":
-        mul_on = mul_mem = True
+    elif goal in ("ALU mem", "ALU reg"):
+        alu_on, alu_mem = True, goal == "ALU mem"
+    elif goal in ("MUL mem", "MUL reg"):
+        mul_on, mul_mem = True, goal == "MUL mem"
     elif goal and _needs_memory(goal) and not ((alu_on and alu_mem) or (mul_on and mul_mem)):
         alu_on = alu_mem = True
     if alu_on and mul_on:
@@ -254,6 +257,9 @@ def random_ew(rng: random.Random, goal: str | None, lut: str | None) -> EwBlock:
     elif goal in ("MUL mem", "MUL cvt"):
         mul_on = mul_mem = True
         mul_cvt_bypass = goal == "MUL mem" and mul_cvt_bypass
+    elif goal in ("ALU reg", "MUL reg"):
+        alu_on, alu_mem = (True, False) if goal == "ALU reg" else (alu_on, alu_mem)
+        mul_on, mul_mem = (True, False) if goal == "MUL reg" else (mul_on, mul_mem)
     elif goal and _needs_memory(goal) and not ((alu_on and alu_mem) or (mul_on and mul_mem)):
         mul_on = mul_mem = True
     if lut in LUT_KINDS:
@@ -284,7 +290,7 @@ def _reads(blk: XBlock | EwBlock) -> tuple[bool, bool]:
 
 
 def random_operand(rng: random.Random, name: str, blk: XBlock | EwBlock, goal: str | None,
-                   dims: tuple[int, int, int]) -> OperandData | None:
+                   dims: tuple[int, int, int], offset: int = 0) -> OperandData | None:
     """The read DMA and data of a block that reads memory (None when it reads none): DATA_USE covers what is
     read (BOTH sometimes with one half unused: junk there must change nothing)."""
     alu, mul = _reads(blk)
@@ -296,7 +302,7 @@ def random_operand(rng: random.Random, name: str, blk: XBlock | EwBlock, goal: s
     two_byte = goal == "2-byte" or (goal != "1-byte" and rng.random() < 0.5)
     per_element = goal == "per element" or (goal != "per kernel" and rng.random() < 0.5)
     bpe = (2 if both else 1) * (2 if two_byte else 1)
-    region = REGIONS[name] + ATOM * rng.randrange(1 << 17)
+    region = REGIONS[name] + offset + ATOM * rng.randrange(1 << 17)
     c_pad = -(-c // ATOM) * ATOM
     if per_element:
         line = w * ATOM * bpe + ATOM * rng.choice([0, 0, 1, rng.randint(2, 8)])
@@ -369,7 +375,9 @@ def eql_operand(rng: random.Random, x: IntArray, od: OperandData, equal: bool) -
 
 
 def random_dims(rng: random.Random, goal: str | None) -> tuple[int, int, int]:
-    """(W, H, C): mostly not multiples of 8, sometimes 1x1; bigger under NIGHTLY."""
+    """(W, H, C): mostly not multiples of 8, sometimes 1x1; bigger under NIGHTLY; "big": 640 atoms or more."""
+    if goal == "big":
+        return rng.randint(32, 48), rng.randint(4, 8), rng.randint(33, 64)
     scale = 3 if nightly() else 1
     w = rng.choice([1, 7, 8, 9, 15, 17, rng.randint(1, 24 * scale)])
     h = rng.choice([1, 2, rng.randint(1, 3 * scale)])
@@ -402,7 +410,8 @@ class Layer:
     operands: dict[str, OperandData | None]
     ops: Operands
     kind: str
-    label: str = ""
+    desc: dict[str, object] = field(default_factory=dict)
+    """sdp_layer's arguments ("dims": (W, H, C), then the keywords)."""
     res: SdpResult | None = field(default=None, repr=False)
 
 
@@ -420,9 +429,10 @@ def _signed_cvt(raw: Mapping[str, int]) -> OutputCvt:
                      int(as_signed(raw["D_CVT_SCALE.CVT_SCALE"], 16)), raw["D_CVT_SHIFT.CVT_SHIFT"])
 
 
-def make_layer(rng: random.Random, group: int, wants: Wants) -> Layer:
+def make_layer(rng: random.Random, group: int, wants: Wants, offset: int = 0) -> Layer:
     """A random legal layer through the driver, meeting `wants`: the data first, then the EW truncate, the
-    EQL operand, the LUT and the output convertor aimed at what the data gives at each stage."""
+    EQL operand, the LUT and the output convertor aimed at what the data gives at each stage. `offset` moves
+    every cube of the layer (layers in flight together keep apart)."""
     w, h, c = random_dims(rng, wants.cube)
     c_pad = -(-c // ATOM) * ATOM
     cube = random_data(rng, (c_pad, h, w), -128, 127)
@@ -432,7 +442,8 @@ def make_layer(rng: random.Random, group: int, wants: Wants) -> Layer:
     blocks = {"BS": bs, "BN": bn, "EW": ew}
     # "EQL equal": the operand follows the data element by element
     goals = {**wants.block, **({"EW": "per element"} if wants.lut == "EQL equal" else {})}
-    data = {name: random_operand(rng, name, blk, goals.get(name), (w, h, c)) for name, blk in blocks.items()}
+    data = {name: random_operand(rng, name, blk, goals.get(name), (w, h, c), offset)
+            for name, blk in blocks.items()}
     ops = operands_of(data, blocks)
     bn_out = _pre_ew(cube, bs, bn, ops)
     ew = dataclasses.replace(ew, truncate=aim_truncate(rng, ew, bn_out, ops, wants.lut))
@@ -453,10 +464,11 @@ def make_layer(rng: random.Random, group: int, wants: Wants) -> Layer:
         v = lut_in if lut is None else lut_lookup(lut_in, lut).output
         cvt = _signed_cvt(output_convertor(rng, v))
     desc = {"bs": bs, "bn": bn, "ew": ew, "cvt": cvt, "lut": lut, "group": group, "perf": rng.random() < 0.5,
-            "src": placement(rng, REGIONS["SRC"], w, h), "dst": placement(rng, REGIONS["DST"], w, h),
+            "src": placement(rng, REGIONS["SRC"] + offset, w, h),
+            "dst": placement(rng, REGIONS["DST"] + offset, w, h),
             **{DMA_ARG[n]: od.dma for n, od in data.items() if od is not None}}
     prog = sdp_layer(w, h, c, **desc)  # type: ignore[arg-type]
-    return Layer(prog, cube, data, ops, "EQL" if ew.eql else kind)
+    return Layer(prog, cube, data, ops, "EQL" if ew.eql else kind, desc={"dims": (w, h, c), **desc})
 
 
 def _block_text(name: str, blk: XBlock | EwBlock, od: OperandData | None) -> str:
@@ -643,7 +655,8 @@ class Coverage:
             alu, mul = _reads(blk)
             flags |= {f"{name} ALU {blk.alu_algo}": blk.alu_active, f"{name} bypassed": blk.bypass,
                       f"{name} PReLU": blk.mul_active and blk.mul_prelu, f"{name} ALU mem": alu,
-                      f"{name} MUL mem": mul}
+                      f"{name} MUL mem": mul, f"{name} ALU reg": blk.alu_active and not alu,
+                      f"{name} MUL reg": blk.mul_active and not mul}
             if dma.enabled:
                 flags |= {f"{name} per element": dma.per_element, f"{name} per kernel": not dma.per_element,
                           f"{name} 2-byte": dma.two_byte, f"{name} 1-byte": not dma.two_byte,
@@ -757,6 +770,40 @@ async def lut_readback(dut: SimHandleBase) -> None:
         await port.do("cfg", access_cfg(table, False))
         for _ in range(size + 2):      # two past the end: the SDP address runs on (those entries read 0)
             await port.do("read")
+
+
+@cocotb.test()
+async def queued_groups(dut: SimHandleBase) -> None:
+    """Group 1 programmed while group 0 runs (the LUT loaded by group 0 and kept: load_lut=False), enabled
+    behind it: S_STATUS shows group 0 RUNNING and group 1 PENDING, both outputs and each group's statistics
+    are right although group 1 starts right after group 0's done."""
+    top = await setup(dut, "queued_groups")
+    rng = top.rng
+    for rounds in range(scaled(2, 10)):
+        kind = rng.choice(["sigmoid", "tanh"])
+        a = make_layer(rng, 0, Wants(lut=kind, cube="big"))     # still running once group 1 is programmed
+        b = make_layer(rng, 1, Wants(lut=kind), offset=0x400_0000)
+        w, h, c = b.desc["dims"]  # type: ignore[misc]
+        keywords = {k: v for k, v in b.desc.items() if k != "dims"}
+        b.prog = sdp_layer(w, h, c, **keywords, load_lut=False)  # type: ignore[arg-type]
+        assert not any(r.startswith("S_LUT") for _u, r, _v in b.prog.writes)
+        prepare(top, a)
+        prepare(top, b)
+        set_memory_pauses(top.ram, rng)
+        await top.issue(a.prog.writes)
+        await top.issue(b.prog.writes)
+        for unit in ("SDP", "SDP_RDMA"):
+            value = await top.read(unit, "S_STATUS")
+            assert value == RUNNING | PENDING << 16, \
+                f"round {rounds}: {unit} S_STATUS {value:#x} once both groups are enabled: group 0 must " \
+                "still run (RUNNING) with group 1 queued behind it (PENDING)"
+        bits = sum(1 << (SDP_INTR_BIT + g) for g in (0, 1))
+        assert await top.wait_intr(bits) is not None, f"round {rounds}: no SDP_0 and SDP_1 interrupts"
+        for layer, name in ((a, "A (group 0)"), (b, "B (group 1)")):
+            expect(top, layer)
+            compare(top, layer, f"round {rounds}, layer {name}")
+        await top.check_sdp_stats(f"round {rounds}")
+        await check_idle(top, f"round {rounds}")
 
 
 async def record_reads(dut: SimHandleBase, cycles: dict[int, list[int]]) -> None:
