@@ -73,7 +73,16 @@ from models.driver_sdp import (  # noqa: E402
     sdp_layer,
 )
 from models.memory import Memory  # noqa: E402
-from models.replay import MemWrite, RegWrite, RunRecord, Step, WaitInterrupt, trace_steps  # noqa: E402
+from models.replay import (  # noqa: E402
+    INTR_BIT,
+    CheckCrc,
+    MemWrite,
+    RegWrite,
+    RunRecord,
+    Step,
+    WaitInterrupt,
+    trace_steps,
+)
 from models.sdp import SdpResult, run_sdp  # noqa: E402
 from models.sdp_datapath import ALU_EQL, ALU_SUM  # noqa: E402
 from models.trace import TraceError, find_traces  # noqa: E402
@@ -91,6 +100,7 @@ EW_BASE = 0x4000_0000
 LUT_STATS = ("D_PERF_LUT_LE_HIT", "D_PERF_LUT_LO_HIT", "D_PERF_LUT_UFLOW", "D_PERF_LUT_OFLOW",
              "D_PERF_LUT_HYBRID")
 STATS = (*LUT_STATS, "D_PERF_OUT_SATURATION", "D_STATUS")
+DONE_BITS = 0x3F     # GLB S_INTR_MASK: SDP, CDP and PDP done, groups 0 and 1
 RATIO_NOTE = 1.3     # the busier-channel ratio above which the summary asks for an explanation
 
 
@@ -217,6 +227,34 @@ def sdp_traces() -> list[tuple[Path, set[str]]]:
     return found
 
 
+def _is_wait(step: Step) -> bool:
+    return isinstance(step, WaitInterrupt | CheckCrc)
+
+
+def with_interrupt_masks(steps: list[Step]) -> list[Step]:
+    """Before each layer (the steps up to a run of interrupt waits), a GLB S_INTR_MASK write that leaves only
+    the LAST interrupt of that run reaching `intr`: when SDP feeds PDP on the fly the trace waits for SDP's
+    interrupt and then PDP's, and `intr` would otherwise rise at SDP's done, before PDP has written its
+    output. The status bits are set whatever the mask, so every wait still finds its bit."""
+    out: list[Step] = []
+    start = 0
+    i = 0
+    while i < len(steps):
+        if not _is_wait(steps[i]):
+            i += 1
+            continue
+        end = i
+        while end < len(steps) and _is_wait(steps[end]):
+            end += 1
+        waits = [s for s in steps[i:end] if isinstance(s, WaitInterrupt)]
+        if waits:
+            bit = 1 << (INTR_BIT[waits[-1].unit] + waits[-1].group)
+            out.append(RegWrite("GLB", "S_INTR_MASK", DONE_BITS & ~bit))
+        out += steps[start:end]
+        start = i = end
+    return out + steps[start:]
+
+
 def skip_reason(needed: set[str]) -> str:
     missing = needed - RTL_UNITS
     return f"SKIP: needs {', '.join(sorted(missing))}, not in the RTL" if missing else ""
@@ -288,7 +326,7 @@ async def run_case(dut: Any, target: BenchTarget, name: str, case: list[Step] | 
     if isinstance(case, str):
         skipped = case.startswith("SKIP")
         return SdpRow(name, ok=skipped, message=case, skipped=skipped)
-    steps = case.steps if isinstance(case, Synthetic) else case
+    steps = with_interrupt_masks(case.steps if isinstance(case, Synthetic) else case)
     row = SdpRow(**asdict(await target.run_steps(name, steps)))
     if row.ok:
         row.message = await check_stats(target)
