@@ -3,6 +3,8 @@
 Outputs:
   rtl/gen/nvdla_<unit>_regs.v  one register block per unit (GLB, SDP_RDMA, SDP, PDP_RDMA, PDP, CDP_RDMA, CDP)
   tb/hdl/nvdla_regs_top.v      bench wrapper: CSB slave + every block, statistics and LUT driven for the test
+  rtl/gen/nvdla_csb_map.vh     the CSB window of each unit and the LUT access registers' offsets and field
+                               positions, as localparams for the hand-written top (`include, -I rtl/gen)
 
 Semantics (regmap README "Register groups", "Accesses to unmapped or reserved addresses", "LUT access",
 "GLB interrupts"), per field kind:
@@ -539,9 +541,34 @@ def top_verilog(all_units: list[Unit], module: str, names: tuple[str, ...]) -> s
     return "\n".join(lines)
 
 
+def csb_map_verilog(units: list[Unit]) -> str:
+    """localparams for code outside the generated blocks that decodes CSB requests itself."""
+    lines = [f"// {HEADER}.",
+             "// CSB map for the top level: CSB_WIN_<unit> is the word address bits [15:10] of the",
+             "// unit's window; for each unit with a LUT, the word offsets of S_LUT_ACCESS_CFG and",
+             "// S_LUT_ACCESS_DATA and the field positions of S_LUT_ACCESS_CFG (LUT_ADDR, LUT_TABLE_ID,",
+             "// LUT_ACCESS_TYPE) and S_LUT_ACCESS_DATA.",
+             "// Include inside a module body: `include \"nvdla_csb_map.vh\" (tools get -I rtl/gen)."]
+    for u in units:
+        lines.append(f"localparam [5:0] CSB_WIN_{u.name} = 6'h{u.base >> 12:02x};")
+    for u in units:
+        if not u.lut:
+            continue
+        cfg, data = u.reg("S_LUT_ACCESS_CFG"), u.reg("S_LUT_ACCESS_DATA")
+        lines.append(f"localparam [9:0] {u.name}_LUT_ACCESS_CFG = 10'h{cfg.word:03x};")
+        lines.append(f"localparam [9:0] {u.name}_LUT_ACCESS_DATA = 10'h{data.word:03x};")
+        for reg, field in ((cfg, "LUT_ADDR"), (cfg, "LUT_TABLE_ID"), (cfg, "LUT_ACCESS_TYPE"),
+                           (data, "LUT_DATA")):
+            f = u.find(reg.name, field)
+            lines.append(f"localparam integer {u.name}_{field}_MSB = {f.msb};")
+            lines.append(f"localparam integer {u.name}_{field}_LSB = {f.lsb};")
+    return "\n".join(lines) + "\n"
+
+
 def outputs(regmap: dict[str, Any]) -> dict[Path, str]:
     units = parse(regmap)
     files = {ROOT / "rtl" / "gen" / f"{u.module}.v": unit_verilog(u) for u in units}
+    files[ROOT / "rtl" / "gen" / "nvdla_csb_map.vh"] = csb_map_verilog(units)
     for module, names in BENCH_TOPS.items():
         files[ROOT / "tb" / "hdl" / f"{module}.v"] = top_verilog(units, module, names)
     return files

@@ -20,6 +20,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# `include search path (generated headers such as rtl/gen/nvdla_csb_map.vh), repo-relative for yowasp
+INCLUDES = ("-Irtl/gen",)
 
 
 def rtl_files() -> list[Path]:
@@ -68,7 +70,8 @@ def lint(files: list[Path]) -> int:
     failures = 0
     modules = module_names(files)
     for name in modules:
-        cmd = [exe, "--lint-only", "-Wall", "--top-module", name, *map(str, dependencies(name, modules))]
+        cmd = [exe, "--lint-only", "-Wall", *INCLUDES, "--top-module", name,
+               *map(str, dependencies(name, modules))]
         proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
         problems = [ln for ln in (proc.stdout + proc.stderr).splitlines() if ln.startswith("%")]
         status = "clean" if proc.returncode == 0 and not problems else "FAIL"
@@ -87,7 +90,8 @@ def synth(files: list[Path], level: str = "full") -> int:
     for top in top_modules(modules):
         # Paths must be relative to the repo: yowasp's sandbox sees only the working directory.
         needed = " ".join(map(str, dependencies(top, modules)))
-        script = f"read_verilog -sv {needed}; synth -top {top}{' -noabc' if level == 'fast' else ''}; stat"
+        script = (f"read_verilog -sv {' '.join(INCLUDES)} {needed}; "
+                  f"synth -top {top}{' -noabc' if level == 'fast' else ''}; stat")
         # yowasp cuts its stdout short; the log file is complete.
         log = Path("build") / "synth" / f"{top}.log"
         (ROOT / log).parent.mkdir(parents=True, exist_ok=True)

@@ -19,6 +19,8 @@ from pathlib import Path
 from tb.benches import Bench
 
 ROOT = Path(__file__).resolve().parent.parent
+# `include search path of every build (generated headers such as rtl/gen/nvdla_csb_map.vh)
+INCLUDE_DIRS = ("rtl/gen",)
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,7 @@ def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", w
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
     runner.build(sources=[ROOT / s for s in bench.sources], hdl_toplevel=bench.toplevel, parameters=params,
+                 includes=[ROOT / d for d in INCLUDE_DIRS],
                  build_args=build_args, build_dir=build_dir, waves=waves, timescale=("1ns", "1ps"),
                  log_file=build_dir / "build.log")
     if seed is None:

@@ -57,6 +57,11 @@ module nvdla_pp_top #(
     input  wire [3:0]  m_axi_bid,
     output wire        intr
 );
+    // CSB windows and LUT access registers, generated from the register description (make regs)
+    /* verilator lint_off UNUSEDPARAM */
+    `include "nvdla_csb_map.vh"
+    /* verilator lint_on UNUSEDPARAM */
+
     // unit order on the CSB slave: GLB, PDP_RDMA, PDP, CDP_RDMA, CDP, SDP_RDMA, SDP
     localparam NUNITS = 7;
     localparam U_GLB = 0, U_PDP_RDMA = 1, U_PDP = 2, U_CDP_RDMA = 3, U_CDP = 4, U_SDP_RDMA = 5, U_SDP = 6;
@@ -67,7 +72,8 @@ module nvdla_pp_top #(
     wire                 reg_write;
     wire [NUNITS*32-1:0] reg_rdata;
 
-    nvdla_csb_slave #(.NUNITS(NUNITS), .UNIT_IDS({6'h09, 6'h08, 6'h0d, 6'h0c, 6'h0b, 6'h0a, 6'h01})) u_csb (
+    nvdla_csb_slave #(.NUNITS(NUNITS), .UNIT_IDS({CSB_WIN_SDP, CSB_WIN_SDP_RDMA, CSB_WIN_CDP, CSB_WIN_CDP_RDMA,
+                                                  CSB_WIN_PDP, CSB_WIN_PDP_RDMA, CSB_WIN_GLB})) u_csb (
         .clk(clk), .rst_n(rst_n),
         .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready), .csb_req_addr(csb_req_addr),
         .csb_req_wdat(csb_req_wdat), .csb_req_write(csb_req_write), .csb_req_nposted(csb_req_nposted),
@@ -476,9 +482,9 @@ module nvdla_pp_top #(
     // (nvdla_csb_slave: request in cycle 0, register access in cycle 1, every request accepted): the read
     // word is ready when the register block returns it. Requests reach the LUT one per cycle in CSB order,
     // the same sequence the register block's own copy of the pointer (S_LUT_ACCESS_CFG read-back) sees.
-    wire       cdp_lut_req    = csb_req_valid & (csb_req_addr[15:10] == 6'h0d);
-    wire       cdp_acc_cfg_we = cdp_lut_req & csb_req_write & (csb_req_addr[9:0] == 10'h002);
-    wire       cdp_acc_data   = cdp_lut_req & (csb_req_addr[9:0] == 10'h003);
+    wire       cdp_lut_req    = csb_req_valid & (csb_req_addr[15:10] == CSB_WIN_CDP);
+    wire       cdp_acc_cfg_we = cdp_lut_req & csb_req_write & (csb_req_addr[9:0] == CDP_LUT_ACCESS_CFG);
+    wire       cdp_acc_data   = cdp_lut_req & (csb_req_addr[9:0] == CDP_LUT_ACCESS_DATA);
     /* verilator lint_off UNUSEDSIGNAL */
     wire [9:0] cdp_acc_cfg_addr_q;
     wire       cdp_acc_table, cdp_acc_write, cdp_busy_unused;
@@ -551,10 +557,13 @@ module nvdla_pp_top #(
         .lut_lo_slope_oflow_scale(cdp_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale),
         .lut_lo_slope_uflow_shift(cdp_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift),
         .lut_lo_slope_oflow_shift(cdp_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift),
-        .acc_cfg_we(cdp_acc_cfg_we), .acc_cfg_addr(csb_req_wdat[9:0]), .acc_cfg_table(csb_req_wdat[16]),
-        .acc_cfg_write(csb_req_wdat[17]), .acc_cfg_addr_q(cdp_acc_cfg_addr_q), .acc_table(cdp_acc_table),
+        .acc_cfg_we(cdp_acc_cfg_we), .acc_cfg_addr(csb_req_wdat[CDP_LUT_ADDR_MSB:CDP_LUT_ADDR_LSB]),
+        .acc_cfg_table(csb_req_wdat[CDP_LUT_TABLE_ID_MSB:CDP_LUT_TABLE_ID_LSB]),
+        .acc_cfg_write(csb_req_wdat[CDP_LUT_ACCESS_TYPE_MSB:CDP_LUT_ACCESS_TYPE_LSB]),
+        .acc_cfg_addr_q(cdp_acc_cfg_addr_q), .acc_table(cdp_acc_table),
         .acc_write(cdp_acc_write), .acc_data_we(cdp_acc_data & csb_req_write),
-        .acc_data_wdata(csb_req_wdat[15:0]), .acc_data_re(cdp_acc_data & ~csb_req_write),
+        .acc_data_wdata(csb_req_wdat[CDP_LUT_DATA_MSB:CDP_LUT_DATA_LSB]),
+        .acc_data_re(cdp_acc_data & ~csb_req_write),
         .acc_data_rdata(cdp_lut_access_rdata),
         .cnt_le_hit(cdp_cnt_le_hit), .cnt_lo_hit(cdp_cnt_lo_hit), .cnt_uflow(cdp_cnt_uflow),
         .cnt_oflow(cdp_cnt_oflow), .cnt_hybrid(cdp_cnt_hybrid), .cnt_out_sat(cdp_cnt_out_sat),
@@ -906,9 +915,9 @@ module nvdla_pp_top #(
 
     // ---- SDP datapath ---------------------------------------------------------------------------------
     // LUT accesses decoded from the CSB request one cycle ahead of the register block, as for CDP.
-    wire       sdp_lut_req    = csb_req_valid & (csb_req_addr[15:10] == 6'h09);
-    wire       sdp_acc_cfg_we = sdp_lut_req & csb_req_write & (csb_req_addr[9:0] == 10'h002);
-    wire       sdp_acc_data   = sdp_lut_req & (csb_req_addr[9:0] == 10'h003);
+    wire       sdp_lut_req    = csb_req_valid & (csb_req_addr[15:10] == CSB_WIN_SDP);
+    wire       sdp_acc_cfg_we = sdp_lut_req & csb_req_write & (csb_req_addr[9:0] == SDP_LUT_ACCESS_CFG);
+    wire       sdp_acc_data   = sdp_lut_req & (csb_req_addr[9:0] == SDP_LUT_ACCESS_DATA);
     /* verilator lint_off UNUSEDSIGNAL */
     wire [9:0] sdp_acc_cfg_addr_q;
     wire       sdp_acc_table, sdp_acc_write, sdp_busy_unused;
@@ -1011,10 +1020,13 @@ module nvdla_pp_top #(
         .lut_lo_slope_oflow_scale(sdp_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale),
         .lut_lo_slope_uflow_shift(sdp_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift),
         .lut_lo_slope_oflow_shift(sdp_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift),
-        .acc_cfg_we(sdp_acc_cfg_we), .acc_cfg_addr(csb_req_wdat[9:0]), .acc_cfg_table(csb_req_wdat[16]),
-        .acc_cfg_write(csb_req_wdat[17]), .acc_cfg_addr_q(sdp_acc_cfg_addr_q), .acc_table(sdp_acc_table),
+        .acc_cfg_we(sdp_acc_cfg_we), .acc_cfg_addr(csb_req_wdat[SDP_LUT_ADDR_MSB:SDP_LUT_ADDR_LSB]),
+        .acc_cfg_table(csb_req_wdat[SDP_LUT_TABLE_ID_MSB:SDP_LUT_TABLE_ID_LSB]),
+        .acc_cfg_write(csb_req_wdat[SDP_LUT_ACCESS_TYPE_MSB:SDP_LUT_ACCESS_TYPE_LSB]),
+        .acc_cfg_addr_q(sdp_acc_cfg_addr_q), .acc_table(sdp_acc_table),
         .acc_write(sdp_acc_write), .acc_data_we(sdp_acc_data & csb_req_write),
-        .acc_data_wdata(csb_req_wdat[15:0]), .acc_data_re(sdp_acc_data & ~csb_req_write),
+        .acc_data_wdata(csb_req_wdat[SDP_LUT_DATA_MSB:SDP_LUT_DATA_LSB]),
+        .acc_data_re(sdp_acc_data & ~csb_req_write),
         .acc_data_rdata(sdp_lut_access_rdata),
         .cnt_le_hit(sdp_cnt_le_hit), .cnt_lo_hit(sdp_cnt_lo_hit), .cnt_uflow(sdp_cnt_uflow),
         .cnt_oflow(sdp_cnt_oflow), .cnt_hybrid(sdp_cnt_hybrid), .cnt_out_sat(sdp_cnt_out_sat),

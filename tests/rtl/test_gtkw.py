@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from scripts.rtl_check import verilator
+from scripts.rtl_check import INCLUDES, verilator
 from tb.benches import find
 from tb.runner import ROOT, wave_path
 
@@ -60,7 +60,7 @@ def base_name(signal: str) -> str:
 def design_signals(top: str, sources: tuple[str, ...], workdir: Path) -> set[str]:
     """Every variable of every instance under `top`, spelled as GTKWave shows it (`name[msb:lsb]`)."""
     exe, env = verilator()
-    cmd = [exe, "--json-only", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-Mdir", str(workdir),
+    cmd = [exe, "--json-only", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-Mdir", str(workdir), *INCLUDES,
            "--top-module", top, *sources]
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
