@@ -13,7 +13,8 @@ programmed through the SDP driver layer (models/driver_sdp.py) on int8 cubes:
 the top (rtl/top/nvdla_pp_top.v) runs the layer against a cocotbext-axi AxiRam with no pauses (zero added
 latency, no backpressure). The table shows (scripts/bench_pdp.py's columns plus the busier-channel bound):
   cycles      clock cycles from the last D_OP_ENABLE request on the CSB to the rising edge of `intr` (raised
-              only after the last write response);
+              only after the last write response; of the last interrupt the layer waits for: SDP's done is
+              masked in GLB S_INTR_MASK while PDP's follows, in the SDP->PDP on-the-fly trace);
   read/write  bytes the memory served on R and took on W;
   bound       (read + written) / 8: the cycles one 64-bit bus needs to move those bytes;
   busier      max(read, written) / 8: AXI reads and writes use separate channels, so this is the bound of
