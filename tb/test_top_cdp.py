@@ -26,6 +26,7 @@ import functools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import cocotb
 import numpy as np
@@ -37,11 +38,12 @@ from models import lut_program
 from models import registers as regmap
 from models.cdp import CdpConfig, CdpResult, cdp_compute, input_convert, run_cdp, square_sum
 from models.driver_cdp import CdpProgram, Convertor, Surface, cdp_layer
-from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, LutRam
+from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
 from models.memory import write_cube
 from models.pdp import run_pdp
 from models.precision import as_signed
 from models.replay import OutputLayout
+from tb import lut_access
 from tb.common import make_rng, nightly, scaled, start_clock_and_reset
 from tb.test_cdp_core import aimed_lut, input_convertor, narrow_lut, output_convertor, random_cube_data
 from tb.test_dma import set_memory_pauses
@@ -105,10 +107,14 @@ class CdpTop(Top):
                                 f"expects {want}"
 
 
-async def setup(dut: SimHandleBase, salt: str) -> CdpTop:
+TopT = TypeVar("TopT", bound=CdpTop)
+
+
+async def make_top(dut: SimHandleBase, salt: str, cls: type[TopT]) -> TopT:
+    """Clock, reset and a `cls` top (CdpTop or a subclass) with every done interrupt unmasked."""
     rng = make_rng(salt)
     await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
-    top = CdpTop(dut, rng)
+    top = cls(dut, rng)
     # Reset again now that the AxiRam drives its outputs: on a 4-state simulator the DMA counters would
     # otherwise clock in the X of the undriven AXI inputs in the cycle between reset and the AxiRam.
     dut.rst_n.value = 0
@@ -117,6 +123,10 @@ async def setup(dut: SimHandleBase, salt: str) -> CdpTop:
     await ClockCycles(dut.clk, 2)
     await top.write("GLB", "S_INTR_MASK", 0, nposted=True)   # every done interrupt reaches `intr`
     return top
+
+
+async def setup(dut: SimHandleBase, salt: str) -> CdpTop:
+    return await make_top(dut, salt, CdpTop)
 
 
 # ---- layers -------------------------------------------------------------------------------------------
@@ -299,11 +309,21 @@ def expect_stats(top: CdpTop, layer: Layer) -> None:
     top.group_stats[layer.prog.group] = {reg: counts[name] for reg, name in STATS.items()}
 
 
-async def check_idle(top: CdpTop, label: str) -> None:
-    for unit in ("CDP", "CDP_RDMA"):
-        value = await top.read(unit, "S_STATUS")
+async def check_idle(top: CdpTop, label: str, unit: str = "CDP") -> None:
+    """Both register groups of `unit` and of its read DMA idle (after the last done)."""
+    for name in (unit, f"{unit}_RDMA"):
+        value = await top.read(name, "S_STATUS")
         assert (value & 3, (value >> 16) & 3) == (IDLE, IDLE), \
-            f"{label}: {unit} S_STATUS {value:#x} after done"
+            f"{label}: {name} S_STATUS {value:#x} after done"
+
+
+async def check_queued(top: CdpTop, label: str, unit: str = "CDP") -> None:
+    """Group 0 of `unit` and of its read DMA still RUNNING with group 1 queued behind it (PENDING)."""
+    for name in (unit, f"{unit}_RDMA"):
+        value = await top.read(name, "S_STATUS")
+        assert value == RUNNING | PENDING << 16, \
+            f"{label}: {name} S_STATUS {value:#x} once both groups are enabled: group 0 must " \
+            "still run (RUNNING) with group 1 queued behind it (PENDING)"
 
 
 async def run_layer(top: CdpTop, layer: Layer, label: str) -> int:
@@ -371,76 +391,10 @@ async def random_layers(dut: SimHandleBase) -> None:
     cov.check()
 
 
-class AccessPort:
-    """The LUT access port on the RTL (over CSB) and on its model (models.lut.LutRam), side by side; every
-    read is compared, and a mismatch names the accesses that led to it."""
-
-    def __init__(self, top: CdpTop, ram: LutRam) -> None:
-        self.top, self.ram = top, ram
-        self.history: list[str] = []
-
-    def _check(self, what: str, got: int, want: int) -> None:
-        self.history.append(f"read {what} {got:#x}")
-        assert got == want, f"{what} read {got:#x}, the access port model gives {want:#x}; the last " \
-                            f"accesses (model pointer {self.ram.pointer}): {'; '.join(self.history[-12:])}"
-
-    async def do(self, op: str, value: int = 0) -> None:
-        if op == "cfg":
-            self.history.append(f"cfg {value:#x}")
-            await self.top.write("CDP", "S_LUT_ACCESS_CFG", value)
-            self.ram.write_cfg(value)
-        elif op == "write":
-            self.history.append(f"write {value:#x}")
-            await self.top.write("CDP", "S_LUT_ACCESS_DATA", value)
-            self.ram.write_data(value)
-        else:
-            reg = "S_LUT_ACCESS_DATA" if op == "read" else "S_LUT_ACCESS_CFG"
-            got = await self.top.read("CDP", reg)
-            self._check(reg, got, self.ram.read_data() if op == "read" else self.ram.read_cfg())
-
-
-def access_cfg(table: int, write: bool, addr: int = 0) -> int:
-    return regmap.encode_fields("CDP", {"S_LUT_ACCESS_CFG.LUT_ADDR": addr,
-                                        "S_LUT_ACCESS_CFG.LUT_TABLE_ID": table,
-                                        "S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE": int(write)})["S_LUT_ACCESS_CFG"]
-
-
 @cocotb.test()
 async def lut_readback(dut: SimHandleBase) -> None:
     top = await setup(dut, "lut_readback")
-    rng = top.rng
-    tables = {0: [v & 0xFFFF for v in random_table(rng, LE_ENTRIES)],
-              1: [v & 0xFFFF for v in random_table(rng, LO_ENTRIES)]}
-    for table, values in tables.items():
-        await top.write("CDP", "S_LUT_ACCESS_CFG", access_cfg(table, True))
-        for v in values:
-            await top.write("CDP", "S_LUT_ACCESS_DATA", v)
-    # read back with the pointer's auto-increment, both tables, in either order
-    for table in rng.sample([0, 1], 2):
-        await top.write("CDP", "S_LUT_ACCESS_CFG", access_cfg(table, False))
-        got = [await top.read("CDP", "S_LUT_ACCESS_DATA") for _ in tables[table]]
-        bad = [i for i, (g, w) in enumerate(zip(got, tables[table], strict=True)) if g != w]
-        assert not bad, f"{'LO' if table else 'LE'} entry {bad[0]}: read {got[bad[0]]:#06x}, wrote " \
-                        f"{tables[table][bad[0]]:#06x} ({len(bad)} wrong entries)"
-    # random accesses scored against the access port model loaded with the same tables; the first one
-    # is a CFG write, which puts the model's pointer and access type where the RTL's are
-    ram = LutRam(saturating=True)
-    ram.load(*(np.array(tables[t], dtype=np.int64) for t in (0, 1)))
-    port = AccessPort(top, ram)
-    for n in range(scaled(300, 3000)):
-        op = "cfg" if n == 0 else rng.choice(["cfg", "write", "read", "read", "read_cfg"])
-        if op == "cfg":
-            table = rng.randint(0, 1)
-            size = LO_ENTRIES if table else LE_ENTRIES
-            addr = rng.choice([0, size - 1, size - 3, rng.randrange(size)])
-            await port.do("cfg", access_cfg(table, rng.random() < 0.5, addr))
-        else:
-            await port.do(op, rng.getrandbits(16))
-    # what the accesses left in the tables, read back in full
-    for table, size in ((0, LE_ENTRIES), (1, LO_ENTRIES)):
-        await port.do("cfg", access_cfg(table, False))
-        for _ in range(size + 2):      # two past the end: the CDP pointer stays on the last entry
-            await port.do("read")
+    await lut_access.lut_readback(top, "CDP", top.rng, saturating=True)
 
 
 @cocotb.test()
@@ -458,11 +412,7 @@ async def queued_groups(dut: SimHandleBase) -> None:
         prepare(top, b)
         await top.issue(a.prog.writes)
         await top.issue(b.prog.writes)
-        for unit in ("CDP", "CDP_RDMA"):
-            value = await top.read(unit, "S_STATUS")
-            assert value == RUNNING | PENDING << 16, \
-                f"round {rounds}: {unit} S_STATUS {value:#x} once both groups are enabled: group 0 must " \
-                "still run (RUNNING) with group 1 queued behind it (PENDING)"
+        await check_queued(top, f"round {rounds}")
         bits = sum(1 << (INTR_BIT["CDP"] + g) for g in (0, 1))
         assert await top.wait_intr(bits) is not None, "no CDP_0 and CDP_1 interrupts"
         for layer, name in ((a, "A (group 0)"), (b, "B (group 1)")):
@@ -473,7 +423,7 @@ async def queued_groups(dut: SimHandleBase) -> None:
 
 
 async def record_reads(dut: SimHandleBase, cycles: dict[int, list[int]]) -> None:
-    """The cycle of every AR handshake per AXI ID (PDP 0, CDP 1)."""
+    """The cycle of every AR handshake per AXI ID (PDP 0, CDP 1, SDP 2)."""
     n = 0
     while True:
         await ReadOnly()

@@ -38,10 +38,8 @@ from dataclasses import dataclass, field
 import cocotb
 import numpy as np
 from cocotb.handle import SimHandleBase
-from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 from numpy.typing import NDArray
 
-from models import registers as regmap
 from models.driver_sdp import (
     EwBlock,
     EwConverter,
@@ -54,17 +52,18 @@ from models.driver_sdp import (
     sdp_layer,
     signed_blocks,
 )
-from models.lut import EXPONENT, LE_ENTRIES, LO_ENTRIES, LutConfig, LutRam, lut_lookup
+from models.lut import EXPONENT, LutConfig, lut_lookup
 from models.memory import Memory
 from models.pdp import run_pdp
 from models.precision import as_signed
 from models.sdp import USE_BOTH, SdpConfig, SdpResult, run_sdp, sdp_compute
 from models.sdp_datapath import ALU_EQL, Operands, ew_convert, x_block, y_block
-from tb.common import make_rng, nightly, scaled, start_clock_and_reset
+from tb import lut_access
+from tb.common import nightly, scaled
 from tb.test_dma import set_memory_pauses
-from tb.test_lut import Shape, random_config, random_table
+from tb.test_lut import Shape, random_config
 from tb.test_sdp_core import aimed_lut, output_convertor, programs, random_data
-from tb.test_top_cdp import INTR_BIT, CdpTop
+from tb.test_top_cdp import INTR_BIT, CdpTop, check_idle, check_queued, make_top, record_reads
 from tb.test_top_cdp import compare as compare_cdp
 from tb.test_top_cdp import expect_stats as expect_cdp_stats
 from tb.test_top_cdp import make_layer as make_cdp_layer
@@ -76,7 +75,6 @@ from tb.test_top_pdp import prepare as prepare_pdp
 ATOM = 8
 SDP_INTR_BIT = 0                     # GLB S_INTR_STATUS: SDP group 0 / 1 = bits 0 / 1
 SDP_AXI_ID = 2                       # the top's AXI IDs: PDP 0, CDP 1, SDP 2
-IDLE, RUNNING, PENDING = 0, 1, 2     # S_STATUS.STATUS_{0,1}
 GUARD = 64                           # bytes checked untouched before and after each destination cube
 REGIONS = {"SRC": 0x3000_0000, "DST": 0xA000_0000, "BS": 0x4000_0000, "BN": 0x5000_0000, "EW": 0x6000_0000}
 STATS = {"D_PERF_LUT_LE_HIT": "le_hit", "D_PERF_LUT_LO_HIT": "lo_hit", "D_PERF_LUT_UFLOW": "uflow",
@@ -113,17 +111,7 @@ class SdpTop(CdpTop):
 
 
 async def setup(dut: SimHandleBase, salt: str) -> SdpTop:
-    rng = make_rng(salt)
-    await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
-    top = SdpTop(dut, rng)
-    # Reset again now that the AxiRam drives its outputs: on a 4-state simulator the DMA counters would
-    # otherwise clock in the X of the undriven AXI inputs in the cycle between reset and the AxiRam.
-    dut.rst_n.value = 0
-    await ClockCycles(dut.clk, 3)
-    dut.rst_n.value = 1
-    await ClockCycles(dut.clk, 2)
-    await top.write("GLB", "S_INTR_MASK", 0, nposted=True)   # every done interrupt reaches `intr`
-    return top
+    return await make_top(dut, salt, SdpTop)
 
 
 # ---- layers: what each layer is asked to have --------------------------------------------------------
@@ -615,13 +603,6 @@ def expect(top: SdpTop, layer: Layer) -> SdpResult:
     return res
 
 
-async def check_idle(top: SdpTop, label: str) -> None:
-    for unit in ("SDP", "SDP_RDMA"):
-        value = await top.read(unit, "S_STATUS")
-        assert (value & 3, (value >> 16) & 3) == (IDLE, IDLE), \
-            f"{label}: {unit} S_STATUS {value:#x} after done"
-
-
 async def run_layer(top: SdpTop, layer: Layer, label: str) -> int:
     """Program over CSB, start, wait for the interrupt, score output and statistics; the cycles waited."""
     prepare(top, layer)
@@ -632,7 +613,7 @@ async def run_layer(top: SdpTop, layer: Layer, label: str) -> int:
     expect(top, layer)
     compare(top, layer, label)
     await top.check_sdp_stats(f"{label} ({describe(layer)})")
-    await check_idle(top, label)
+    await check_idle(top, label, "SDP")
     return waited
 
 
@@ -702,74 +683,10 @@ async def random_layers(dut: SimHandleBase) -> None:
     assert not cov.missing(), f"coverage holes after {i} layers: {cov.missing()}"
 
 
-class AccessPort:
-    """The SDP LUT access port on the RTL (over CSB) and on its model (models.lut.LutRam, wrapping pointer),
-    side by side; every read is compared, and a mismatch names the accesses that led to it."""
-
-    def __init__(self, top: SdpTop, ram: LutRam) -> None:
-        self.top, self.ram = top, ram
-        self.history: list[str] = []
-
-    def _check(self, what: str, got: int, want: int) -> None:
-        self.history.append(f"read {what} {got:#x}")
-        assert got == want, f"{what} read {got:#x}, the access port model gives {want:#x}; the last " \
-                            f"accesses (model pointer {self.ram.pointer}): {'; '.join(self.history[-12:])}"
-
-    async def do(self, op: str, value: int = 0) -> None:
-        if op == "cfg":
-            self.history.append(f"cfg {value:#x}")
-            await self.top.write("SDP", "S_LUT_ACCESS_CFG", value)
-            self.ram.write_cfg(value)
-        elif op == "write":
-            self.history.append(f"write {value:#x}")
-            await self.top.write("SDP", "S_LUT_ACCESS_DATA", value)
-            self.ram.write_data(value)
-        else:
-            reg = "S_LUT_ACCESS_DATA" if op == "read" else "S_LUT_ACCESS_CFG"
-            got = await self.top.read("SDP", reg)
-            self._check(reg, got, self.ram.read_data() if op == "read" else self.ram.read_cfg())
-
-
-def access_cfg(table: int, write: bool, addr: int = 0) -> int:
-    return regmap.encode_fields("SDP", {"S_LUT_ACCESS_CFG.LUT_ADDR": addr,
-                                        "S_LUT_ACCESS_CFG.LUT_TABLE_ID": table,
-                                        "S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE": int(write)})["S_LUT_ACCESS_CFG"]
-
-
 @cocotb.test()
 async def lut_readback(dut: SimHandleBase) -> None:
     top = await setup(dut, "lut_readback")
-    rng = top.rng
-    tables = {0: [v & 0xFFFF for v in random_table(rng, LE_ENTRIES)],
-              1: [v & 0xFFFF for v in random_table(rng, LO_ENTRIES)]}
-    for table, values in tables.items():
-        await top.write("SDP", "S_LUT_ACCESS_CFG", access_cfg(table, True))
-        for v in values:
-            await top.write("SDP", "S_LUT_ACCESS_DATA", v)
-    for table in rng.sample([0, 1], 2):
-        await top.write("SDP", "S_LUT_ACCESS_CFG", access_cfg(table, False))
-        got = [await top.read("SDP", "S_LUT_ACCESS_DATA") for _ in tables[table]]
-        bad = [i for i, (g, w) in enumerate(zip(got, tables[table], strict=True)) if g != w]
-        assert not bad, f"{'LO' if table else 'LE'} entry {bad[0]}: read {got[bad[0]]:#06x}, wrote " \
-                        f"{tables[table][bad[0]]:#06x} ({len(bad)} wrong entries)"
-    # random accesses against the port model loaded with the same tables; the first one is a CFG write,
-    # which puts the model's address and access type where the RTL's are
-    ram = LutRam(saturating=False)
-    ram.load(*(np.array(tables[t], dtype=np.int64) for t in (0, 1)))
-    port = AccessPort(top, ram)
-    for n in range(scaled(300, 3000)):
-        op = "cfg" if n == 0 else rng.choice(["cfg", "write", "read", "read", "read_cfg"])
-        if op == "cfg":
-            table = rng.randint(0, 1)
-            size = LO_ENTRIES if table else LE_ENTRIES
-            addr = rng.choice([0, size - 1, size - 3, rng.randrange(size), rng.randrange(size, 1024), 1023])
-            await port.do("cfg", access_cfg(table, rng.random() < 0.5, addr))
-        else:
-            await port.do(op, rng.getrandbits(16))
-    for table, size in ((0, LE_ENTRIES), (1, LO_ENTRIES)):
-        await port.do("cfg", access_cfg(table, False))
-        for _ in range(size + 2):      # two past the end: the SDP address runs on (those entries read 0)
-            await port.do("read")
+    await lut_access.lut_readback(top, "SDP", top.rng, saturating=False)
 
 
 @cocotb.test()
@@ -792,29 +709,14 @@ async def queued_groups(dut: SimHandleBase) -> None:
         set_memory_pauses(top.ram, rng)
         await top.issue(a.prog.writes)
         await top.issue(b.prog.writes)
-        for unit in ("SDP", "SDP_RDMA"):
-            value = await top.read(unit, "S_STATUS")
-            assert value == RUNNING | PENDING << 16, \
-                f"round {rounds}: {unit} S_STATUS {value:#x} once both groups are enabled: group 0 must " \
-                "still run (RUNNING) with group 1 queued behind it (PENDING)"
+        await check_queued(top, f"round {rounds}", "SDP")
         bits = sum(1 << (SDP_INTR_BIT + g) for g in (0, 1))
         assert await top.wait_intr(bits) is not None, f"round {rounds}: no SDP_0 and SDP_1 interrupts"
         for layer, name in ((a, "A (group 0)"), (b, "B (group 1)")):
             expect(top, layer)
             compare(top, layer, f"round {rounds}, layer {name}")
         await top.check_sdp_stats(f"round {rounds}")
-        await check_idle(top, f"round {rounds}")
-
-
-async def record_reads(dut: SimHandleBase, cycles: dict[int, list[int]]) -> None:
-    """The cycle of every AR handshake per AXI ID (PDP 0, CDP 1, SDP 2)."""
-    n = 0
-    while True:
-        await ReadOnly()
-        if int(dut.m_axi_arvalid.value) and int(dut.m_axi_arready.value):
-            cycles.setdefault(int(dut.m_axi_arid.value), []).append(n)
-        await RisingEdge(dut.clk)
-        n += 1
+        await check_idle(top, f"round {rounds}", "SDP")
 
 
 def interleaved(cycles: Mapping[int, Sequence[int]], a: int, b: int) -> bool:
@@ -871,6 +773,6 @@ async def sdp_with_cdp_or_pdp(dut: SimHandleBase) -> None:
             run_pdp(pdp.config, top.mem)
             compare_pdp(top, pdp.config, f"round {rounds}, PDP")
         await top.check_sdp_stats(f"round {rounds}")
-        await check_idle(top, f"round {rounds}")
+        await check_idle(top, f"round {rounds}", "SDP")
         dut._log.info("round %d: SDP and %s done in %d cycles, read bursts per ID %s", rounds,
                       "CDP" if rounds % 2 == 0 else "PDP", waited, {i: len(c) for i, c in cycles.items()})
