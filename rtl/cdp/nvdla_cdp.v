@@ -18,7 +18,7 @@ module nvdla_cdp #(
     input  wire              clk,
     input  wire              rst_n,
     input  wire              op_en,
-    output reg               done,
+    output wire              done,
     output wire              busy,
     // cube (CDP_RDMA, value-minus-one encodings) and memory layout
     input  wire [12:0]       width_m1,
@@ -111,40 +111,22 @@ module nvdla_cdp #(
     localparam DATA_W = ATOM * 8;
     localparam LEN_W  = 16;
 
-    // ---- layer control ---------------------------------------------------------------------------------
-    reg  running;
-    reg  core_finished;
-    reg  wr_cmds_finished;
-    reg  done_q;          // holds off a restart in the cycle the register block clears OP_EN
-    wire start = op_en & ~running & ~done & ~done_q;
+    // ---- layer control (rtl/common/nvdla_layer_ctrl.v: start, running, sticky finished flags, done) -------
+    wire running;
+    wire core_finished, wr_cmds_finished;
+    wire start;
     wire core_done, wr_seq_done, wr_idle, core_busy, rd_busy;
     // The read side needs no "finished" flag: the core consumes exactly the atoms the read DMA fetches.
     /* verilator lint_off UNUSEDSIGNAL */
     wire rd_seq_done;
     /* verilator lint_on UNUSEDSIGNAL */
-    wire finish = running & core_finished & wr_cmds_finished & wr_idle;
+    wire finish = core_finished & wr_cmds_finished & wr_idle;
 
-    always @(posedge clk or negedge rst_n) begin
-        if (!rst_n) begin
-            running          <= 1'b0;
-            core_finished    <= 1'b0;
-            wr_cmds_finished <= 1'b0;
-            done             <= 1'b0;
-            done_q           <= 1'b0;
-        end else begin
-            done   <= finish;
-            done_q <= done;
-            if (start) begin
-                running          <= 1'b1;
-                core_finished    <= 1'b0;
-                wr_cmds_finished <= 1'b0;
-            end else begin
-                if (core_done)   core_finished    <= 1'b1;
-                if (wr_seq_done) wr_cmds_finished <= 1'b1;
-                if (finish)      running          <= 1'b0;
-            end
-        end
-    end
+    nvdla_layer_ctrl #(.N_FLAGS(2)) u_ctrl (
+        .clk(clk), .rst_n(rst_n), .op_en(op_en),
+        .set({wr_seq_done, core_done}), .finish(finish),
+        .start(start), .running(running), .finished({wr_cmds_finished, core_finished}), .done(done)
+    );
     assign busy = running | core_busy | rd_busy;
 
     // ---- read side: CDP_RDMA commands -> AXI reads -> core input ---------------------------------------

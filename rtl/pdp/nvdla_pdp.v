@@ -24,7 +24,7 @@ module nvdla_pdp #(
     input  wire              fly_valid,
     output wire              fly_ready,
     input  wire [ATOM*8-1:0] fly_data,
-    output reg               done,
+    output wire              done,
     output wire              busy,
     // configuration (register encodings, "_m1" = value minus one)
     input  wire [1:0]        pooling_method,
@@ -93,15 +93,11 @@ module nvdla_pdp #(
     localparam DATA_W = ATOM * 8;
     localparam LEN_W  = 16;
 
-    // ---- layer control ---------------------------------------------------------------------------------
-    reg  running;
-    reg  core_finished;
-    reg  wr_cmds_finished;
-    reg  rd_cmds_finished;
-    reg  done_q;          // holds off a restart in the cycle the register block clears OP_EN
-    wire launch = op_en & ~running & ~done & ~done_q;
-    wire start  = launch;              // starts the core and the write side
-    wire rd_start = launch & ~flying;  // the read DMA only for input from memory
+    // ---- layer control (rtl/common/nvdla_layer_ctrl.v: start, running, sticky finished flags, done) -------
+    wire running;
+    wire core_finished, wr_cmds_finished, rd_cmds_finished;
+    wire start;                        // starts the core and the write side
+    wire rd_start = start & ~flying;   // the read DMA only for input from memory
     wire [7:0] split_eff = flying ? 8'd0 : split_num;
     wire core_done, wr_seq_done, wr_idle, core_busy, rd_busy, rd_seq_done;
     reg  flying_layer;
@@ -109,33 +105,19 @@ module nvdla_pdp #(
     // done covers the beats it took. Both sides fetch/consume the same atoms (one split geometry), so these
     // all come true; the read flags make `done` safe whatever the data path's timing.
     wire rd_clean = rd_cmds_finished & ~rd_busy;
-    wire finish   = running & core_finished & (flying_layer | rd_clean) & wr_cmds_finished & wr_idle;
+    wire finish   = core_finished & (flying_layer | rd_clean) & wr_cmds_finished & wr_idle;
 
+    nvdla_layer_ctrl #(.N_FLAGS(3)) u_ctrl (
+        .clk(clk), .rst_n(rst_n), .op_en(op_en),
+        .set({rd_seq_done, wr_seq_done, core_done}), .finish(finish),
+        .start(start), .running(running), .finished({rd_cmds_finished, wr_cmds_finished, core_finished}),
+        .done(done)
+    );
+
+    // the input source of the layer, latched at start
     always @(posedge clk or negedge rst_n) begin
-        if (!rst_n) begin
-            running          <= 1'b0;
-            core_finished    <= 1'b0;
-            wr_cmds_finished <= 1'b0;
-            rd_cmds_finished <= 1'b0;
-            done             <= 1'b0;
-            done_q           <= 1'b0;
-            flying_layer     <= 1'b0;
-        end else begin
-            done   <= finish;
-            done_q <= done;
-            if (launch) begin
-                running          <= 1'b1;
-                flying_layer     <= flying;
-                core_finished    <= 1'b0;
-                wr_cmds_finished <= 1'b0;
-                rd_cmds_finished <= 1'b0;
-            end else begin
-                if (core_done)   core_finished    <= 1'b1;
-                if (wr_seq_done) wr_cmds_finished <= 1'b1;
-                if (rd_seq_done) rd_cmds_finished <= 1'b1;
-                if (finish)      running          <= 1'b0;
-            end
-        end
+        if (!rst_n)     flying_layer <= 1'b0;
+        else if (start) flying_layer <= flying;
     end
     assign busy = running | core_busy | rd_busy;
 
@@ -170,7 +152,7 @@ module nvdla_pdp #(
     );
 
     // ---- pooling ---------------------------------------------------------------------------------------
-    // core input: the read DMA, or SDP's stream in an on-the-fly layer (flying_layer holds from launch, when
+    // core input: the read DMA, or SDP's stream in an on-the-fly layer (flying_layer holds from start, when
     // the read DMA has nothing in flight: done waited for it)
     wire              core_in_valid, core_in_ready;
     wire [DATA_W-1:0] core_in_data;

@@ -28,7 +28,7 @@ module nvdla_sdp #(
     input  wire              clk,
     input  wire              rst_n,
     input  wire              op_en,
-    output reg               done,
+    output wire              done,
     output wire              busy,
     // cube (SDP_RDMA, value-minus-one encodings) and memory layout
     input  wire [12:0]       width_m1,
@@ -203,17 +203,16 @@ module nvdla_sdp #(
     wire to_pdp   = output_dst & ~eql;        // EQL mode outputs nothing, whatever OUTPUT_DST says
     wire to_mem   = ~output_dst & ~eql;
 
-    // ---- layer control ---------------------------------------------------------------------------------
-    reg  running;
-    reg  out_finished;     // every output atom left the core
-    reg  done_q;           // holds off a restart in the cycle the register block clears OP_EN
+    // ---- layer control (rtl/common/nvdla_layer_ctrl.v: start, running, sticky finished flag, done) --------
+    wire running;
+    wire out_finished;     // every output atom left the core
+    wire start;
     reg  write_layer;      // this layer writes memory (latched at start)
     reg  [39:0] atoms_left;
-    wire start = op_en & ~running & ~done & ~done_q;
     wire wr_idle, core_busy, rd_busy;
     // Once the write DMA has taken every output atom it has taken every command too (one command per line of
     // atoms), so its idle (every burst answered) ends a writing layer.
-    wire finish = running & out_finished & ~rd_busy & ~core_busy & (~write_layer | wr_idle);
+    wire finish = out_finished & ~rd_busy & ~core_busy & (~write_layer | wr_idle);
 
     wire [13:0] surfaces = {4'd0, channel_m1[12:BYTE_SHIFT]} + 14'd1;
     wire [39:0] total_atoms = ({27'd0, width_m1} + 40'd1) * ({27'd0, height_m1} + 40'd1) * {26'd0, surfaces};
@@ -221,30 +220,24 @@ module nvdla_sdp #(
     wire              core_valid, core_ready;
     wire [DATA_W-1:0] core_data;
     wire              core_fire = core_valid & core_ready;
+    wire              last_atom = core_fire & (atoms_left == 40'd1);
 
+    nvdla_layer_ctrl #(.N_FLAGS(1)) u_ctrl (
+        .clk(clk), .rst_n(rst_n), .op_en(op_en),
+        .set(last_atom), .finish(finish),
+        .start(start), .running(running), .finished(out_finished), .done(done)
+    );
+
+    // output atoms still to leave the core, and whether this layer writes memory, latched at start
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
-            running          <= 1'b0;
-            out_finished     <= 1'b0;
-            write_layer      <= 1'b0;
-            atoms_left       <= 40'd0;
-            done             <= 1'b0;
-            done_q           <= 1'b0;
-        end else begin
-            done   <= finish;
-            done_q <= done;
-            if (start) begin
-                running          <= 1'b1;
-                out_finished     <= 1'b0;
-                write_layer      <= to_mem;
-                atoms_left       <= total_atoms;
-            end else begin
-                if (core_fire) begin
-                    atoms_left <= atoms_left - 40'd1;
-                    if (atoms_left == 40'd1) out_finished <= 1'b1;
-                end
-                if (finish) running <= 1'b0;
-            end
+            write_layer <= 1'b0;
+            atoms_left  <= 40'd0;
+        end else if (start) begin
+            write_layer <= to_mem;
+            atoms_left  <= total_atoms;
+        end else if (core_fire) begin
+            atoms_left  <= atoms_left - 40'd1;
         end
     end
     assign busy = running | core_busy | rd_busy;

@@ -26,6 +26,7 @@ CDP = CDP_CORE + ("rtl/cdp/nvdla_cdp_dma_seq.v", "rtl/cdp/nvdla_cdp.v")
 SDP = tuple(sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rtl" / "sdp").glob("*.v")))
 
 TOP = COMMON + (
+    "rtl/common/nvdla_layer_ctrl.v",
     "rtl/prec/nvdla_round_sat.v", "rtl/prec/nvdla_trunc.v", "rtl/prec/nvdla_shl.v",
     "rtl/csb/nvdla_csb_slave.v",
     "rtl/regs/nvdla_reg_groups.v",
