@@ -30,20 +30,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-import numpy as np
-
 from models import registers
 from models.cdp import CdpConfig
 from models.driver import ADDRESS_SPACE, ATOM_BYTES, RAM_TYPE_MC, RegWrite, Surface, program_fields
 from models.errors import ConfigError
 from models.lut import LutConfig
-from models.lut_program import TABLE_IDS, LutProgram
+from models.lut_program import LutProgram
+from models.lut_regs import lut_fields, lut_writes
 
 __all__ = ["CdpProgram", "Convertor", "Surface", "cdp_layer", "lut_fields", "program_fields"]
 
 LOCAL_SIZES = (3, 5, 7, 9)
 INT8 = 0
-LUT_WRITE = 1            # S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE: write
 PERF_ALL = 3             # D_PERF_ENABLE: DMA_EN | LUT_EN
 
 # Register order within each unit, as NVIDIA's KMD writes them (processor_cdp_program).
@@ -77,28 +75,6 @@ class CdpProgram:
     fields: dict[str, dict[str, int]]
     config: CdpConfig
     writes: tuple[RegWrite, ...]
-
-
-def lut_fields(cfg: LutConfig) -> dict[str, int]:
-    """The S_LUT_* register fields (unsigned, as stored) of a CDP LutConfig: START/END split into
-    LOW[31:0] and HIGH[5:0] of the 38-bit value, signed fields in two's complement."""
-    f = {"S_LUT_CFG.LUT_LE_FUNCTION": cfg.le_function, "S_LUT_CFG.LUT_UFLOW_PRIORITY": cfg.uflow_priority,
-         "S_LUT_CFG.LUT_OFLOW_PRIORITY": cfg.oflow_priority,
-         "S_LUT_CFG.LUT_HYBRID_PRIORITY": cfg.hybrid_priority,
-         "S_LUT_INFO.LUT_LE_INDEX_OFFSET": cfg.le_index_offset & 0xFF,
-         "S_LUT_INFO.LUT_LE_INDEX_SELECT": cfg.le_index_select & 0xFF,
-         "S_LUT_INFO.LUT_LO_INDEX_SELECT": cfg.lo_index_select & 0xFF}
-    for reg, value in (("LE_START", cfg.le_start), ("LE_END", cfg.le_end), ("LO_START", cfg.lo_start),
-                       ("LO_END", cfg.lo_end)):
-        f[f"S_LUT_{reg}_LOW.LUT_{reg}_LOW"] = value & 0xFFFFFFFF
-        f[f"S_LUT_{reg}_HIGH.LUT_{reg}_HIGH"] = (value >> 32) & 0x3F
-    for table in ("LE", "LO"):
-        for flow in ("UFLOW", "OFLOW"):
-            scale = getattr(cfg, f"{table.lower()}_{flow.lower()}_scale")
-            shift = getattr(cfg, f"{table.lower()}_{flow.lower()}_shift")
-            f[f"S_LUT_{table}_SLOPE_SCALE.LUT_{table}_SLOPE_{flow}_SCALE"] = scale & 0xFFFF
-            f[f"S_LUT_{table}_SLOPE_SHIFT.LUT_{table}_SLOPE_{flow}_SHIFT"] = shift & 0x1F
-    return f
 
 
 def _check_fits(unit: str, fields: Mapping[str, int]) -> None:
@@ -190,19 +166,6 @@ def _check_placement(cfg: CdpConfig) -> None:
     if s_lo < d_hi and d_lo < s_hi:
         raise ConfigError("CDP driver: source and destination cubes must not overlap",
                           {"SRC": s_lo, "SRC_end": s_hi, "DST": d_lo, "DST_end": d_hi})
-
-
-def lut_writes(lut: LutConfig) -> list[RegWrite]:
-    """Both tables through the access port (CFG: table, WRITE, address 0; then one DATA write per entry;
-    the CDP pointer advances by itself), as NVIDIA's traces load them."""
-    writes: list[RegWrite] = []
-    for name, table in (("LE", lut.le), ("LO", lut.lo)):
-        cfg = registers.encode_fields("CDP", {"S_LUT_ACCESS_CFG.LUT_ADDR": 0,
-                                              "S_LUT_ACCESS_CFG.LUT_TABLE_ID": TABLE_IDS[name],
-                                              "S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE": LUT_WRITE})
-        writes.append(("CDP", "S_LUT_ACCESS_CFG", cfg["S_LUT_ACCESS_CFG"]))
-        writes.extend(("CDP", "S_LUT_ACCESS_DATA", int(v) & 0xFFFF) for v in np.asarray(table).tolist())
-    return writes
 
 
 def _ordered_writes(fields: Mapping[str, Mapping[str, int]], lut: LutConfig | None,

@@ -45,7 +45,8 @@ from models import registers
 from models.driver import ADDRESS_SPACE, ATOM_BYTES, RAM_TYPE_MC, RegWrite, Surface, program_fields
 from models.errors import ConfigError
 from models.lut import LutConfig
-from models.lut_program import TABLE_IDS, LutProgram
+from models.lut_program import LutProgram
+from models.lut_regs import lut_fields, lut_writes
 from models.precision import as_signed
 from models.sdp import (
     USE_ALU,
@@ -62,7 +63,6 @@ __all__ = ["EwBlock", "EwConverter", "OperandDma", "OutputCvt", "SdpProgram", "S
            "lut_fields", "lut_writes", "operand_dma", "program_fields", "sdp_layer", "signed_blocks"]
 
 INT8 = 0
-LUT_WRITE = 1            # S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE: write
 USES = {"mul": USE_MUL, "alu": USE_ALU, "both": USE_BOTH}
 _DMAS = (("B", "BS"), ("N", "BN"), ("E", "EW"))   # (RDMA letter, operand block) of BRDMA, NRDMA, ERDMA
 
@@ -224,25 +224,6 @@ def _check_description(width: int, height: int, channels: int, group: int, src: 
 
 
 # ---- fields -----------------------------------------------------------------------------------------------
-
-def lut_fields(cfg: LutConfig) -> dict[str, int]:
-    """The S_LUT_* register fields (unsigned, as stored) of an SDP LutConfig: START/END are one 32-bit
-    register each, signed fields in two's complement."""
-    f = {"S_LUT_CFG.LUT_LE_FUNCTION": cfg.le_function, "S_LUT_CFG.LUT_UFLOW_PRIORITY": cfg.uflow_priority,
-         "S_LUT_CFG.LUT_OFLOW_PRIORITY": cfg.oflow_priority,
-         "S_LUT_CFG.LUT_HYBRID_PRIORITY": cfg.hybrid_priority,
-         "S_LUT_INFO.LUT_LE_INDEX_OFFSET": cfg.le_index_offset & 0xFF,
-         "S_LUT_INFO.LUT_LE_INDEX_SELECT": cfg.le_index_select & 0xFF,
-         "S_LUT_INFO.LUT_LO_INDEX_SELECT": cfg.lo_index_select & 0xFF}
-    for reg in ("LE_START", "LE_END", "LO_START", "LO_END"):
-        f[f"S_LUT_{reg}.LUT_{reg}"] = getattr(cfg, reg.lower()) & 0xFFFFFFFF
-    for table in ("LE", "LO"):
-        for flow in ("UFLOW", "OFLOW"):
-            name, reg = f"{table.lower()}_{flow.lower()}", f"S_LUT_{table}_SLOPE"
-            f[f"{reg}_SCALE.LUT_{table}_SLOPE_{flow}_SCALE"] = getattr(cfg, f"{name}_scale") & 0xFFFF
-            f[f"{reg}_SHIFT.LUT_{table}_SLOPE_{flow}_SHIFT"] = getattr(cfg, f"{name}_shift") & 0x1F
-    return f
-
 
 def _xblock_fields(p: str, blk: XBlock) -> dict[str, int]:
     return {
@@ -416,19 +397,6 @@ def _check_placement(cfg: SdpConfig) -> None:
 
 
 # ---- writes -----------------------------------------------------------------------------------------------
-
-def lut_writes(lut: LutConfig) -> list[RegWrite]:
-    """Both tables through the access port (CFG: table, WRITE, address 0; then one DATA write per entry, the
-    address advancing by itself), LE then LO as the KMD's update_lut does."""
-    writes: list[RegWrite] = []
-    for name, table in (("LE", lut.le), ("LO", lut.lo)):
-        cfg = registers.encode_fields("SDP", {"S_LUT_ACCESS_CFG.LUT_ADDR": 0,
-                                              "S_LUT_ACCESS_CFG.LUT_TABLE_ID": TABLE_IDS[name],
-                                              "S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE": LUT_WRITE})
-        writes.append(("SDP", "S_LUT_ACCESS_CFG", cfg["S_LUT_ACCESS_CFG"]))
-        writes.extend(("SDP", "S_LUT_ACCESS_DATA", int(v) & 0xFFFF) for v in np.asarray(table).tolist())
-    return writes
-
 
 def _ordered_writes(fields: Mapping[str, Mapping[str, int]], lut: LutConfig | None,
                     group: int) -> list[RegWrite]:

@@ -41,8 +41,9 @@ from models.lut import (
     advisories,
     lut_lookup,
 )
+from models.lut_regs import table_writes, wide_fields
 from models.precision import rshift_round, saturate
-from models.registers import encode_fields, registers
+from models.registers import encode_fields
 
 Fn = Callable[[NDArray[np.float64]], ArrayLike]
 FloatArray = NDArray[np.float64]
@@ -50,7 +51,6 @@ FloatArray = NDArray[np.float64]
 LE_MODES = ("linear", "exponent", "auto")
 LAYOUTS = ("hybrid", "le_density", "lo_density", "lo_only")
 PRIORITY_NAMES = ("uflow", "oflow", "hybrid")
-TABLE_IDS = {"LE": 0, "LO": 1}
 
 # Slope registers: SCALE is a signed 16-bit value, SHIFT a signed 5-bit value (seed 000).
 _SCALE_BITS, _SHIFT_MIN, _SHIFT_MAX = 16, -16, 15
@@ -105,16 +105,7 @@ class LutProgram:
 
     def access_writes(self) -> list[tuple[str, int]]:
         """(register, value) writes that load both tables through S_LUT_ACCESS_CFG/DATA (seed 000)."""
-        regs = registers(self.unit)
-        writes: list[tuple[str, int]] = []
-        for name, table in (("LE", self.le), ("LO", self.lo)):
-            cfg = encode_fields(self.unit, {"S_LUT_ACCESS_CFG.LUT_ADDR": 0,
-                                            "S_LUT_ACCESS_CFG.LUT_TABLE_ID": TABLE_IDS[name],
-                                            "S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE": 1})
-            writes.append(("S_LUT_ACCESS_CFG", cfg["S_LUT_ACCESS_CFG"]))
-            assert "S_LUT_ACCESS_DATA" in regs
-            writes.extend(("S_LUT_ACCESS_DATA", int(v) & 0xFFFF) for v in table)
-        return writes
+        return table_writes(self.unit, self.le, self.lo)
 
 
 @dataclass(frozen=True)
@@ -234,11 +225,8 @@ def _signed_field(value: int, bits: int, name: str) -> int:
 
 
 def _wide_fields(unit: str, reg: str, value: int) -> dict[str, int]:
-    """START/END: one 32-bit register on SDP, LOW (32) + HIGH (6) on CDP."""
-    raw = _signed_field(value, INPUT_BITS[unit], f"LUT_{reg}")
-    if unit == "SDP":
-        return {f"S_LUT_{reg}.LUT_{reg}": raw}
-    return {f"S_LUT_{reg}_LOW.LUT_{reg}_LOW": raw & 0xFFFFFFFF, f"S_LUT_{reg}_HIGH.LUT_{reg}_HIGH": raw >> 32}
+    """START/END: one 32-bit register on SDP, LOW (32) + HIGH (6) on CDP; out of range is an error here."""
+    return wide_fields(unit, reg, _signed_field(value, INPUT_BITS[unit], f"LUT_{reg}"))
 
 
 def _priority_bit(value: int | str) -> int:
