@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 import cocotb
 import numpy as np
-from cocotb.handle import SimHandleBase
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 from cocotb.utils import get_sim_time
 from numpy.typing import NDArray
@@ -34,9 +33,11 @@ from numpy.typing import NDArray
 from models import lut_program
 from models.cdp import CdpConfig, CdpResult, cdp_compute, input_convert, square_sum
 from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, lut_lookup
+from models.lut_regs import lut_fields
 from models.precision import as_signed
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import bench_params, make_rng, nightly, scaled, start_clock_and_reset
+from tb.lut_port import LutPortDriver, check_readback
 from tb.test_lut import Shape, random_config, random_table
 
 CLOCK_NS = 10
@@ -77,50 +78,22 @@ def cube_fields(w: int, h: int, c: int, atom: int) -> Fields:
     return {"CDP": cdp, "CDP_RDMA": rdma}
 
 
-def lut_fields(cfg: LutConfig) -> dict[str, int]:
-    """The S_LUT_* register fields (unsigned, as stored) of a LutConfig."""
-    f = {"S_LUT_CFG.LUT_LE_FUNCTION": cfg.le_function, "S_LUT_CFG.LUT_UFLOW_PRIORITY": cfg.uflow_priority,
-         "S_LUT_CFG.LUT_OFLOW_PRIORITY": cfg.oflow_priority,
-         "S_LUT_CFG.LUT_HYBRID_PRIORITY": cfg.hybrid_priority,
-         "S_LUT_INFO.LUT_LE_INDEX_OFFSET": cfg.le_index_offset & 0xFF,
-         "S_LUT_INFO.LUT_LE_INDEX_SELECT": cfg.le_index_select & 0xFF,
-         "S_LUT_INFO.LUT_LO_INDEX_SELECT": cfg.lo_index_select & 0xFF}
-    for reg, value in (("LE_START", cfg.le_start), ("LE_END", cfg.le_end), ("LO_START", cfg.lo_start),
-                       ("LO_END", cfg.lo_end)):
-        f[f"S_LUT_{reg}_LOW.LUT_{reg}_LOW"] = value & 0xFFFFFFFF
-        f[f"S_LUT_{reg}_HIGH.LUT_{reg}_HIGH"] = (value >> 32) & 0x3F
-    for table in ("LE", "LO"):
-        for flow in ("UFLOW", "OFLOW"):
-            scale = getattr(cfg, f"{table.lower()}_{flow.lower()}_scale")
-            shift = getattr(cfg, f"{table.lower()}_{flow.lower()}_shift")
-            f[f"S_LUT_{table}_SLOPE_SCALE.LUT_{table}_SLOPE_{flow}_SCALE"] = scale & 0xFFFF
-            f[f"S_LUT_{table}_SLOPE_SHIFT.LUT_{table}_SLOPE_{flow}_SHIFT"] = shift & 0x1F
-    return f
-
-
 def wide(f: Mapping[str, int], reg: str) -> int:
     """{HIGH[5:0], LOW} of a 38-bit S_LUT_* START/END pair, as the core's port takes it."""
     return ((f[f"S_LUT_{reg}_HIGH.LUT_{reg}_HIGH"] & 0x3F) << 32) | f[f"S_LUT_{reg}_LOW.LUT_{reg}_LOW"]
 
 
 # ------------------------------------------------------------------------------------------ DUT driver
-class CdpDriver:
+class CdpDriver(LutPortDriver):
     """Drives the cfg_* ports from raw fields, the LUT access port and start; reads the counters."""
 
     COUNTERS = ("le_hit", "lo_hit", "uflow", "oflow", "hybrid")
 
-    def __init__(self, dut: SimHandleBase) -> None:
-        self.dut = dut
-        self.clk = dut.clk
-
     async def reset(self) -> None:
         d = self.dut
-        idle = [d.in_valid, d.out_ready, d.start, d.acc_cfg_we, d.acc_data_we, d.acc_data_re]
-        await start_clock_and_reset(d.clk, d.rst_n, idle=idle)
-        d.acc_cfg_addr.value = 0
-        d.acc_cfg_table.value = 0
-        d.acc_cfg_write.value = 0
-        d.acc_data_wdata.value = 0
+        await start_clock_and_reset(d.clk, d.rst_n, idle=[d.in_valid, d.out_ready, d.start,
+                                                           *self.access_strobes()])
+        self.clear_access()
 
     def apply(self, fields: Fields) -> None:
         d, c, r = self.dut, fields["CDP"], fields["CDP_RDMA"]
@@ -145,36 +118,6 @@ class CdpDriver:
                 for kind in ("SCALE", "SHIFT"):
                     port = f"cfg_lut_{table.lower()}_slope_{flow.lower()}_{kind.lower()}"
                     getattr(d, port).value = c[f"S_LUT_{table}_SLOPE_{kind}.LUT_{table}_SLOPE_{flow}_{kind}"]
-
-    async def _strobe(self, signal: SimHandleBase) -> None:
-        signal.value = 1
-        await RisingEdge(self.clk)
-        signal.value = 0
-
-    async def write_cfg(self, addr: int, table: int, write: int) -> None:
-        d = self.dut
-        d.acc_cfg_addr.value, d.acc_cfg_table.value, d.acc_cfg_write.value = addr, table, write
-        await self._strobe(d.acc_cfg_we)
-
-    async def load_tables(self, le: NDArray[np.int16], lo: NDArray[np.int16]) -> None:
-        """As NVIDIA's traces do it: CFG(table, WRITE, 0), then one DATA write per entry."""
-        for table, values in ((0, le), (1, lo)):
-            await self.write_cfg(0, table, 1)
-            self.dut.acc_data_we.value = 1
-            for v in values.tolist():
-                self.dut.acc_data_wdata.value = int(v) & 0xFFFF
-                await RisingEdge(self.clk)
-            self.dut.acc_data_we.value = 0
-
-    async def read_table(self, table: int, n: int) -> list[int]:
-        await self.write_cfg(0, table, 0)
-        out = []
-        for _ in range(n):
-            await self._strobe(self.dut.acc_data_re)
-            await ReadOnly()
-            out.append(int(self.dut.acc_data_rdata.value))
-            await FallingEdge(self.clk)
-        return out
 
     async def start(self) -> None:
         await self._strobe(self.dut.start)
@@ -514,14 +457,7 @@ async def lut_readback(dut) -> None:
     rng = make_rng("lut_readback")
     drv = CdpDriver(dut)
     await drv.reset()
-    le = np.array(random_table(rng, LE_ENTRIES), dtype=np.int64)
-    lo = np.array(random_table(rng, LO_ENTRIES), dtype=np.int64)
-    await drv.load_tables(le, lo)
-    for table, values in ((0, le), (1, lo)):
-        got = await drv.read_table(table, len(values))
-        want = [int(v) & 0xFFFF for v in values]
-        bad = [i for i, (g, w) in enumerate(zip(got, want, strict=True)) if g != w]
-        assert not bad, f"table {table} entry {bad[0]}: read {got[bad[0]]:#06x}, wrote {want[bad[0]]:#06x}"
+    await check_readback(drv, rng)
 
 
 @cocotb.test()

@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 from models import lut_program
 from models.errors import ConfigError
 from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, lut_lookup, validate
+from models.lut_regs import lut_fields
 from models.precision import as_signed, shift_left_saturate
 from models.sdp import USE_ALU, USE_BOTH, USE_MUL, SdpConfig, sdp_compute
 from models.sdp_datapath import (
@@ -52,6 +53,7 @@ from models.sdp_datapath import (
 )
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import bench_params, make_rng, nightly, scaled, start_clock_and_reset
+from tb.lut_port import LutPortDriver, check_readback
 from tb.test_lut import Shape, random_config, random_table
 
 Fields = dict[str, dict[str, int]]
@@ -109,24 +111,6 @@ def port_fields() -> dict[str, str]:
                     f"S_LUT_{table}_SLOPE_{kind}.LUT_{table}_SLOPE_{flow}_{kind}"
     return m
 
-
-def lut_fields(cfg: LutConfig) -> dict[str, int]:
-    """The SDP S_LUT_* register fields (unsigned, as stored) of a LutConfig."""
-    f = {"S_LUT_CFG.LUT_LE_FUNCTION": cfg.le_function, "S_LUT_CFG.LUT_UFLOW_PRIORITY": cfg.uflow_priority,
-         "S_LUT_CFG.LUT_OFLOW_PRIORITY": cfg.oflow_priority,
-         "S_LUT_CFG.LUT_HYBRID_PRIORITY": cfg.hybrid_priority,
-         "S_LUT_INFO.LUT_LE_INDEX_OFFSET": cfg.le_index_offset & 0xFF,
-         "S_LUT_INFO.LUT_LE_INDEX_SELECT": cfg.le_index_select & 0xFF,
-         "S_LUT_INFO.LUT_LO_INDEX_SELECT": cfg.lo_index_select & 0xFF}
-    for reg in ("LE_START", "LE_END", "LO_START", "LO_END"):
-        f[f"S_LUT_{reg}.LUT_{reg}"] = getattr(cfg, reg.lower()) & 0xFFFFFFFF
-    for table in ("LE", "LO"):
-        for flow in ("UFLOW", "OFLOW"):
-            f[f"S_LUT_{table}_SLOPE_SCALE.LUT_{table}_SLOPE_{flow}_SCALE"] = \
-                getattr(cfg, f"{table.lower()}_{flow.lower()}_scale") & 0xFFFF
-            f[f"S_LUT_{table}_SLOPE_SHIFT.LUT_{table}_SLOPE_{flow}_SHIFT"] = \
-                getattr(cfg, f"{table.lower()}_{flow.lower()}_shift") & 0x1F
-    return f
 
 
 # ------------------------------------------------------------------------------------------ a case
@@ -600,21 +584,19 @@ class Coverage:
 
 
 # ------------------------------------------------------------------------------------------ DUT driver
-class SdpDriver:
+class SdpDriver(LutPortDriver):
     """Drives the configuration ports from raw fields, the LUT access port and start; reads the results."""
 
     def __init__(self, dut: SimHandleBase) -> None:
-        self.dut = dut
-        self.clk = dut.clk
+        super().__init__(dut)
         self.ports = port_fields()
 
     async def reset(self) -> None:
         d = self.dut
-        idle = [d.in_valid, d.bs_op_valid, d.bn_op_valid, d.ew_op_valid, d.out_ready, d.start, d.acc_cfg_we,
-                d.acc_data_we, d.acc_data_re, d.bs_op_en, d.bn_op_en, d.ew_op_en]
+        idle = [d.in_valid, d.bs_op_valid, d.bn_op_valid, d.ew_op_valid, d.out_ready, d.start,
+                *self.access_strobes(), d.bs_op_en, d.bn_op_en, d.ew_op_en]
         await start_clock_and_reset(d.clk, d.rst_n, idle=idle)
-        for name in ("acc_cfg_addr", "acc_cfg_table", "acc_cfg_write", "acc_data_wdata"):
-            getattr(d, name).value = 0
+        self.clear_access()
 
     def apply(self, case: Case, op_en: dict[str, bool] | None = None) -> None:
         s = case.fields["SDP"]
@@ -623,36 +605,6 @@ class SdpDriver:
         for name in ("bs", "bn", "ew"):
             en = case.op_en(name) if op_en is None else op_en[name]
             getattr(self.dut, f"{name}_op_en").value = int(en)
-
-    async def _strobe(self, signal: SimHandleBase) -> None:
-        signal.value = 1
-        await RisingEdge(self.clk)
-        signal.value = 0
-
-    async def write_cfg(self, addr: int, table: int, write: int) -> None:
-        d = self.dut
-        d.acc_cfg_addr.value, d.acc_cfg_table.value, d.acc_cfg_write.value = addr, table, write
-        await self._strobe(d.acc_cfg_we)
-
-    async def load_tables(self, le: IntArray, lo: IntArray) -> None:
-        """As NVIDIA's traces do it: CFG(table, WRITE, 0), then one DATA write per entry."""
-        for table, values in ((0, le), (1, lo)):
-            await self.write_cfg(0, table, 1)
-            self.dut.acc_data_we.value = 1
-            for v in values.tolist():
-                self.dut.acc_data_wdata.value = int(v) & 0xFFFF
-                await RisingEdge(self.clk)
-            self.dut.acc_data_we.value = 0
-
-    async def read_table(self, table: int, n: int) -> list[int]:
-        await self.write_cfg(0, table, 0)
-        out = []
-        for _ in range(n):
-            await self._strobe(self.dut.acc_data_re)
-            await ReadOnly()
-            out.append(int(self.dut.acc_data_rdata.value))
-            await FallingEdge(self.clk)
-        return out
 
     async def results(self) -> dict[str, int]:
         await ReadOnly()
@@ -870,14 +822,7 @@ async def lut_readback(dut) -> None:
     rng = make_rng("lut_readback")
     drv = SdpDriver(dut)
     await drv.reset()
-    le = np.array(random_table(rng, LE_ENTRIES), dtype=np.int64)
-    lo = np.array(random_table(rng, LO_ENTRIES), dtype=np.int64)
-    await drv.load_tables(le, lo)
-    for table, values in ((0, le), (1, lo)):
-        got = await drv.read_table(table, len(values))
-        want = [int(v) & 0xFFFF for v in values]
-        bad = [i for i, (g, w) in enumerate(zip(got, want, strict=True)) if g != w]
-        assert not bad, f"table {table} entry {bad[0]}: read {got[bad[0]]:#06x}, wrote {want[bad[0]]:#06x}"
+    await check_readback(drv, rng)
 
 
 @cocotb.test()
