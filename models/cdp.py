@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from models.errors import ConfigError
+from models.feature_lines import read_lines, write_lines
 from models.lut import LutConfig, LutResult, lut_lookup
 from models.lut import advisories as lut_advisories
 from models.precision import ConvertorParams, as_signed, convert
@@ -236,35 +237,11 @@ def cdp_compute(cube: ArrayLike, cfg: CdpConfig) -> CdpResult:
                      looked.oflow_count, looked.hybrid, looked)
 
 
-def _read_lines(mem: object, base: int, line_stride: int, surface_stride: int, width: int, height: int,
-                surfaces: int, atom: int) -> NDArray[np.int8]:
-    """Read [surfaces*atom, height, width] int8 from the feature layout, one read per line."""
-    out = np.empty((surfaces, height, width, atom), dtype=np.int8)
-    for s in range(surfaces):
-        for h in range(height):
-            addr = (base + s * surface_stride + h * line_stride) & 0xFFFFFFFF
-            line = np.asarray(mem.read(addr, width * atom), dtype=np.uint8)  # type: ignore[attr-defined]
-            out[s, h] = line.view(np.int8).reshape(width, atom)
-    return out.transpose(0, 3, 1, 2).reshape(surfaces * atom, height, width)
-
-
-def _write_lines(mem: object, base: int, line_stride: int, surface_stride: int,
-                 cube: NDArray[np.int8], atom: int) -> None:
-    """Write [surfaces*atom, h, w] int8 (all lanes) to the feature layout, one write per line."""
-    c, height, width = cube.shape
-    surfaces = c // atom
-    atoms = cube.reshape(surfaces, atom, height, width).transpose(0, 2, 3, 1)
-    for s in range(surfaces):
-        for h in range(height):
-            addr = (base + s * surface_stride + h * line_stride) & 0xFFFFFFFF
-            mem.write(addr, np.ascontiguousarray(atoms[s, h]).reshape(-1).view(np.uint8))  # type: ignore
-
-
 def run_cdp(cfg: CdpConfig, mem: object) -> CdpResult:
     """Run one CDP layer: read the cube through CDP_RDMA, normalize, write every lane of every atom."""
     atom = cfg.atom_bytes
-    cube = _read_lines(mem, cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.width,
+    cube = read_lines(mem, cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.width,
                        cfg.height, cfg.surfaces, atom)
     res = cdp_compute(cube, cfg)
-    _write_lines(mem, cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, res.output, atom)
+    write_lines(mem, cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, res.output, atom)
     return res

@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 from models.cdp import check_layout
 from models.errors import ConfigError
+from models.feature_lines import read_lines, write_lines
 from models.precision import as_signed, rshift_round
 
 IntArray = NDArray[np.int64]
@@ -423,30 +424,6 @@ class PdpResult:
     nan_output_num: int = 0
 
 
-def _read_lines(mem: object, base: int, line_stride: int, surface_stride: int, width: int, height: int,
-                surfaces: int, atom: int) -> NDArray[np.int8]:
-    """Read [surfaces*atom, height, width] int8 from the feature layout, one read per line."""
-    out = np.empty((surfaces, height, width, atom), dtype=np.int8)
-    for s in range(surfaces):
-        for h in range(height):
-            addr = (base + s * surface_stride + h * line_stride) & 0xFFFFFFFF
-            line = np.asarray(mem.read(addr, width * atom), dtype=np.uint8)  # type: ignore[attr-defined]
-            out[s, h] = line.view(np.int8).reshape(width, atom)
-    return out.transpose(0, 3, 1, 2).reshape(surfaces * atom, height, width)
-
-
-def _write_lines(mem: object, base: int, line_stride: int, surface_stride: int,
-                 cube: NDArray[np.int8], atom: int) -> None:
-    """Write [surfaces*atom, h, w] int8 (all lanes) to the feature layout, one write per line."""
-    c, height, width = cube.shape
-    surfaces = c // atom
-    atoms = cube.reshape(surfaces, atom, height, width).transpose(0, 2, 3, 1)
-    for s in range(surfaces):
-        for h in range(height):
-            addr = (base + s * surface_stride + h * line_stride) & 0xFFFFFFFF
-            mem.write(addr, atoms[s, h].reshape(-1).view(np.uint8))  # type: ignore[attr-defined]
-
-
 def run_pdp(cfg: PdpConfig, mem: object, flying_input: NDArray[np.integer] | None = None) -> PdpResult:
     """Run one PDP hardware layer: read (or take from SDP), pool, write every lane of every atom."""
     check_memory_layout(cfg)
@@ -460,8 +437,8 @@ def run_pdp(cfg: PdpConfig, mem: object, flying_input: NDArray[np.integer] | Non
             cube = np.concatenate([cube, pad])
         cube = cube[:cfg.padded_channels]
     else:
-        cube = _read_lines(mem, cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride,
+        cube = read_lines(mem, cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride,
                            cfg.input_columns(), cfg.in_height, cfg.surfaces, atom)
     out = pdp_pool(cube, cfg)
-    _write_lines(mem, cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, out, atom)
+    write_lines(mem, cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, out, atom)
     return PdpResult(out)
