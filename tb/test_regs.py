@@ -191,7 +191,13 @@ class Bench:
         self.dut.stat_base.value = self.stat_base
 
     async def done(self, unit: str) -> None:
-        """One-cycle done pulse from the unit's datapath."""
+        """One-cycle done pulse from the unit's datapath.
+
+        It waits one cycle first: a posted CSB write returns when its request is taken and lands in the
+        register block on the next edge. A datapath's done never meets the D_OP_ENABLE write that arms
+        the same group (done comes from a running layer), so the pulse must not land with it either.
+        """
+        await RisingEdge(self.dut.clk)
         self.dut.dp_done.value = 1 << self.grouped.index(unit)
         await RisingEdge(self.dut.clk)
         self.dut.dp_done.value = 0
