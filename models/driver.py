@@ -28,6 +28,8 @@ from dataclasses import dataclass
 
 from models import registers
 from models.errors import ConfigError
+from models.lut import LutConfig
+from models.lut_regs import lut_writes
 from models.pdp import AVERAGE, MAX, MIN, PdpConfig, check_memory_layout, max_band_width
 
 RegWrite = tuple[str, str, int]
@@ -108,7 +110,7 @@ def _method(method: str | int) -> int:
     return method
 
 
-def _check_fits(unit: str, fields: Mapping[str, int]) -> None:
+def check_fits(unit: str, fields: Mapping[str, int]) -> None:
     """Every field value fits its register field (ConfigError naming the field otherwise)."""
     regs = registers.registers(unit)
     for key, value in fields.items():
@@ -192,7 +194,7 @@ def _fields(width: int, height: int, channels: int, method: int, kernel: tuple[i
     return {"PDP": pdp, "PDP_RDMA": rdma}
 
 
-def _extent(s: Surface, width: int, height: int, channels: int) -> tuple[int, int]:
+def extent(s: Surface, width: int, height: int, channels: int) -> tuple[int, int]:
     """[first, last + 1) byte addresses a cube can touch (its bounding range, gaps included)."""
     surfaces = -(-channels // ATOM_BYTES)
     end = s.base + (surfaces - 1) * s.surface_stride + (height - 1) * s.line_stride + width * ATOM_BYTES
@@ -200,11 +202,11 @@ def _extent(s: Surface, width: int, height: int, channels: int) -> tuple[int, in
 
 
 def _check_placement(cfg: PdpConfig) -> None:
-    dst = _extent(Surface(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride),
+    dst = extent(Surface(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride),
                   cfg.out_width, cfg.out_height, cfg.channels)
     spans = {"DST": dst}
     if not cfg.flying:
-        spans["SRC"] = _extent(Surface(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride),
+        spans["SRC"] = extent(Surface(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride),
                                cfg.input_columns(), cfg.in_height, cfg.channels)
     for side, (lo, hi) in spans.items():
         if hi > ADDRESS_SPACE:
@@ -288,7 +290,7 @@ def pdp_layer(width: int, height: int, channels: int, *, method: str | int = "av
         _check_split(split)
     fields = _fields(width, height, channels, m, kernel, stride, pads, pad_value, src, dst, split)
     for unit, unit_fields in fields.items():
-        _check_fits(unit, unit_fields)
+        check_fits(unit, unit_fields)
     cfg = PdpConfig.from_fields(fields, ATOM_BYTES)
     check_memory_layout(cfg)
     _check_rtl_limit(cfg, limit)
@@ -342,7 +344,7 @@ def plan_split(width: int, height: int, channels: int, *, method: int, kernel: t
             _check_split(split)
             fields = _fields(width, height, channels, method, kernel, stride, pads, 0, src, dst, split)
             for unit, unit_fields in fields.items():
-                _check_fits(unit, unit_fields)
+                check_fits(unit, unit_fields)
             PdpConfig.from_fields(fields, ATOM_BYTES)
         except ConfigError as err:
             last_error = err
@@ -351,6 +353,25 @@ def plan_split(width: int, height: int, channels: int, *, method: int, kernel: t
     raise ConfigError("PDP driver: no split-width bands satisfy the split rules",
                       {"out_width": out_w, "band_out_width": band_out_width,
                        "last_error": str(last_error) if last_error else "no candidate"})
+
+
+def lut_unit_writes(unit: str, fields: Mapping[str, Mapping[str, int]], group: int, *,
+                    rdma_order: Sequence[str], unit_order: Sequence[str], lut_order: Sequence[str],
+                    lut: LutConfig | None) -> list[RegWrite]:
+    """The writes of a CDP or SDP layer in NVIDIA's KMD order: both producer pointers, the `<unit>_RDMA`
+    group, the LUT (tables through the access port, then the S_LUT_* registers in `lut_order`; left out when
+    `lut` is None), the unit's group, then D_OP_ENABLE of the RDMA and of the unit."""
+    rdma_unit = f"{unit}_RDMA"
+    main = registers.encode_fields(unit, fields[unit])
+    rdma = registers.encode_fields(rdma_unit, fields[rdma_unit])
+    writes: list[RegWrite] = [(unit, "S_POINTER", group), (rdma_unit, "S_POINTER", group)]
+    writes += [(rdma_unit, name, rdma[name]) for name in rdma_order]
+    if lut is not None:
+        writes += lut_writes(lut)
+        writes += [(unit, name, main[name]) for name in lut_order]
+    writes += [(unit, name, main[name]) for name in unit_order]
+    writes += [(rdma_unit, "D_OP_ENABLE", 1), (unit, "D_OP_ENABLE", 1)]
+    return writes
 
 
 def program_fields(writes: Sequence[RegWrite]) -> dict[str, dict[str, int]]:

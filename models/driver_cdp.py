@@ -27,16 +27,25 @@ LUT writes out for a layer that uses the LUT already loaded.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from models import registers
 from models.cdp import CdpConfig
-from models.driver import ADDRESS_SPACE, ATOM_BYTES, RAM_TYPE_MC, RegWrite, Surface, program_fields
+from models.driver import (
+    ADDRESS_SPACE,
+    ATOM_BYTES,
+    RAM_TYPE_MC,
+    RegWrite,
+    Surface,
+    check_fits,
+    extent,
+    lut_unit_writes,
+    program_fields,
+)
 from models.errors import ConfigError
 from models.lut import LutConfig
 from models.lut_program import LutProgram
-from models.lut_regs import lut_fields, lut_writes
+from models.lut_regs import lut_fields
 
 __all__ = ["CdpProgram", "Convertor", "Surface", "cdp_layer", "lut_fields", "program_fields"]
 
@@ -76,17 +85,6 @@ class CdpProgram:
     config: CdpConfig
     writes: tuple[RegWrite, ...]
 
-
-def _check_fits(unit: str, fields: Mapping[str, int]) -> None:
-    """Every field value fits its register field (ConfigError naming the field otherwise)."""
-    regs = registers.registers(unit)
-    for key, value in fields.items():
-        name, fname = key.split(".", 1)
-        msb, lsb, _access = regs[name]["fields"][fname]
-        width = msb - lsb + 1
-        if not 0 <= value < (1 << width):
-            raise ConfigError(f"{unit} driver: {key} does not fit its {width}-bit register field",
-                              {key: value})
 
 
 def _check_range(name: str, value: int, bits: int, signed: bool, rule: str) -> None:
@@ -147,17 +145,11 @@ def _fields(width: int, height: int, channels: int, local_size: int, sqsum_bypas
     return {"CDP": cdp, "CDP_RDMA": rdma}
 
 
-def _extent(s: Surface, width: int, height: int, channels: int) -> tuple[int, int]:
-    """[first, last + 1) byte addresses a cube can touch (its bounding range, gaps included)."""
-    surfaces = -(-channels // ATOM_BYTES)
-    end = s.base + (surfaces - 1) * s.surface_stride + (height - 1) * s.line_stride + width * ATOM_BYTES
-    return s.base, end
-
 
 def _check_placement(cfg: CdpConfig) -> None:
     dims = (cfg.width, cfg.height, cfg.channels)
-    spans = {"SRC": _extent(Surface(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride), *dims),
-             "DST": _extent(Surface(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride), *dims)}
+    spans = {"SRC": extent(Surface(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride), *dims),
+             "DST": extent(Surface(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride), *dims)}
     for side, (lo, hi) in spans.items():
         if hi > ADDRESS_SPACE:
             raise ConfigError(f"CDP driver: the {side} cube must lie inside the 32-bit address space",
@@ -167,19 +159,6 @@ def _check_placement(cfg: CdpConfig) -> None:
         raise ConfigError("CDP driver: source and destination cubes must not overlap",
                           {"SRC": s_lo, "SRC_end": s_hi, "DST": d_lo, "DST_end": d_hi})
 
-
-def _ordered_writes(fields: Mapping[str, Mapping[str, int]], lut: LutConfig | None,
-                    group: int) -> list[RegWrite]:
-    cdp = registers.encode_fields("CDP", fields["CDP"])
-    rdma = registers.encode_fields("CDP_RDMA", fields["CDP_RDMA"])
-    writes: list[RegWrite] = [("CDP", "S_POINTER", group), ("CDP_RDMA", "S_POINTER", group)]
-    writes += [("CDP_RDMA", name, rdma[name]) for name in _RDMA_ORDER]
-    if lut is not None:
-        writes += lut_writes(lut)
-        writes += [("CDP", name, cdp[name]) for name in _LUT_ORDER]
-    writes += [("CDP", name, cdp[name]) for name in _CDP_ORDER]
-    writes += [("CDP_RDMA", "D_OP_ENABLE", 1), ("CDP", "D_OP_ENABLE", 1)]
-    return writes
 
 
 def cdp_layer(width: int, height: int, channels: int, *, local_size: int = 5, sqsum_bypass: bool = False,
@@ -197,8 +176,9 @@ def cdp_layer(width: int, height: int, channels: int, *, local_size: int = 5, sq
     fields = _fields(width, height, channels, local_size, sqsum_bypass, mul_bypass, datin, datout, lut_cfg,
                      src, dst, perf)
     for unit, unit_fields in fields.items():
-        _check_fits(unit, unit_fields)
+        check_fits(unit, unit_fields)
     cfg = CdpConfig.from_fields(fields, ATOM_BYTES, (lut_cfg.le, lut_cfg.lo))
     _check_placement(cfg)
-    writes = _ordered_writes(fields, lut_cfg if load_lut else None, group)
+    writes = lut_unit_writes("CDP", fields, group, rdma_order=_RDMA_ORDER, unit_order=_CDP_ORDER,
+                             lut_order=_LUT_ORDER, lut=lut_cfg if load_lut else None)
     return CdpProgram(group, fields, cfg, tuple(writes))

@@ -36,13 +36,21 @@ LUT writes out for a layer that uses the LUT already loaded (the LUT given must 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from models import registers
-from models.driver import ADDRESS_SPACE, ATOM_BYTES, RAM_TYPE_MC, RegWrite, Surface, program_fields
+from models.driver import (
+    ADDRESS_SPACE,
+    ATOM_BYTES,
+    RAM_TYPE_MC,
+    RegWrite,
+    Surface,
+    check_fits,
+    lut_unit_writes,
+    program_fields,
+)
 from models.errors import ConfigError
 from models.lut import LutConfig
 from models.lut_program import LutProgram
@@ -316,17 +324,6 @@ def _fields(width: int, height: int, channels: int, parts: _Parts, lut: LutConfi
     return {"SDP": sdp, "SDP_RDMA": rdma}
 
 
-def _check_fits(unit: str, fields: Mapping[str, int]) -> None:
-    """Every field value fits its register field (ConfigError naming the field otherwise)."""
-    regs = registers.registers(unit)
-    for key, value in fields.items():
-        name, fname = key.split(".", 1)
-        msb, lsb, _access = regs[name]["fields"][fname]
-        width = msb - lsb + 1
-        if not 0 <= value < (1 << width):
-            raise ConfigError(f"{unit} driver: {key} does not fit its {width}-bit register field",
-                              {key: value})
-
 
 # ---- rules on the configuration ---------------------------------------------------------------------------
 
@@ -396,22 +393,6 @@ def _check_placement(cfg: SdpConfig) -> None:
                               {side: lo, f"{side}_end": hi, "DST": d_lo, "DST_end": d_hi})
 
 
-# ---- writes -----------------------------------------------------------------------------------------------
-
-def _ordered_writes(fields: Mapping[str, Mapping[str, int]], lut: LutConfig | None,
-                    group: int) -> list[RegWrite]:
-    sdp = registers.encode_fields("SDP", fields["SDP"])
-    rdma = registers.encode_fields("SDP_RDMA", fields["SDP_RDMA"])
-    writes: list[RegWrite] = [("SDP", "S_POINTER", group), ("SDP_RDMA", "S_POINTER", group)]
-    writes += [("SDP_RDMA", name, rdma[name]) for name in _RDMA_ORDER]
-    if lut is not None:
-        writes += lut_writes(lut)
-        writes += [("SDP", name, sdp[name]) for name in _LUT_ORDER]
-    writes += [("SDP", name, sdp[name]) for name in _SDP_ORDER]
-    writes += [("SDP_RDMA", "D_OP_ENABLE", 1), ("SDP", "D_OP_ENABLE", 1)]
-    return writes
-
-
 # Defaults of sdp_layer: a block bypassed, the identity output convertor, a disabled operand DMA.
 BYPASSED_X = XBlock()
 BYPASSED_EW = EwBlock()
@@ -447,7 +428,7 @@ def sdp_layer(width: int, height: int, channels: int, *, bs: XBlock = BYPASSED_X
     parts = _Parts(bs, bn, ew, cvt, (brdma, nrdma, erdma), to_pdp, perf)
     fields = _fields(width, height, channels, parts, lut_cfg, src, dst)
     for unit, unit_fields in fields.items():
-        _check_fits(unit, unit_fields)
+        check_fits(unit, unit_fields)
     cfg = SdpConfig.from_fields(fields, ATOM_BYTES)
     found = advisories(cfg)
     if found:
@@ -457,5 +438,6 @@ def sdp_layer(width: int, height: int, channels: int, *, bs: XBlock = BYPASSED_X
     _check_lut_use(cfg, lut_cfg)
     check_memory_layout(cfg)
     _check_placement(cfg)
-    writes = _ordered_writes(fields, lut_cfg if load_lut else None, group)
+    writes = lut_unit_writes("SDP", fields, group, rdma_order=_RDMA_ORDER, unit_order=_SDP_ORDER,
+                             lut_order=_LUT_ORDER, lut=lut_cfg if load_lut else None)
     return SdpProgram(group, fields, cfg, tuple(writes), lut_cfg)
