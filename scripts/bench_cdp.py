@@ -24,11 +24,9 @@ writes its rows as JSON to the file named by BENCH_OUT.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -47,11 +45,19 @@ from models.cdp import cdp_compute, input_convert  # noqa: E402
 from models.driver_cdp import Convertor, Surface, cdp_layer  # noqa: E402
 from models.replay import MemWrite, RegWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
 from models.trace import TraceError, find_traces  # noqa: E402
-from scripts.bench_pdp import BUS_BYTES, BenchTarget, Row, _reset, table  # noqa: E402
+from scripts.bench_pdp import (  # noqa: E402
+    BUS_BYTES,
+    BenchTarget,
+    Row,
+    _reset,
+    bench_arguments,
+    exit_code,
+    run_on_top,
+    table,
+)
 from tb.common import make_rng, start_clock_and_reset  # noqa: E402
 from tb.trace_rtl import DEFAULT_TRACES, units_needed  # noqa: E402
 
-TESTCASE = "cdp_benchmark"
 SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000
 STATS = {"D_PERF_LUT_LE_HIT": "le_hit", "D_PERF_LUT_LO_HIT": "lo_hit", "D_PERF_LUT_UFLOW": "uflow",
@@ -163,32 +169,15 @@ def summary(rows: list[Row]) -> list[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--waves", action="store_true", default=os.environ.get("WAVES", "0") == "1",
-                        help="dump waves/<sim>/cdp_bench/.../cdp_benchmark.fst")
-    args = parser.parse_args()
-
-    from tb.benches import Bench
-    from tb.registry.top import BENCHES as TOP_BENCHES
-    from tb.runner import run_bench
-
-    top = TOP_BENCHES[0]
-    bench = Bench("cdp_bench", top.toplevel, top.sources, "scripts.bench_cdp", top.param_sets)
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "rows.json"
-        os.environ["BENCH_OUT"] = str(out)
-        results = run_bench(bench, bench.param_sets[0], testcase=TESTCASE, waves=args.waves, seed=args.seed)
-        rows = [Row(**r) for r in json.loads(out.read_text())] if out.exists() else []
-    print(f"CDP on the RTL top level ({bench.tag(bench.param_sets[0])}), zero-latency AxiRam, "
+    args = bench_arguments("cdp").parse_args()
+    tag, results, raw = run_on_top("cdp", args.waves, args.seed)
+    rows = [Row(**r) for r in raw]
+    print(f"CDP on the RTL top level ({tag}), zero-latency AxiRam, "
           f"bound = (read + written bytes) / {BUS_BYTES}; seed {results[0].seed if results else '?'}")
     if rows:
         print(table(rows))
         print("\n".join(summary(rows)))
-    if not results or not all(r.passed for r in results):
-        print("benchmark run failed: " + "; ".join(r.message for r in results if not r.passed))
-        return 1
-    return 0
+    return exit_code(results)
 
 
 if __name__ == "__main__":

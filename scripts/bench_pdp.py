@@ -64,7 +64,6 @@ from tb.trace_rtl import DEFAULT_TRACES, units_needed  # noqa: E402
 CLK_NS = 10                       # tb.common's clock: 100 MHz
 LAYER_TIMEOUT_CYCLES = 2_000_000  # bounds a hang only
 BUS_BYTES = 8                     # 64-bit AXI data
-TESTCASE = "pdp_benchmark"
 
 
 @dataclass
@@ -318,32 +317,50 @@ def table(rows: list[Row]) -> str:
     return "\n".join([fmt(head), rule, *(fmt(b) for b in body)])
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def bench_arguments(unit: str) -> argparse.ArgumentParser:
+    """The options every top-level benchmark takes (scripts/bench_{pdp,cdp,sdp}.py)."""
+    parser = argparse.ArgumentParser(description=(sys.modules["__main__"].__doc__ or "").split("\n")[0])
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--waves", action="store_true", default=os.environ.get("WAVES", "0") == "1",
-                        help="dump waves/<sim>/pdp_bench/.../pdp_benchmark.fst")
-    args = parser.parse_args()
+                        help=f"dump waves/<sim>/{unit}_bench/.../{unit}_benchmark.fst")
+    return parser
 
+
+def run_on_top(unit: str, waves: bool, seed: int | None) -> tuple[str, list[Any], list[dict[str, Any]]]:
+    """Build the top level as bench `<unit>_bench` and run scripts/bench_<unit>.py's cocotb test
+    `<unit>_benchmark`; returns the parameter tag, the test results and the rows the test wrote (JSON
+    through the file named by BENCH_OUT)."""
     from tb.benches import Bench
     from tb.registry.top import BENCHES as TOP_BENCHES
     from tb.runner import run_bench
 
     top = TOP_BENCHES[0]
-    bench = Bench("pdp_bench", top.toplevel, top.sources, "scripts.bench_pdp", top.param_sets)
+    bench = Bench(f"{unit}_bench", top.toplevel, top.sources, f"scripts.bench_{unit}", top.param_sets)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "rows.json"
         os.environ["BENCH_OUT"] = str(out)
-        results = run_bench(bench, bench.param_sets[0], testcase=TESTCASE, waves=args.waves, seed=args.seed)
-        rows = [Row(**r) for r in json.loads(out.read_text())] if out.exists() else []
-    print(f"PDP on the RTL top level ({bench.tag(bench.param_sets[0])}), zero-latency AxiRam, "
-          f"bound = (read + written bytes) / {BUS_BYTES}; seed {results[0].seed if results else '?'}")
-    if rows:
-        print(table(rows))
+        results = run_bench(bench, bench.param_sets[0], testcase=f"{unit}_benchmark", waves=waves, seed=seed)
+        rows = json.loads(out.read_text()) if out.exists() else []
+    return bench.tag(bench.param_sets[0]), results, rows
+
+
+def exit_code(results: list[Any]) -> int:
+    """0 when the benchmark's cocotb test passed (every layer checked), else 1 with the reason printed."""
     if not results or not all(r.passed for r in results):
         print("benchmark run failed: " + "; ".join(r.message for r in results if not r.passed))
         return 1
     return 0
+
+
+def main() -> int:
+    args = bench_arguments("pdp").parse_args()
+    tag, results, raw = run_on_top("pdp", args.waves, args.seed)
+    rows = [Row(**r) for r in raw]
+    print(f"PDP on the RTL top level ({tag}), zero-latency AxiRam, "
+          f"bound = (read + written bytes) / {BUS_BYTES}; seed {results[0].seed if results else '?'}")
+    if rows:
+        print(table(rows))
+    return exit_code(results)
 
 
 if __name__ == "__main__":

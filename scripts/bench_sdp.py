@@ -43,11 +43,9 @@ writes its rows as JSON to the file named by BENCH_OUT.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -87,11 +85,18 @@ from models.replay import (  # noqa: E402
 from models.sdp import SdpResult, run_sdp  # noqa: E402
 from models.sdp_datapath import ALU_EQL, ALU_SUM  # noqa: E402
 from models.trace import TraceError, find_traces  # noqa: E402
-from scripts.bench_pdp import BUS_BYTES, BenchTarget, Row, _reset  # noqa: E402
+from scripts.bench_pdp import (  # noqa: E402
+    BUS_BYTES,
+    BenchTarget,
+    Row,
+    _reset,
+    bench_arguments,
+    exit_code,
+    run_on_top,
+)
 from tb.common import make_rng, start_clock_and_reset  # noqa: E402
 from tb.trace_rtl import DEFAULT_TRACES, RTL_UNITS, SDP_TO_PDP, units_needed  # noqa: E402
 
-TESTCASE = "sdp_benchmark"
 SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000
 BS_BASE = 0x3000_0000
@@ -417,36 +422,20 @@ def summary(rows: list[SdpRow]) -> list[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--waves", action="store_true", default=os.environ.get("WAVES", "0") == "1",
-                        help="dump waves/<sim>/sdp_bench/.../sdp_benchmark.fst")
+    parser = bench_arguments("sdp")
     parser.add_argument("--only", default="", help="comma-separated name fragments: run only those layers "
                         "(keeps the waves of a small layer small)")
     args = parser.parse_args()
     os.environ["BENCH_ONLY"] = args.only
-
-    from tb.benches import Bench
-    from tb.registry.top import BENCHES as TOP_BENCHES
-    from tb.runner import run_bench
-
-    top = TOP_BENCHES[0]
-    bench = Bench("sdp_bench", top.toplevel, top.sources, "scripts.bench_sdp", top.param_sets)
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "rows.json"
-        os.environ["BENCH_OUT"] = str(out)
-        results = run_bench(bench, bench.param_sets[0], testcase=TESTCASE, waves=args.waves, seed=args.seed)
-        rows = [SdpRow(**r) for r in json.loads(out.read_text())] if out.exists() else []
-    print(f"SDP on the RTL top level ({bench.tag(bench.param_sets[0])}), zero-latency AxiRam, "
+    tag, results, raw = run_on_top("sdp", args.waves, args.seed)
+    rows = [SdpRow(**r) for r in raw]
+    print(f"SDP on the RTL top level ({tag}), zero-latency AxiRam, "
           f"bound = (read + written bytes) / {BUS_BYTES}, busier = max(read, written) / {BUS_BYTES}; "
           f"seed {results[0].seed if results else '?'}")
     if rows:
         print(table(rows))
         print("\n".join(summary(rows)))
-    if not results or not all(r.passed for r in results):
-        print("benchmark run failed: " + "; ".join(r.message for r in results if not r.passed))
-        return 1
-    return 0
+    return exit_code(results)
 
 
 if __name__ == "__main__":
