@@ -5,7 +5,7 @@
 // Stream order and ports: docs/CONTRACTS.md "CDP core". One atom (ATOM int8 lanes) per cycle sustained,
 // valid/ready with full backpressure; in_ready and out_valid/out_data come from flops.
 //
-// The converted atoms travel beside the LUT in a FIFO (nvdla_cdp_fifo): the fork pushes both only
+// The converted atoms travel beside the LUT in a FIFO (rtl/common/nvdla_fifo.v): the fork pushes both only
 // together, the join pops both together, so the FIFO holds exactly the atoms inside the LUT (at most its
 // skid plus five stages: 7) and a depth of 8 never stalls it.
 // A layer: `start` clears the counters and opens the input for W*H*ceil(C/ATOM) atoms; `done` pulses once
@@ -208,7 +208,7 @@ module nvdla_cdp_core #(
     );
     /* verilator lint_on PINCONNECTEMPTY */
 
-    nvdla_cdp_fifo #(.WIDTH(AW), .DEPTH(8)) u_xfifo (
+    nvdla_fifo #(.WIDTH(AW), .DEPTH(8)) u_xfifo (
         .clk(clk), .rst_n(rst_n),
         .in_valid(sq_valid & lut_in_ready), .in_ready(fifo_in_ready), .in_data(sq_x),
         .out_valid(fifo_valid), .out_ready(ocvt_ready & lut_valid), .out_data(fifo_x)

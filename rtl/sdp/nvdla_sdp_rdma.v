@@ -176,7 +176,7 @@ module nvdla_sdp_rdma #(
 
     generate
         for (g = 0; g < N; g = g + 1) begin : g_fifo
-            nvdla_sdp_rdma_fifo #(.WIDTH(B), .DEPTH(FIFO_DEPTH)) u_fifo (
+            nvdla_fifo #(.WIDTH(B), .DEPTH(FIFO_DEPTH)) u_fifo (
                 .clk(clk), .rst_n(rst_n),
                 .in_valid(fifo_push[g]), .in_ready(fifo_in_ready[g]), .in_data(rd_data),
                 .out_valid(fifo_valid[g]), .out_ready(fifo_ready[g]), .out_data(fifo_data[B*g +: B])

@@ -105,7 +105,7 @@ module nvdla_sdp_rdma_arb #(
     wire             take_beat = beat_valid & beat_ready;
     wire             burst_end = take_beat & (beat_no == ord_last);
 
-    nvdla_sdp_rdma_fifo #(.WIDTH(ORD_W), .DEPTH(ORD_DEPTH)) u_order (
+    nvdla_fifo #(.WIDTH(ORD_W), .DEPTH(ORD_DEPTH)) u_order (
         .clk(clk), .rst_n(rst_n),
         .in_valid(issue), .in_ready(ord_in_ready), .in_data({pick, len[7:0]}),
         .out_valid(ord_valid), .out_ready(burst_end), .out_data(ord_data)

@@ -8,7 +8,7 @@ CDP_CORE = COMMON + (
     "rtl/prec/nvdla_round_sat.v", "rtl/prec/nvdla_cvt.v",
     "rtl/lut/nvdla_lut_index.v", "rtl/lut/nvdla_lut_ram.v", "rtl/lut/nvdla_lut_interp.v",
     "rtl/lut/nvdla_lut.v",
-    "rtl/cdp/nvdla_cdp_walk.v", "rtl/cdp/nvdla_cdp_sqsum.v", "rtl/cdp/nvdla_cdp_fifo.v",
+    "rtl/cdp/nvdla_cdp_walk.v", "rtl/cdp/nvdla_cdp_sqsum.v", "rtl/common/nvdla_fifo.v",
     "rtl/cdp/nvdla_cdp_ocvt.v", "rtl/cdp/nvdla_cdp_core.v",
 )
 

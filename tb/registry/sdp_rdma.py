@@ -8,7 +8,7 @@ from tb.benches import COMMON, Bench
 
 SDP_RDMA = COMMON + (
     "rtl/dma/nvdla_cube_walker.v", "rtl/dma/nvdla_dma_burst_split.v", "rtl/dma/nvdla_axi_rd.v",
-    "rtl/sdp/nvdla_sdp_rdma_fifo.v", "rtl/sdp/nvdla_sdp_rdma_arb.v", "rtl/sdp/nvdla_sdp_opnd.v",
+    "rtl/common/nvdla_fifo.v", "rtl/sdp/nvdla_sdp_rdma_arb.v", "rtl/sdp/nvdla_sdp_opnd.v",
     "rtl/sdp/nvdla_sdp_rdma.v",
 )
 

@@ -18,7 +18,7 @@ CDP_CORE = (
     "rtl/prec/nvdla_cvt.v",
     "rtl/lut/nvdla_lut_index.v", "rtl/lut/nvdla_lut_ram.v", "rtl/lut/nvdla_lut_interp.v",
     "rtl/lut/nvdla_lut.v",
-    "rtl/cdp/nvdla_cdp_walk.v", "rtl/cdp/nvdla_cdp_sqsum.v", "rtl/cdp/nvdla_cdp_fifo.v",
+    "rtl/cdp/nvdla_cdp_walk.v", "rtl/cdp/nvdla_cdp_sqsum.v", "rtl/common/nvdla_fifo.v",
     "rtl/cdp/nvdla_cdp_ocvt.v", "rtl/cdp/nvdla_cdp_core.v",
 )
 CDP = CDP_CORE + ("rtl/cdp/nvdla_cdp_dma_seq.v", "rtl/cdp/nvdla_cdp.v")

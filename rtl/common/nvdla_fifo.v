@@ -1,9 +1,9 @@
-// Small synchronous FIFO (flops, DEPTH a power of two): carries the converted atoms alongside the LUT so
-// that the multiply gets each atom's x with its LUT result. Full throughput: a push and a pop in the same
-// cycle both happen. in_ready / out_valid / out_data come from flops.
-module nvdla_cdp_fifo #(
-    parameter WIDTH = 72,
-    parameter DEPTH = 8
+// Synchronous FIFO (DEPTH a power of two): a push and a pop in the same cycle both happen, so it moves one
+// beat per cycle. in_ready and out_valid come from flops; out_data is a read mux. Used by the SDP RDMA (one
+// per stream, and the order of its bursts) and by the CDP core (atoms travelling beside the LUT).
+module nvdla_fifo #(
+    parameter WIDTH = 64,
+    parameter DEPTH = 32
 ) (
     input  wire             clk,
     input  wire             rst_n,
@@ -15,18 +15,18 @@ module nvdla_cdp_fifo #(
     output wire [WIDTH-1:0] out_data
 );
     localparam A_W = (DEPTH > 1) ? $clog2(DEPTH) : 1;
-    localparam [A_W:0] FULL = DEPTH;
+    localparam [A_W:0] FULL = DEPTH[A_W:0];
 
-    reg [A_W-1:0]       wp, rp;
-    reg [A_W:0]         count;
-    reg [DEPTH*WIDTH-1:0] mem;
+    reg [A_W-1:0]   wp, rp;
+    reg [A_W:0]     count;
+    reg [WIDTH-1:0] mem [0:DEPTH-1];
 
     wire push = in_valid & in_ready;
     wire pop  = out_valid & out_ready;
 
-    assign in_ready  = (count != FULL);
-    assign out_valid = (count != {(A_W+1){1'b0}});
-    assign out_data  = mem[rp*WIDTH +: WIDTH];
+    assign in_ready  = count != FULL;
+    assign out_valid = count != {(A_W+1){1'b0}};
+    assign out_data  = mem[rp];
 
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
@@ -42,6 +42,6 @@ module nvdla_cdp_fifo #(
 
     // Entries need no reset: one is read only after it was written.
     always @(posedge clk) begin
-        if (push) mem[wp*WIDTH +: WIDTH] <= in_data;
+        if (push) mem[wp] <= in_data;
     end
 endmodule
