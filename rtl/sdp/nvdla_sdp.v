@@ -342,10 +342,12 @@ module nvdla_sdp #(
         .clk(clk), .rst_n(rst_n), .start(wr_start),
         .base(dst_base),
         .line_stride(dst_line_stride),
-        .surface_stride(packed_cube ? ATOM : dst_surface_stride),
-        .width({{(LEN_W-13){1'b0}}, width_m1} + {{(LEN_W-1){1'b0}}, 1'b1}),
-        .height({1'b0, height_m1} + 14'd1),
-        .surfaces(surfaces),
+        .surface_stride(dst_surface_stride),
+        // a 1x1 cube is one line of all its surfaces, as the read DMA reads a 1x1 input
+        .width(packed_cube ? {{(LEN_W-14){1'b0}}, surfaces}
+                           : {{(LEN_W-13){1'b0}}, width_m1} + {{(LEN_W-1){1'b0}}, 1'b1}),
+        .height(packed_cube ? 14'd1 : {1'b0, height_m1} + 14'd1),
+        .surfaces(packed_cube ? 14'd1 : surfaces),
         .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .cmd_beats(wr_cmd_beats),
         .busy(wr_seq_busy)
     );
