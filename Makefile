@@ -4,7 +4,9 @@
 #   make SIM=icarus      the regression on Icarus (every bench Icarus accepts)
 #   make WAVES=1         an FST per test under waves/<sim>/<bench>/<params>/<test>.fst
 #   make SEED=123        reproduce a run (the summary table prints the seed of each test)
-#   make nightly         long randomized regression, JUnit XML under reports/
+#   make BENCH=top_pdp TESTCASE=random_layers [PARAMS=tag] WAVES=1 SEED=123   one test of one bench
+#   make nightly         long randomized regression in NIGHTLY_SHARDS parallel shards, JUnit XML under reports/
+#   make nightly-shard-K one shard of it (what each CI nightly job runs): reports/nightly-K.xml
 #   make traces [TARGET=model|rtl] [TRACES=dir]   replay NVDLA trace tests
 #   make regs            regenerate register model, C header, docs and RTL decode from regmap/
 #   make lint | synth | bench | ruff | clean
@@ -14,16 +16,25 @@
 SIM     ?= verilator
 WAVES   ?= 0
 SEED    ?=
+BENCH   ?=
+TESTCASE ?=
+PARAMS  ?=
+NIGHTLY ?= 0
+NIGHTLY_SHARDS ?= 8
+NIGHTLY_JOBS ?= $(shell nproc)
 TARGET  ?= model
 TRACES  ?= ../shared/nvdla/traces
 VENV    ?= .venv
 PYTHON  := $(VENV)/bin/python
 JOBS    ?= auto
 
-REGRESS_ARGS := --sim $(SIM) $(if $(filter 1,$(WAVES)),--waves) $(if $(SEED),--seed $(SEED))
+REGRESS_ARGS := --sim $(SIM) $(if $(filter 1,$(WAVES)),--waves) $(if $(SEED),--seed $(SEED)) \
+                $(addprefix --test ,$(TESTCASE)) $(if $(PARAMS),--params $(PARAMS)) \
+                $(if $(filter 1,$(NIGHTLY)),--nightly) $(BENCH)
+SHARDS := $(shell seq 1 $(NIGHTLY_SHARDS))
 
 .DEFAULT_GOAL := regress
-.PHONY: regress test nightly lint synth traces regs bench lut-report ruff sysdeps venv clean
+.PHONY: regress test nightly nightly-model lint synth traces regs bench lut-report ruff sysdeps venv clean
 
 $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
@@ -42,8 +53,17 @@ regress: venv sysdeps
 test: venv sysdeps
 	SIM=$(SIM) WAVES=$(WAVES) $(PYTHON) -m pytest -n $(JOBS) $(if $(SEED),--seed $(SEED))
 
+# The shards share sim_build/ (tb/runner.py locks each build directory); the merge decides the exit status.
 nightly: venv sysdeps
-	$(PYTHON) scripts/regress.py $(REGRESS_ARGS) --nightly --junit reports/nightly-$(SIM).xml
+	rm -f reports/nightly-*.xml
+	-$(MAKE) -k -j$(NIGHTLY_JOBS) $(addprefix nightly-shard-,$(SHARDS)) nightly-model
+	$(PYTHON) scripts/merge_junit.py --expect $(words $(SHARDS) model) -o reports/nightly.xml reports/nightly-*.xml
+
+nightly-shard-%: venv sysdeps
+	$(PYTHON) scripts/regress.py $(REGRESS_ARGS) --nightly --shard $*/$(NIGHTLY_SHARDS) \
+	    --junit reports/nightly-$*.xml
+
+nightly-model: venv
 	$(PYTHON) -m pytest -n $(JOBS) tests/model --junitxml=reports/nightly-model.xml
 	$(PYTHON) scripts/rtl_check.py synth
 

@@ -2,6 +2,8 @@
 
 `make` runs it on Verilator; `make SIM=icarus` on Icarus (benches Icarus accepts); `make nightly` with
 NIGHTLY=1 (long random runs) and JUnit XML. Exit status is non-zero when any test fails.
+`--test`/`--params` narrow it to one failing test (`make BENCH=top_pdp TESTCASE=random_layers WAVES=1`),
+`--shard K/N` runs the K-th of N parts (the nightly's parallel CI jobs).
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tb.benches import BENCHES, Bench  # noqa: E402
-from tb.runner import TestResult, run_bench  # noqa: E402
+from tb.benches import BENCHES, Bench, find  # noqa: E402
+from tb.runner import TestResult, run_bench, wave_path  # noqa: E402
+from tb.selection import parse_shard, plan  # noqa: E402
 
 
 def selected(sim: str, names: list[str], nightly: bool) -> list[Bench]:
@@ -42,6 +45,16 @@ def print_table(results: list[TestResult]) -> None:
     print(line)
 
 
+def print_waves(results: list[TestResult], sim: str) -> None:
+    """Where each test's dump went, and how to open a top-level one with the committed GTKWave view."""
+    for r in results:
+        dumps = sorted(wave_path(sim, r.bench, r.params, r.test).parent.glob(f"{r.test}.*"))
+        where = ", ".join(str(d.relative_to(ROOT)) for d in dumps) or "no dump written"
+        print(f"waves {r.bench}[{r.params}].{r.test}: {where}")
+        if dumps and find(r.bench).toplevel == "nvdla_pp_top":
+            print(f"  open: gtkwave {dumps[0].relative_to(ROOT)} docs/waves/nvdla_pp_top.gtkw")
+
+
 def write_junit(results: list[TestResult], path: Path) -> None:
     suite = ET.Element("testsuite", name="cocotb", tests=str(len(results)),
                        failures=str(sum(not r.passed for r in results)))
@@ -63,17 +76,32 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=None, help="reproduce a run (the table prints each seed)")
     ap.add_argument("--nightly", action="store_true", help="long randomized runs")
     ap.add_argument("--junit", type=Path, default=None, help="write JUnit XML here")
+    ap.add_argument("--test", action="append", default=None, metavar="NAME",
+                    help="only this cocotb test (repeatable)")
+    ap.add_argument("--params", default=None, metavar="TAG", help="only the parameter set with this tag")
+    ap.add_argument("--shard", type=parse_shard, default=None, metavar="K/N",
+                    help="only the K-th of N parts of the bench x params x test list (balanced by cost)")
     ap.add_argument("benches", nargs="*", help="only these benches (default: all)")
     args = ap.parse_args()
+    unknown = [n for n in args.benches if n not in {b.name for b in BENCHES}]
+    if unknown:
+        ap.error(f"no bench {unknown}; known: {', '.join(b.name for b in BENCHES)}")
+    try:
+        runs = plan(selected(args.sim, args.benches, args.nightly), tests=args.test, params=args.params,
+                    shard=args.shard)
+    except ValueError as err:
+        ap.error(str(err))
 
     start = time.time()
     results: list[TestResult] = []
-    for bench in selected(args.sim, args.benches, args.nightly):
-        for params in bench.param_sets:
-            print(f"== {bench.name} [{bench.tag(params)}] on {args.sim}", flush=True)
-            results += run_bench(bench, params, sim=args.sim, waves=args.waves, seed=args.seed,
-                                 nightly=args.nightly)
+    for run in runs:
+        print(f"== {run.bench.name} [{run.bench.tag(run.params)}] {' '.join(run.tests or ['all tests'])} "
+              f"on {args.sim}", flush=True)
+        results += run_bench(run.bench, run.params, sim=args.sim, waves=args.waves, seed=args.seed,
+                             testcase=run.tests, nightly=args.nightly)
     print_table(results)
+    if args.waves:
+        print_waves(results, args.sim)
     failed = [r for r in results if not r.passed]
     for r in failed:
         print(f"FAILED {r.bench}[{r.params}].{r.test} (seed {r.seed}): {r.message}")

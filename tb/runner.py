@@ -7,12 +7,16 @@ per simulator, bench, parameter set and wave setting, and returns the parsed res
 from __future__ import annotations
 
 import ast
+import fcntl
 import json
 import os
+import re
 import shutil
 import sys
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +71,31 @@ def test_names(module: str) -> list[str]:
     return names
 
 
+def select_tests(bench: Bench, testcase: str | Sequence[str] | None) -> list[str] | None:
+    """The cocotb tests to run (None: all). Names are checked, so a typo fails instead of running nothing."""
+    if testcase is None:
+        return None
+    names = [testcase] if isinstance(testcase, str) else list(testcase)
+    known = test_names(bench.module)
+    unknown = [n for n in names if n not in known]
+    if unknown or not names:
+        raise ValueError(f"{bench.name} has no test {unknown or names}; its tests: {', '.join(known)}")
+    return names
+
+
+@contextmanager
+def build_lock(build_dir: Path) -> Iterator[None]:
+    """Hold an exclusive lock on one build directory: two pytest-xdist workers (or two shells) that want the
+    same build wait for each other instead of compiling into, or running from, the same files at once."""
+    build_dir.parent.mkdir(parents=True, exist_ok=True)
+    with open(build_dir.parent / f".{build_dir.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def parse_results(xml_path: Path, bench: Bench, tag: str, seed: str) -> list[TestResult]:
     results = []
     for case in ET.parse(xml_path).getroot().iter("testcase"):
@@ -83,9 +112,23 @@ def parse_results(xml_path: Path, bench: Bench, tag: str, seed: str) -> list[Tes
 
 
 def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", waves: bool = False,
-              seed: int | None = None, testcase: str | None = None,
+              seed: int | None = None, testcase: str | Sequence[str] | None = None,
               nightly: bool = False) -> list[TestResult]:
-    """Build (incrementally) and run one bench with one parameter set; returns one result per test."""
+    """Build (incrementally) and run one bench with one parameter set; returns one result per test.
+
+    `testcase` runs only the named cocotb test(s) in one simulation; with `waves`, each test gets its own
+    simulation so each leaves its own FST."""
+    with build_lock(_build_dir(bench, params, sim, waves)):
+        return _run_bench(bench, params, sim=sim, waves=waves, seed=seed, names=select_tests(bench, testcase),
+                          nightly=nightly)
+
+
+def _build_dir(bench: Bench, params: dict[str, int], sim: str, waves: bool) -> Path:
+    return ROOT / "sim_build" / sim / bench.name / (bench.tag(params) + ("-waves" if waves else ""))
+
+
+def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, seed: int | None,
+               names: list[str] | None, nightly: bool) -> list[TestResult]:
     from cocotb_tools.runner import get_runner
 
     if sim == "verilator":
@@ -93,7 +136,7 @@ def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", w
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # the runner hands sys.path to the simulator as PYTHONPATH
     tag = bench.tag(params)
-    build_dir = ROOT / "sim_build" / sim / bench.name / (tag + ("-waves" if waves else ""))
+    build_dir = _build_dir(bench, params, sim, waves)
     runner = get_runner(sim)
     build_args: list[str] = []
     if sim == "verilator":
@@ -109,23 +152,31 @@ def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", w
     env = {"BENCH_PARAMS": json.dumps(params), "BENCH_SEED": str(seed), "NIGHTLY": "1" if nightly else "0",
            # Writes land at the end of the time step, as on other simulators: the BFMs rely on it.
            "COCOTB_TRUST_INERTIAL_WRITES": "0"}
-    cases = [testcase] if testcase else (test_names(bench.module) if waves else [None])
+    # One simulation per test with waves (one FST each), else one simulation for all the selected tests.
+    runs: list[list[str] | None] = [[n] for n in (names or test_names(bench.module))] if waves else [names]
     results: list[TestResult] = []
-    for case in cases:
-        run_dir = build_dir / (case or "all")
+    for run in runs:
+        label = "all" if run is None else run[0] if len(run) == 1 else "selected"
+        run_dir = build_dir / label
         run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / "results.xml").unlink(missing_ok=True)  # a dead simulator must not leave old results
         # Icarus writes one dump per build unless told where; Verilator writes dump.fst in the run directory.
         plusargs = [f"+dumpfile_path={run_dir / 'dump.fst'}"] if waves and sim == "icarus" else []
-        xml = runner.test(test_module=bench.module, plusargs=plusargs, hdl_toplevel=bench.toplevel,
-                          testcase=case, seed=seed,
-                          extra_env=env, waves=waves, build_dir=build_dir, test_dir=run_dir,
-                          results_xml=str(run_dir / "results.xml"), log_file=run_dir / "sim.log")
+        # An exact match on the test name (cocotb's own `testcase` also matches any name ending in it).
+        test_filter = None if run is None else r"\.(" + "|".join(re.escape(n) for n in run) + ")$"
+        try:
+            xml = runner.test(test_module=bench.module, plusargs=plusargs, hdl_toplevel=bench.toplevel,
+                              test_filter=test_filter, seed=seed,
+                              extra_env=env, waves=waves, build_dir=build_dir, test_dir=run_dir,
+                              results_xml=str(run_dir / "results.xml"), log_file=run_dir / "sim.log")
+        except SystemExit:  # under pytest (or when the simulator dies) the runner exits; the results file,
+            xml = run_dir / "results.xml"  # if written, says which tests failed
         if waves:
-            _keep_waves(run_dir, sim, bench, tag, case or "all")
+            _keep_waves(run_dir, sim, bench, tag, label)
         if Path(xml).exists():
             results += parse_results(Path(xml), bench, tag, str(seed))
         else:  # the simulator died before cocotb could write its results
-            results.append(TestResult(bench.name, tag, case or "all", False, str(seed), 0.0, 0.0,
+            results.append(TestResult(bench.name, tag, label, False, str(seed), 0.0, 0.0,
                                       f"no results written; see the log in {run_dir}"))
     return results
 

@@ -30,3 +30,10 @@ def sim() -> str:
 @pytest.fixture
 def waves() -> bool:
     return os.environ.get("WAVES", "0") not in ("", "0")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # tests/rtl/test_benches.py runs one simulation per bench and parameter set for all its selected items:
+    # under `pytest -n` (xdist's default --dist load) keep each such group on one worker.
+    if getattr(config.option, "dist", "no") == "load":
+        config.option.dist = "loadgroup"
