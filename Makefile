@@ -59,9 +59,10 @@ nightly: venv sysdeps
 	-$(MAKE) -k -j$(NIGHTLY_JOBS) $(addprefix nightly-shard-,$(SHARDS)) nightly-model
 	$(PYTHON) scripts/merge_junit.py --expect $(words $(SHARDS) model) -o reports/nightly.xml reports/nightly-*.xml
 
+# Shards are balanced by the test times of the last merged report, when there is one.
 nightly-shard-%: venv sysdeps
 	$(PYTHON) scripts/regress.py $(REGRESS_ARGS) --nightly --shard $*/$(NIGHTLY_SHARDS) \
-	    --junit reports/nightly-$*.xml
+	    --costs reports/nightly.xml --junit reports/nightly-$*.xml
 
 nightly-model: venv
 	$(PYTHON) -m pytest -n $(JOBS) tests/model --junitxml=reports/nightly-model.xml

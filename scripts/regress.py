@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 from tb.benches import BENCHES, Bench, find  # noqa: E402
 from tb.runner import TestResult, run_bench, wave_path  # noqa: E402
-from tb.selection import parse_shard, plan  # noqa: E402
+from tb.selection import parse_shard, plan, read_costs  # noqa: E402
 
 
 def selected(sim: str, names: list[str], nightly: bool) -> list[Bench]:
@@ -55,6 +55,25 @@ def print_waves(results: list[TestResult], sim: str) -> None:
             print(f"  open: gtkwave {dumps[0].relative_to(ROOT)} docs/waves/nvdla_pp_top.gtkw")
 
 
+def unit_of(bench: str) -> str:
+    """The datapath unit a bench scores (top_pdp, pdp_dma_seq -> pdp), else the bench itself."""
+    return next((u for u in ("pdp", "cdp", "sdp") if u in bench), bench)
+
+
+def print_samples(results: list[TestResult]) -> None:
+    """Under --nightly: the samples each unit's benches scored, where they record them (`checked`); the goal
+    is 1e7 per unit per night over all shards (README "Nightly" has the estimate)."""
+    per_unit: dict[str, int] = {}
+    for r in results:
+        checked = getattr(r, "checked", None)  # recorded by the benches that count their samples
+        if checked:
+            per_unit[unit_of(r.bench)] = per_unit.get(unit_of(r.bench), 0) + int(checked)
+    if not per_unit:
+        print("samples per unit: not recorded by these benches")
+    for unit, total in sorted(per_unit.items()):
+        print(f"samples checked, {unit}: {total:,} ({total / 1e7:.0%} of 1e7 per night)")
+
+
 def write_junit(results: list[TestResult], path: Path) -> None:
     suite = ET.Element("testsuite", name="cocotb", tests=str(len(results)),
                        failures=str(sum(not r.passed for r in results)))
@@ -81,14 +100,17 @@ def main() -> int:
     ap.add_argument("--params", default=None, metavar="TAG", help="only the parameter set with this tag")
     ap.add_argument("--shard", type=parse_shard, default=None, metavar="K/N",
                     help="only the K-th of N parts of the bench x params x test list (balanced by cost)")
+    ap.add_argument("--costs", type=Path, default=None, metavar="JUNIT",
+                    help="balance the shards by the test times of this earlier report (if it exists)")
     ap.add_argument("benches", nargs="*", help="only these benches (default: all)")
     args = ap.parse_args()
     unknown = [n for n in args.benches if n not in {b.name for b in BENCHES}]
     if unknown:
         ap.error(f"no bench {unknown}; known: {', '.join(b.name for b in BENCHES)}")
     try:
+        costs = read_costs(args.costs) if args.costs and args.costs.exists() else None
         runs = plan(selected(args.sim, args.benches, args.nightly), tests=args.test, params=args.params,
-                    shard=args.shard)
+                    shard=args.shard, costs=costs)
     except ValueError as err:
         ap.error(str(err))
 
@@ -105,11 +127,14 @@ def main() -> int:
     failed = [r for r in results if not r.passed]
     for r in failed:
         print(f"FAILED {r.bench}[{r.params}].{r.test} (seed {r.seed}): {r.message}")
+    if args.nightly:
+        print_samples(results)
     if args.junit:
         write_junit(results, args.junit)
     print(f"regression on {args.sim}: {time.time() - start:.0f} s wall")
     print(f"{len(results) - len(failed)} passed, {len(failed)} failed")
-    return 1 if failed or not results else 0
+    empty_shard = args.shard is not None and not runs  # more shards than tests: nothing to run is no failure
+    return 1 if failed or not (results or empty_shard) else 0
 
 
 if __name__ == "__main__":

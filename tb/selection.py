@@ -7,8 +7,11 @@ No cocotb import: test names come from tb/runner.py test_names, which reads the 
 from __future__ import annotations
 
 import re
+import statistics
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 from tb.benches import Bench
 from tb.runner import test_names as _parse_names
@@ -42,12 +45,25 @@ def rough_cost(bench: Bench) -> int:
     return len(bench.sources)
 
 
+Costs = dict[tuple[str, str, str], float]
+
+
+def read_costs(path: Path) -> Costs:
+    """Wall seconds per (bench, params tag, test) from a JUnit file scripts/regress.py wrote (or the merged
+    nightly report): the last night's times balance tonight's shards better than rough_cost."""
+    costs: Costs = {}
+    for case in ET.parse(path).getroot().iter("testcase"):
+        bench, _, tag = case.get("classname", "").partition(".")
+        costs[(bench, tag, case.get("name", ""))] = float(case.get("time", "0") or 0)
+    return costs
+
+
 def plan(benches: list[Bench], *, tests: list[str] | None = None, params: str | None = None,
-         shard: tuple[int, int] | None = None) -> list[Run]:
+         shard: tuple[int, int] | None = None, costs: Costs | None = None) -> list[Run]:
     """The simulations to run, in registry order. `tests` keeps only those cocotb test names, `params` only
     the parameter set with that tag; `shard` (K, N) keeps the K-th of N parts of the bench x params x test
-    list, split greedily by rough_cost (heaviest first to the lightest shard), so the same list and N always
-    give the same parts, whatever machine computes them."""
+    list, split greedily (heaviest first to the lightest shard) by the measured `costs` where known, else by
+    rough_cost scaled to them; the same list, costs and N always give the same parts, on any machine."""
     cases: list[tuple[Bench, dict[str, int], str]] = []
     for bench in benches:
         names = test_names(bench.module)
@@ -63,11 +79,17 @@ def plan(benches: list[Bench], *, tests: list[str] | None = None, params: str | 
                          f"their parameter tags {known_tags}")
     if shard is not None:
         k, n = shard
-        order = sorted(range(len(cases)), key=lambda i: (-rough_cost(cases[i][0]), i))
-        loads, owner = [0] * n, {}
+        keys = [(b.name, b.tag(p), t) for b, p, t in cases]
+        known = [costs[key] / rough_cost(b) for key, (b, _, _) in zip(keys, cases, strict=True)
+                 if costs and key in costs]
+        per_unit = statistics.median(known) if known else 1.0  # seconds per unit of rough_cost
+        cost = [costs[key] if costs and key in costs else rough_cost(b) * per_unit
+                for key, (b, _, _) in zip(keys, cases, strict=True)]
+        order = sorted(range(len(cases)), key=lambda i: (-cost[i], i))
+        loads, owner = [0.0] * n, {}
         for i in order:
             target = min(range(n), key=lambda s: (loads[s], s))
-            loads[target] += rough_cost(cases[i][0])
+            loads[target] += cost[i]
             owner[i] = target
         cases = [c for i, c in enumerate(cases) if owner[i] == k - 1]
     runs: list[Run] = []

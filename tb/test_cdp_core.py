@@ -420,7 +420,7 @@ async def random_layers(dut) -> None:
     drv = CdpDriver(dut)
     await drv.reset()
     cov = Coverage()
-    n_layers = scaled(12, 150)
+    n_layers = scaled(12, 30000)  # NIGHTLY: with top_cdp, ~1e7 samples (README "Nightly")
     atoms = i = 0
     # Random layers until both the count and the coverage goal are met (at most 8x the count).
     while i < n_layers or (cov.missing() and i < 8 * n_layers):

@@ -738,7 +738,7 @@ async def random_configs(dut) -> None:
     drv = SdpDriver(dut)
     await drv.reset()
     cov = Coverage()
-    n_cfg = scaled(10, 200)
+    n_cfg = scaled(10, 20000)  # NIGHTLY: with top_sdp, ~1e7 samples (README "Nightly")
     i = atoms = rejected = 0
     while i < n_cfg or (cov.missing() and i < 4 * n_cfg):
         try:

@@ -373,7 +373,7 @@ class Coverage:
 async def random_layers(dut: SimHandleBase) -> None:
     top = await setup(dut, "random_layers")
     cov = Coverage()
-    count = scaled(8, 120)
+    count = scaled(8, 16000)  # NIGHTLY: with cdp_core, ~1e7 samples (README "Nightly")
     i = 0
     # the planned layers, then (bounded) more until every coverage goal is met: small random cubes miss
     # one now and then (a LO-only hit, say)

@@ -250,7 +250,7 @@ def random_program(rng: random.Random, max_w: int, group: int) -> tuple[dict[str
 @cocotb.test()
 async def random_layers(dut: SimHandleBase) -> None:
     top = await setup(dut, "random_layers")
-    count = scaled(8, 200)
+    count = scaled(8, 1500)  # NIGHTLY: ~1e7 input samples (README "Nightly")
     for i in range(count):
         # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
         desc, prog = random_program(top.rng, top.max_w, group=i % 2)

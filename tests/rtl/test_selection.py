@@ -11,7 +11,7 @@ import pytest
 
 from tb import runner
 from tb.benches import BENCHES, find
-from tb.selection import Run, parse_shard, plan, rough_cost
+from tb.selection import Run, parse_shard, plan, read_costs, rough_cost
 
 MERGE = [sys.executable, str(runner.ROOT / "scripts" / "merge_junit.py")]
 
@@ -57,8 +57,11 @@ def test_parse_shard() -> None:
             parse_shard(bad)
 
 
-def junit(path: Path, cases_: list[tuple[str, str, bool]]) -> Path:
-    body = "".join(f'<testcase classname="{c}" name="{n}"><property name="seed" value="7"/>'
+def junit(path: Path, cases_: list[tuple[str, str, bool]], times: dict[str, float] | None = None) -> Path:
+    """A report as scripts/regress.py writes it; `times` (by `classname.name`) sets the test times."""
+    times = times or {}
+    body = "".join(f'<testcase classname="{c}" name="{n}" time="{times.get(f"{c}.{n}", 0.0)}">'
+                   '<property name="seed" value="7"/>'
                    + ("" if ok else '<failure message="bad"/>') + "</testcase>" for c, n, ok in cases_)
     path.write_text(f'<?xml version="1.0"?><testsuite name="cocotb" tests="{len(cases_)}">{body}</testsuite>')
     return path
@@ -80,3 +83,16 @@ def test_merge_junit_passes_fails_and_counts_shards(tmp_path: Path) -> None:
     repro = subprocess.run([*MERGE, "--repro", str(c)], capture_output=True, text=True)
     assert repro.stdout.strip() == ("make BENCH=top_pdp PARAMS=PDP_MAX_W64 TESTCASE=reset_mid_layer SEED=7 "
                                     "NIGHTLY=1 WAVES=1")
+
+
+def test_measured_costs_balance_the_shards(tmp_path: Path) -> None:
+    benches = list(BENCHES)
+    everything = cases(plan(benches))
+    heavy = ("top_cdp", "PDP_MAX_W64", "random_layers")
+    times = {f"{b}.{p}.{t}": 1000.0 if (b, p, t) == heavy else 1.0 for b, p, t in everything}
+    report = junit(tmp_path / "nightly.xml", [(f"{b}.{p}", t, True) for b, p, t in everything], times)
+    costs = read_costs(report)
+    assert costs[heavy] == 1000.0 and len(costs) == len(everything)
+    parts = [cases(plan(benches, shard=(k, 2), costs=costs)) for k in (1, 2)]
+    assert parts[0] == [heavy]  # the 1000 s test alone; everything else, 1 s each, in the other shard
+    assert len(parts[1]) == len(everything) - 1
