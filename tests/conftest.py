@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,8 +34,22 @@ def waves() -> bool:
     return os.environ.get("WAVES", "0") not in ("", "0")
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    # tests/rtl/test_benches.py runs one simulation per bench and parameter set for all its selected items:
-    # under `pytest -n` (xdist's default --dist load) keep each such group on one worker.
-    if getattr(config.option, "dist", "no") == "load":
-        config.option.dist = "loadgroup"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under `pytest -n` (xdist's default --dist load): keep the items of one bench and parameter set on one
+    worker, as tests/rtl/test_benches.py runs one simulation for all of them; every other item is scheduled
+    alone, as with `load`. (xdist's own --dist loadgroup does not work with pytest 9: it renames items
+    through `item._nodeid`, which pytest 9 no longer reads.)"""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BenchGroupScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            # test_bench[<bench>-<params tag>-<test>]: the scope is <bench>-<params tag>
+            group = re.search(r"::test_bench\[(.+)-\w+\]$", nodeid)
+            return f"bench {group[1]}" if group else nodeid
+
+    return BenchGroupScheduling(config, log)

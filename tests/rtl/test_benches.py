@@ -4,9 +4,9 @@
 about a second and a half per run (the build check and the simulator's start-up), so the items of one bench
 and parameter set share one simulation: the first of them to run simulates every test of its group that the
 session selected (all of them by default, just one under a narrow -k), the others read their result from it.
-Each group is an xdist_group and tests/conftest.py turns `-n`'s --dist load into loadgroup: a group stays on
-one worker; tb/runner.py also locks each build directory, so two workers never build or run the same one at
-once whatever the distribution.
+Under `pytest -n`, tests/conftest.py schedules each group as one unit, so a group stays on one worker;
+tb/runner.py also locks each build directory, so two workers never build or run the same one at once
+whatever the distribution.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ import pytest
 from tb import runner  # not `from ... import test_names`: pytest would collect it as a test
 from tb.benches import BENCHES, Bench
 
-CASES = [pytest.param(b, p, t, id=f"{b.name}-{b.tag(p)}-{t}",
-                      marks=pytest.mark.xdist_group(f"{b.name}-{b.tag(p)}"))
+CASES = [pytest.param(b, p, t, id=f"{b.name}-{b.tag(p)}-{t}")
          for b in BENCHES if not b.nightly_only for p in b.param_sets for t in runner.test_names(b.module)]
 
 # (bench, params tag) -> the results of its one simulation in this process, or why it could not run
