@@ -5,7 +5,7 @@ fraction of a second), and against the signal list of an FST of the top level th
 exists: the trace replay's waves/verilator/top_traces/<params>/replay_traces.fst, else any
 waves/verilator/top_*/<params>/<test>.fst). A renamed wire, a changed width or a moved instance shows up here
 instead of as a silently missing trace in GTKWave. Also: the groups the view promises, and every trace
-aliased `<unit>.<signal>` (GTKWave's `+{alias} path`) so that e.g. PDP's and CDP's `running` are told apart.
+aliased `<unit>:<signal>` (GTKWave's `+{alias} path`) so that e.g. PDP's and CDP's `running` are told apart.
 
 The FST reader below reads only the hierarchy block (gzip or LZ4, as fstapi writes it), enough for the
 signal names; it needs no package beyond the standard library.
@@ -49,7 +49,7 @@ REQUIRED = (
 )
 GROUPS = ("CSB", "GLB interrupt", "PDP control", "CDP control", "SDP control and streams", "AXI read (AR/R)",
           "AXI write (AW/W/B)")
-# alias prefixes: a signal inside instance u_<unit> must read <unit>.*; top-level wires may read any of them
+# alias prefixes: a signal inside instance u_<unit> must read <unit>:*; top-level wires may read any of them
 UNITS = ("top", "csb", "axi", "glb", "pdp", "cdp", "sdp")
 
 
@@ -234,11 +234,12 @@ def test_gtkw_groups_and_unit_aliases() -> None:
     repeated = sorted({a for a in aliases if aliases.count(a) > 1 and a is not None})
     assert not repeated, f"{GTKW.name}: several traces read {repeated}"
     for alias, signal in gtkw_traces(GTKW):
-        unit = (alias or "").split(".")[0]
-        assert unit in UNITS and "." in (alias or ""), \
-            f"{GTKW.name}: {signal} reads {alias!r}, not <unit>.<signal> with a unit of {sorted(UNITS)}"
+        # GTKWave shows a name from its last '.' on (so `pdp.running` would read `running`): a colon instead
+        named = re.fullmatch(r"(\w+):([^.]+)", alias or "")
+        assert named and named[1] in UNITS, \
+            f"{GTKW.name}: {signal} reads {alias!r}, not <unit>:<signal> (no '.') with a unit of {UNITS}"
         inside = signal.split(".")[1] if signal.count(".") > 1 else None
-        assert inside in (None, f"u_{unit}"), f"{GTKW.name}: {signal} (inside {inside}) reads {alias}"
+        assert inside in (None, f"u_{named[1]}"), f"{GTKW.name}: {signal} (inside {inside}) reads {alias}"
 
 
 def test_gtkw_signals_exist_in_the_design(tmp_path: Path) -> None:
