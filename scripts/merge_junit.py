@@ -56,6 +56,39 @@ def merge(paths: list[Path]) -> tuple[ET.Element, list[str]]:
     return merged, problems
 
 
+GOAL = 10**7  # randomized samples per unit per night
+
+
+def unit_of(bench: str) -> str:
+    """The datapath unit a bench scores (top_pdp, pdp_dma_seq -> pdp), else the bench itself."""
+    return next((u for u in ("pdp", "cdp", "sdp") if u in bench), bench)
+
+
+def samples_report(per_unit: dict[str, int]) -> str:
+    if not per_unit:
+        return "samples per unit: not recorded by these benches"
+    return "\n".join(f"samples checked, {unit}: {total:,} ({total / GOAL:.0%} of {GOAL:.0e} per night)"
+                     for unit, total in sorted(per_unit.items()))
+
+
+def samples_per_unit(paths: list[Path]) -> dict[str, int]:
+    """The `checked` properties of the cocotb testcases (scripts/regress.py writes one where a bench counts
+    its samples), summed per unit over all the shards."""
+    per_unit: dict[str, int] = {}
+    for path in paths:
+        try:
+            found = suites(path)
+        except (OSError, ET.ParseError):
+            continue  # merge() reports it
+        for suite in found:
+            for case in suite.iter("testcase") if suite.get("name") == "cocotb" else ():
+                unit = unit_of(case.get("classname", "").partition(".")[0])
+                for prop in case.iter("property"):
+                    if prop.get("name") == "checked":
+                        per_unit[unit] = per_unit.get(unit, 0) + int(prop.get("value") or 0)
+    return per_unit
+
+
 def repro_lines(paths: list[Path]) -> list[str]:
     lines = []
     for path in paths:
@@ -90,6 +123,7 @@ def main() -> int:
         ET.ElementTree(merged).write(args.output, encoding="utf-8", xml_declaration=True)
     print(f"{len(args.files)} files: {merged.get('tests')} tests, {merged.get('failures')} failures, "
           f"{merged.get('errors')} errors, {merged.get('skipped')} skipped")
+    print(samples_report(samples_per_unit(args.files)))
     for problem in problems:
         print(f"FAILED {problem}")
     return 1 if problems or merged.get("tests") == "0" else 0

@@ -17,6 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scripts.merge_junit import samples_report, unit_of  # noqa: E402
 from tb.benches import BENCHES, Bench, find  # noqa: E402
 from tb.runner import TestResult, run_bench, wave_path  # noqa: E402
 from tb.selection import parse_shard, plan, read_costs  # noqa: E402
@@ -55,23 +56,15 @@ def print_waves(results: list[TestResult], sim: str) -> None:
             print(f"  open: gtkwave {dumps[0].relative_to(ROOT)} docs/waves/nvdla_pp_top.gtkw")
 
 
-def unit_of(bench: str) -> str:
-    """The datapath unit a bench scores (top_pdp, pdp_dma_seq -> pdp), else the bench itself."""
-    return next((u for u in ("pdp", "cdp", "sdp") if u in bench), bench)
-
-
 def print_samples(results: list[TestResult]) -> None:
     """Under --nightly: the samples each unit's benches scored, where they record them (`checked`); the goal
-    is 1e7 per unit per night over all shards (README "Nightly" has the estimate)."""
+    is 1e7 per unit per night over all shards (scripts/merge_junit.py totals them; README "Nightly")."""
     per_unit: dict[str, int] = {}
     for r in results:
         checked = getattr(r, "checked", None)  # recorded by the benches that count their samples
         if checked:
             per_unit[unit_of(r.bench)] = per_unit.get(unit_of(r.bench), 0) + int(checked)
-    if not per_unit:
-        print("samples per unit: not recorded by these benches")
-    for unit, total in sorted(per_unit.items()):
-        print(f"samples checked, {unit}: {total:,} ({total / 1e7:.0%} of 1e7 per night)")
+    print(samples_report(per_unit))
 
 
 def write_junit(results: list[TestResult], path: Path) -> None:
@@ -81,6 +74,8 @@ def write_junit(results: list[TestResult], path: Path) -> None:
         case = ET.SubElement(suite, "testcase", classname=f"{r.bench}.{r.params}", name=r.test,
                              time=f"{r.wall_s:.3f}")
         ET.SubElement(case, "property", name="seed", value=r.seed)
+        if getattr(r, "checked", None) is not None:  # samples scored, where the bench counts them
+            ET.SubElement(case, "property", name="checked", value=str(r.checked))  # type: ignore[attr-defined]
         if not r.passed:
             ET.SubElement(case, "failure", message=r.message[:2000])
     path.parent.mkdir(parents=True, exist_ok=True)
