@@ -5,7 +5,7 @@
 #   make WAVES=1         an FST per test under waves/<sim>/<bench>/<params>/<test>.fst
 #   make SEED=123        reproduce a run (the summary table prints the seed of each test)
 #   make nightly         long randomized regression, JUnit XML under reports/
-#   make traces [TARGET=model|rtl] [TRACES=dir]   replay NVDLA trace tests
+#   make traces [TARGET=model|rtl] [TRACES=dir]   replay NVDLA trace tests (default: traces/nv_small*)
 #   make regs            regenerate register model, C header, docs and RTL decode from regmap/
 #   make lint | synth | bench | ruff | clean
 #   make lut-report      LUT precision table (sigmoid, tanh, LRN) and PNGs under reports/
@@ -15,7 +15,7 @@ SIM     ?= verilator
 WAVES   ?= 0
 SEED    ?=
 TARGET  ?= model
-TRACES  ?= ../shared/nvdla/traces
+TRACES  ?=
 VENV    ?= .venv
 PYTHON  := $(VENV)/bin/python
 JOBS    ?= auto

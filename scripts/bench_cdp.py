@@ -1,6 +1,6 @@
 """CDP benchmark on the RTL top level: cycles from OP_ENABLE to the interrupt against the 64-bit bus bound.
 
-For every CDP-only NVDLA trace under ../shared/nvdla/traces and for 8x8x64 and 64x64x64 int8 LRN-5 cubes
+For every CDP-only NVDLA trace in traces/nv_small* and for 8x8x64 and 64x64x64 int8 LRN-5 cubes
 (the LUT helper's LRN program with the exponential LE, programmed through the CDP driver layer), the top
 level (rtl/top/nvdla_pp_top.v) runs the layer against a cocotbext-axi AxiRam with no pauses (zero added
 latency, no backpressure). The table (scripts/bench_pdp.py's, same columns) shows:
@@ -44,7 +44,7 @@ from models import registers as regmap  # noqa: E402
 from models.cdp import cdp_compute, input_convert  # noqa: E402
 from models.driver_cdp import Convertor, Surface, cdp_layer  # noqa: E402
 from models.replay import MemWrite, RegWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
-from models.trace import TraceError, find_traces  # noqa: E402
+from models.trace import TraceError, default_trace_folders  # noqa: E402
 from scripts.bench_pdp import (  # noqa: E402
     BUS_BYTES,
     BenchTarget,
@@ -56,7 +56,7 @@ from scripts.bench_pdp import (  # noqa: E402
     table,
 )
 from tb.common import make_rng, start_clock_and_reset  # noqa: E402
-from tb.trace_rtl import DEFAULT_TRACES, units_needed  # noqa: E402
+from tb.trace_rtl import units_needed  # noqa: E402
 
 SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000
@@ -104,7 +104,7 @@ def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step]:
 
 
 def cdp_traces() -> list[Path]:
-    return [f for f in find_traces(DEFAULT_TRACES) if units_needed(f) == {"CDP"}]
+    return [f for f in default_trace_folders() if units_needed(f) == {"CDP"}]
 
 
 # ---------------------------------------------------------------------------------------------------------

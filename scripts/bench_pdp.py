@@ -1,6 +1,6 @@
 """PDP benchmark on the RTL top level: cycles from OP_ENABLE to the interrupt against the 64-bit bus bound.
 
-For every PDP-only NVDLA trace under ../shared/nvdla/traces and for 64x64x64 int8 cubes, the top level
+For every PDP-only NVDLA trace in traces/nv_small* and for 64x64x64 int8 cubes, the top level
 (rtl/top/nvdla_pp_top.v) runs the layer against a cocotbext-axi AxiRam with no pauses (zero added latency,
 no backpressure), and the table shows:
   cycles      clock cycles from the D_OP_ENABLE request on the CSB (the last one of PDP / PDP_RDMA) to the
@@ -56,10 +56,10 @@ from models.replay import (  # noqa: E402
     locate_against,
     trace_steps,
 )
-from models.trace import TraceError, find_traces  # noqa: E402
+from models.trace import TraceError, default_trace_folders  # noqa: E402
 from tb.common import make_rng, start_clock_and_reset  # noqa: E402
 from tb.test_trace_rtl import RtlTarget  # noqa: E402
-from tb.trace_rtl import DEFAULT_TRACES, units_needed  # noqa: E402
+from tb.trace_rtl import units_needed  # noqa: E402
 
 CLK_NS = 10                       # tb.common's clock: 100 MHz
 LAYER_TIMEOUT_CYCLES = 2_000_000  # bounds a hang only
@@ -148,7 +148,7 @@ def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step]:
 
 
 def pdp_traces() -> list[Path]:
-    return [f for f in find_traces(DEFAULT_TRACES) if units_needed(f) == {"PDP"}]
+    return [f for f in default_trace_folders() if units_needed(f) == {"PDP"}]
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """SDP benchmark on the RTL top level: cycles from OP_ENABLE to the interrupt against the 64-bit bus bounds.
 
-For every SDP NVDLA trace under ../shared/nvdla/traces that the RTL runs (tb/trace_rtl.py's units_needed
+For every SDP NVDLA trace in traces/nv_small* that the RTL runs (tb/trace_rtl.py's units_needed
 and RTL_UNITS decide; the others are listed as SKIP with the capability they need) and for synthetic layers
 programmed through the SDP driver layer (models/driver_sdp.py) on int8 cubes:
   cube64_pass     64x64x64, every block bypassed;
@@ -84,7 +84,7 @@ from models.replay import (  # noqa: E402
 )
 from models.sdp import SdpResult, run_sdp  # noqa: E402
 from models.sdp_datapath import ALU_EQL, ALU_SUM  # noqa: E402
-from models.trace import TraceError, find_traces  # noqa: E402
+from models.trace import TraceError, default_trace_folders  # noqa: E402
 from scripts.bench_pdp import (  # noqa: E402
     BUS_BYTES,
     BenchTarget,
@@ -95,7 +95,7 @@ from scripts.bench_pdp import (  # noqa: E402
     run_on_top,
 )
 from tb.common import make_rng, start_clock_and_reset  # noqa: E402
-from tb.trace_rtl import DEFAULT_TRACES, RTL_UNITS, SDP_TO_PDP, units_needed  # noqa: E402
+from tb.trace_rtl import RTL_UNITS, SDP_TO_PDP, units_needed  # noqa: E402
 
 SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000
@@ -225,7 +225,7 @@ SYNTHETIC: tuple[tuple[str, tuple[int, int, int], Maker | None], ...] = (
 def sdp_traces() -> list[tuple[Path, set[str]]]:
     """Every trace whose datapath is SDP (alone, or feeding PDP on the fly), with what it needs."""
     found = []
-    for folder in find_traces(DEFAULT_TRACES):
+    for folder in default_trace_folders():
         needed = units_needed(folder)
         others = needed & {"CDP", "PDP"}
         if "SDP" in needed and (not others or (others == {"PDP"} and SDP_TO_PDP in needed)):

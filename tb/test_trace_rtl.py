@@ -30,11 +30,11 @@ from models.replay import (
     locate_against,
     trace_steps,
 )
-from models.trace import TraceError, find_traces
+from models.trace import TraceError, default_trace_folders, trace_roots
 from tb.bfm.csb import CsbMaster
 from tb.common import make_rng, start_clock_and_reset
 from tb.test_dma import set_memory_pauses
-from tb.trace_rtl import DEFAULT_TRACES, RTL_UNITS, units_needed
+from tb.trace_rtl import RTL_UNITS, units_needed
 
 # A layer of nv_small size finishes in far fewer cycles; this only bounds a hang.
 INTERRUPT_TIMEOUT_CYCLES = 2_000_000
@@ -134,9 +134,9 @@ async def replay_traces(dut) -> None:
     # the default folder that the RTL can run.
     folders = [Path(p) for p in os.environ.get("TRACE_FOLDERS", "").split(os.pathsep) if p]
     if not folders:
-        folders = [f for f in find_traces(DEFAULT_TRACES) if units_needed(f) <= RTL_UNITS]
+        folders = [f for f in default_trace_folders() if units_needed(f) <= RTL_UNITS]
         if not folders:
-            dut._log.warning("no NVDLA trace folder under %s: nothing to replay", DEFAULT_TRACES)
+            dut._log.warning("no NVDLA trace folder under %s: nothing to replay", trace_roots())
             return
     out = Path(os.environ.get("TRACE_RESULTS", "trace_results.json"))
     rng = make_rng("traces")

@@ -23,8 +23,6 @@ RTL_UNITS = frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP})
 OUTPUT_DST_PDP = 1 << 1   # SDP D_FEATURE_MODE_CFG.OUTPUT_DST
 # nv_small has one memory interface; larger NVDLA configurations add the CV SRAM (a trace's sec_mem).
 SECOND_MEMORY = "a second memory (sec_mem)"
-_SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-DEFAULT_TRACES = Path(os.environ.get("NVDLA_TRACES", _SHARED / "nvdla" / "traces"))
 
 
 def units_needed(folder: Path) -> set[str]:
