@@ -1,7 +1,9 @@
 """The cocotb regression: every registered bench and parameter set, then a summary table.
 
 `make` runs it on Verilator; `make SIM=icarus` on Icarus (benches Icarus accepts); `make nightly` with
-NIGHTLY=1 (long random runs) and JUnit XML. Exit status is non-zero when any test fails.
+NIGHTLY=1 (long random runs) and JUnit XML. Each row says how much its test checked (tb/outcome.py) and a
+test that found nothing to check is a SKIP row with its reason. Exit status is non-zero when any test fails,
+and when nothing passed at all (every test skipped, or none ran).
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ def selected(sim: str, names: list[str], nightly: bool) -> list[Bench]:
 
 
 def print_table(results: list[TestResult]) -> None:
-    rows = [("bench", "params", "test", "result", "seed", "sim time (us)", "wall (s)")]
+    rows = [("bench", "params", "test", "result", "checked", "seed", "sim time (us)", "wall (s)")]
     for r in results:
-        rows.append((r.bench, r.params, r.test, "PASS" if r.passed else "FAIL", r.seed,
+        rows.append((r.bench, r.params, r.test, r.status.upper(), r.checked or "-", r.seed,
                      f"{r.sim_time_ns / 1000:.1f}", f"{r.wall_s:.1f}"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     line = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
@@ -44,13 +46,18 @@ def print_table(results: list[TestResult]) -> None:
 
 def write_junit(results: list[TestResult], path: Path) -> None:
     suite = ET.Element("testsuite", name="cocotb", tests=str(len(results)),
-                       failures=str(sum(not r.passed for r in results)))
+                       failures=str(sum(r.failed for r in results)),
+                       skipped=str(sum(r.skipped for r in results)))
     for r in results:
         case = ET.SubElement(suite, "testcase", classname=f"{r.bench}.{r.params}", name=r.test,
                              time=f"{r.wall_s:.3f}")
         ET.SubElement(case, "property", name="seed", value=r.seed)
-        if not r.passed:
+        if r.checked:
+            ET.SubElement(case, "property", name="checked", value=r.checked)
+        if r.failed:
             ET.SubElement(case, "failure", message=r.message[:2000])
+        elif r.skipped:
+            ET.SubElement(case, "skipped", message=r.message[:2000])
     path.parent.mkdir(parents=True, exist_ok=True)
     ET.ElementTree(ET.Element("testsuites")).getroot().append(suite)
     ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
@@ -74,14 +81,21 @@ def main() -> int:
             results += run_bench(bench, params, sim=args.sim, waves=args.waves, seed=args.seed,
                                  nightly=args.nightly)
     print_table(results)
-    failed = [r for r in results if not r.passed]
+    for r in results:
+        if r.skipped:
+            print(f"SKIPPED {r.bench}[{r.params}].{r.test}: {r.message}")
+    failed = [r for r in results if r.failed]
     for r in failed:
         print(f"FAILED {r.bench}[{r.params}].{r.test} (seed {r.seed}): {r.message}")
     if args.junit:
         write_junit(results, args.junit)
+    passed = sum(r.passed for r in results)
     print(f"regression on {args.sim}: {time.time() - start:.0f} s wall")
-    print(f"{len(results) - len(failed)} passed, {len(failed)} failed")
-    return 1 if failed or not results else 0
+    if not passed:
+        why = "every test skipped, so nothing was checked" if results else "no test ran"
+        print(f"nothing passed: {why}")
+    print(f"{passed} passed, {len(failed)} failed, {len(results) - passed - len(failed)} skipped")
+    return 1 if failed or not passed else 0
 
 
 if __name__ == "__main__":

@@ -7,15 +7,19 @@ per simulator, bench, parameter set and wave setting, and returns the parsed res
 from __future__ import annotations
 
 import ast
+import fcntl
 import json
 import os
 import shutil
 import sys
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from tb import outcome
 from tb.benches import Bench
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,16 +27,32 @@ ROOT = Path(__file__).resolve().parent.parent
 INCLUDE_DIRS = ("rtl/gen",)
 
 
+PASS, FAIL, SKIP = "pass", "fail", "skip"
+
+
 @dataclass(frozen=True)
 class TestResult:
     bench: str
     params: str
     test: str
-    passed: bool
+    status: str           # PASS, FAIL or SKIP
     seed: str
     sim_time_ns: float
     wall_s: float
-    message: str
+    message: str          # why it failed or skipped
+    checked: str = ""     # how much the test checked, e.g. "37 traces" (tb/outcome.py), "" if it said nothing
+
+    @property
+    def passed(self) -> bool:
+        return self.status == PASS
+
+    @property
+    def failed(self) -> bool:
+        return self.status == FAIL
+
+    @property
+    def skipped(self) -> bool:
+        return self.status == SKIP
 
 
 def _prepare_verilator() -> None:
@@ -68,18 +88,39 @@ def test_names(module: str) -> list[str]:
 
 
 def parse_results(xml_path: Path, bench: Bench, tag: str, seed: str) -> list[TestResult]:
+    """One result per testcase of results.xml, with what each test recorded through tb/outcome.py."""
+    recorded = outcome.read(xml_path.parent / outcome.FILE_NAME)
     results = []
     for case in ET.parse(xml_path).getroot().iter("testcase"):
         props = {p.get("name"): p.get("value") for p in case.iter("property")}
+        name = case.get("name", "?")
+        entry = recorded.get(name, {})
         failure = case.find("failure")
         if failure is None:
             failure = case.find("error")
+        if failure is not None:
+            status = FAIL
+            why = failure.get("message") or failure.text or "failed"
+            message = f"{why} (log: {xml_path.parent / 'sim.log'})"
+        elif case.find("skipped") is not None:
+            status = SKIP
+            message = str(entry.get("reason") or "skipped (the test gave no reason through tb/outcome.py)")
+        else:
+            status, message = PASS, ""
         results.append(TestResult(
-            bench=bench.name, params=tag, test=case.get("name", "?"), passed=failure is None, seed=seed,
+            bench=bench.name, params=tag, test=name, status=status, seed=seed,
             sim_time_ns=float(props.get("sim_time_duration", "0")), wall_s=float(case.get("time", "0")),
-            message="" if failure is None else
-            f"{failure.get('message') or failure.text or 'failed'} (log: {xml_path.parent / 'sim.log'})"))
+            message=message, checked=outcome.describe(entry)))
     return results
+
+
+@contextmanager
+def _exclusive(lock: Path) -> Iterator[None]:
+    """One build at a time per build directory: under pytest -n two tests may use the same bench build."""
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with lock.open("w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        yield
 
 
 def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", waves: bool = False,
@@ -100,10 +141,11 @@ def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", w
         build_args = ["-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"]
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
-    runner.build(sources=[ROOT / s for s in bench.sources], hdl_toplevel=bench.toplevel, parameters=params,
-                 includes=[ROOT / d for d in INCLUDE_DIRS],
-                 build_args=build_args, build_dir=build_dir, waves=waves, timescale=("1ns", "1ps"),
-                 log_file=build_dir / "build.log")
+    with _exclusive(build_dir.with_name(build_dir.name + ".lock")):
+        runner.build(sources=[ROOT / s for s in bench.sources], hdl_toplevel=bench.toplevel,
+                     parameters=params, includes=[ROOT / d for d in INCLUDE_DIRS],
+                     build_args=build_args, build_dir=build_dir, waves=waves, timescale=("1ns", "1ps"),
+                     log_file=build_dir / "build.log")
     if seed is None:
         seed = int(time.time() * 1000) % (1 << 31)
     env = {"BENCH_PARAMS": json.dumps(params), "BENCH_SEED": str(seed), "NIGHTLY": "1" if nightly else "0",
@@ -114,18 +156,20 @@ def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", w
     for case in cases:
         run_dir = build_dir / (case or "all")
         run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / outcome.FILE_NAME).unlink(missing_ok=True)  # counts of an earlier run must not show
         # Icarus writes one dump per build unless told where; Verilator writes dump.fst in the run directory.
         plusargs = [f"+dumpfile_path={run_dir / 'dump.fst'}"] if waves and sim == "icarus" else []
         xml = runner.test(test_module=bench.module, plusargs=plusargs, hdl_toplevel=bench.toplevel,
                           testcase=case, seed=seed,
-                          extra_env=env, waves=waves, build_dir=build_dir, test_dir=run_dir,
+                          extra_env={**env, outcome.ENV: str(run_dir / outcome.FILE_NAME)},
+                          waves=waves, build_dir=build_dir, test_dir=run_dir,
                           results_xml=str(run_dir / "results.xml"), log_file=run_dir / "sim.log")
         if waves:
             _keep_waves(run_dir, sim, bench, tag, case or "all")
         if Path(xml).exists():
             results += parse_results(Path(xml), bench, tag, str(seed))
         else:  # the simulator died before cocotb could write its results
-            results.append(TestResult(bench.name, tag, case or "all", False, str(seed), 0.0, 0.0,
+            results.append(TestResult(bench.name, tag, case or "all", FAIL, str(seed), 0.0, 0.0,
                                       f"no results written; see the log in {run_dir}"))
     return results
 

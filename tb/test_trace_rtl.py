@@ -31,6 +31,7 @@ from models.replay import (
     trace_steps,
 )
 from models.trace import TraceError, default_trace_folders, trace_roots
+from tb import outcome
 from tb.bfm.csb import CsbMaster
 from tb.common import make_rng, start_clock_and_reset
 from tb.test_dma import set_memory_pauses
@@ -134,10 +135,11 @@ async def replay_traces(dut) -> None:
     # the default folder that the RTL can run.
     folders = [Path(p) for p in os.environ.get("TRACE_FOLDERS", "").split(os.pathsep) if p]
     if not folders:
-        folders = [f for f in default_trace_folders() if units_needed(f) <= RTL_UNITS]
+        found = default_trace_folders()
+        folders = [f for f in found if units_needed(f) <= RTL_UNITS]
         if not folders:
-            dut._log.warning("no NVDLA trace folder under %s: nothing to replay", trace_roots())
-            return
+            roots = ", ".join(map(str, trace_roots())) or "traces/nv_small*"
+            outcome.skip(f"no NVDLA trace the RTL can run under {roots} ({len(found)} trace folders found)")
     out = Path(os.environ.get("TRACE_RESULTS", "trace_results.json"))
     rng = make_rng("traces")
     results: list[TraceResult] = []
@@ -159,5 +161,6 @@ async def replay_traces(dut) -> None:
         dut._log.info("%s %s %s", folder.name, "PASS" if res.passed else "FAIL", res.message)
         results.append(res)
         out.write_text(json.dumps([dataclasses.asdict(r) for r in results]))
+        outcome.checked(len(results), "traces")
     failed = [r.name for r in results if not r.passed]
     assert not failed, f"traces failed on the RTL: {failed}"
