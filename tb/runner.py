@@ -14,8 +14,6 @@ import shutil
 import sys
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,19 +112,24 @@ def parse_results(xml_path: Path, bench: Bench, tag: str, seed: str) -> list[Tes
     return results
 
 
-@contextmanager
-def _exclusive(lock: Path) -> Iterator[None]:
-    """One build at a time per build directory: under pytest -n two tests may use the same bench build."""
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    with lock.open("w") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        yield
+def build_dir_of(bench: Bench, params: dict[str, int], sim: str, waves: bool) -> Path:
+    return ROOT / "sim_build" / sim / bench.name / (bench.tag(params) + ("-waves" if waves else ""))
 
 
 def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", waves: bool = False,
               seed: int | None = None, testcase: str | None = None,
               nightly: bool = False) -> list[TestResult]:
-    """Build (incrementally) and run one bench with one parameter set; returns one result per test."""
+    """Build (incrementally) and run one bench with one parameter set; returns one result per test.
+    One user of a build directory at a time: under pytest -n two tests may build and run the same bench."""
+    lock = build_dir_of(bench, params, sim, waves).with_suffix(".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        return _run_bench(bench, params, sim=sim, waves=waves, seed=seed, testcase=testcase, nightly=nightly)
+
+
+def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, seed: int | None,
+               testcase: str | None, nightly: bool) -> list[TestResult]:
     from cocotb_tools.runner import get_runner
 
     if sim == "verilator":
@@ -134,18 +137,17 @@ def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", w
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # the runner hands sys.path to the simulator as PYTHONPATH
     tag = bench.tag(params)
-    build_dir = ROOT / "sim_build" / sim / bench.name / (tag + ("-waves" if waves else ""))
+    build_dir = build_dir_of(bench, params, sim, waves)
     runner = get_runner(sim)
     build_args: list[str] = []
     if sim == "verilator":
         build_args = ["-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"]
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
-    with _exclusive(build_dir.with_name(build_dir.name + ".lock")):
-        runner.build(sources=[ROOT / s for s in bench.sources], hdl_toplevel=bench.toplevel,
-                     parameters=params, includes=[ROOT / d for d in INCLUDE_DIRS],
-                     build_args=build_args, build_dir=build_dir, waves=waves, timescale=("1ns", "1ps"),
-                     log_file=build_dir / "build.log")
+    runner.build(sources=[ROOT / s for s in bench.sources], hdl_toplevel=bench.toplevel, parameters=params,
+                 includes=[ROOT / d for d in INCLUDE_DIRS],
+                 build_args=build_args, build_dir=build_dir, waves=waves, timescale=("1ns", "1ps"),
+                 log_file=build_dir / "build.log")
     if seed is None:
         seed = int(time.time() * 1000) % (1 << 31)
     env = {"BENCH_PARAMS": json.dumps(params), "BENCH_SEED": str(seed), "NIGHTLY": "1" if nightly else "0",
@@ -156,21 +158,30 @@ def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", w
     for case in cases:
         run_dir = build_dir / (case or "all")
         run_dir.mkdir(parents=True, exist_ok=True)
-        (run_dir / outcome.FILE_NAME).unlink(missing_ok=True)  # counts of an earlier run must not show
+        for stale in (outcome.FILE_NAME, "results.xml"):  # what an earlier run wrote must not show
+            (run_dir / stale).unlink(missing_ok=True)
         # Icarus writes one dump per build unless told where; Verilator writes dump.fst in the run directory.
         plusargs = [f"+dumpfile_path={run_dir / 'dump.fst'}"] if waves and sim == "icarus" else []
-        xml = runner.test(test_module=bench.module, plusargs=plusargs, hdl_toplevel=bench.toplevel,
-                          testcase=case, seed=seed,
-                          extra_env={**env, outcome.ENV: str(run_dir / outcome.FILE_NAME)},
-                          waves=waves, build_dir=build_dir, test_dir=run_dir,
-                          results_xml=str(run_dir / "results.xml"), log_file=run_dir / "sim.log")
+        try:
+            xml = runner.test(test_module=bench.module, plusargs=plusargs, hdl_toplevel=bench.toplevel,
+                              testcase=case, seed=seed,
+                              extra_env={**env, outcome.ENV: str(run_dir / outcome.FILE_NAME)},
+                              waves=waves, build_dir=build_dir, test_dir=run_dir,
+                              results_xml=str(run_dir / "results.xml"), log_file=run_dir / "sim.log")
+        except (SystemExit, RuntimeError) as err:
+            # cocotb's runner exits when a test failed (under pytest) or the simulator failed, and raises
+            # when a signal killed it: the results file, when there is one, still says which test failed.
+            xml = run_dir / "results.xml"
+            ended = f" ({err})"
+        else:
+            ended = ""
         if waves:
             _keep_waves(run_dir, sim, bench, tag, case or "all")
         if Path(xml).exists():
             results += parse_results(Path(xml), bench, tag, str(seed))
         else:  # the simulator died before cocotb could write its results
             results.append(TestResult(bench.name, tag, case or "all", FAIL, str(seed), 0.0, 0.0,
-                                      f"no results written; see the log in {run_dir}"))
+                                      f"the simulator ended without results{ended}; see {run_dir}/sim.log"))
     return results
 
 

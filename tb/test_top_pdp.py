@@ -33,6 +33,7 @@ from models.driver_sdp import sdp_layer
 from models.errors import ConfigError
 from models.memory import Memory
 from models.pdp import PdpConfig, check_memory_layout, run_pdp
+from tb.batch import Batch
 from tb.benches import find
 from tb.bfm.csb import CsbMaster
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
@@ -251,12 +252,15 @@ def random_program(rng: random.Random, max_w: int, group: int) -> tuple[dict[str
 async def random_layers(dut: SimHandleBase) -> None:
     top = await setup(dut, "random_layers")
     count = scaled(8, 200)
+    batch = Batch(dut)
     for i in range(count):
         # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
-        desc, prog = random_program(top.rng, top.max_w, group=i % 2)
+        desc, prog = random_program(top.rng, top.max_w, group=batch.group)
         label = f"layer {i}: {describe(desc, prog)}"
-        cycles = await run_layer(top, prog, label)
-        dut._log.info("layer %d ok in %d cycles: %s", i, cycles, describe(desc, prog))
+        cycles = await batch.run(label, run_layer(top, prog, label))
+        if cycles is not None:
+            dut._log.info("layer %d ok in %d cycles: %s", i, cycles, describe(desc, prog))
+    batch.finish()
 
 
 # ---- register groups ------------------------------------------------------------------------------------

@@ -59,6 +59,7 @@ from models.precision import as_signed
 from models.sdp import USE_BOTH, SdpConfig, SdpResult, run_sdp, sdp_compute
 from models.sdp_datapath import ALU_EQL, Operands, ew_convert, x_block, y_block
 from tb import lut_access
+from tb.batch import Batch
 from tb.common import nightly, scaled
 from tb.test_dma import set_memory_pauses
 from tb.test_lut import Shape, random_config
@@ -666,6 +667,7 @@ async def random_layers(dut: SimHandleBase) -> None:
     top = await setup(dut, "random_layers")
     cov = Coverage()
     count = scaled(24, 120)
+    batch = Batch(dut, after_reset=lambda: top.write("GLB", "S_INTR_MASK", 0, nposted=True))
     i = 0
     # planned layers aim at goals still missing (most of the time); past the planned count the run continues,
     # bounded, while a goal is missing
@@ -673,13 +675,15 @@ async def random_layers(dut: SimHandleBase) -> None:
         missing = cov.missing()
         wants = plan(missing, top.rng) if missing and top.rng.random() < 0.8 else random_wants(top.rng)
         # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
-        layer = make_layer(top.rng, group=i % 2, wants=wants)
+        layer = make_layer(top.rng, group=batch.group, wants=wants)
         label = f"layer {i}"
-        cycles = await run_layer(top, layer, label)
-        cov.add(layer)
-        dut._log.info("layer %d ok in %d cycles: %s", i, cycles, describe(layer))
+        cycles = await batch.run(f"{label} ({describe(layer)})", run_layer(top, layer, label))
+        if cycles is not None:
+            cov.add(layer)
+            dut._log.info("layer %d ok in %d cycles: %s", i, cycles, describe(layer))
         i += 1
     dut._log.info("%d layers, coverage: %s", i, sorted(cov.seen))
+    batch.finish()
     assert not cov.missing(), f"coverage holes after {i} layers: {cov.missing()}"
 
 

@@ -141,6 +141,7 @@ async def replay_traces(dut) -> None:
             roots = ", ".join(map(str, trace_roots())) or "traces/nv_small*"
             outcome.skip(f"no NVDLA trace the RTL can run under {roots} ({len(found)} trace folders found)")
     out = Path(os.environ.get("TRACE_RESULTS", "trace_results.json"))
+    running = out.with_suffix(".running")
     rng = make_rng("traces")
     results: list[TraceResult] = []
     await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
@@ -149,7 +150,8 @@ async def replay_traces(dut) -> None:
     target = RtlTarget(dut, ram)
     cocotb.start_soon(target.track_dma_writes())
     for folder in folders:
-        # Each trace starts from reset with an empty memory, as NVIDIA's player does.
+        # Each trace starts from reset with an empty memory, as NVIDIA's player does (and whatever the last
+        # trace left behind, a hung unit included, is gone).
         target.new_trace()
         dut.rst_n.value = 0
         await ClockCycles(dut.clk, 3)
@@ -157,10 +159,15 @@ async def replay_traces(dut) -> None:
         await ClockCycles(dut.clk, 2)
         # The interrupt output is a level: leave every done bit unmasked so the harness sees it.
         await target.csb.write(regmap.address("GLB", "S_INTR_MASK"), 0, nposted=True)
-        res = await target.run(folder.name, folder)
+        running.write_text(folder.name)  # names the trace to blame if the simulator dies during it
+        try:
+            res = await target.run(folder.name, folder)
+        except Exception as err:  # noqa: BLE001 - a model ConfigError, a driver error: this trace only
+            res = TraceResult(folder.name, False, 0, f"{type(err).__name__}: {err}")
         dut._log.info("%s %s %s", folder.name, "PASS" if res.passed else "FAIL", res.message)
         results.append(res)
         out.write_text(json.dumps([dataclasses.asdict(r) for r in results]))
         outcome.checked(len(results), "traces")
+    running.unlink(missing_ok=True)
     failed = [r.name for r in results if not r.passed]
     assert not failed, f"traces failed on the RTL: {failed}"
