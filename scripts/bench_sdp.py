@@ -94,6 +94,7 @@ from scripts.bench_pdp import (  # noqa: E402
     exit_code,
     run_on_top,
 )
+from tb import outcome  # noqa: E402
 from tb.common import make_rng, start_clock_and_reset  # noqa: E402
 from tb.trace_rtl import RTL_UNITS, SDP_TO_PDP, units_needed  # noqa: E402
 
@@ -379,6 +380,9 @@ async def sdp_benchmark(dut: Any) -> None:
         dut._log.info("%s: %d cycles, %s %s", name, row.cycles, "ok" if row.ok else "FAIL", row.message)
         rows.append(row)
         out.write_text(json.dumps([asdict(r) for r in rows]))
+    if not rows:
+        outcome.skip("no layer to benchmark (BENCH_ONLY / --only selected none)")
+    outcome.checked(len(rows), "layers")
     assert all(r.ok for r in rows), f"wrong results: {[r.name for r in rows if not r.ok]}"
 
 

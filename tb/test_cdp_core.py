@@ -35,6 +35,7 @@ from models.cdp import CdpConfig, CdpResult, cdp_compute, input_convert, square_
 from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, lut_lookup
 from models.lut_regs import lut_fields
 from models.precision import as_signed
+from tb import outcome
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import bench_params, make_rng, nightly, scaled, start_clock_and_reset
 from tb.lut_port import LutPortDriver, check_readback
@@ -431,6 +432,7 @@ async def random_layers(dut) -> None:
         cov.add(layer, cdp_compute(layer.cube, layer.cfg), geo)
         atoms += layer.cfg.width * layer.cfg.height * layer.cfg.surfaces
         i += 1
+        outcome.checked(i, "layers")
     cocotb.log.info("%d layers, %d atoms, coverage %s", i, atoms, sorted(cov.seen))
     cov.check()
 

@@ -43,6 +43,7 @@ from models.lut import (
 )
 from models.lut_program import LutProgram
 from models.precision import as_signed
+from tb import outcome
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 
@@ -557,6 +558,7 @@ async def random_configs(dut) -> None:
                            cnt_en=(n % 17 != 16))
         cov.add(res, cfg)
         total += res.output.size
+        outcome.checked(total, "samples")
     # stream() raises on the first wrong lane or counter, so reaching here means none in the whole run
     cocotb.log.info("%d random configurations, %d samples scored, 0 mismatches, the five statistics "
                     "counters compared after each configuration; coverage %s", n, total, cov.summary())

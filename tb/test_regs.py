@@ -20,6 +20,7 @@ from cocotb.handle import SimHandleBase
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
 from models import registers as regs
+from tb import outcome
 from tb.bfm.csb import CsbMaster
 from tb.common import make_rng, scaled, start_clock_and_reset
 
@@ -263,6 +264,7 @@ async def rw_fields_random(dut: SimHandleBase) -> None:
     """Random values in every RW field of both groups (encoded with the model), read back after all the
     writes (no aliasing), and seen on the datapath outputs when their group is the consumer."""
     tb = await setup(dut, "rw")
+    checked = 0
     for _round in range(scaled(2, 12)):
         for unit in tb.units:
             for group in ((0, 1) if unit in tb.grouped else (0,)):
@@ -278,6 +280,8 @@ async def rw_fields_random(dut: SimHandleBase) -> None:
             if unit in tb.grouped:  # a done with nothing armed only flips CONSUMER: show group 1
                 await tb.done(unit)
                 await tb.check_outputs(unit)
+            checked += 1
+            outcome.checked(checked, "unit programmings")
 
 
 @cocotb.test()
@@ -413,6 +417,8 @@ async def groups_random_walk(dut: SimHandleBase) -> None:
         if step % 25 == 24:
             await tb.expect_all(unit, f"(step {step})")
             await tb.check_outputs(unit)
+            outcome.checked(step + 1, "steps")
+    outcome.checked(steps, "steps")
 
 
 # --- GLB interrupts ---------------------------------------------------------------------------------------

@@ -51,6 +51,7 @@ from models.sdp_datapath import (
     x_block,
     y_block,
 )
+from tb import outcome
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import bench_params, make_rng, nightly, scaled, start_clock_and_reset
 from tb.lut_port import LutPortDriver, check_readback
@@ -752,6 +753,7 @@ async def random_configs(dut) -> None:
         cov.add(case, case.model())
         atoms += case.cfg.width * case.cfg.height * case.cfg.surfaces
         i += 1
+        outcome.checked(i, "configurations")
     cocotb.log.info("%d configurations, %d atoms, every lane scored, coverage %s", i, atoms, sorted(cov.seen))
     assert not cov.missing(), f"coverage holes after {i} configurations: {cov.missing()}"
 
