@@ -36,7 +36,9 @@ class Batch:
             result: T | None = await layer
             self.group ^= 1
         except Exception as err:  # noqa: BLE001 - one layer's failure of any kind must not end the batch
-            self.failures.append(f"{label}: {type(err).__name__}: {err}")
+            detail = f"{type(err).__name__}: {err}".split("\n")[0]  # pytest's assertion rewrite adds lines
+            # scoring messages often start with the label already: say it once
+            self.failures.append(detail if str(err).startswith(label) else f"{label}: {detail}")
             self.dut._log.error("FAILED %s: %s", label, err)
             await self.reset()
             result = None
