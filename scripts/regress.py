@@ -80,6 +80,14 @@ def main() -> int:
             print(f"== {bench.name} [{bench.tag(params)}] on {args.sim}", flush=True)
             results += run_bench(bench, params, sim=args.sim, waves=args.waves, seed=args.seed,
                                  nightly=args.nightly)
+    if args.junit:
+        write_junit(results, args.junit)
+    return summary(results, f"regression on {args.sim}: {time.time() - start:.0f} s wall")
+
+
+def summary(results: list[TestResult], timing: str) -> int:
+    """The table, each skip and failure with its reason, the closing count; the exit status (non-zero on a
+    failure, and when nothing passed: a run that checked nothing is not a green run)."""
     print_table(results)
     for r in results:
         if r.skipped:
@@ -87,10 +95,8 @@ def main() -> int:
     failed = [r for r in results if r.failed]
     for r in failed:
         print(f"FAILED {r.bench}[{r.params}].{r.test} (seed {r.seed}): {r.message}")
-    if args.junit:
-        write_junit(results, args.junit)
     passed = sum(r.passed for r in results)
-    print(f"regression on {args.sim}: {time.time() - start:.0f} s wall")
+    print(timing)
     if not passed:
         why = "every test skipped, so nothing was checked" if results else "no test ran"
         print(f"nothing passed: {why}")
