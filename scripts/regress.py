@@ -63,6 +63,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=None, help="reproduce a run (the table prints each seed)")
     ap.add_argument("--nightly", action="store_true", help="long randomized runs")
     ap.add_argument("--junit", type=Path, default=None, help="write JUnit XML here")
+    ap.add_argument("--coverage", action="store_true",
+                    help="Verilator line/toggle coverage (own -cov builds), see scripts/coverage.py")
     ap.add_argument("benches", nargs="*", help="only these benches (default: all)")
     args = ap.parse_args()
 
@@ -72,7 +74,7 @@ def main() -> int:
         for params in bench.param_sets:
             print(f"== {bench.name} [{bench.tag(params)}] on {args.sim}", flush=True)
             results += run_bench(bench, params, sim=args.sim, waves=args.waves, seed=args.seed,
-                                 nightly=args.nightly)
+                                 nightly=args.nightly, coverage=args.coverage)
     print_table(results)
     failed = [r for r in results if not r.passed]
     for r in failed:

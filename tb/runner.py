@@ -21,6 +21,9 @@ from tb.benches import Bench
 ROOT = Path(__file__).resolve().parent.parent
 # `include search path of every build (generated headers such as rtl/gen/nvdla_csb_map.vh)
 INCLUDE_DIRS = ("rtl/gen",)
+# Verilator code coverage (`run_bench(coverage=True)`, `make coverage`): what is counted, where it is written.
+COVERAGE_BUILD_ARGS = ["--coverage-line", "--coverage-toggle"]
+COVERAGE_FILE = "coverage.dat"
 
 
 @dataclass(frozen=True)
@@ -84,8 +87,11 @@ def parse_results(xml_path: Path, bench: Bench, tag: str, seed: str) -> list[Tes
 
 def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", waves: bool = False,
               seed: int | None = None, testcase: str | None = None,
-              nightly: bool = False) -> list[TestResult]:
-    """Build (incrementally) and run one bench with one parameter set; returns one result per test."""
+              nightly: bool = False, coverage: bool = False) -> list[TestResult]:
+    """Build (incrementally) and run one bench with one parameter set; returns one result per test.
+
+    `coverage` (Verilator only) builds with line and toggle coverage in a separate build directory (suffix
+    -cov) and leaves a coverage.dat in each run directory, for scripts/coverage.py to merge."""
     from cocotb_tools.runner import get_runner
 
     if sim == "verilator":
@@ -93,13 +99,16 @@ def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", w
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # the runner hands sys.path to the simulator as PYTHONPATH
     tag = bench.tag(params)
-    build_dir = ROOT / "sim_build" / sim / bench.name / (tag + ("-waves" if waves else ""))
+    build_dir = ROOT / "sim_build" / sim / bench.name / (tag + ("-waves" if waves else "")
+                                                         + ("-cov" if coverage else ""))
     runner = get_runner(sim)
     build_args: list[str] = []
     if sim == "verilator":
         build_args = ["-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"]
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
+        if coverage:
+            build_args += COVERAGE_BUILD_ARGS
     runner.build(sources=[ROOT / s for s in bench.sources], hdl_toplevel=bench.toplevel, parameters=params,
                  includes=[ROOT / d for d in INCLUDE_DIRS],
                  build_args=build_args, build_dir=build_dir, waves=waves, timescale=("1ns", "1ps"),
@@ -116,6 +125,9 @@ def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", w
         run_dir.mkdir(parents=True, exist_ok=True)
         # Icarus writes one dump per build unless told where; Verilator writes dump.fst in the run directory.
         plusargs = [f"+dumpfile_path={run_dir / 'dump.fst'}"] if waves and sim == "icarus" else []
+        if coverage and sim == "verilator":
+            (run_dir / COVERAGE_FILE).unlink(missing_ok=True)   # never merge a stale run's counts
+            plusargs.append(f"+verilator+coverage+file+{run_dir / COVERAGE_FILE}")
         xml = runner.test(test_module=bench.module, plusargs=plusargs, hdl_toplevel=bench.toplevel,
                           testcase=case, seed=seed,
                           extra_env=env, waves=waves, build_dir=build_dir, test_dir=run_dir,
