@@ -275,7 +275,7 @@ class Coverage(Covergroup):
         """A configuration shape still missing from the coverage (None once nothing is), so the generator
         aims at the holes instead of waiting for chance: a (mode, priorities) combination lacking a
         deciding case, or an exponential LE whose underflow (priority LE) must be taken at some offset."""
-        exp_uflow = [f for f in self.missing() if f.startswith("exp LE uflow")]
+        exp_uflow = [f for f in self.REQUIRED if f.startswith("exp LE uflow chosen") and not self.hits[f]]
         missing = self.missing_decisive()
         if exp_uflow and (not missing or rng.random() < 0.5):
             sign = rng.choice(exp_uflow).split("offset ", 1)[1]
