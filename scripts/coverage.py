@@ -107,6 +107,8 @@ def uncovered_report(cov: CodeCoverage) -> list[str]:
         if not hit:
             per_file[rel].append(line)
     out = ["", "uncovered RTL lines (per file: count, then the first few)"]
+    if not per_file:
+        out.append("  (none)")
     for rel in sorted(per_file, key=lambda r: (-len(per_file[r]), r)):
         lines = sorted(per_file[rel])
         total = sum(1 for (r, _l) in cov.lines if r == rel)
@@ -117,6 +119,17 @@ def uncovered_report(cov: CodeCoverage) -> list[str]:
         for line in lines[:SHOW_LINES]:
             out.append(f"    {line:5d}: {source[line - 1].strip() if line <= len(source) else ''}")
     return out
+
+
+def toggle_report(cov: CodeCoverage) -> list[str]:
+    """The files with the lowest share of signal-bit toggles seen (both directions count separately)."""
+    per_file: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for (rel, _line, _bit), hit in cov.toggles.items():
+        per_file[rel][0] += hit
+        per_file[rel][1] += 1
+    worst = sorted(per_file.items(), key=lambda kv: kv[1][0] / kv[1][1])[:SHOW_LINES]
+    return ["", "RTL files with the lowest toggle coverage"] + [
+        f"  {rel}: {hit}/{total} ({percent(hit, total):.1f}%)" for rel, (hit, total) in worst]
 
 
 def functional_report(func: dict[str, dict[str, dict[str, dict[str, int]]]]) -> tuple[list[str], int, int]:
@@ -195,7 +208,7 @@ def main() -> int:
     out = [f"{len(dats)} coverage.dat and {len(funcs)} functional coverage files merged; report: {where}",
            f"line: {line_hit}/{line_total} RTL lines, toggle: {tog_hit}/{tog_total} RTL signal-bit toggles, "
            f"functional: {func_hit}/{func_total} bins"]
-    out += uncovered_report(cov) + func_lines
+    out += uncovered_report(cov) + toggle_report(cov) + func_lines
     limits = json.loads(THRESHOLDS.read_text())
     below = [f"{k} {figures[k]:.1f}% < {limits[k]}%" for k in ("line", "toggle", "functional")
              if figures[k] < limits[k]]
