@@ -4,7 +4,9 @@
 #   make SIM=icarus      the regression on Icarus (every bench Icarus accepts)
 #   make WAVES=1         an FST per test under waves/<sim>/<bench>/<params>/<test>.fst
 #   make SEED=123        reproduce a run (the summary table prints the seed of each test)
-#   make nightly         long randomized regression, JUnit XML under reports/
+#   make nightly         long randomized regression, JUnit XML under reports/, then make coverage (Verilator)
+#   make coverage        the regression with line/toggle + functional coverage, report in reports/coverage/,
+#                        fails below tb/coverage_thresholds.json
 #   make traces [TARGET=model|rtl] [TRACES=dir]   replay NVDLA trace tests (default: traces/nv_small*)
 #   make regs            regenerate register model, C header, docs and RTL decode from regmap/
 #   make lint | synth | bench | ruff | clean
@@ -23,7 +25,7 @@ JOBS    ?= auto
 REGRESS_ARGS := --sim $(SIM) $(if $(filter 1,$(WAVES)),--waves) $(if $(SEED),--seed $(SEED))
 
 .DEFAULT_GOAL := regress
-.PHONY: regress test nightly lint synth traces regs bench lut-report ruff sysdeps venv clean
+.PHONY: regress test nightly coverage lint synth traces regs bench lut-report ruff sysdeps venv clean
 
 $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
@@ -46,6 +48,10 @@ nightly: venv sysdeps
 	$(PYTHON) scripts/regress.py $(REGRESS_ARGS) --nightly --junit reports/nightly-$(SIM).xml
 	$(PYTHON) -m pytest -n $(JOBS) tests/model --junitxml=reports/nightly-model.xml
 	$(PYTHON) scripts/rtl_check.py synth
+	$(if $(filter verilator,$(SIM)),$(PYTHON) scripts/coverage.py)
+
+coverage: venv sysdeps
+	$(PYTHON) scripts/coverage.py $(if $(SEED),--seed $(SEED))
 
 lint: venv
 	$(PYTHON) scripts/rtl_check.py lint

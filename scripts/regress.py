@@ -70,8 +70,12 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=None, help="reproduce a run (the table prints each seed)")
     ap.add_argument("--nightly", action="store_true", help="long randomized runs")
     ap.add_argument("--junit", type=Path, default=None, help="write JUnit XML here")
+    ap.add_argument("--coverage", action="store_true",
+                    help="Verilator line/toggle coverage (own -cov builds), see scripts/coverage.py")
     ap.add_argument("benches", nargs="*", help="only these benches (default: all)")
     args = ap.parse_args()
+    if args.coverage and args.sim != "verilator":
+        ap.error("--coverage needs --sim verilator")
 
     start = time.time()
     results: list[TestResult] = []
@@ -79,7 +83,7 @@ def main() -> int:
         for params in bench.param_sets:
             print(f"== {bench.name} [{bench.tag(params)}] on {args.sim}", flush=True)
             results += run_bench(bench, params, sim=args.sim, waves=args.waves, seed=args.seed,
-                                 nightly=args.nightly)
+                                 nightly=args.nightly, coverage=args.coverage)
     if args.junit:
         write_junit(results, args.junit)
     return summary(results, f"regression on {args.sim}: {time.time() - start:.0f} s wall")

@@ -23,6 +23,9 @@ from tb.benches import Bench
 ROOT = Path(__file__).resolve().parent.parent
 # `include search path of every build (generated headers such as rtl/gen/nvdla_csb_map.vh)
 INCLUDE_DIRS = ("rtl/gen",)
+# Verilator code coverage (`run_bench(coverage=True)`, `make coverage`): what is counted, where it is written.
+COVERAGE_BUILD_ARGS = ["--coverage-line", "--coverage-toggle"]
+COVERAGE_FILE = "coverage.dat"
 
 
 PASS, FAIL, SKIP = "pass", "fail", "skip"
@@ -112,24 +115,29 @@ def parse_results(xml_path: Path, bench: Bench, tag: str, seed: str) -> list[Tes
     return results
 
 
-def build_dir_of(bench: Bench, params: dict[str, int], sim: str, waves: bool) -> Path:
-    return ROOT / "sim_build" / sim / bench.name / (bench.tag(params) + ("-waves" if waves else ""))
+def build_dir_of(bench: Bench, params: dict[str, int], sim: str, waves: bool, coverage: bool = False) -> Path:
+    return ROOT / "sim_build" / sim / bench.name / (bench.tag(params) + ("-waves" if waves else "")
+                                                    + ("-cov" if coverage else ""))
 
 
 def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", waves: bool = False,
               seed: int | None = None, testcase: str | None = None,
-              nightly: bool = False) -> list[TestResult]:
+              nightly: bool = False, coverage: bool = False) -> list[TestResult]:
     """Build (incrementally) and run one bench with one parameter set; returns one result per test.
-    One user of a build directory at a time: under pytest -n two tests may build and run the same bench."""
-    lock = build_dir_of(bench, params, sim, waves).with_suffix(".lock")
+    One user of a build directory at a time: under pytest -n two tests may build and run the same bench.
+
+    `coverage` (Verilator only) builds with line and toggle coverage in a separate build directory (suffix
+    -cov) and leaves a coverage.dat in each run directory, for scripts/coverage.py to merge."""
+    lock = build_dir_of(bench, params, sim, waves, coverage).with_suffix(".lock")
     lock.parent.mkdir(parents=True, exist_ok=True)
     with lock.open("w") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
-        return _run_bench(bench, params, sim=sim, waves=waves, seed=seed, testcase=testcase, nightly=nightly)
+        return _run_bench(bench, params, sim=sim, waves=waves, seed=seed, testcase=testcase, nightly=nightly,
+                          coverage=coverage)
 
 
 def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, seed: int | None,
-               testcase: str | None, nightly: bool) -> list[TestResult]:
+               testcase: str | None, nightly: bool, coverage: bool) -> list[TestResult]:
     from cocotb_tools.runner import get_runner
 
     if sim == "verilator":
@@ -137,13 +145,15 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # the runner hands sys.path to the simulator as PYTHONPATH
     tag = bench.tag(params)
-    build_dir = build_dir_of(bench, params, sim, waves)
+    build_dir = build_dir_of(bench, params, sim, waves, coverage)
     runner = get_runner(sim)
     build_args: list[str] = []
     if sim == "verilator":
         build_args = ["-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"]
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
+        if coverage:
+            build_args += COVERAGE_BUILD_ARGS
     runner.build(sources=[ROOT / s for s in bench.sources], hdl_toplevel=bench.toplevel, parameters=params,
                  includes=[ROOT / d for d in INCLUDE_DIRS],
                  build_args=build_args, build_dir=build_dir, waves=waves, timescale=("1ns", "1ps"),
@@ -162,6 +172,9 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
             (run_dir / stale).unlink(missing_ok=True)
         # Icarus writes one dump per build unless told where; Verilator writes dump.fst in the run directory.
         plusargs = [f"+dumpfile_path={run_dir / 'dump.fst'}"] if waves and sim == "icarus" else []
+        if coverage and sim == "verilator":
+            (run_dir / COVERAGE_FILE).unlink(missing_ok=True)   # never merge a stale run's counts
+            plusargs.append(f"+verilator+coverage+file+{run_dir / COVERAGE_FILE}")
         try:
             xml = runner.test(test_module=bench.module, plusargs=plusargs, hdl_toplevel=bench.toplevel,
                               testcase=case, seed=seed,
