@@ -27,17 +27,12 @@ import json
 import os
 import sys
 import tempfile
-import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import cocotb
 import numpy as np
-from cocotb.task import Task
-from cocotb.triggers import ClockCycles, Event, First, RisingEdge, Timer
-from cocotb.utils import get_sim_time
-from cocotbext.axi import AxiBus, AxiRam
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -45,36 +40,19 @@ if str(ROOT) not in sys.path:
 
 from models import registers as regmap  # noqa: E402
 from models.pdp import AVERAGE, MAX, PdpConfig, check_memory_layout  # noqa: E402
-from models.replay import (  # noqa: E402
-    CheckCrc,
-    MemFill,
-    MemWrite,
-    RegWrite,
-    Step,
-    WaitInterrupt,
-    crc_failure,
-    locate_against,
-    trace_steps,
-)
+from models.replay import MemWrite, RegWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
 from models.trace import TraceError, find_traces  # noqa: E402
-from tb.common import make_rng, start_clock_and_reset  # noqa: E402
-from tb.test_trace_rtl import RtlTarget  # noqa: E402
-from tb.trace_rtl import DEFAULT_TRACES, units_needed  # noqa: E402
-
-CLK_NS = 10                       # tb.common's clock: 100 MHz
-LAYER_TIMEOUT_CYCLES = 2_000_000  # bounds a hang only
-BUS_BYTES = 8                     # 64-bit AXI data
-
-
-@dataclass
-class Row:
-    name: str
-    cycles: int = 0
-    read_bytes: int = 0
-    write_bytes: int = 0
-    wall_s: float = 0.0
-    ok: bool = False
-    message: str = ""
+from tb.bench_target import (  # noqa: E402
+    BENCH_TRACES,
+    BUS_BYTES,
+    BenchTarget,
+    Row,
+    bench_timing,
+    reset,
+    start_top,
+)
+from tb.common import make_rng  # noqa: E402
+from tb.trace_rtl import units_needed  # noqa: E402
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -148,134 +126,17 @@ def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step]:
 
 
 def pdp_traces() -> list[Path]:
-    return [f for f in find_traces(DEFAULT_TRACES) if units_needed(f) == {"PDP"}]
+    return [f for f in find_traces(BENCH_TRACES) if units_needed(f) == {"PDP"}]
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Simulation side
+# Simulation side (the target, its memory and reset live in tb/bench_target.py)
 # ---------------------------------------------------------------------------------------------------------
-class BenchTarget(RtlTarget):
-    """The trace replay's RTL target, timed: no per-cycle Python (the figures are cycles per wall second)."""
-
-    def __init__(self, dut: Any, ram: AxiRam) -> None:
-        super().__init__(dut, ram)
-        self.read_bytes = 0
-        self.write_bytes = 0
-        self.t_enable = 0
-        self.wall_enable = 0.0
-        self.t_intr = 0
-        self.wall_intr = 0.0
-        self.intr_seen = Event()
-        self._watcher: Task[None] | None = None
-        self._count_memory_traffic()
-
-    def _count_memory_traffic(self) -> None:
-        """Count the bytes the memory serves and takes (and record the written ranges, which the trace
-        replay gets from a per-cycle AW monitor instead): wraps the AxiRam's per-beat hooks."""
-        read_beat, write_run = self.ram.read_if._read, self.ram.write_if._write
-
-        async def read(address: int, length: int) -> bytes:
-            self.read_bytes += length
-            return await read_beat(address, length)
-
-        async def write(address: int, data: bytes) -> None:
-            self.write_bytes += len(data)
-            if self.written and self.written[-1][1] == address:
-                self.written[-1] = (self.written[-1][0], address + len(data))
-            else:
-                self.written.append((address, address + len(data)))
-            await write_run(address, data)
-
-        self.ram.read_if._read = read
-        self.ram.write_if._write = write
-
-    def new_trace(self) -> None:
-        super().new_trace()
-        self.read_bytes = self.write_bytes = 0
-
-    async def _catch_interrupt(self) -> None:
-        await RisingEdge(self.dut.intr)
-        self.t_intr = get_sim_time("ns")
-        self.wall_intr = time.perf_counter()
-        self.intr_seen.set()
-
-    async def _wait_interrupt(self, unit: str, group: int) -> bool:
-        timeout = Timer(LAYER_TIMEOUT_CYCLES * CLK_NS, "ns")
-        if await First(self.intr_seen.wait(), timeout) is timeout:
-            return False
-        return await super()._wait_interrupt(unit, group)
-
-    async def run_steps(self, name: str, steps: list[Step]) -> Row:
-        row = Row(name)
-        checks: list[str] = []
-        for step in steps:
-            if isinstance(step, RegWrite):
-                self.model.reg_write(step.unit, step.reg, step.value)   # before t_enable: the model runs here
-                enable = step.reg == "D_OP_ENABLE"
-                if enable and step.value & 1:
-                    self._arm_timer()
-                await self.csb.write(regmap.address(step.unit, step.reg), step.value, nposted=enable)
-            elif isinstance(step, MemFill | MemWrite):
-                self._memory(step)
-            elif isinstance(step, WaitInterrupt):
-                if not await self._wait_interrupt(step.unit, step.group):
-                    row.message = f"{step.where}: no interrupt within {LAYER_TIMEOUT_CYCLES} cycles"
-                    return row
-                self.model.wait_interrupt(step.unit, step.group)
-                row.cycles = round((self.t_intr - self.t_enable) / CLK_NS)
-                row.wall_s = self.wall_intr - self.wall_enable
-                checks.append(self._against_model())
-            elif isinstance(step, CheckCrc):
-                actual = np.frombuffer(self.ram.read(step.base, step.size), dtype=np.uint8)
-                checks.append(crc_failure(step, actual, locate_against(self.model)))
-        row.read_bytes, row.write_bytes = self.read_bytes, self.write_bytes
-        failed = [c for c in checks if c]
-        row.ok = bool(checks) and not failed
-        row.message = failed[0] if failed else ("" if checks else "nothing was checked")
-        return row
-
-    def _arm_timer(self) -> None:
-        """Start timing at this enable (the last enable before the interrupt wins) and watch for the edge."""
-        self.t_enable = get_sim_time("ns")
-        self.wall_enable = time.perf_counter()
-        if self._watcher is None or self.intr_seen.is_set():
-            self.intr_seen.clear()
-            self._watcher = cocotb.start_soon(self._catch_interrupt())
-
-    def _against_model(self) -> str:
-        """'' if the DUT's output span equals the model's and the DUT wrote exactly the output cube."""
-        layout = self.model.runs[-1].layout if self.model.runs else None
-        if layout is None:
-            return "the model ran no layer"
-        surfaces = -(-layout.channels // layout.atom_bytes)
-        line = layout.width * layout.atom_bytes
-        span = (surfaces - 1) * layout.surface_stride + (layout.height - 1) * layout.line_stride + line
-        actual = np.frombuffer(self.ram.read(layout.base, span), dtype=np.uint8)
-        expected = self.model.mem_read(0, layout.base, span)
-        bad = np.flatnonzero(actual != expected)
-        if bad.size:
-            return (f"output differs from the model at {bad.size} bytes, first at address "
-                    f"{layout.base + int(bad[0]):#x} (expected {expected[bad[0]]}, got {actual[bad[0]]})")
-        if self.write_bytes != surfaces * layout.height * line:
-            return f"wrote {self.write_bytes} bytes, the output cube has {surfaces * layout.height * line}"
-        return ""
-
-
-async def _reset(dut: Any) -> None:
-    dut.rst_n.value = 0
-    await ClockCycles(dut.clk, 3)
-    dut.rst_n.value = 1
-    await ClockCycles(dut.clk, 2)
-
-
 @cocotb.test()
 async def pdp_benchmark(dut: Any) -> None:
     rng = make_rng("pdp_bench")
     data_rng = np.random.default_rng(rng.getrandbits(32))
-    await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
-    # Default AxiRam: no pause generators, so the memory answers as fast as its handshakes allow.
-    ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst_n, reset_active_level=False, size=2**32)
-    target = BenchTarget(dut, ram)
+    target = BenchTarget(dut, await start_top(dut, bench_timing(rng)))
     cases: list[tuple[str, list[Step] | str]] = []
     for folder in pdp_traces():
         try:
@@ -286,8 +147,8 @@ async def pdp_benchmark(dut: Any) -> None:
     rows: list[Row] = []
     out = Path(os.environ.get("BENCH_OUT", "bench_pdp.json"))
     for name, steps in cases:
-        target.new_trace()
-        await _reset(dut)
+        await target.new_trace()
+        await reset(dut)
         await target.csb.write(regmap.address("GLB", "S_INTR_MASK"), 0, nposted=True)
         row = Row(name, message=steps) if isinstance(steps, str) else await target.run_steps(name, steps)
         dut._log.info("%s: %d cycles, %s %s", name, row.cycles, "ok" if row.ok else "FAIL", row.message)
@@ -332,10 +193,11 @@ def run_on_top(unit: str, waves: bool, seed: int | None) -> tuple[str, list[Any]
     through the file named by BENCH_OUT)."""
     from tb.benches import Bench
     from tb.registry.top import BENCHES as TOP_BENCHES
+    from tb.registry.top import TIMING_ARGS, TOP_MEM
     from tb.runner import run_bench
 
-    top = TOP_BENCHES[0]
-    bench = Bench(f"{unit}_bench", top.toplevel, top.sources, f"scripts.bench_{unit}", top.param_sets)
+    bench = Bench(f"{unit}_bench", "nvdla_pp_top_mem", TOP_MEM, f"scripts.bench_{unit}",
+                  TOP_BENCHES[0].param_sets, build_args=TIMING_ARGS)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "rows.json"
         os.environ["BENCH_OUT"] = str(out)

@@ -97,7 +97,7 @@ def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", w
     runner = get_runner(sim)
     build_args: list[str] = []
     if sim == "verilator":
-        build_args = ["-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"]
+        build_args = ["-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique", *bench.build_args]
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
     runner.build(sources=[ROOT / s for s in bench.sources], hdl_toplevel=bench.toplevel, parameters=params,
