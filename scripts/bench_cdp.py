@@ -33,7 +33,6 @@ from typing import Any
 
 import cocotb
 import numpy as np
-from cocotbext.axi import AxiBus, AxiRam
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -45,18 +44,19 @@ from models.cdp import cdp_compute, input_convert  # noqa: E402
 from models.driver_cdp import Convertor, Surface, cdp_layer  # noqa: E402
 from models.replay import MemWrite, RegWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
 from models.trace import TraceError, find_traces  # noqa: E402
-from scripts.bench_pdp import (  # noqa: E402
+from scripts.bench_host import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
+from scripts.bench_pdp import table  # noqa: E402
+from tb.bench_target import (  # noqa: E402
+    BENCH_TRACES,
     BUS_BYTES,
     BenchTarget,
     Row,
-    _reset,
-    bench_arguments,
-    exit_code,
-    run_on_top,
-    table,
+    bench_timing,
+    reset,
+    start_top,
 )
-from tb.common import make_rng, start_clock_and_reset  # noqa: E402
-from tb.trace_rtl import DEFAULT_TRACES, units_needed  # noqa: E402
+from tb.common import make_rng  # noqa: E402
+from tb.trace_rtl import units_needed  # noqa: E402
 
 SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000
@@ -104,7 +104,7 @@ def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step]:
 
 
 def cdp_traces() -> list[Path]:
-    return [f for f in find_traces(DEFAULT_TRACES) if units_needed(f) == {"CDP"}]
+    return [f for f in find_traces(BENCH_TRACES) if units_needed(f) == {"CDP"}]
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -125,10 +125,8 @@ async def check_stats(target: BenchTarget) -> str:
 async def cdp_benchmark(dut: Any) -> None:
     rng = make_rng("cdp_bench")
     data_rng = np.random.default_rng(rng.getrandbits(32))
-    await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
-    # Default AxiRam: no pause generators, so the memory answers as fast as its handshakes allow.
-    ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst_n, reset_active_level=False, size=2**32)
-    target = BenchTarget(dut, ram)
+    timing = bench_timing(rng)
+    target = BenchTarget(dut, await start_top(dut, timing), timing)
     cases: list[tuple[str, list[Step] | str]] = []
     for folder in cdp_traces():
         try:
@@ -139,8 +137,8 @@ async def cdp_benchmark(dut: Any) -> None:
     rows: list[Row] = []
     out = Path(os.environ.get("BENCH_OUT", "bench_cdp.json"))
     for name, steps in cases:
-        target.new_trace()
-        await _reset(dut)
+        await target.new_trace()
+        await reset(dut)
         await target.csb.write(regmap.address("GLB", "S_INTR_MASK"), 0, nposted=True)
         row = Row(name, message=steps) if isinstance(steps, str) else await target.run_steps(name, steps)
         if row.ok:
@@ -170,14 +168,14 @@ def summary(rows: list[Row]) -> list[str]:
 
 def main() -> int:
     args = bench_arguments("cdp").parse_args()
-    tag, results, raw = run_on_top("cdp", args.waves, args.seed)
+    tag, results, raw = run_on_top("cdp", args)
     rows = [Row(**r) for r in raw]
-    print(f"CDP on the RTL top level ({tag}), zero-latency AxiRam, "
+    print(f"CDP on the RTL top level ({tag}), {memory_note(args)}, "
           f"bound = (read + written bytes) / {BUS_BYTES}; seed {results[0].seed if results else '?'}")
     if rows:
         print(table(rows))
         print("\n".join(summary(rows)))
-    return exit_code(results)
+    return finish("cdp", rows, results, args)
 
 
 if __name__ == "__main__":

@@ -22,11 +22,9 @@ writes its rows as JSON to the file named by BENCH_OUT.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +40,7 @@ from models import registers as regmap  # noqa: E402
 from models.pdp import AVERAGE, MAX, PdpConfig, check_memory_layout  # noqa: E402
 from models.replay import MemWrite, RegWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
 from models.trace import TraceError, find_traces  # noqa: E402
+from scripts.bench_host import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from tb.bench_target import (  # noqa: E402
     BENCH_TRACES,
     BUS_BYTES,
@@ -136,7 +135,8 @@ def pdp_traces() -> list[Path]:
 async def pdp_benchmark(dut: Any) -> None:
     rng = make_rng("pdp_bench")
     data_rng = np.random.default_rng(rng.getrandbits(32))
-    target = BenchTarget(dut, await start_top(dut, bench_timing(rng)))
+    timing = bench_timing(rng)
+    target = BenchTarget(dut, await start_top(dut, timing), timing)
     cases: list[tuple[str, list[Step] | str]] = []
     for folder in pdp_traces():
         try:
@@ -162,7 +162,7 @@ async def pdp_benchmark(dut: Any) -> None:
 # ---------------------------------------------------------------------------------------------------------
 def table(rows: list[Row]) -> str:
     head = ("layer", "cycles", "read B", "written B", "bound", "cycles/bound", "cycles/busiest",
-            "sim cycles/s", "check")
+            "sim cycles/s", "C++ cycles/s", "check")
     body = []
     for r in rows:
         bound = (r.read_bytes + r.write_bytes) / BUS_BYTES
@@ -171,6 +171,7 @@ def table(rows: list[Row]) -> str:
                      f"{r.cycles / bound:.3f}" if bound else "-",
                      f"{r.cycles / busiest:.3f}" if busiest else "-",
                      f"{r.cycles / r.wall_s:,.0f}" if r.wall_s > 0 else "-",
+                     f"{r.cpp_cycles_per_s:,.0f}" if r.cpp_cycles_per_s else "-",
                      "ok" if r.ok else f"FAIL: {r.message}"))
     widths = [max(len(x[i]) for x in (head, *body)) for i in range(len(head))]
     fmt = lambda cells: " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True))  # noqa: E731
@@ -178,51 +179,15 @@ def table(rows: list[Row]) -> str:
     return "\n".join([fmt(head), rule, *(fmt(b) for b in body)])
 
 
-def bench_arguments(unit: str) -> argparse.ArgumentParser:
-    """The options every top-level benchmark takes (scripts/bench_{pdp,cdp,sdp}.py)."""
-    parser = argparse.ArgumentParser(description=(sys.modules["__main__"].__doc__ or "").split("\n")[0])
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--waves", action="store_true", default=os.environ.get("WAVES", "0") == "1",
-                        help=f"dump waves/<sim>/{unit}_bench/.../{unit}_benchmark.fst")
-    return parser
-
-
-def run_on_top(unit: str, waves: bool, seed: int | None) -> tuple[str, list[Any], list[dict[str, Any]]]:
-    """Build the top level as bench `<unit>_bench` and run scripts/bench_<unit>.py's cocotb test
-    `<unit>_benchmark`; returns the parameter tag, the test results and the rows the test wrote (JSON
-    through the file named by BENCH_OUT)."""
-    from tb.benches import Bench
-    from tb.registry.top import BENCHES as TOP_BENCHES
-    from tb.registry.top import TIMING_ARGS, TOP_MEM
-    from tb.runner import run_bench
-
-    bench = Bench(f"{unit}_bench", "nvdla_pp_top_mem", TOP_MEM, f"scripts.bench_{unit}",
-                  TOP_BENCHES[0].param_sets, build_args=TIMING_ARGS)
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "rows.json"
-        os.environ["BENCH_OUT"] = str(out)
-        results = run_bench(bench, bench.param_sets[0], testcase=f"{unit}_benchmark", waves=waves, seed=seed)
-        rows = json.loads(out.read_text()) if out.exists() else []
-    return bench.tag(bench.param_sets[0]), results, rows
-
-
-def exit_code(results: list[Any]) -> int:
-    """0 when the benchmark's cocotb test passed (every layer checked), else 1 with the reason printed."""
-    if not results or not all(r.passed for r in results):
-        print("benchmark run failed: " + "; ".join(r.message for r in results if not r.passed))
-        return 1
-    return 0
-
-
 def main() -> int:
     args = bench_arguments("pdp").parse_args()
-    tag, results, raw = run_on_top("pdp", args.waves, args.seed)
+    tag, results, raw = run_on_top("pdp", args)
     rows = [Row(**r) for r in raw]
-    print(f"PDP on the RTL top level ({tag}), zero-latency AxiRam, "
+    print(f"PDP on the RTL top level ({tag}), {memory_note(args)}, "
           f"bound = (read + written bytes) / {BUS_BYTES}; seed {results[0].seed if results else '?'}")
     if rows:
         print(table(rows))
-    return exit_code(results)
+    return finish("pdp", rows, results, args)
 
 
 if __name__ == "__main__":

@@ -53,7 +53,6 @@ from typing import Any
 
 import cocotb
 import numpy as np
-from cocotbext.axi import AxiBus, AxiRam
 from numpy.typing import NDArray
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,17 +84,18 @@ from models.replay import (  # noqa: E402
 from models.sdp import SdpResult, run_sdp  # noqa: E402
 from models.sdp_datapath import ALU_EQL, ALU_SUM  # noqa: E402
 from models.trace import TraceError, find_traces  # noqa: E402
-from scripts.bench_pdp import (  # noqa: E402
+from scripts.bench_host import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
+from tb.bench_target import (  # noqa: E402
+    BENCH_TRACES,
     BUS_BYTES,
     BenchTarget,
     Row,
-    _reset,
-    bench_arguments,
-    exit_code,
-    run_on_top,
+    bench_timing,
+    reset,
+    start_top,
 )
-from tb.common import make_rng, start_clock_and_reset  # noqa: E402
-from tb.trace_rtl import DEFAULT_TRACES, RTL_UNITS, SDP_TO_PDP, units_needed  # noqa: E402
+from tb.common import make_rng  # noqa: E402
+from tb.trace_rtl import RTL_UNITS, SDP_TO_PDP, units_needed  # noqa: E402
 
 SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000
@@ -225,7 +225,7 @@ SYNTHETIC: tuple[tuple[str, tuple[int, int, int], Maker | None], ...] = (
 def sdp_traces() -> list[tuple[Path, set[str]]]:
     """Every trace whose datapath is SDP (alone, or feeding PDP on the fly), with what it needs."""
     found = []
-    for folder in find_traces(DEFAULT_TRACES):
+    for folder in find_traces(BENCH_TRACES):
         needed = units_needed(folder)
         others = needed & {"CDP", "PDP"}
         if "SDP" in needed and (not others or (others == {"PDP"} and SDP_TO_PDP in needed)):
@@ -311,7 +311,7 @@ async def check_run_sdp(target: BenchTarget, layer: Synthetic) -> str:
     """'' if the RTL's output bytes and statistics equal models.sdp.run_sdp's on the driver's config."""
     res = layer.expected
     if layer.dst_bytes is not None:
-        got = np.frombuffer(target.ram.read(DST_BASE, layer.dst_bytes.size), dtype=np.uint8)
+        got = np.frombuffer(target.mem.read(DST_BASE, layer.dst_bytes.size), dtype=np.uint8)
         bad = np.flatnonzero(got != layer.dst_bytes)
         if bad.size:
             return (f"output differs from run_sdp at {bad.size} bytes, first at {DST_BASE + int(bad[0]):#x} "
@@ -326,8 +326,8 @@ async def check_run_sdp(target: BenchTarget, layer: Synthetic) -> str:
 
 
 async def run_case(dut: Any, target: BenchTarget, name: str, case: list[Step] | Synthetic | str) -> SdpRow:
-    target.new_trace()
-    await _reset(dut)
+    await target.new_trace()
+    await reset(dut)
     await target.csb.write(regmap.address("GLB", "S_INTR_MASK"), 0, nposted=True)
     if isinstance(case, str):
         skipped = case.startswith("SKIP")
@@ -368,10 +368,8 @@ def cases(data_rng: np.random.Generator) -> list[tuple[str, list[Step] | Synthet
 async def sdp_benchmark(dut: Any) -> None:
     rng = make_rng("sdp_bench")
     data_rng = np.random.default_rng(rng.getrandbits(32))
-    await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
-    # Default AxiRam: no pause generators, so the memory answers as fast as its handshakes allow.
-    ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst_n, reset_active_level=False, size=2**32)
-    target = SdpBenchTarget(dut, ram)
+    timing = bench_timing(rng)
+    target = SdpBenchTarget(dut, await start_top(dut, timing), timing)
     rows: list[SdpRow] = []
     out = Path(os.environ.get("BENCH_OUT", "bench_sdp.json"))
     for name, case in cases(data_rng):
@@ -387,17 +385,19 @@ async def sdp_benchmark(dut: Any) -> None:
 # ---------------------------------------------------------------------------------------------------------
 def _cells(r: SdpRow) -> tuple[str, ...]:
     if r.skipped:
-        return (r.name, *(["-"] * 8), r.message)
+        return (r.name, *(["-"] * 9), r.message)
     bound = (r.read_bytes + r.write_bytes) / BUS_BYTES
     busier = max(r.read_bytes, r.write_bytes) / BUS_BYTES
     return (r.name, f"{r.cycles}", f"{r.read_bytes}", f"{r.write_bytes}", f"{bound:.0f}", f"{busier:.0f}",
             f"{r.cycles / bound:.3f}" if bound else "-", f"{r.cycles / busier:.3f}" if busier else "-",
-            f"{r.cycles / r.wall_s:,.0f}" if r.wall_s > 0 else "-", "ok" if r.ok else f"FAIL: {r.message}")
+            f"{r.cycles / r.wall_s:,.0f}" if r.wall_s > 0 else "-",
+            f"{r.cpp_cycles_per_s:,.0f}" if r.cpp_cycles_per_s else "-",
+            "ok" if r.ok else f"FAIL: {r.message}")
 
 
 def table(rows: list[SdpRow]) -> str:
     head = ("layer", "cycles", "read B", "written B", "bound", "busier", "cycles/bound", "cycles/busier",
-            "sim cycles/s", "check")
+            "sim cycles/s", "C++ cycles/s", "check")
     body = [_cells(r) for r in rows]
     widths = [max(len(x[i]) for x in (head, *body)) for i in range(len(head))]
     rule = "-+-".join("-" * w for w in widths)
@@ -427,15 +427,15 @@ def main() -> int:
                         "(keeps the waves of a small layer small)")
     args = parser.parse_args()
     os.environ["BENCH_ONLY"] = args.only
-    tag, results, raw = run_on_top("sdp", args.waves, args.seed)
+    tag, results, raw = run_on_top("sdp", args)
     rows = [SdpRow(**r) for r in raw]
-    print(f"SDP on the RTL top level ({tag}), zero-latency AxiRam, "
+    print(f"SDP on the RTL top level ({tag}), {memory_note(args)}, "
           f"bound = (read + written bytes) / {BUS_BYTES}, busier = max(read, written) / {BUS_BYTES}; "
           f"seed {results[0].seed if results else '?'}")
     if rows:
         print(table(rows))
         print("\n".join(summary(rows)))
-    return exit_code(results)
+    return finish("sdp", rows, results, args)
 
 
 if __name__ == "__main__":

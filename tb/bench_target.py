@@ -54,6 +54,10 @@ class Row:
     wall_s: float = 0.0
     ok: bool = False
     message: str = ""
+    cpp_program: str = ""     # the layer as a program for the plain C++ loop (scripts/cpp_bench.py)
+    cpp_cycles: int = 0
+    cpp_cycles_per_s: float = 0.0
+    cpp_check: str = ""
 
 
 def bench_timing(rng: random.Random) -> MemTiming:
@@ -87,9 +91,13 @@ async def reset(dut: Any) -> None:
 class BenchTarget:
     """The top under the replay's step interface, timed from the last D_OP_ENABLE to the rise of `intr`."""
 
-    def __init__(self, dut: Any, mem: SimMemory) -> None:
+    # layers also written as a program for the C++ loop when BENCH_CPP_DIR is set: the 64x64x64 cubes
+    cpp_layers = ("cube64",)
+
+    def __init__(self, dut: Any, mem: SimMemory, timing: MemTiming | None = None) -> None:
         self.dut = dut
         self.mem = mem
+        self.timing = timing or MemTiming()
         self.csb = CsbMaster(dut.clk, dut)
         self.model = ModelTarget()
         self.t_enable = 0
@@ -177,7 +185,40 @@ class BenchTarget:
         failed = [c for c in checks if c]
         row.ok = bool(checks) and not failed
         row.message = failed[0] if failed else ("" if checks else "nothing was checked")
+        cpp_dir = os.environ.get("BENCH_CPP_DIR")
+        if cpp_dir and row.ok and name.startswith(self.cpp_layers):
+            row.cpp_program = str(self._cpp_program(Path(cpp_dir) / name, steps))
         return row
+
+    def _cpp_program(self, folder: Path, steps: list[Step]) -> Path:
+        """The layer for tb/cpp/top_mem_main.cpp: timing, loads, CSB writes, waits, and a dump of the output
+        span next to the model's bytes for it (expected.bin)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        t = self.timing
+        stall = sum(min(255, round(p * 256)) << (8 * i) for i, p in enumerate(t.stall))
+        lines = [f"C {t.seed:x} {t.rd_lat:x} {t.rd_jit:x} {t.wr_lat:x} {t.wr_jit:x} {stall:x}"]
+        status = regmap.address("GLB", "S_INTR_STATUS")
+        for i, step in enumerate(steps):
+            if isinstance(step, MemWrite):
+                blob = folder / f"load{i}.bin"
+                blob.write_bytes(step.data.tobytes())
+                lines.append(f"M {step.addr:x} {blob}")
+            elif isinstance(step, RegWrite):
+                enable = step.reg == "D_OP_ENABLE"
+                lines.append(f"W {regmap.address(step.unit, step.reg):x} {step.value:x} {int(enable)} "
+                             f"{int(enable and bool(step.value & 1))}")
+            elif isinstance(step, WaitInterrupt):
+                lines.append(f"I {status:x} {1 << (INTR_BIT[step.unit] + step.group):x}")
+        layout = self.model.runs[-1].layout if self.model.runs else None
+        if layout is not None:
+            surfaces = -(-layout.channels // layout.atom_bytes)
+            span = ((surfaces - 1) * layout.surface_stride + (layout.height - 1) * layout.line_stride
+                    + layout.width * layout.atom_bytes)
+            (folder / "expected.bin").write_bytes(self.model.mem_read(0, layout.base, span).tobytes())
+            lines.append(f"D {layout.base:x} {span:x} {folder / 'actual.bin'}")
+        program = folder / "program.txt"
+        program.write_text("\n".join(lines) + "\n")
+        return program
 
     def _against_model(self) -> str:
         """'' if the DUT's output span equals the model's and the DUT wrote exactly the output cube."""
