@@ -7,7 +7,8 @@
 #   make nightly         long randomized regression, JUnit XML under reports/
 #   make traces [TARGET=model|rtl] [TRACES=dir]   replay NVDLA trace tests
 #   make regs            regenerate register model, C header, docs and RTL decode from regmap/
-#   make lint | synth | bench | ruff | clean
+#   make bench [LATENCY=n]   benchmarks; reports/bench.json; LATENCY: fixed memory latency, NVIDIA figures
+#   make lint | synth | ruff | clean
 #   make lut-report      LUT precision table (sigmoid, tanh, LRN) and PNGs under reports/
 # Each target bootstraps what it needs: .venv from requirements.txt and the Debian packages.
 
@@ -60,7 +61,7 @@ traces: venv
 	$(PYTHON) -m scripts.replay_traces --target $(TARGET) $(TRACES)
 
 bench: venv sysdeps
-	$(PYTHON) scripts/bench.py
+	$(PYTHON) scripts/bench.py $(if $(LATENCY),--latency $(LATENCY)) $(if $(SEED),--seed $(SEED))
 
 lut-report: venv
 	$(PYTHON) -m scripts.lut_report --out reports

@@ -1,9 +1,10 @@
 """CDP benchmark on the RTL top level: cycles from OP_ENABLE to the interrupt against the 64-bit bus bound.
 
-For every CDP-only NVDLA trace under ../shared/nvdla/traces and for 8x8x64 and 64x64x64 int8 LRN-5 cubes
+For every CDP-only NVDLA trace under traces/nv_small and for 8x8x64 and 64x64x64 int8 LRN-5 cubes
 (the LUT helper's LRN program with the exponential LE, programmed through the CDP driver layer), the top
-level (rtl/top/nvdla_pp_top.v) runs the layer against a cocotbext-axi AxiRam with no pauses (zero added
-latency, no backpressure). The table (scripts/bench_pdp.py's, same columns) shows:
+level (rtl/top/nvdla_pp_top.v) runs the layer with the simulation memory
+(tb/hdl/nvdla_pp_top_mem.v; latency 0 and no stalls unless --latency or --random-mem).
+The table (scripts/bench_pdp.py's, same columns) shows:
   cycles      clock cycles from the last D_OP_ENABLE request on the CSB to the rising edge of `intr` (raised
               only after the last write response);
   read/write  bytes the memory served on R and took on W;
@@ -11,15 +12,17 @@ latency, no backpressure). The table (scripts/bench_pdp.py's, same columns) show
   ratio       cycles / bound (AR/R and AW/W run in parallel, so a ratio below 1 is possible);
   busiest     cycles / (the busier of read and write bytes / 8): AXI reads and writes use separate
               channels, so this is the bound CDP can reach (one atom in and one out per cycle);
-  cycles/s    simulated cycles per wall-clock second over the layer (cocotb + AxiRam in Python included).
+  cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
+              C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
 Every layer is checked: the output span must equal the reference model's (models/replay.ModelTarget fed the
 same steps, LUT writes included), the bytes written must be exactly the output cube, the LUT statistics and
 D_OUT_SATURATION registers must hold the model's counts, and traces must match their golden CRCs. A failed
 check is printed in the table and sets the exit code. Figures only: no timed pass/fail.
 
-Usage: .venv/bin/python scripts/bench_cdp.py [--seed N] [--waves]   (also run by `make bench`)
-The host side (main) builds the top in sim_build/<sim>/cdp_bench and runs this module's cocotb test, which
-writes its rows as JSON to the file named by BENCH_OUT.
+Usage: .venv/bin/python scripts/bench_cdp.py [--seed N] [--waves] [--latency N] [--random-mem] [--no-cpp]
+(also run by `make bench`)
+The host side (main, scripts/bench_host.py) builds the top in sim_build/<sim>/top_mem and runs this module's
+cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 """
 
 from __future__ import annotations

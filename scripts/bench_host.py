@@ -6,6 +6,7 @@ the records for reports/bench.json and the comparison with NVIDIA's nv_small cyc
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -27,7 +28,7 @@ def bench_arguments(unit: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=(sys.modules["__main__"].__doc__ or "").split("\n")[0])
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--waves", action="store_true", default=os.environ.get("WAVES", "0") == "1",
-                        help=f"dump waves/<sim>/top_mem_bench/.../{unit}_benchmark.fst")
+                        help=f"dump waves/<sim>/top_mem/.../{unit}_benchmark.fst")
     parser.add_argument("--latency", type=int, default=int(os.environ.get("LATENCY") or -1),
                         help="fixed memory latency in cycles, no stalls (default: 0); prints NVIDIA's "
                              "nv_small cycle counts measured with a 32-cycle memory next to ours")
@@ -49,18 +50,16 @@ def memory_note(args: argparse.Namespace) -> str:
 
 
 def run_on_top(unit: str, args: argparse.Namespace) -> tuple[str, list[Any], list[dict[str, Any]]]:
-    """Build the top with the simulation memory (tb/hdl/nvdla_pp_top_mem.v) as bench `top_mem_bench`, one
-    build for the three units, run scripts/bench_<unit>.py's cocotb test `<unit>_benchmark`, then the C++ loop
-    on the programs it wrote; returns the parameter tag, the test results and the rows (JSON through the file
+    """Build the top with the simulation memory (tb/hdl/nvdla_pp_top_mem.v) in the build of bench `top_mem`
+    (tb/registry/top_mem.py: one build for the three units and the memory's own test), run
+    scripts/bench_<unit>.py's cocotb test `<unit>_benchmark`, then the C++ loop on the programs it wrote;
+    returns the parameter tag, the test results and the rows (JSON through the file
     named by BENCH_OUT)."""
     from scripts.cpp_bench import run_programs
-    from tb.benches import Bench
-    from tb.registry.top import BENCHES as TOP_BENCHES
-    from tb.registry.top import TIMING_ARGS, TOP_MEM
+    from tb.benches import find
     from tb.runner import run_bench
 
-    bench = Bench("top_mem_bench", "nvdla_pp_top_mem", TOP_MEM, f"scripts.bench_{unit}",
-                  TOP_BENCHES[0].param_sets, build_args=TIMING_ARGS)
+    bench = dataclasses.replace(find("top_mem"), module=f"scripts.bench_{unit}")
     os.environ["BENCH_LATENCY"] = str(args.latency) if args.latency >= 0 else ""
     os.environ["BENCH_RANDOM_MEM"] = "1" if args.random_mem else "0"
     cpp_dir = ROOT / "sim_build" / "cpp" / "programs" / unit

@@ -1,23 +1,25 @@
 """PDP benchmark on the RTL top level: cycles from OP_ENABLE to the interrupt against the 64-bit bus bound.
 
-For every PDP-only NVDLA trace under ../shared/nvdla/traces and for 64x64x64 int8 cubes, the top level
-(rtl/top/nvdla_pp_top.v) runs the layer against a cocotbext-axi AxiRam with no pauses (zero added latency,
-no backpressure), and the table shows:
+For every PDP-only NVDLA trace under traces/nv_small and for 64x64x64 int8 cubes, the top level
+(rtl/top/nvdla_pp_top.v) runs the layer with the simulation memory
+(tb/hdl/nvdla_pp_top_mem.v; latency 0 and no stalls unless --latency or --random-mem), and the table shows:
   cycles      clock cycles from the D_OP_ENABLE request on the CSB (the last one of PDP / PDP_RDMA) to the
               rising edge of `intr` (which the top raises only after the last write response);
-  read/write  bytes the memory served on R and took on W (counted in the AxiRam: what the DUT really moved);
+  read/write  bytes the memory served on R and took on W (counted in the memory: what the DUT really moved);
   bound       (read + written) / 8: the cycles one 64-bit bus needs to move those bytes;
   ratio       cycles / bound (AR/R and AW/W run in parallel, so a ratio below 1 is possible);
   busiest     cycles / (the busier of read and write bytes / 8): how close to saturating one direction;
-  cycles/s    simulated cycles per wall-clock second over the layer (cocotb + AxiRam in Python included).
+  cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
+              C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
 Every layer is also checked: the output span must equal the reference model's (models/replay.ModelTarget fed
 the same steps), the bytes written must be exactly the output cube, and traces must match their golden CRCs.
 A benchmark of a wrong design is worthless, so a failed check is printed in the table and sets the exit code.
 Figures only: no timed pass/fail.
 
-Usage: .venv/bin/python scripts/bench_pdp.py [--seed N] [--waves]   (also run by `make bench`)
-The host side (main) builds the top in sim_build/<sim>/pdp_bench and runs this module's cocotb test, which
-writes its rows as JSON to the file named by BENCH_OUT.
+Usage: .venv/bin/python scripts/bench_pdp.py [--seed N] [--waves] [--latency N] [--random-mem] [--no-cpp]
+(also run by `make bench`)
+The host side (main, scripts/bench_host.py) builds the top in sim_build/<sim>/top_mem and runs this module's
+cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 """
 
 from __future__ import annotations

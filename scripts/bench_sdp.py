@@ -1,6 +1,6 @@
 """SDP benchmark on the RTL top level: cycles from OP_ENABLE to the interrupt against the 64-bit bus bounds.
 
-For every SDP NVDLA trace under ../shared/nvdla/traces that the RTL runs (tb/trace_rtl.py's units_needed
+For every SDP NVDLA trace under traces/nv_small that the RTL runs (tb/trace_rtl.py's units_needed
 and RTL_UNITS decide; the others are listed as SKIP with the capability they need) and for synthetic layers
 programmed through the SDP driver layer (models/driver_sdp.py) on int8 cubes:
   cube64_pass     64x64x64, every block bypassed;
@@ -10,8 +10,9 @@ programmed through the SDP driver layer (models/driver_sdp.py) on int8 cubes:
   cube64_eql      64x64x64, EW compare (EQL) against a per-element 1-byte cube that differs in one element:
                   nothing is written, D_STATUS reports the difference;
   cube8_ew_lut    8x8x64, the same layer as cube64_ew_lut;
-the top (rtl/top/nvdla_pp_top.v) runs the layer against a cocotbext-axi AxiRam with no pauses (zero added
-latency, no backpressure). The table shows (scripts/bench_pdp.py's columns plus the busier-channel bound):
+the top (rtl/top/nvdla_pp_top.v) runs the layer with the simulation memory
+(tb/hdl/nvdla_pp_top_mem.v; latency 0 and no stalls unless --latency or --random-mem). The table shows
+(scripts/bench_pdp.py's columns plus the busier-channel bound):
   cycles      clock cycles from the last D_OP_ENABLE request on the CSB to the rising edge of `intr` (raised
               only after the last write response; of the last interrupt the layer waits for: SDP's done is
               masked in GLB S_INTR_MASK while PDP's follows, in the SDP->PDP on-the-fly trace);
@@ -20,7 +21,8 @@ latency, no backpressure). The table shows (scripts/bench_pdp.py's columns plus 
   busier      max(read, written) / 8: AXI reads and writes use separate channels, so this is the bound of
               the busier channel (SDP reads the input and its operand cubes on R, writes the output on W);
   ratios      cycles / bound and cycles / busier;
-  cycles/s    simulated cycles per wall-clock second over the layer (cocotb + AxiRam in Python included).
+  cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
+              C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
 Every layer is checked: the output span must equal the replay model's (models/replay.ModelTarget fed the
 same steps, LUT writes included) and the bytes written must be exactly the output cube (nothing at all in
 EQL mode); D_PERF_LUT_{LE_HIT,LO_HIT,UFLOW,OFLOW,HYBRID}, D_PERF_OUT_SATURATION and D_STATUS of each
@@ -36,9 +38,10 @@ excess is the fixed latency of one layer, read in the waves (--waves --only sdp_
 the core input 2, the core pipeline 13, the core output to W on the top's port 3 (the write arbiter passes
 the AW with the first W beat), W to B 2, B to done 2, done to `intr` 2.
 
-Usage: .venv/bin/python scripts/bench_sdp.py [--seed N] [--waves] [--only NAME,...]   (also by `make bench`)
-The host side (main) builds the top in sim_build/<sim>/sdp_bench and runs this module's cocotb test, which
-writes its rows as JSON to the file named by BENCH_OUT.
+Usage: .venv/bin/python scripts/bench_sdp.py [--seed N] [--waves] [--latency N] [--random-mem] [--no-cpp]
+       [--only NAME,...]   (also by `make bench`)
+The host side (main, scripts/bench_host.py) builds the top in sim_build/<sim>/top_mem and runs this module's
+cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 """
 
 from __future__ import annotations
