@@ -75,8 +75,6 @@ from models.driver_sdp import (  # noqa: E402
 )
 from models.memory import Memory  # noqa: E402
 from models.replay import (  # noqa: E402
-    INTR_BIT,
-    CheckCrc,
     MemWrite,
     RegWrite,
     RunRecord,
@@ -96,6 +94,7 @@ from tb.bench_target import (  # noqa: E402
     bench_timing,
     reset,
     start_top,
+    with_interrupt_masks,
 )
 from tb.common import make_rng  # noqa: E402
 from tb.trace_rtl import RTL_UNITS, SDP_TO_PDP, units_needed  # noqa: E402
@@ -109,7 +108,6 @@ EW_BASE = 0x4000_0000
 LUT_STATS = ("D_PERF_LUT_LE_HIT", "D_PERF_LUT_LO_HIT", "D_PERF_LUT_UFLOW", "D_PERF_LUT_OFLOW",
              "D_PERF_LUT_HYBRID")
 STATS = (*LUT_STATS, "D_PERF_OUT_SATURATION", "D_STATUS")
-DONE_BITS = 0x3F     # GLB S_INTR_MASK: SDP, CDP and PDP done, groups 0 and 1
 RATIO_NOTE = 1.3     # the busier-channel ratio above which the summary asks for an explanation
 
 
@@ -234,34 +232,6 @@ def sdp_traces() -> list[tuple[Path, set[str]]]:
         if "SDP" in needed and (not others or (others == {"PDP"} and SDP_TO_PDP in needed)):
             found.append((folder, needed))
     return found
-
-
-def _is_wait(step: Step) -> bool:
-    return isinstance(step, WaitInterrupt | CheckCrc)
-
-
-def with_interrupt_masks(steps: list[Step]) -> list[Step]:
-    """Before each layer (the steps up to a run of interrupt waits), a GLB S_INTR_MASK write that leaves only
-    the LAST interrupt of that run reaching `intr`: when SDP feeds PDP on the fly the trace waits for SDP's
-    interrupt and then PDP's, and `intr` would otherwise rise at SDP's done, before PDP has written its
-    output. The status bits are set whatever the mask, so every wait still finds its bit."""
-    out: list[Step] = []
-    start = 0
-    i = 0
-    while i < len(steps):
-        if not _is_wait(steps[i]):
-            i += 1
-            continue
-        end = i
-        while end < len(steps) and _is_wait(steps[end]):
-            end += 1
-        waits = [s for s in steps[i:end] if isinstance(s, WaitInterrupt)]
-        if waits:
-            bit = 1 << (INTR_BIT[waits[-1].unit] + waits[-1].group)
-            out.append(RegWrite("GLB", "S_INTR_MASK", DONE_BITS & ~bit))
-        out += steps[start:end]
-        start = i = end
-    return out + steps[start:]
 
 
 def skip_reason(needed: set[str]) -> str:

@@ -43,6 +43,7 @@ BENCH_TRACES = Path(os.environ.get("BENCH_TRACES", ROOT / "traces" / "nv_small")
 CLK_NS = 10                       # the wrapper's clock: 100 MHz
 LAYER_TIMEOUT_CYCLES = 2_000_000  # bounds a hang only
 BUS_BYTES = 8                     # 64-bit AXI data
+DONE_BITS = 0x3F                  # GLB S_INTR_MASK: SDP, CDP and PDP done, groups 0 and 1
 
 
 @dataclass
@@ -86,6 +87,34 @@ async def reset(dut: Any) -> None:
     await ClockCycles(dut.clk, 3)
     dut.rst_n.value = 1
     await ClockCycles(dut.clk, 2)
+
+
+def _is_wait(step: Step) -> bool:
+    return isinstance(step, WaitInterrupt | CheckCrc)
+
+
+def with_interrupt_masks(steps: list[Step]) -> list[Step]:
+    """Before each layer (the steps up to a run of interrupt waits), a GLB S_INTR_MASK write that leaves only
+    the LAST interrupt of that run reaching `intr`: when SDP feeds PDP on the fly the trace waits for SDP's
+    interrupt and then PDP's, and `intr` would otherwise rise at SDP's done, before PDP has written its
+    output. The status bits are set whatever the mask, so every wait still finds its bit."""
+    out: list[Step] = []
+    start = 0
+    i = 0
+    while i < len(steps):
+        if not _is_wait(steps[i]):
+            i += 1
+            continue
+        end = i
+        while end < len(steps) and _is_wait(steps[end]):
+            end += 1
+        waits = [s for s in steps[i:end] if isinstance(s, WaitInterrupt)]
+        if waits:
+            bit = 1 << (INTR_BIT[waits[-1].unit] + waits[-1].group)
+            out.append(RegWrite("GLB", "S_INTR_MASK", DONE_BITS & ~bit))
+        out += steps[start:end]
+        start = i = end
+    return out + steps[start:]
 
 
 class BenchTarget:

@@ -4,7 +4,8 @@ top-level wrapper tb/hdl/nvdla_pp_top_mem.v:
                       against a Python byte map; never-written bytes read 0; fill_zero; clear empties it all;
   traces_with_stalls  small NVIDIA traces of every unit replayed through tb/bench_target.py with random
                       latency and ready/valid stalls on every channel (a new draw per trace, from the seed),
-                      outputs checked against their golden CRCs and the model.
+                      outputs checked against their golden CRCs and the model (each layer lets only
+                      its last interrupt reach `intr`, as scripts/bench_sdp.py does).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import cocotb
 
 from models import registers as regmap
 from models.replay import trace_steps
-from tb.bench_target import BENCH_TRACES, BenchTarget, reset, start_top
+from tb.bench_target import BENCH_TRACES, BenchTarget, reset, start_top, with_interrupt_masks
 from tb.bfm.sim_memory import MemTiming
 from tb.common import make_rng, scaled
 
@@ -73,7 +74,7 @@ async def traces_with_stalls(dut: Any) -> None:
         await target.new_trace()
         await reset(dut)
         await target.csb.write(regmap.address("GLB", "S_INTR_MASK"), 0, nposted=True)
-        row = await target.run_steps(name, trace_steps(BENCH_TRACES / name))
+        row = await target.run_steps(name, with_interrupt_masks(trace_steps(BENCH_TRACES / name)))
         dut._log.info("%s: %s, %d cycles, %s %s", name, timing.describe(), row.cycles,
                       "ok" if row.ok else "FAIL", row.message)
         if not row.ok:
