@@ -21,7 +21,7 @@ check is printed in the table and sets the exit code. Figures only: no timed pas
 
 Usage: .venv/bin/python scripts/bench_cdp.py [--seed N] [--waves] [--latency N] [--random-mem] [--no-cpp]
 (also run by `make bench`)
-The host side (main, scripts/bench_host.py) builds the top in sim_build/<sim>/top_mem and runs this module's
+The host side (main, scripts/top_bench.py) builds the top in sim_build/<sim>/top_mem and runs this module's
 cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 """
 
@@ -47,8 +47,8 @@ from models.cdp import cdp_compute, input_convert  # noqa: E402
 from models.driver_cdp import Convertor, Surface, cdp_layer  # noqa: E402
 from models.replay import MemWrite, RegWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
 from models.trace import TraceError, find_traces  # noqa: E402
-from scripts.bench_host import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from scripts.bench_pdp import table  # noqa: E402
+from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from tb.bench_target import (  # noqa: E402
     BENCH_TRACES,
     BUS_BYTES,

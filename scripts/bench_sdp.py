@@ -40,7 +40,7 @@ the AW with the first W beat), W to B 2, B to done 2, done to `intr` 2.
 
 Usage: .venv/bin/python scripts/bench_sdp.py [--seed N] [--waves] [--latency N] [--random-mem] [--no-cpp]
        [--only NAME,...]   (also by `make bench`)
-The host side (main, scripts/bench_host.py) builds the top in sim_build/<sim>/top_mem and runs this module's
+The host side (main, scripts/top_bench.py) builds the top in sim_build/<sim>/top_mem and runs this module's
 cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 """
 
@@ -85,7 +85,7 @@ from models.replay import (  # noqa: E402
 from models.sdp import SdpResult, run_sdp  # noqa: E402
 from models.sdp_datapath import ALU_EQL, ALU_SUM  # noqa: E402
 from models.trace import TraceError, find_traces  # noqa: E402
-from scripts.bench_host import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
+from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from tb.bench_target import (  # noqa: E402
     BENCH_TRACES,
     BUS_BYTES,
