@@ -55,7 +55,6 @@ from tb.bench_target import (  # noqa: E402
     BenchTarget,
     Row,
     bench_timing,
-    reset,
     start_top,
 )
 from tb.common import make_rng  # noqa: E402
@@ -140,9 +139,7 @@ async def cdp_benchmark(dut: Any) -> None:
     rows: list[Row] = []
     out = Path(os.environ.get("BENCH_OUT", "bench_cdp.json"))
     for name, steps in cases:
-        await target.new_trace()
-        await reset(dut)
-        await target.csb.write(regmap.address("GLB", "S_INTR_MASK"), 0, nposted=True)
+        await target.start_case()
         row = Row(name, message=steps) if isinstance(steps, str) else await target.run_steps(name, steps)
         if row.ok:
             row.message = await check_stats(target)

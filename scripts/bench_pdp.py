@@ -49,7 +49,6 @@ from tb.bench_target import (  # noqa: E402
     BenchTarget,
     Row,
     bench_timing,
-    reset,
     start_top,
 )
 from tb.common import make_rng  # noqa: E402
@@ -149,9 +148,7 @@ async def pdp_benchmark(dut: Any) -> None:
     rows: list[Row] = []
     out = Path(os.environ.get("BENCH_OUT", "bench_pdp.json"))
     for name, steps in cases:
-        await target.new_trace()
-        await reset(dut)
-        await target.csb.write(regmap.address("GLB", "S_INTR_MASK"), 0, nposted=True)
+        await target.start_case()
         row = Row(name, message=steps) if isinstance(steps, str) else await target.run_steps(name, steps)
         dut._log.info("%s: %d cycles, %s %s", name, row.cycles, "ok" if row.ok else "FAIL", row.message)
         rows.append(row)

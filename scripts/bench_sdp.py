@@ -92,7 +92,6 @@ from tb.bench_target import (  # noqa: E402
     BenchTarget,
     Row,
     bench_timing,
-    reset,
     start_top,
     with_interrupt_masks,
 )
@@ -299,9 +298,7 @@ async def check_run_sdp(target: BenchTarget, layer: Synthetic) -> str:
 
 
 async def run_case(dut: Any, target: BenchTarget, name: str, case: list[Step] | Synthetic | str) -> SdpRow:
-    await target.new_trace()
-    await reset(dut)
-    await target.csb.write(regmap.address("GLB", "S_INTR_MASK"), 0, nposted=True)
+    await target.start_case()
     if isinstance(case, str):
         skipped = case.startswith("SKIP")
         return SdpRow(name, ok=skipped, message=case, skipped=skipped)

@@ -79,13 +79,18 @@ def run_program(program: Path) -> dict[str, Any]:
 
 
 def run_programs(rows: list[dict[str, Any]]) -> None:
-    """Fill cpp_cycles, cpp_cycles_per_s and cpp_check of every row the benchmark wrote a program for."""
+    """Fill cpp_cycles, cpp_cycles_per_s and cpp_check of every row the benchmark wrote a program for; the
+    check also fails when the loop's cycle count differs from cocotb's."""
     for row in rows:
         if row.get("cpp_program"):
             try:
                 row.update(run_program(Path(row["cpp_program"])))
             except RuntimeError as err:
                 row["cpp_check"] = str(err)
+                continue
+            # same wrapper, same program, same memory seed: the cycle count must be cocotb's to the cycle
+            if row.get("cpp_cycles") and row["cpp_cycles"] != row.get("cycles"):
+                row["cpp_check"] += f"; {row['cpp_cycles']} cycles, cocotb counted {row.get('cycles')}"
 
 
 def main() -> int:

@@ -136,10 +136,13 @@ class BenchTarget:
     def write_bytes(self) -> int:
         return self.mem.write_bytes
 
-    async def new_trace(self) -> None:
-        """Every byte reads 0 again and the model starts from reset (the caller resets the top)."""
+    async def start_case(self) -> None:
+        """A new layer or trace: memory cleared, model and top reset, every done bit unmasked in GLB (the
+        C++ program of the layer starts the same way, so a seed's stalls fall on the same cycles)."""
         await self.mem.clear()
         self.model = ModelTarget()
+        await reset(self.dut)
+        await self.csb.write(regmap.address("GLB", "S_INTR_MASK"), 0, nposted=True)
 
     def _memory(self, step: MemFill | MemWrite) -> None:
         if step.mem != 0:
@@ -227,6 +230,7 @@ class BenchTarget:
         stall = sum(min(255, round(p * 256)) << (8 * i) for i, p in enumerate(t.stall))
         lines = [f"C {t.seed:x} {t.rd_lat:x} {t.rd_jit:x} {t.wr_lat:x} {t.wr_jit:x} {stall:x}"]
         status = regmap.address("GLB", "S_INTR_STATUS")
+        lines.append(f"W {regmap.address('GLB', 'S_INTR_MASK'):x} 0 1 0")   # as start_case
         for i, step in enumerate(steps):
             if isinstance(step, MemWrite):
                 blob = folder / f"load{i}.bin"

@@ -14,9 +14,8 @@ from typing import Any
 
 import cocotb
 
-from models import registers as regmap
 from models.replay import trace_steps
-from tb.bench_target import BENCH_TRACES, BenchTarget, reset, start_top, with_interrupt_masks
+from tb.bench_target import BENCH_TRACES, BenchTarget, start_top, with_interrupt_masks
 from tb.bfm.sim_memory import MemTiming
 from tb.common import make_rng, scaled
 
@@ -71,9 +70,7 @@ async def traces_with_stalls(dut: Any) -> None:
     for name in TRACES:
         timing = MemTiming.random(rng)
         mem.configure(timing)
-        await target.new_trace()
-        await reset(dut)
-        await target.csb.write(regmap.address("GLB", "S_INTR_MASK"), 0, nposted=True)
+        await target.start_case()
         row = await target.run_steps(name, with_interrupt_masks(trace_steps(BENCH_TRACES / name)))
         dut._log.info("%s: %s, %d cycles, %s %s", name, timing.describe(), row.cycles,
                       "ok" if row.ok else "FAIL", row.message)
