@@ -9,7 +9,8 @@
 #                        fails below tb/coverage_thresholds.json
 #   make traces [TARGET=model|rtl] [TRACES=dir]   replay NVDLA trace tests (default: traces/nv_small*)
 #   make regs            regenerate register model, C header, docs and RTL decode from regmap/
-#   make lint | synth | bench | ruff | clean
+#   make bench [LATENCY=n]   benchmarks; reports/bench.json; LATENCY: fixed memory latency, NVIDIA figures
+#   make lint | synth | ruff | clean
 #   make lut-report      LUT precision table (sigmoid, tanh, LRN) and PNGs under reports/
 # Each target bootstraps what it needs: .venv from requirements.txt and the Debian packages.
 
@@ -66,7 +67,7 @@ traces: venv
 	$(PYTHON) -m scripts.replay_traces --target $(TARGET) $(TRACES)
 
 bench: venv sysdeps
-	$(PYTHON) scripts/bench.py
+	$(PYTHON) scripts/bench.py $(if $(LATENCY),--latency $(LATENCY)) $(if $(SEED),--seed $(SEED))
 
 lut-report: venv
 	$(PYTHON) -m scripts.lut_report --out reports

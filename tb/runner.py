@@ -149,7 +149,7 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
     runner = get_runner(sim)
     build_args: list[str] = []
     if sim == "verilator":
-        build_args = ["-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"]
+        build_args = ["-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique", *bench.build_args]
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
         if coverage:
