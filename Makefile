@@ -5,11 +5,15 @@
 #   make WAVES=1         an FST per test under waves/<sim>/<bench>/<params>/<test>.fst
 #   make SEED=123        reproduce a run (the summary table prints the seed of each test)
 #   make BENCH=top_pdp TESTCASE=random_layers [PARAMS=tag] WAVES=1 SEED=123   one test of one bench
-#   make nightly         long randomized regression in NIGHTLY_SHARDS parallel shards, JUnit XML under reports/
+#   make nightly         long randomized regression in NIGHTLY_SHARDS parallel shards, JUnit XML under reports/,
+#                        model tests, synthesis, then make coverage (Verilator)
 #   make nightly-shard-K one shard of it (what each CI nightly job runs): reports/nightly-K.xml
-#   make traces [TARGET=model|rtl] [TRACES=dir]   replay NVDLA trace tests
+#   make coverage        the regression with line/toggle + functional coverage, report in reports/coverage/,
+#                        fails below tb/coverage_thresholds.json
+#   make traces [TARGET=model|rtl] [TRACES=dir]   replay NVDLA trace tests (default: traces/nv_small*)
 #   make regs            regenerate register model, C header, docs and RTL decode from regmap/
-#   make lint | synth | bench | ruff | clean
+#   make bench [LATENCY=n]   benchmarks; reports/bench.json; LATENCY: fixed memory latency, NVIDIA figures
+#   make lint | synth | ruff | clean
 #   make lut-report      LUT precision table (sigmoid, tanh, LRN) and PNGs under reports/
 # Each target bootstraps what it needs: .venv from requirements.txt and the Debian packages.
 
@@ -23,7 +27,7 @@ NIGHTLY ?= 0
 NIGHTLY_SHARDS ?= 8
 NIGHTLY_JOBS ?= $(shell nproc)
 TARGET  ?= model
-TRACES  ?= ../shared/nvdla/traces
+TRACES  ?=
 VENV    ?= .venv
 PYTHON  := $(VENV)/bin/python
 JOBS    ?= auto
@@ -34,7 +38,7 @@ REGRESS_ARGS := --sim $(SIM) $(if $(filter 1,$(WAVES)),--waves) $(if $(SEED),--s
 SHARDS := $(shell seq 1 $(NIGHTLY_SHARDS))
 
 .DEFAULT_GOAL := regress
-.PHONY: regress test nightly nightly-model lint synth traces regs bench lut-report ruff sysdeps venv clean
+.PHONY: regress test nightly nightly-model coverage lint synth traces regs bench lut-report ruff sysdeps venv clean
 
 $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
@@ -67,6 +71,10 @@ nightly-shard-%: venv sysdeps
 nightly-model: venv
 	$(PYTHON) -m pytest -n $(JOBS) tests/model --junitxml=reports/nightly-model.xml
 	$(PYTHON) scripts/rtl_check.py synth
+	$(if $(filter verilator,$(SIM)),$(PYTHON) scripts/coverage.py)
+
+coverage: venv sysdeps
+	$(PYTHON) scripts/coverage.py $(if $(SEED),--seed $(SEED))
 
 lint: venv
 	$(PYTHON) scripts/rtl_check.py lint
@@ -81,7 +89,7 @@ traces: venv
 	$(PYTHON) -m scripts.replay_traces --target $(TARGET) $(TRACES)
 
 bench: venv sysdeps
-	$(PYTHON) scripts/bench.py
+	$(PYTHON) scripts/bench.py $(if $(LATENCY),--latency $(LATENCY)) $(if $(SEED),--seed $(SEED))
 
 lut-report: venv
 	$(PYTHON) -m scripts.lut_report --out reports

@@ -468,8 +468,9 @@ def replay(folder: Path, target: Target, locate: Locator | None = None) -> Trace
         return TraceResult(name, False, checks, str(err))
     except ConfigError as err:
         return TraceResult(name, False, checks, f"configuration rejected: {err}")
-    except (ImportError, ValueError, KeyError, IndexError) as err:
-        # A model that cannot run this trace fails this trace only, saying why; the others still run.
+    except Exception as err:  # noqa: BLE001
+        # Whatever stops this trace (a model that cannot run it, an unreadable file) fails this trace only,
+        # saying why; the others of the batch still run.
         return TraceResult(name, False, checks, f"{type(err).__name__}: {err}")
     return TraceResult(name, True, checks)
 

@@ -2,10 +2,15 @@
 
 Commands (docs: ../shared/notes/nvdla-traces.md): reg_write, mem_init, mem_load, intr_notify, check_crc,
 check_nothing. Anything else is an error naming the file and line, never silently skipped.
+
+Where the traces are is defined here once: NVIDIA's traces live in the repository under traces/
+(traces/PROVENANCE.md); the default configuration's are the nv_small family (traces/nv_small*). The
+environment variable NVDLA_TRACES (or `make traces TRACES=<dir>`) points everything at another tree.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,3 +117,21 @@ def trace_cfg(folder: Path) -> Path:
     if len(cfgs) != 1:
         raise TraceError(f"{folder}: expected one .cfg file, found {len(cfgs)}")
     return cfgs[0]
+
+
+REPO_TRACES = Path(__file__).resolve().parents[1] / "traces"
+# The configuration the RTL implements (nv_small: 8-byte atom, 64-bit bus); nv_large, nv_full: later.
+DEFAULT_FAMILY = "nv_small*"
+
+
+def trace_roots() -> list[Path]:
+    """The trees the default replay searches: $NVDLA_TRACES if set, else the in-repo nv_small family."""
+    override = os.environ.get("NVDLA_TRACES", "")
+    if override:
+        return [Path(override)]
+    return sorted(p for p in REPO_TRACES.glob(DEFAULT_FAMILY) if p.is_dir())
+
+
+def default_trace_folders() -> list[Path]:
+    """Every trace folder of the default configuration (or of $NVDLA_TRACES), sorted by name."""
+    return sorted({f for root in trace_roots() for f in find_traces(root)}, key=lambda p: (p.name, p))

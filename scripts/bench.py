@@ -1,10 +1,17 @@
 """Benchmarks: print figures (cycles per sample, simulated cycles/s, samples/s), never pass/fail.
 
-Runs the convertor and LUT throughput benches on Verilator, then every other scripts/bench_*.py that exists.
+Runs the convertor and LUT throughput benches on Verilator, then every other scripts/bench_*.py that exists,
+and collects the top-level benchmarks' per-layer records (name, unit, config, cycles, bound_cycles,
+sim_cycles_per_s, check, cpp_cycles_per_s where the plain C++ loop ran) in reports/bench.json.
+
+Usage: .venv/bin/python scripts/bench.py [--latency N] [--seed N]   (`make bench [LATENCY=N] [SEED=N]`)
+--latency gives the memory a fixed latency without stalls and prints NVIDIA's nv_small cycle counts (measured
+with a 32-cycle memory) next to ours.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -61,12 +68,39 @@ def lut_figures() -> None:
     del os.environ["BENCH_BEATS"]
 
 
+TOP_BENCHES = ("bench_pdp.py", "bench_cdp.py", "bench_sdp.py")   # they take --latency/--seed/--json
+
+
 def main() -> int:
-    convertor_figures()
-    lut_figures()
+    parser = argparse.ArgumentParser(description="benchmarks")
+    parser.add_argument("--latency", type=int, default=None, help="fixed memory latency, no stalls")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--top-only", action="store_true", help="only the top-level benchmarks")
+    args = parser.parse_args()
+    if not args.top_only:
+        convertor_figures()
+        lut_figures()
+    records: list[dict[str, object]] = []
     for script in sorted((ROOT / "scripts").glob("bench_*.py")):
+        top = script.name in TOP_BENCHES
+        if args.top_only and not top:
+            continue
         print(f"== {script.name}", flush=True)
-        subprocess.run([sys.executable, str(script)], cwd=ROOT, check=False)
+        cmd = [sys.executable, str(script)]
+        with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
+            out = Path(tmp.name)
+        if top:
+            cmd += ["--json", str(out)]
+            cmd += ["--latency", str(args.latency)] if args.latency is not None else []
+            cmd += ["--seed", str(args.seed)] if args.seed is not None else []
+        subprocess.run(cmd, cwd=ROOT, check=False)
+        if top and out.stat().st_size:
+            records += json.loads(out.read_text())
+        out.unlink()
+    report = ROOT / "reports" / "bench.json"
+    report.parent.mkdir(exist_ok=True)
+    report.write_text(json.dumps(records, indent=1) + "\n")
+    print(f"{len(records)} records in {report.relative_to(ROOT)}")
     return 0
 
 

@@ -1,9 +1,10 @@
 """CDP benchmark on the RTL top level: cycles from OP_ENABLE to the interrupt against the 64-bit bus bound.
 
-For every CDP-only NVDLA trace under ../shared/nvdla/traces and for 8x8x64 and 64x64x64 int8 LRN-5 cubes
+For every CDP-only NVDLA trace in traces/nv_small* and for 8x8x64 and 64x64x64 int8 LRN-5 cubes
 (the LUT helper's LRN program with the exponential LE, programmed through the CDP driver layer), the top
-level (rtl/top/nvdla_pp_top.v) runs the layer against a cocotbext-axi AxiRam with no pauses (zero added
-latency, no backpressure). The table (scripts/bench_pdp.py's, same columns) shows:
+level (rtl/top/nvdla_pp_top.v) runs the layer with the simulation memory
+(tb/hdl/nvdla_pp_top_mem.v; latency 0 and no stalls unless --latency or --random-mem).
+The table (scripts/bench_pdp.py's, same columns) shows:
   cycles      clock cycles from the last D_OP_ENABLE request on the CSB to the rising edge of `intr` (raised
               only after the last write response);
   read/write  bytes the memory served on R and took on W;
@@ -11,15 +12,17 @@ latency, no backpressure). The table (scripts/bench_pdp.py's, same columns) show
   ratio       cycles / bound (AR/R and AW/W run in parallel, so a ratio below 1 is possible);
   busiest     cycles / (the busier of read and write bytes / 8): AXI reads and writes use separate
               channels, so this is the bound CDP can reach (one atom in and one out per cycle);
-  cycles/s    simulated cycles per wall-clock second over the layer (cocotb + AxiRam in Python included).
+  cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
+              C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
 Every layer is checked: the output span must equal the reference model's (models/replay.ModelTarget fed the
 same steps, LUT writes included), the bytes written must be exactly the output cube, the LUT statistics and
 D_OUT_SATURATION registers must hold the model's counts, and traces must match their golden CRCs. A failed
 check is printed in the table and sets the exit code. Figures only: no timed pass/fail.
 
-Usage: .venv/bin/python scripts/bench_cdp.py [--seed N] [--waves]   (also run by `make bench`)
-The host side (main) builds the top in sim_build/<sim>/cdp_bench and runs this module's cocotb test, which
-writes its rows as JSON to the file named by BENCH_OUT.
+Usage: .venv/bin/python scripts/bench_cdp.py [--seed N] [--waves] [--latency N] [--random-mem] [--no-cpp]
+(also run by `make bench`)
+The host side (main, scripts/top_bench.py) builds the top in sim_build/<sim>/top_mem and runs this module's
+cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 """
 
 from __future__ import annotations
@@ -33,7 +36,6 @@ from typing import Any
 
 import cocotb
 import numpy as np
-from cocotbext.axi import AxiBus, AxiRam
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -44,19 +46,19 @@ from models import registers as regmap  # noqa: E402
 from models.cdp import cdp_compute, input_convert  # noqa: E402
 from models.driver_cdp import Convertor, Surface, cdp_layer  # noqa: E402
 from models.replay import MemWrite, RegWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
-from models.trace import TraceError, find_traces  # noqa: E402
-from scripts.bench_pdp import (  # noqa: E402
+from models.trace import TraceError, default_trace_folders  # noqa: E402
+from scripts.bench_pdp import table  # noqa: E402
+from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
+from tb import outcome  # noqa: E402
+from tb.bench_target import (  # noqa: E402
     BUS_BYTES,
     BenchTarget,
     Row,
-    _reset,
-    bench_arguments,
-    exit_code,
-    run_on_top,
-    table,
+    bench_timing,
+    start_top,
 )
-from tb.common import make_rng, start_clock_and_reset  # noqa: E402
-from tb.trace_rtl import DEFAULT_TRACES, units_needed  # noqa: E402
+from tb.common import make_rng  # noqa: E402
+from tb.trace_rtl import units_needed  # noqa: E402
 
 SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000
@@ -104,7 +106,7 @@ def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step]:
 
 
 def cdp_traces() -> list[Path]:
-    return [f for f in find_traces(DEFAULT_TRACES) if units_needed(f) == {"CDP"}]
+    return [f for f in default_trace_folders() if units_needed(f) == {"CDP"}]
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -125,10 +127,8 @@ async def check_stats(target: BenchTarget) -> str:
 async def cdp_benchmark(dut: Any) -> None:
     rng = make_rng("cdp_bench")
     data_rng = np.random.default_rng(rng.getrandbits(32))
-    await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
-    # Default AxiRam: no pause generators, so the memory answers as fast as its handshakes allow.
-    ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst_n, reset_active_level=False, size=2**32)
-    target = BenchTarget(dut, ram)
+    timing = bench_timing(rng)
+    target = BenchTarget(dut, await start_top(dut, timing), timing)
     cases: list[tuple[str, list[Step] | str]] = []
     for folder in cdp_traces():
         try:
@@ -139,9 +139,7 @@ async def cdp_benchmark(dut: Any) -> None:
     rows: list[Row] = []
     out = Path(os.environ.get("BENCH_OUT", "bench_cdp.json"))
     for name, steps in cases:
-        target.new_trace()
-        await _reset(dut)
-        await target.csb.write(regmap.address("GLB", "S_INTR_MASK"), 0, nposted=True)
+        await target.start_case()
         row = Row(name, message=steps) if isinstance(steps, str) else await target.run_steps(name, steps)
         if row.ok:
             row.message = await check_stats(target)
@@ -149,6 +147,9 @@ async def cdp_benchmark(dut: Any) -> None:
         dut._log.info("%s: %d cycles, %s %s", name, row.cycles, "ok" if row.ok else "FAIL", row.message)
         rows.append(row)
         out.write_text(json.dumps([asdict(r) for r in rows]))
+    if not rows:
+        outcome.skip("no layer to benchmark (BENCH_ONLY / --only selected none)")
+    outcome.checked(len(rows), "layers")
     assert all(r.ok for r in rows), f"wrong results: {[r.name for r in rows if not r.ok]}"
 
 
@@ -170,14 +171,14 @@ def summary(rows: list[Row]) -> list[str]:
 
 def main() -> int:
     args = bench_arguments("cdp").parse_args()
-    tag, results, raw = run_on_top("cdp", args.waves, args.seed)
+    tag, results, raw = run_on_top("cdp", args)
     rows = [Row(**r) for r in raw]
-    print(f"CDP on the RTL top level ({tag}), zero-latency AxiRam, "
+    print(f"CDP on the RTL top level ({tag}), {memory_note(args)}, "
           f"bound = (read + written bytes) / {BUS_BYTES}; seed {results[0].seed if results else '?'}")
     if rows:
         print(table(rows))
         print("\n".join(summary(rows)))
-    return exit_code(results)
+    return finish("cdp", rows, results, args)
 
 
 if __name__ == "__main__":

@@ -1,43 +1,38 @@
 """PDP benchmark on the RTL top level: cycles from OP_ENABLE to the interrupt against the 64-bit bus bound.
 
-For every PDP-only NVDLA trace under ../shared/nvdla/traces and for 64x64x64 int8 cubes, the top level
-(rtl/top/nvdla_pp_top.v) runs the layer against a cocotbext-axi AxiRam with no pauses (zero added latency,
-no backpressure), and the table shows:
+For every PDP-only NVDLA trace in traces/nv_small* and for 64x64x64 int8 cubes, the top level
+(rtl/top/nvdla_pp_top.v) runs the layer with the simulation memory
+(tb/hdl/nvdla_pp_top_mem.v; latency 0 and no stalls unless --latency or --random-mem), and the table shows:
   cycles      clock cycles from the D_OP_ENABLE request on the CSB (the last one of PDP / PDP_RDMA) to the
               rising edge of `intr` (which the top raises only after the last write response);
-  read/write  bytes the memory served on R and took on W (counted in the AxiRam: what the DUT really moved);
+  read/write  bytes the memory served on R and took on W (counted in the memory: what the DUT really moved);
   bound       (read + written) / 8: the cycles one 64-bit bus needs to move those bytes;
   ratio       cycles / bound (AR/R and AW/W run in parallel, so a ratio below 1 is possible);
   busiest     cycles / (the busier of read and write bytes / 8): how close to saturating one direction;
-  cycles/s    simulated cycles per wall-clock second over the layer (cocotb + AxiRam in Python included).
+  cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
+              C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
 Every layer is also checked: the output span must equal the reference model's (models/replay.ModelTarget fed
 the same steps), the bytes written must be exactly the output cube, and traces must match their golden CRCs.
 A benchmark of a wrong design is worthless, so a failed check is printed in the table and sets the exit code.
 Figures only: no timed pass/fail.
 
-Usage: .venv/bin/python scripts/bench_pdp.py [--seed N] [--waves]   (also run by `make bench`)
-The host side (main) builds the top in sim_build/<sim>/pdp_bench and runs this module's cocotb test, which
-writes its rows as JSON to the file named by BENCH_OUT.
+Usage: .venv/bin/python scripts/bench_pdp.py [--seed N] [--waves] [--latency N] [--random-mem] [--no-cpp]
+(also run by `make bench`)
+The host side (main, scripts/top_bench.py) builds the top in sim_build/<sim>/top_mem and runs this module's
+cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
-import tempfile
-import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import cocotb
 import numpy as np
-from cocotb.task import Task
-from cocotb.triggers import ClockCycles, Event, First, RisingEdge, Timer
-from cocotb.utils import get_sim_time
-from cocotbext.axi import AxiBus, AxiRam
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -45,36 +40,19 @@ if str(ROOT) not in sys.path:
 
 from models import registers as regmap  # noqa: E402
 from models.pdp import AVERAGE, MAX, PdpConfig, check_memory_layout  # noqa: E402
-from models.replay import (  # noqa: E402
-    CheckCrc,
-    MemFill,
-    MemWrite,
-    RegWrite,
-    Step,
-    WaitInterrupt,
-    crc_failure,
-    locate_against,
-    trace_steps,
+from models.replay import MemWrite, RegWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
+from models.trace import TraceError, default_trace_folders  # noqa: E402
+from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
+from tb import outcome  # noqa: E402
+from tb.bench_target import (  # noqa: E402
+    BUS_BYTES,
+    BenchTarget,
+    Row,
+    bench_timing,
+    start_top,
 )
-from models.trace import TraceError, find_traces  # noqa: E402
-from tb.common import make_rng, start_clock_and_reset  # noqa: E402
-from tb.test_trace_rtl import RtlTarget  # noqa: E402
-from tb.trace_rtl import DEFAULT_TRACES, units_needed  # noqa: E402
-
-CLK_NS = 10                       # tb.common's clock: 100 MHz
-LAYER_TIMEOUT_CYCLES = 2_000_000  # bounds a hang only
-BUS_BYTES = 8                     # 64-bit AXI data
-
-
-@dataclass
-class Row:
-    name: str
-    cycles: int = 0
-    read_bytes: int = 0
-    write_bytes: int = 0
-    wall_s: float = 0.0
-    ok: bool = False
-    message: str = ""
+from tb.common import make_rng  # noqa: E402
+from tb.trace_rtl import units_needed  # noqa: E402
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -148,134 +126,18 @@ def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step]:
 
 
 def pdp_traces() -> list[Path]:
-    return [f for f in find_traces(DEFAULT_TRACES) if units_needed(f) == {"PDP"}]
+    return [f for f in default_trace_folders() if units_needed(f) == {"PDP"}]
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Simulation side
+# Simulation side (the target, its memory and reset live in tb/bench_target.py)
 # ---------------------------------------------------------------------------------------------------------
-class BenchTarget(RtlTarget):
-    """The trace replay's RTL target, timed: no per-cycle Python (the figures are cycles per wall second)."""
-
-    def __init__(self, dut: Any, ram: AxiRam) -> None:
-        super().__init__(dut, ram)
-        self.read_bytes = 0
-        self.write_bytes = 0
-        self.t_enable = 0
-        self.wall_enable = 0.0
-        self.t_intr = 0
-        self.wall_intr = 0.0
-        self.intr_seen = Event()
-        self._watcher: Task[None] | None = None
-        self._count_memory_traffic()
-
-    def _count_memory_traffic(self) -> None:
-        """Count the bytes the memory serves and takes (and record the written ranges, which the trace
-        replay gets from a per-cycle AW monitor instead): wraps the AxiRam's per-beat hooks."""
-        read_beat, write_run = self.ram.read_if._read, self.ram.write_if._write
-
-        async def read(address: int, length: int) -> bytes:
-            self.read_bytes += length
-            return await read_beat(address, length)
-
-        async def write(address: int, data: bytes) -> None:
-            self.write_bytes += len(data)
-            if self.written and self.written[-1][1] == address:
-                self.written[-1] = (self.written[-1][0], address + len(data))
-            else:
-                self.written.append((address, address + len(data)))
-            await write_run(address, data)
-
-        self.ram.read_if._read = read
-        self.ram.write_if._write = write
-
-    def new_trace(self) -> None:
-        super().new_trace()
-        self.read_bytes = self.write_bytes = 0
-
-    async def _catch_interrupt(self) -> None:
-        await RisingEdge(self.dut.intr)
-        self.t_intr = get_sim_time("ns")
-        self.wall_intr = time.perf_counter()
-        self.intr_seen.set()
-
-    async def _wait_interrupt(self, unit: str, group: int) -> bool:
-        timeout = Timer(LAYER_TIMEOUT_CYCLES * CLK_NS, "ns")
-        if await First(self.intr_seen.wait(), timeout) is timeout:
-            return False
-        return await super()._wait_interrupt(unit, group)
-
-    async def run_steps(self, name: str, steps: list[Step]) -> Row:
-        row = Row(name)
-        checks: list[str] = []
-        for step in steps:
-            if isinstance(step, RegWrite):
-                self.model.reg_write(step.unit, step.reg, step.value)   # before t_enable: the model runs here
-                enable = step.reg == "D_OP_ENABLE"
-                if enable and step.value & 1:
-                    self._arm_timer()
-                await self.csb.write(regmap.address(step.unit, step.reg), step.value, nposted=enable)
-            elif isinstance(step, MemFill | MemWrite):
-                self._memory(step)
-            elif isinstance(step, WaitInterrupt):
-                if not await self._wait_interrupt(step.unit, step.group):
-                    row.message = f"{step.where}: no interrupt within {LAYER_TIMEOUT_CYCLES} cycles"
-                    return row
-                self.model.wait_interrupt(step.unit, step.group)
-                row.cycles = round((self.t_intr - self.t_enable) / CLK_NS)
-                row.wall_s = self.wall_intr - self.wall_enable
-                checks.append(self._against_model())
-            elif isinstance(step, CheckCrc):
-                actual = np.frombuffer(self.ram.read(step.base, step.size), dtype=np.uint8)
-                checks.append(crc_failure(step, actual, locate_against(self.model)))
-        row.read_bytes, row.write_bytes = self.read_bytes, self.write_bytes
-        failed = [c for c in checks if c]
-        row.ok = bool(checks) and not failed
-        row.message = failed[0] if failed else ("" if checks else "nothing was checked")
-        return row
-
-    def _arm_timer(self) -> None:
-        """Start timing at this enable (the last enable before the interrupt wins) and watch for the edge."""
-        self.t_enable = get_sim_time("ns")
-        self.wall_enable = time.perf_counter()
-        if self._watcher is None or self.intr_seen.is_set():
-            self.intr_seen.clear()
-            self._watcher = cocotb.start_soon(self._catch_interrupt())
-
-    def _against_model(self) -> str:
-        """'' if the DUT's output span equals the model's and the DUT wrote exactly the output cube."""
-        layout = self.model.runs[-1].layout if self.model.runs else None
-        if layout is None:
-            return "the model ran no layer"
-        surfaces = -(-layout.channels // layout.atom_bytes)
-        line = layout.width * layout.atom_bytes
-        span = (surfaces - 1) * layout.surface_stride + (layout.height - 1) * layout.line_stride + line
-        actual = np.frombuffer(self.ram.read(layout.base, span), dtype=np.uint8)
-        expected = self.model.mem_read(0, layout.base, span)
-        bad = np.flatnonzero(actual != expected)
-        if bad.size:
-            return (f"output differs from the model at {bad.size} bytes, first at address "
-                    f"{layout.base + int(bad[0]):#x} (expected {expected[bad[0]]}, got {actual[bad[0]]})")
-        if self.write_bytes != surfaces * layout.height * line:
-            return f"wrote {self.write_bytes} bytes, the output cube has {surfaces * layout.height * line}"
-        return ""
-
-
-async def _reset(dut: Any) -> None:
-    dut.rst_n.value = 0
-    await ClockCycles(dut.clk, 3)
-    dut.rst_n.value = 1
-    await ClockCycles(dut.clk, 2)
-
-
 @cocotb.test()
 async def pdp_benchmark(dut: Any) -> None:
     rng = make_rng("pdp_bench")
     data_rng = np.random.default_rng(rng.getrandbits(32))
-    await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
-    # Default AxiRam: no pause generators, so the memory answers as fast as its handshakes allow.
-    ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst_n, reset_active_level=False, size=2**32)
-    target = BenchTarget(dut, ram)
+    timing = bench_timing(rng)
+    target = BenchTarget(dut, await start_top(dut, timing), timing)
     cases: list[tuple[str, list[Step] | str]] = []
     for folder in pdp_traces():
         try:
@@ -286,13 +148,14 @@ async def pdp_benchmark(dut: Any) -> None:
     rows: list[Row] = []
     out = Path(os.environ.get("BENCH_OUT", "bench_pdp.json"))
     for name, steps in cases:
-        target.new_trace()
-        await _reset(dut)
-        await target.csb.write(regmap.address("GLB", "S_INTR_MASK"), 0, nposted=True)
+        await target.start_case()
         row = Row(name, message=steps) if isinstance(steps, str) else await target.run_steps(name, steps)
         dut._log.info("%s: %d cycles, %s %s", name, row.cycles, "ok" if row.ok else "FAIL", row.message)
         rows.append(row)
         out.write_text(json.dumps([asdict(r) for r in rows]))
+    if not rows:
+        outcome.skip("no layer to benchmark (BENCH_ONLY / --only selected none)")
+    outcome.checked(len(rows), "layers")
     assert all(r.ok for r in rows), f"wrong results: {[r.name for r in rows if not r.ok]}"
 
 
@@ -301,7 +164,7 @@ async def pdp_benchmark(dut: Any) -> None:
 # ---------------------------------------------------------------------------------------------------------
 def table(rows: list[Row]) -> str:
     head = ("layer", "cycles", "read B", "written B", "bound", "cycles/bound", "cycles/busiest",
-            "sim cycles/s", "check")
+            "sim cycles/s", "C++ cycles/s", "check")
     body = []
     for r in rows:
         bound = (r.read_bytes + r.write_bytes) / BUS_BYTES
@@ -310,6 +173,7 @@ def table(rows: list[Row]) -> str:
                      f"{r.cycles / bound:.3f}" if bound else "-",
                      f"{r.cycles / busiest:.3f}" if busiest else "-",
                      f"{r.cycles / r.wall_s:,.0f}" if r.wall_s > 0 else "-",
+                     f"{r.cpp_cycles_per_s:,.0f}" if r.cpp_cycles_per_s else "-",
                      "ok" if r.ok else f"FAIL: {r.message}"))
     widths = [max(len(x[i]) for x in (head, *body)) for i in range(len(head))]
     fmt = lambda cells: " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True))  # noqa: E731
@@ -317,50 +181,15 @@ def table(rows: list[Row]) -> str:
     return "\n".join([fmt(head), rule, *(fmt(b) for b in body)])
 
 
-def bench_arguments(unit: str) -> argparse.ArgumentParser:
-    """The options every top-level benchmark takes (scripts/bench_{pdp,cdp,sdp}.py)."""
-    parser = argparse.ArgumentParser(description=(sys.modules["__main__"].__doc__ or "").split("\n")[0])
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--waves", action="store_true", default=os.environ.get("WAVES", "0") == "1",
-                        help=f"dump waves/<sim>/{unit}_bench/.../{unit}_benchmark.fst")
-    return parser
-
-
-def run_on_top(unit: str, waves: bool, seed: int | None) -> tuple[str, list[Any], list[dict[str, Any]]]:
-    """Build the top level as bench `<unit>_bench` and run scripts/bench_<unit>.py's cocotb test
-    `<unit>_benchmark`; returns the parameter tag, the test results and the rows the test wrote (JSON
-    through the file named by BENCH_OUT)."""
-    from tb.benches import Bench
-    from tb.registry.top import BENCHES as TOP_BENCHES
-    from tb.runner import run_bench
-
-    top = TOP_BENCHES[0]
-    bench = Bench(f"{unit}_bench", top.toplevel, top.sources, f"scripts.bench_{unit}", top.param_sets)
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "rows.json"
-        os.environ["BENCH_OUT"] = str(out)
-        results = run_bench(bench, bench.param_sets[0], testcase=f"{unit}_benchmark", waves=waves, seed=seed)
-        rows = json.loads(out.read_text()) if out.exists() else []
-    return bench.tag(bench.param_sets[0]), results, rows
-
-
-def exit_code(results: list[Any]) -> int:
-    """0 when the benchmark's cocotb test passed (every layer checked), else 1 with the reason printed."""
-    if not results or not all(r.passed for r in results):
-        print("benchmark run failed: " + "; ".join(r.message for r in results if not r.passed))
-        return 1
-    return 0
-
-
 def main() -> int:
     args = bench_arguments("pdp").parse_args()
-    tag, results, raw = run_on_top("pdp", args.waves, args.seed)
+    tag, results, raw = run_on_top("pdp", args)
     rows = [Row(**r) for r in raw]
-    print(f"PDP on the RTL top level ({tag}), zero-latency AxiRam, "
+    print(f"PDP on the RTL top level ({tag}), {memory_note(args)}, "
           f"bound = (read + written bytes) / {BUS_BYTES}; seed {results[0].seed if results else '?'}")
     if rows:
         print(table(rows))
-    return exit_code(results)
+    return finish("pdp", rows, results, args)
 
 
 if __name__ == "__main__":

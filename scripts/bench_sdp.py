@@ -1,6 +1,6 @@
 """SDP benchmark on the RTL top level: cycles from OP_ENABLE to the interrupt against the 64-bit bus bounds.
 
-For every SDP NVDLA trace under ../shared/nvdla/traces that the RTL runs (tb/trace_rtl.py's units_needed
+For every SDP NVDLA trace in traces/nv_small* that the RTL runs (tb/trace_rtl.py's units_needed
 and RTL_UNITS decide; the others are listed as SKIP with the capability they need) and for synthetic layers
 programmed through the SDP driver layer (models/driver_sdp.py) on int8 cubes:
   cube64_pass     64x64x64, every block bypassed;
@@ -10,8 +10,9 @@ programmed through the SDP driver layer (models/driver_sdp.py) on int8 cubes:
   cube64_eql      64x64x64, EW compare (EQL) against a per-element 1-byte cube that differs in one element:
                   nothing is written, D_STATUS reports the difference;
   cube8_ew_lut    8x8x64, the same layer as cube64_ew_lut;
-the top (rtl/top/nvdla_pp_top.v) runs the layer against a cocotbext-axi AxiRam with no pauses (zero added
-latency, no backpressure). The table shows (scripts/bench_pdp.py's columns plus the busier-channel bound):
+the top (rtl/top/nvdla_pp_top.v) runs the layer with the simulation memory
+(tb/hdl/nvdla_pp_top_mem.v; latency 0 and no stalls unless --latency or --random-mem). The table shows
+(scripts/bench_pdp.py's columns plus the busier-channel bound):
   cycles      clock cycles from the last D_OP_ENABLE request on the CSB to the rising edge of `intr` (raised
               only after the last write response; of the last interrupt the layer waits for: SDP's done is
               masked in GLB S_INTR_MASK while PDP's follows, in the SDP->PDP on-the-fly trace);
@@ -20,7 +21,8 @@ latency, no backpressure). The table shows (scripts/bench_pdp.py's columns plus 
   busier      max(read, written) / 8: AXI reads and writes use separate channels, so this is the bound of
               the busier channel (SDP reads the input and its operand cubes on R, writes the output on W);
   ratios      cycles / bound and cycles / busier;
-  cycles/s    simulated cycles per wall-clock second over the layer (cocotb + AxiRam in Python included).
+  cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
+              C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
 Every layer is checked: the output span must equal the replay model's (models/replay.ModelTarget fed the
 same steps, LUT writes included) and the bytes written must be exactly the output cube (nothing at all in
 EQL mode); D_PERF_LUT_{LE_HIT,LO_HIT,UFLOW,OFLOW,HYBRID}, D_PERF_OUT_SATURATION and D_STATUS of each
@@ -36,9 +38,10 @@ excess is the fixed latency of one layer, read in the waves (--waves --only sdp_
 the core input 2, the core pipeline 13, the core output to W on the top's port 3 (the write arbiter passes
 the AW with the first W beat), W to B 2, B to done 2, done to `intr` 2.
 
-Usage: .venv/bin/python scripts/bench_sdp.py [--seed N] [--waves] [--only NAME,...]   (also by `make bench`)
-The host side (main) builds the top in sim_build/<sim>/sdp_bench and runs this module's cocotb test, which
-writes its rows as JSON to the file named by BENCH_OUT.
+Usage: .venv/bin/python scripts/bench_sdp.py [--seed N] [--waves] [--latency N] [--random-mem] [--no-cpp]
+       [--only NAME,...]   (also by `make bench`)
+The host side (main, scripts/top_bench.py) builds the top in sim_build/<sim>/top_mem and runs this module's
+cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 """
 
 from __future__ import annotations
@@ -53,7 +56,6 @@ from typing import Any
 
 import cocotb
 import numpy as np
-from cocotbext.axi import AxiBus, AxiRam
 from numpy.typing import NDArray
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,8 +75,6 @@ from models.driver_sdp import (  # noqa: E402
 )
 from models.memory import Memory  # noqa: E402
 from models.replay import (  # noqa: E402
-    INTR_BIT,
-    CheckCrc,
     MemWrite,
     RegWrite,
     RunRecord,
@@ -84,18 +84,19 @@ from models.replay import (  # noqa: E402
 )
 from models.sdp import SdpResult, run_sdp  # noqa: E402
 from models.sdp_datapath import ALU_EQL, ALU_SUM  # noqa: E402
-from models.trace import TraceError, find_traces  # noqa: E402
-from scripts.bench_pdp import (  # noqa: E402
+from models.trace import TraceError, default_trace_folders  # noqa: E402
+from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
+from tb import outcome  # noqa: E402
+from tb.bench_target import (  # noqa: E402
     BUS_BYTES,
     BenchTarget,
     Row,
-    _reset,
-    bench_arguments,
-    exit_code,
-    run_on_top,
+    bench_timing,
+    start_top,
+    with_interrupt_masks,
 )
-from tb.common import make_rng, start_clock_and_reset  # noqa: E402
-from tb.trace_rtl import DEFAULT_TRACES, RTL_UNITS, SDP_TO_PDP, units_needed  # noqa: E402
+from tb.common import make_rng  # noqa: E402
+from tb.trace_rtl import RTL_UNITS, SDP_TO_PDP, units_needed  # noqa: E402
 
 SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000
@@ -106,7 +107,6 @@ EW_BASE = 0x4000_0000
 LUT_STATS = ("D_PERF_LUT_LE_HIT", "D_PERF_LUT_LO_HIT", "D_PERF_LUT_UFLOW", "D_PERF_LUT_OFLOW",
              "D_PERF_LUT_HYBRID")
 STATS = (*LUT_STATS, "D_PERF_OUT_SATURATION", "D_STATUS")
-DONE_BITS = 0x3F     # GLB S_INTR_MASK: SDP, CDP and PDP done, groups 0 and 1
 RATIO_NOTE = 1.3     # the busier-channel ratio above which the summary asks for an explanation
 
 
@@ -225,40 +225,12 @@ SYNTHETIC: tuple[tuple[str, tuple[int, int, int], Maker | None], ...] = (
 def sdp_traces() -> list[tuple[Path, set[str]]]:
     """Every trace whose datapath is SDP (alone, or feeding PDP on the fly), with what it needs."""
     found = []
-    for folder in find_traces(DEFAULT_TRACES):
+    for folder in default_trace_folders():
         needed = units_needed(folder)
         others = needed & {"CDP", "PDP"}
         if "SDP" in needed and (not others or (others == {"PDP"} and SDP_TO_PDP in needed)):
             found.append((folder, needed))
     return found
-
-
-def _is_wait(step: Step) -> bool:
-    return isinstance(step, WaitInterrupt | CheckCrc)
-
-
-def with_interrupt_masks(steps: list[Step]) -> list[Step]:
-    """Before each layer (the steps up to a run of interrupt waits), a GLB S_INTR_MASK write that leaves only
-    the LAST interrupt of that run reaching `intr`: when SDP feeds PDP on the fly the trace waits for SDP's
-    interrupt and then PDP's, and `intr` would otherwise rise at SDP's done, before PDP has written its
-    output. The status bits are set whatever the mask, so every wait still finds its bit."""
-    out: list[Step] = []
-    start = 0
-    i = 0
-    while i < len(steps):
-        if not _is_wait(steps[i]):
-            i += 1
-            continue
-        end = i
-        while end < len(steps) and _is_wait(steps[end]):
-            end += 1
-        waits = [s for s in steps[i:end] if isinstance(s, WaitInterrupt)]
-        if waits:
-            bit = 1 << (INTR_BIT[waits[-1].unit] + waits[-1].group)
-            out.append(RegWrite("GLB", "S_INTR_MASK", DONE_BITS & ~bit))
-        out += steps[start:end]
-        start = i = end
-    return out + steps[start:]
 
 
 def skip_reason(needed: set[str]) -> str:
@@ -311,7 +283,7 @@ async def check_run_sdp(target: BenchTarget, layer: Synthetic) -> str:
     """'' if the RTL's output bytes and statistics equal models.sdp.run_sdp's on the driver's config."""
     res = layer.expected
     if layer.dst_bytes is not None:
-        got = np.frombuffer(target.ram.read(DST_BASE, layer.dst_bytes.size), dtype=np.uint8)
+        got = np.frombuffer(target.mem.read(DST_BASE, layer.dst_bytes.size), dtype=np.uint8)
         bad = np.flatnonzero(got != layer.dst_bytes)
         if bad.size:
             return (f"output differs from run_sdp at {bad.size} bytes, first at {DST_BASE + int(bad[0]):#x} "
@@ -326,9 +298,7 @@ async def check_run_sdp(target: BenchTarget, layer: Synthetic) -> str:
 
 
 async def run_case(dut: Any, target: BenchTarget, name: str, case: list[Step] | Synthetic | str) -> SdpRow:
-    target.new_trace()
-    await _reset(dut)
-    await target.csb.write(regmap.address("GLB", "S_INTR_MASK"), 0, nposted=True)
+    await target.start_case()
     if isinstance(case, str):
         skipped = case.startswith("SKIP")
         return SdpRow(name, ok=skipped, message=case, skipped=skipped)
@@ -368,10 +338,8 @@ def cases(data_rng: np.random.Generator) -> list[tuple[str, list[Step] | Synthet
 async def sdp_benchmark(dut: Any) -> None:
     rng = make_rng("sdp_bench")
     data_rng = np.random.default_rng(rng.getrandbits(32))
-    await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
-    # Default AxiRam: no pause generators, so the memory answers as fast as its handshakes allow.
-    ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst_n, reset_active_level=False, size=2**32)
-    target = SdpBenchTarget(dut, ram)
+    timing = bench_timing(rng)
+    target = SdpBenchTarget(dut, await start_top(dut, timing), timing)
     rows: list[SdpRow] = []
     out = Path(os.environ.get("BENCH_OUT", "bench_sdp.json"))
     for name, case in cases(data_rng):
@@ -379,6 +347,9 @@ async def sdp_benchmark(dut: Any) -> None:
         dut._log.info("%s: %d cycles, %s %s", name, row.cycles, "ok" if row.ok else "FAIL", row.message)
         rows.append(row)
         out.write_text(json.dumps([asdict(r) for r in rows]))
+    if not rows:
+        outcome.skip("no layer to benchmark (BENCH_ONLY / --only selected none)")
+    outcome.checked(len(rows), "layers")
     assert all(r.ok for r in rows), f"wrong results: {[r.name for r in rows if not r.ok]}"
 
 
@@ -387,17 +358,19 @@ async def sdp_benchmark(dut: Any) -> None:
 # ---------------------------------------------------------------------------------------------------------
 def _cells(r: SdpRow) -> tuple[str, ...]:
     if r.skipped:
-        return (r.name, *(["-"] * 8), r.message)
+        return (r.name, *(["-"] * 9), r.message)
     bound = (r.read_bytes + r.write_bytes) / BUS_BYTES
     busier = max(r.read_bytes, r.write_bytes) / BUS_BYTES
     return (r.name, f"{r.cycles}", f"{r.read_bytes}", f"{r.write_bytes}", f"{bound:.0f}", f"{busier:.0f}",
             f"{r.cycles / bound:.3f}" if bound else "-", f"{r.cycles / busier:.3f}" if busier else "-",
-            f"{r.cycles / r.wall_s:,.0f}" if r.wall_s > 0 else "-", "ok" if r.ok else f"FAIL: {r.message}")
+            f"{r.cycles / r.wall_s:,.0f}" if r.wall_s > 0 else "-",
+            f"{r.cpp_cycles_per_s:,.0f}" if r.cpp_cycles_per_s else "-",
+            "ok" if r.ok else f"FAIL: {r.message}")
 
 
 def table(rows: list[SdpRow]) -> str:
     head = ("layer", "cycles", "read B", "written B", "bound", "busier", "cycles/bound", "cycles/busier",
-            "sim cycles/s", "check")
+            "sim cycles/s", "C++ cycles/s", "check")
     body = [_cells(r) for r in rows]
     widths = [max(len(x[i]) for x in (head, *body)) for i in range(len(head))]
     rule = "-+-".join("-" * w for w in widths)
@@ -427,15 +400,15 @@ def main() -> int:
                         "(keeps the waves of a small layer small)")
     args = parser.parse_args()
     os.environ["BENCH_ONLY"] = args.only
-    tag, results, raw = run_on_top("sdp", args.waves, args.seed)
+    tag, results, raw = run_on_top("sdp", args)
     rows = [SdpRow(**r) for r in raw]
-    print(f"SDP on the RTL top level ({tag}), zero-latency AxiRam, "
+    print(f"SDP on the RTL top level ({tag}), {memory_note(args)}, "
           f"bound = (read + written bytes) / {BUS_BYTES}, busier = max(read, written) / {BUS_BYTES}; "
           f"seed {results[0].seed if results else '?'}")
     if rows:
         print(table(rows))
         print("\n".join(summary(rows)))
-    return exit_code(results)
+    return finish("sdp", rows, results, args)
 
 
 if __name__ == "__main__":

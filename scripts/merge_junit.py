@@ -64,17 +64,24 @@ def unit_of(bench: str) -> str:
     return next((u for u in ("pdp", "cdp", "sdp") if u in bench), bench)
 
 
-def samples_report(per_unit: dict[str, int]) -> str:
-    if not per_unit:
-        return "samples per unit: not recorded by these benches"
-    return "\n".join(f"samples checked, {unit}: {total:,} ({total / GOAL:.0%} of {GOAL:.0e} per night)"
-                     for unit, total in sorted(per_unit.items()))
+def checked_report(totals: dict[tuple[str, str], int]) -> str:
+    """One line per unit: what its tests checked ('1,500 layers', '2,000,000 samples'); samples against
+    the nightly goal (README "Nightly" turns layers into samples with the measured mean per layer)."""
+    if not totals:
+        return "checked per unit: nothing recorded"
+    units = sorted({unit for unit, _ in totals})
+    lines = []
+    for unit in units:
+        parts = [f"{n:,} {noun}" + (f" ({n / GOAL:.0%} of {GOAL:.0e})" if noun == "samples" else "")
+                 for (u, noun), n in sorted(totals.items()) if u == unit]
+        lines.append(f"checked, {unit}: " + ", ".join(parts))
+    return "\n".join(lines)
 
 
-def samples_per_unit(paths: list[Path]) -> dict[str, int]:
-    """The `checked` properties of the cocotb testcases (scripts/regress.py writes one where a bench counts
-    its samples), summed per unit over all the shards."""
-    per_unit: dict[str, int] = {}
+def checked_per_unit(paths: list[Path]) -> dict[tuple[str, str], int]:
+    """The `checked` properties ('8 layers', as scripts/regress.py writes them from tb/outcome.py) of the
+    cocotb testcases, summed per unit and noun over all the shards."""
+    totals: dict[tuple[str, str], int] = {}
     for path in paths:
         try:
             found = suites(path)
@@ -84,9 +91,10 @@ def samples_per_unit(paths: list[Path]) -> dict[str, int]:
             for case in suite.iter("testcase") if suite.get("name") == "cocotb" else ():
                 unit = unit_of(case.get("classname", "").partition(".")[0])
                 for prop in case.iter("property"):
-                    if prop.get("name") == "checked":
-                        per_unit[unit] = per_unit.get(unit, 0) + int(prop.get("value") or 0)
-    return per_unit
+                    count, _, noun = (prop.get("value") or "").partition(" ")
+                    if prop.get("name") == "checked" and count.isdigit():
+                        totals[(unit, noun)] = totals.get((unit, noun), 0) + int(count)
+    return totals
 
 
 def repro_lines(paths: list[Path]) -> list[str]:
@@ -123,7 +131,7 @@ def main() -> int:
         ET.ElementTree(merged).write(args.output, encoding="utf-8", xml_declaration=True)
     print(f"{len(args.files)} files: {merged.get('tests')} tests, {merged.get('failures')} failures, "
           f"{merged.get('errors')} errors, {merged.get('skipped')} skipped")
-    print(samples_report(samples_per_unit(args.files)))
+    print(checked_report(checked_per_unit(args.files)))
     for problem in problems:
         print(f"FAILED {problem}")
     return 1 if problems or merged.get("tests") == "0" else 0

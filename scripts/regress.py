@@ -1,7 +1,9 @@
 """The cocotb regression: every registered bench and parameter set, then a summary table.
 
 `make` runs it on Verilator; `make SIM=icarus` on Icarus (benches Icarus accepts); `make nightly` with
-NIGHTLY=1 (long random runs) and JUnit XML. Exit status is non-zero when any test fails.
+NIGHTLY=1 (long random runs) and JUnit XML. Each row says how much its test checked (tb/outcome.py) and a
+test that found nothing to check is a SKIP row with its reason. Exit status is non-zero when any test fails,
+and when nothing passed at all (every test skipped, or none ran).
 `--test`/`--params` narrow it to one failing test (`make BENCH=top_pdp TESTCASE=random_layers WAVES=1`),
 `--shard K/N` runs the K-th of N parts (the nightly's parallel CI jobs).
 """
@@ -17,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.merge_junit import samples_report, unit_of  # noqa: E402
+from scripts.merge_junit import checked_report, unit_of  # noqa: E402
 from tb.benches import BENCHES, Bench, find  # noqa: E402
 from tb.runner import TestResult, run_bench, wave_path  # noqa: E402
 from tb.selection import parse_shard, plan, read_costs  # noqa: E402
@@ -32,9 +34,9 @@ def selected(sim: str, names: list[str], nightly: bool) -> list[Bench]:
 
 
 def print_table(results: list[TestResult]) -> None:
-    rows = [("bench", "params", "test", "result", "seed", "sim time (us)", "wall (s)")]
+    rows = [("bench", "params", "test", "result", "checked", "seed", "sim time (us)", "wall (s)")]
     for r in results:
-        rows.append((r.bench, r.params, r.test, "PASS" if r.passed else "FAIL", r.seed,
+        rows.append((r.bench, r.params, r.test, r.status.upper(), r.checked or "-", r.seed,
                      f"{r.sim_time_ns / 1000:.1f}", f"{r.wall_s:.1f}"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     line = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
@@ -56,28 +58,32 @@ def print_waves(results: list[TestResult], sim: str) -> None:
             print(f"  open: gtkwave {dumps[0].relative_to(ROOT)} docs/waves/nvdla_pp_top.gtkw")
 
 
-def print_samples(results: list[TestResult]) -> None:
-    """Under --nightly: the samples each unit's benches scored, where they record them (`checked`); the goal
-    is 1e7 per unit per night over all shards (scripts/merge_junit.py totals them; README "Nightly")."""
-    per_unit: dict[str, int] = {}
+def print_checked(results: list[TestResult]) -> None:
+    """Under --nightly: what each unit's tests checked in this run (scripts/merge_junit.py totals the shards;
+    the goal is 1e7 samples per unit per night, README "Nightly")."""
+    totals: dict[tuple[str, str], int] = {}
     for r in results:
-        checked = getattr(r, "checked", None)  # recorded by the benches that count their samples
-        if checked:
-            per_unit[unit_of(r.bench)] = per_unit.get(unit_of(r.bench), 0) + int(checked)
-    print(samples_report(per_unit))
+        count, _, noun = r.checked.partition(" ")
+        if count.isdigit():
+            key = (unit_of(r.bench), noun)
+            totals[key] = totals.get(key, 0) + int(count)
+    print(checked_report(totals))
 
 
 def write_junit(results: list[TestResult], path: Path) -> None:
     suite = ET.Element("testsuite", name="cocotb", tests=str(len(results)),
-                       failures=str(sum(not r.passed for r in results)))
+                       failures=str(sum(r.failed for r in results)),
+                       skipped=str(sum(r.skipped for r in results)))
     for r in results:
         case = ET.SubElement(suite, "testcase", classname=f"{r.bench}.{r.params}", name=r.test,
                              time=f"{r.wall_s:.3f}")
         ET.SubElement(case, "property", name="seed", value=r.seed)
-        if getattr(r, "checked", None) is not None:  # samples scored, where the bench counts them
-            ET.SubElement(case, "property", name="checked", value=str(r.checked))  # type: ignore[attr-defined]
-        if not r.passed:
+        if r.checked:
+            ET.SubElement(case, "property", name="checked", value=r.checked)
+        if r.failed:
             ET.SubElement(case, "failure", message=r.message[:2000])
+        elif r.skipped:
+            ET.SubElement(case, "skipped", message=r.message[:2000])
     path.parent.mkdir(parents=True, exist_ok=True)
     ET.ElementTree(ET.Element("testsuites")).getroot().append(suite)
     ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
@@ -90,6 +96,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=None, help="reproduce a run (the table prints each seed)")
     ap.add_argument("--nightly", action="store_true", help="long randomized runs")
     ap.add_argument("--junit", type=Path, default=None, help="write JUnit XML here")
+    ap.add_argument("--coverage", action="store_true",
+                    help="Verilator line/toggle coverage (own -cov builds), see scripts/coverage.py")
     ap.add_argument("--test", action="append", default=None, metavar="NAME",
                     help="only this cocotb test (repeatable)")
     ap.add_argument("--params", default=None, metavar="TAG", help="only the parameter set with this tag")
@@ -99,6 +107,8 @@ def main() -> int:
                     help="balance the shards by the test times of this earlier report (if it exists)")
     ap.add_argument("benches", nargs="*", help="only these benches (default: all)")
     args = ap.parse_args()
+    if args.coverage and args.sim != "verilator":
+        ap.error("--coverage needs --sim verilator")
     unknown = [n for n in args.benches if n not in {b.name for b in BENCHES}]
     if unknown:
         ap.error(f"no bench {unknown}; known: {', '.join(b.name for b in BENCHES)}")
@@ -115,21 +125,37 @@ def main() -> int:
         print(f"== {run.bench.name} [{run.bench.tag(run.params)}] {' '.join(run.tests or ['all tests'])} "
               f"on {args.sim}", flush=True)
         results += run_bench(run.bench, run.params, sim=args.sim, waves=args.waves, seed=args.seed,
-                             testcase=run.tests, nightly=args.nightly)
-    print_table(results)
-    if args.waves:
-        print_waves(results, args.sim)
-    failed = [r for r in results if not r.passed]
-    for r in failed:
-        print(f"FAILED {r.bench}[{r.params}].{r.test} (seed {r.seed}): {r.message}")
-    if args.nightly:
-        print_samples(results)
+                             testcase=run.tests, nightly=args.nightly, coverage=args.coverage)
     if args.junit:
         write_junit(results, args.junit)
-    print(f"regression on {args.sim}: {time.time() - start:.0f} s wall")
-    print(f"{len(results) - len(failed)} passed, {len(failed)} failed")
-    empty_shard = args.shard is not None and not runs  # more shards than tests: nothing to run is no failure
-    return 1 if failed or not (results or empty_shard) else 0
+    if args.shard and not runs:  # more shards than tests: an empty shard is no failure
+        print(f"shard {args.shard[0]}/{args.shard[1]}: nothing to run")
+        return 0
+    status = summary(results, f"regression on {args.sim}: {time.time() - start:.0f} s wall")
+    if args.waves:
+        print_waves(results, args.sim)
+    if args.nightly:
+        print_checked(results)
+    return status
+
+
+def summary(results: list[TestResult], timing: str) -> int:
+    """The table, each skip and failure with its reason, the closing count; the exit status (non-zero on a
+    failure, and when nothing passed: a run that checked nothing is not a green run)."""
+    print_table(results)
+    for r in results:
+        if r.skipped:
+            print(f"SKIPPED {r.bench}[{r.params}].{r.test}: {r.message}")
+    failed = [r for r in results if r.failed]
+    for r in failed:
+        print(f"FAILED {r.bench}[{r.params}].{r.test} (seed {r.seed}): {r.message}")
+    passed = sum(r.passed for r in results)
+    print(timing)
+    if not passed:
+        why = "every test skipped, so nothing was checked" if results else "no test ran"
+        print(f"nothing passed: {why}")
+    print(f"{passed} passed, {len(failed)} failed, {len(results) - passed - len(failed)} skipped")
+    return 1 if failed or not passed else 0
 
 
 if __name__ == "__main__":

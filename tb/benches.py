@@ -20,6 +20,7 @@ class Bench:
     param_sets: tuple[dict[str, int], ...] = field(default_factory=lambda: ({},))
     icarus: bool = True               # whether Icarus accepts this design
     nightly_only: bool = False
+    build_args: tuple[str, ...] = ()  # extra Verilator build arguments (e.g. --timing for a Verilog clock)
 
     def tag(self, params: dict[str, int]) -> str:
         return "_".join(f"{k}{v}" for k, v in sorted(params.items())) or "default"

@@ -15,16 +15,22 @@ import shutil
 import sys
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tb import outcome
 from tb.benches import Bench
 
 ROOT = Path(__file__).resolve().parent.parent
 # `include search path of every build (generated headers such as rtl/gen/nvdla_csb_map.vh)
 INCLUDE_DIRS = ("rtl/gen",)
+# Verilator code coverage (`run_bench(coverage=True)`, `make coverage`): what is counted, where it is written.
+COVERAGE_BUILD_ARGS = ["--coverage-line", "--coverage-toggle"]
+COVERAGE_FILE = "coverage.dat"
+
+
+PASS, FAIL, SKIP = "pass", "fail", "skip"
 
 
 @dataclass(frozen=True)
@@ -32,11 +38,24 @@ class TestResult:
     bench: str
     params: str
     test: str
-    passed: bool
+    status: str           # PASS, FAIL or SKIP
     seed: str
     sim_time_ns: float
     wall_s: float
-    message: str
+    message: str          # why it failed or skipped
+    checked: str = ""     # how much the test checked, e.g. "37 traces" (tb/outcome.py), "" if it said nothing
+
+    @property
+    def passed(self) -> bool:
+        return self.status == PASS
+
+    @property
+    def failed(self) -> bool:
+        return self.status == FAIL
+
+    @property
+    def skipped(self) -> bool:
+        return self.status == SKIP
 
 
 def _prepare_verilator() -> None:
@@ -83,52 +102,59 @@ def select_tests(bench: Bench, testcase: str | Sequence[str] | None) -> list[str
     return names
 
 
-@contextmanager
-def build_lock(build_dir: Path) -> Iterator[None]:
-    """Hold an exclusive lock on one build directory: two pytest-xdist workers (or two shells) that want the
-    same build wait for each other instead of compiling into, or running from, the same files at once."""
-    build_dir.parent.mkdir(parents=True, exist_ok=True)
-    with open(build_dir.parent / f".{build_dir.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-
-
 def parse_results(xml_path: Path, bench: Bench, tag: str, seed: str) -> list[TestResult]:
+    """One result per testcase of results.xml, with what each test recorded through tb/outcome.py."""
+    recorded = outcome.read(xml_path.parent / outcome.FILE_NAME)
     results = []
     for case in ET.parse(xml_path).getroot().iter("testcase"):
         props = {p.get("name"): p.get("value") for p in case.iter("property")}
+        name = case.get("name", "?")
+        entry = recorded.get(name, {})
         failure = case.find("failure")
         if failure is None:
             failure = case.find("error")
+        if failure is not None:
+            status = FAIL
+            why = failure.get("message") or failure.text or "failed"
+            message = f"{why} (log: {xml_path.parent / 'sim.log'})"
+        elif case.find("skipped") is not None:
+            status = SKIP
+            message = str(entry.get("reason") or "skipped (the test gave no reason through tb/outcome.py)")
+        else:
+            status, message = PASS, ""
         results.append(TestResult(
-            bench=bench.name, params=tag, test=case.get("name", "?"), passed=failure is None, seed=seed,
+            bench=bench.name, params=tag, test=name, status=status, seed=seed,
             sim_time_ns=float(props.get("sim_time_duration", "0")), wall_s=float(case.get("time", "0")),
-            message="" if failure is None else
-            f"{failure.get('message') or failure.text or 'failed'} (log: {xml_path.parent / 'sim.log'})"))
+            message=message, checked=outcome.describe(entry)))
     return results
+
+
+def build_dir_of(bench: Bench, params: dict[str, int], sim: str, waves: bool, coverage: bool = False) -> Path:
+    return ROOT / "sim_build" / sim / bench.name / (bench.tag(params) + ("-waves" if waves else "")
+                                                    + ("-cov" if coverage else ""))
 
 
 def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", waves: bool = False,
               seed: int | None = None, testcase: str | Sequence[str] | None = None,
-              nightly: bool = False) -> list[TestResult]:
+              nightly: bool = False, coverage: bool = False) -> list[TestResult]:
     """Build (incrementally) and run one bench with one parameter set; returns one result per test.
+    One user of a build directory at a time: under pytest -n two tests may build and run the same bench.
 
     `testcase` runs only the named cocotb test(s) in one simulation; with `waves`, each test gets its own
-    simulation so each leaves its own FST."""
-    with build_lock(_build_dir(bench, params, sim, waves)):
+    simulation so each leaves its own FST.
+
+    `coverage` (Verilator only) builds with line and toggle coverage in a separate build directory (suffix
+    -cov) and leaves a coverage.dat in each run directory, for scripts/coverage.py to merge."""
+    lock = build_dir_of(bench, params, sim, waves, coverage).with_suffix(".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
         return _run_bench(bench, params, sim=sim, waves=waves, seed=seed, names=select_tests(bench, testcase),
-                          nightly=nightly)
-
-
-def _build_dir(bench: Bench, params: dict[str, int], sim: str, waves: bool) -> Path:
-    return ROOT / "sim_build" / sim / bench.name / (bench.tag(params) + ("-waves" if waves else ""))
+                          nightly=nightly, coverage=coverage)
 
 
 def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, seed: int | None,
-               names: list[str] | None, nightly: bool) -> list[TestResult]:
+               names: list[str] | None, nightly: bool, coverage: bool) -> list[TestResult]:
     from cocotb_tools.runner import get_runner
 
     if sim == "verilator":
@@ -136,13 +162,15 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # the runner hands sys.path to the simulator as PYTHONPATH
     tag = bench.tag(params)
-    build_dir = _build_dir(bench, params, sim, waves)
+    build_dir = build_dir_of(bench, params, sim, waves, coverage)
     runner = get_runner(sim)
     build_args: list[str] = []
     if sim == "verilator":
-        build_args = ["-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"]
+        build_args = ["-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique", *bench.build_args]
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
+        if coverage:
+            build_args += COVERAGE_BUILD_ARGS
     runner.build(sources=[ROOT / s for s in bench.sources], hdl_toplevel=bench.toplevel, parameters=params,
                  includes=[ROOT / d for d in INCLUDE_DIRS],
                  build_args=build_args, build_dir=build_dir, waves=waves, timescale=("1ns", "1ps"),
@@ -159,25 +187,35 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
         label = "all" if run is None else run[0] if len(run) == 1 else "selected"
         run_dir = build_dir / label
         run_dir.mkdir(parents=True, exist_ok=True)
-        (run_dir / "results.xml").unlink(missing_ok=True)  # a dead simulator must not leave old results
+        for stale in (outcome.FILE_NAME, "results.xml"):  # what an earlier run wrote must not show
+            (run_dir / stale).unlink(missing_ok=True)
         # Icarus writes one dump per build unless told where; Verilator writes dump.fst in the run directory.
         plusargs = [f"+dumpfile_path={run_dir / 'dump.fst'}"] if waves and sim == "icarus" else []
+        if coverage and sim == "verilator":
+            (run_dir / COVERAGE_FILE).unlink(missing_ok=True)   # never merge a stale run's counts
+            plusargs.append(f"+verilator+coverage+file+{run_dir / COVERAGE_FILE}")
         # An exact match on the test name (cocotb's own `testcase` also matches any name ending in it).
         test_filter = None if run is None else r"\.(" + "|".join(re.escape(n) for n in run) + ")$"
         try:
             xml = runner.test(test_module=bench.module, plusargs=plusargs, hdl_toplevel=bench.toplevel,
                               test_filter=test_filter, seed=seed,
-                              extra_env=env, waves=waves, build_dir=build_dir, test_dir=run_dir,
+                              extra_env={**env, outcome.ENV: str(run_dir / outcome.FILE_NAME)},
+                              waves=waves, build_dir=build_dir, test_dir=run_dir,
                               results_xml=str(run_dir / "results.xml"), log_file=run_dir / "sim.log")
-        except SystemExit:  # under pytest (or when the simulator dies) the runner exits; the results file,
-            xml = run_dir / "results.xml"  # if written, says which tests failed
+        except (SystemExit, RuntimeError) as err:
+            # cocotb's runner exits when a test failed (under pytest) or the simulator failed, and raises
+            # when a signal killed it: the results file, when there is one, still says which test failed.
+            xml = run_dir / "results.xml"
+            ended = f" ({err})"
+        else:
+            ended = ""
         if waves:
             _keep_waves(run_dir, sim, bench, tag, label)
         if Path(xml).exists():
             results += parse_results(Path(xml), bench, tag, str(seed))
         else:  # the simulator died before cocotb could write its results
-            results.append(TestResult(bench.name, tag, label, False, str(seed), 0.0, 0.0,
-                                      f"no results written; see the log in {run_dir}"))
+            results.append(TestResult(bench.name, tag, label, FAIL, str(seed), 0.0, 0.0,
+                                      f"the simulator ended without results{ended}; see {run_dir}/sim.log"))
     return results
 
 

@@ -35,8 +35,10 @@ from models.cdp import CdpConfig, CdpResult, cdp_compute, input_convert, square_
 from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, lut_lookup
 from models.lut_regs import lut_fields
 from models.precision import as_signed
+from tb import outcome
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import bench_params, make_rng, nightly, scaled, start_clock_and_reset
+from tb.funcov import Covergroup
 from tb.lut_port import LutPortDriver, check_readback
 from tb.test_lut import Shape, random_config, random_table
 
@@ -384,31 +386,25 @@ def make_layer(rng: random.Random, geo: Geometry, index: int, lut_kind: str | No
     return Layer(fields, cfg, cube, f"layer {index} ({kind})")
 
 
-@dataclass
-class Coverage:
-    seen: set[str] = dataclasses.field(default_factory=set)
+def coverage() -> Covergroup:
+    return Covergroup("cdp_core", "CDP", {
+        "LRN size": tuple(f"LRN{n}" for n in (3, 5, 7, 9)),
+        "bypass": ("sqsum bypass", "mul bypass"),
+        "cube": ("C % atom != 0", "W % chunk != 0", "several surfaces", "several chunks"),
+        "LUT": ("LUT uflow", "LUT oflow", "LUT le_hit", "LUT lo_hit", "LUT hybrid", "exponential LE",
+                "LUT program"),
+        "output": ("saturation",)})
 
-    REQUIRED = tuple(f"LRN{n}" for n in (3, 5, 7, 9)) + (
-        "sqsum bypass", "mul bypass", "C % atom != 0", "W % chunk != 0", "several surfaces",
-        "several chunks", "saturation", "LUT uflow", "LUT oflow", "LUT le_hit", "LUT lo_hit", "LUT hybrid",
-        "exponential LE", "LUT program")
 
-    def add(self, layer: Layer, res: CdpResult, geo: Geometry) -> None:
-        cfg = layer.cfg
-        self.seen.add(f"LRN{cfg.local_size}")
-        flags = {"sqsum bypass": cfg.sqsum_bypass, "mul bypass": cfg.mul_bypass,
-                 "C % atom != 0": cfg.channels % geo.atom != 0, "W % chunk != 0": cfg.width % geo.chunk != 0,
-                 "several surfaces": cfg.surfaces > 1, "several chunks": cfg.width > geo.chunk,
-                 "saturation": res.out_saturation > 0, "exponential LE": cfg.lut.le_function == EXPONENT,
-                 "LUT program": any(k in layer.label for k in programs())}
-        flags.update({f"LUT {k}": v > 0 for k, v in res.lut_counts.items()})
-        self.seen.update(k for k, v in flags.items() if v)
-
-    def missing(self) -> list[str]:
-        return [r for r in self.REQUIRED if r not in self.seen]
-
-    def check(self) -> None:
-        assert not self.missing(), f"coverage holes: {self.missing()}"
+def sample(cov: Covergroup, layer: Layer, res: CdpResult, geo: Geometry) -> None:
+    cfg = layer.cfg
+    cov.hit(f"LRN{cfg.local_size}")
+    cov.sample({"sqsum bypass": cfg.sqsum_bypass, "mul bypass": cfg.mul_bypass,
+                "C % atom != 0": cfg.channels % geo.atom != 0, "W % chunk != 0": cfg.width % geo.chunk != 0,
+                "several surfaces": cfg.surfaces > 1, "several chunks": cfg.width > geo.chunk,
+                "saturation": res.out_saturation > 0, "exponential LE": cfg.lut.le_function == EXPONENT,
+                "LUT program": any(k in layer.label for k in programs())})
+    cov.sample({f"LUT {k}": v > 0 for k, v in res.lut_counts.items()})
 
 
 # ------------------------------------------------------------------------------------------ tests
@@ -419,20 +415,21 @@ async def random_layers(dut) -> None:
     rng, pauses = make_rng("random_layers"), make_rng("random_layers:pauses")
     drv = CdpDriver(dut)
     await drv.reset()
-    cov = Coverage()
     n_layers = scaled(12, 30000)  # NIGHTLY: with top_cdp, ~1e7 samples (README "Nightly")
     atoms = i = 0
-    # Random layers until both the count and the coverage goal are met (at most 8x the count).
-    while i < n_layers or (cov.missing() and i < 8 * n_layers):
-        # the first layers force the ready-made programs, so even a short run has them
-        kind = {0: "lrn exp", 1: "sigmoid", 2: "narrow"}.get(i)
-        layer = make_layer(rng, geo, i, lut_kind=kind)
-        await run_layer(drv, layer, geo, pauses)
-        cov.add(layer, cdp_compute(layer.cube, layer.cfg), geo)
-        atoms += layer.cfg.width * layer.cfg.height * layer.cfg.surfaces
-        i += 1
-    cocotb.log.info("%d layers, %d atoms, coverage %s", i, atoms, sorted(cov.seen))
-    cov.check()
+    with coverage().written("random_layers") as cov:
+        # Random layers until both the count and the coverage goal are met (at most 8x the count).
+        while i < n_layers or (cov.missing() and i < 8 * n_layers):
+            # the first layers force the ready-made programs, so even a short run has them
+            kind = {0: "lrn exp", 1: "sigmoid", 2: "narrow"}.get(i)
+            layer = make_layer(rng, geo, i, lut_kind=kind)
+            await run_layer(drv, layer, geo, pauses)
+            sample(cov, layer, cdp_compute(layer.cube, layer.cfg), geo)
+            atoms += layer.cfg.width * layer.cfg.height * layer.cfg.surfaces
+            i += 1
+            outcome.checked(i, "layers")
+        cocotb.log.info("%d layers, %d atoms, coverage %s", i, atoms, cov.summary())
+        cov.check()
 
 
 @cocotb.test()

@@ -13,6 +13,7 @@ import cocotb
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, Timer
 from cocotbext.axi import AxiBus, AxiRam
 
+from tb import outcome
 from tb.bfm.stream import StreamSource, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 
@@ -106,4 +107,5 @@ async def random_copies(dut) -> None:
         if ram.read(dst - BEAT, BEAT) != guard or ram.read(dst + beats * BEAT, BEAT) != guard:
             raise AssertionError(f"copy {copy}: bytes next to the destination were written")
         assert not violations, f"copy {copy}: AXI rule broken: {violations[:5]}"
+        outcome.checked(copy + 1, "copies")
     await ClockCycles(dut.clk, 2)

@@ -43,8 +43,10 @@ from models.lut import (
 )
 from models.lut_program import LutProgram
 from models.precision import as_signed
+from tb import outcome
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
+from tb.funcov import Covergroup
 
 CLOCK_NS = 10
 DBG_W = 12
@@ -200,8 +202,15 @@ class Goal:
 ALL_SETTINGS = [(m, (u, o, h)) for m in (EXPONENT, LINEAR) for u in (0, 1) for o in (0, 1) for h in (0, 1)]
 
 
-@dataclass
-class Coverage:
+def _pair_bin(mode: Mode, le: int, lo: int) -> str:
+    return f"{MODE_NAME[mode]} LE {STATE_NAME[le]} LO {STATE_NAME[lo]}"
+
+
+def _decisive_bin(mode: Mode, prios: Priorities, kind: str) -> str:
+    return f"{MODE_NAME[mode]} u/o/h={prios[0]}/{prios[1]}/{prios[2]} {kind} decides"
+
+
+class Coverage(Covergroup):
     """What the random configurations exercised, crossed with the LE mode:
 
     - pairs: (LE mode, LE state, LO state) of every sample (2 x 3 x 3 bins);
@@ -212,26 +221,29 @@ class Coverage:
     - features: behaviours that need a particular configuration, not only a particular input.
     """
 
-    pairs: set[tuple[Mode, int, int]]
-    decisive: set[tuple[Mode, Priorities, str]]
-    features: set[str]
-
     REQUIRED = ("exp LE hit", "exp LE uflow chosen, offset 0", "exp LE uflow chosen, offset > 0",
                 "exp LE uflow chosen, offset < 0", "linear hit, negative select", "flow, left shift",
                 "flow, right shift", "LE oflow chosen", "LO oflow chosen")
 
-    @staticmethod
-    def new() -> Coverage:
-        return Coverage(set(), set(), set())
+    def __init__(self) -> None:
+        self.decisive_of = {_decisive_bin(m, p, k): (m, p, k)
+                            for m, p in ALL_SETTINGS for k in PRIORITY_KINDS}
+        super().__init__("lut", "LUT", {
+            "LE mode x LE state x LO state": tuple(_pair_bin(m, a, b) for m in (EXPONENT, LINEAR)
+                                                   for a in (HIT, UFLOW, OFLOW) for b in (HIT, UFLOW, OFLOW)),
+            "LE mode x priorities x deciding priority": tuple(self.decisive_of),
+            "features": self.REQUIRED})
 
     def add(self, res: LutResult, cfg: LutConfig) -> None:
         le, lo = res.le_state.reshape(-1), res.lo_state.reshape(-1)
         mode = cfg.le_function
-        self.pairs.update((mode, a, b) for a, b in set(zip(le.tolist(), lo.tolist(), strict=True)))
+        for a, b in set(zip(le.tolist(), lo.tolist(), strict=True)):
+            self.hit(_pair_bin(mode, a, b))
         prios = (cfg.uflow_priority, cfg.oflow_priority, cfg.hybrid_priority)
         cases = {"uflow": (le == UFLOW) & (lo == UFLOW), "oflow": (le == OFLOW) & (lo == OFLOW),
                  "hybrid": ((le == HIT) & (lo == HIT)) | ((le != HIT) & (lo != HIT) & (le != lo))}
-        self.decisive.update((mode, prios, kind) for kind, mask in cases.items() if np.any(mask))
+        for kind, mask in cases.items():
+            self.hit(_decisive_bin(mode, prios, kind), bool(np.any(mask)))
         self._features(res, cfg)
 
     def _features(self, res: LutResult, cfg: LutConfig) -> None:
@@ -240,31 +252,31 @@ class Coverage:
         le_uf_chosen = bool(np.any((table == 0) & uf)) and cfg.le_uflow_scale != 0
         if cfg.le_function == EXPONENT:
             if np.any(le == HIT):
-                self.features.add("exp LE hit")
+                self.hit("exp LE hit")
             if le_uf_chosen:
                 off = cfg.le_index_offset
                 sign = "0" if off == 0 else "> 0" if off > 0 else "< 0"
-                self.features.add(f"exp LE uflow chosen, offset {sign}")
+                self.hit(f"exp LE uflow chosen, offset {sign}")
         elif cfg.le_index_select < 0 and np.any((table == 0) & ~uf & ~of):
-            self.features.add("linear hit, negative select")
+            self.hit("linear hit, negative select")
         if cfg.lo_index_select < 0 and np.any((table == 1) & ~uf & ~of):
-            self.features.add("linear hit, negative select")
+            self.hit("linear hit, negative select")
         for t, name in ((0, "le"), (1, "lo")):
             for flow, mask in (("uflow", uf), ("oflow", of)):
                 if np.any((table == t) & mask) and getattr(cfg, f"{name}_{flow}_scale"):
                     shift = getattr(cfg, f"{name}_{flow}_shift")
-                    self.features.add("flow, left shift" if shift < 0 else "flow, right shift")
+                    self.hit("flow, left shift" if shift < 0 else "flow, right shift")
             if np.any((table == t) & of):
-                self.features.add(f"{name.upper()} oflow chosen")
+                self.hit(f"{name.upper()} oflow chosen")
 
     def missing_decisive(self) -> list[tuple[Mode, Priorities, str]]:
-        return [(m, p, k) for m, p in ALL_SETTINGS for k in PRIORITY_KINDS if (m, p, k) not in self.decisive]
+        return [self.decisive_of[b] for b in self.missing() if b in self.decisive_of]
 
     def goal(self, rng: random.Random) -> Goal | None:
         """A configuration shape still missing from the coverage (None once nothing is), so the generator
         aims at the holes instead of waiting for chance: a (mode, priorities) combination lacking a
         deciding case, or an exponential LE whose underflow (priority LE) must be taken at some offset."""
-        exp_uflow = [f for f in self.REQUIRED if f.startswith("exp LE uflow") and f not in self.features]
+        exp_uflow = [f for f in self.REQUIRED if f.startswith("exp LE uflow chosen") and not self.hits[f]]
         missing = self.missing_decisive()
         if exp_uflow and (not missing or rng.random() < 0.5):
             sign = rng.choice(exp_uflow).split("offset ", 1)[1]
@@ -277,24 +289,7 @@ class Coverage:
 
     def holes(self) -> str:
         """What is still uncovered ('' when nothing)."""
-        missing = [(MODE_NAME[m], STATE_NAME[a], STATE_NAME[b]) for m in (EXPONENT, LINEAR)
-                   for a in (HIT, UFLOW, OFLOW) for b in (HIT, UFLOW, OFLOW) if (m, a, b) not in self.pairs]
-        missing_dec = [(MODE_NAME[m], f"u/o/h={p[0]}/{p[1]}/{p[2]}", k)
-                       for m, p, k in self.missing_decisive()]
-        missing_feat = [f for f in self.REQUIRED if f not in self.features]
-        if not missing and not missing_dec and not missing_feat:
-            return ""
-        return (f"(LE mode, LE state, LO state) {missing}, (LE mode, priorities, deciding priority) "
-                f"{missing_dec}, features {missing_feat}")
-
-    def summary(self) -> str:
-        return (f"{len(self.pairs)}/18 (LE mode, LE state, LO state) pairs, "
-                f"{len(self.decisive)}/{len(ALL_SETTINGS) * len(PRIORITY_KINDS)} (LE mode, priorities, "
-                f"deciding priority) bins, {len(self.features)}/{len(self.REQUIRED)} features")
-
-    def check(self) -> None:
-        holes = self.holes()
-        assert not holes, f"coverage holes: {holes}"
+        return ", ".join(self.missing())
 
 
 def describe(cfg: LutConfig) -> str:
@@ -543,24 +538,25 @@ async def random_configs(dut) -> None:
     rng = make_rng("random_configs")
     drv = LutDriver(dut, shape)
     await drv.reset()
-    cov = Coverage.new()
     configs, per_config = scaled(40, 240), scaled(400, 4200)
     total = n = 0
-    # Random configurations until both the count and the coverage goal are met (a bounded number more);
-    # every other one is aimed at a (LE mode, priorities) combination that still lacks a deciding case.
-    while n < configs or (cov.holes() and n < 4 * configs):
-        goal = cov.goal(rng) if n % 2 == 0 else None
-        n += 1
-        cfg = random_config(shape, rng, goal)
-        await drv.load_tables(cfg.le, cfg.lo)
-        res = await stream(drv, cfg, samples_for(cfg, shape, rng, per_config), rng,
-                           cnt_en=(n % 17 != 16))
-        cov.add(res, cfg)
-        total += res.output.size
-    # stream() raises on the first wrong lane or counter, so reaching here means none in the whole run
-    cocotb.log.info("%d random configurations, %d samples scored, 0 mismatches, the five statistics "
-                    "counters compared after each configuration; coverage %s", n, total, cov.summary())
-    cov.check()
+    with Coverage().written("random_configs") as cov:
+        # Random configurations until both the count and the coverage goal are met (a bounded number more);
+        # every other one is aimed at a (LE mode, priorities) combination that still lacks a deciding case.
+        while n < configs or (cov.holes() and n < 4 * configs):
+            goal = cov.goal(rng) if n % 2 == 0 else None
+            n += 1
+            cfg = random_config(shape, rng, goal)
+            await drv.load_tables(cfg.le, cfg.lo)
+            res = await stream(drv, cfg, samples_for(cfg, shape, rng, per_config), rng,
+                               cnt_en=(n % 17 != 16))
+            cov.add(res, cfg)
+            total += res.output.size
+            outcome.checked(total, "samples")
+        # stream() raises on the first wrong lane or counter, so reaching here means none in the whole run
+        cocotb.log.info("%d random configurations, %d samples scored, 0 mismatches, the five statistics "
+                        "counters compared after each configuration; coverage %s", n, total, cov.summary())
+        cov.check()
 
 
 def helper_programs(shape: Shape) -> list[tuple[str, LutProgram]]:

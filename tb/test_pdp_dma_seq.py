@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import cocotb
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
+from tb import outcome
 from tb.bfm.stream import StreamSink, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 
@@ -116,6 +117,7 @@ async def random_split_geometries(dut) -> None:
     rng = make_rng("random_split_geometries")
     dut.start.value = 0
     await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.cmd_ready])
-    for _ in range(scaled(40, 500)):
+    for n in range(scaled(40, 500)):
         await run_geometry(dut, random_geometry(rng), write_side, rng)
+        outcome.checked(n + 1, "geometries")
     await ClockCycles(dut.clk, 2)

@@ -16,6 +16,7 @@ import numpy as np
 from cocotb.triggers import ClockCycles
 
 from models.precision import Converted, ConvertorParams, as_signed, convert, shift_left_saturate, truncate
+from tb import outcome
 from tb.bfm.stream import StreamSink, StreamSource, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 
@@ -131,11 +132,14 @@ async def random_configs(dut) -> None:
     shape = Shape.current()
     rng = make_rng("random_configs")
     await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.in_valid, dut.out_ready, dut.sat_count_clr])
+    total = 0
     for _ in range(scaled(25, 300)):
         cfg = random_config(shape, rng)
         near = (as_signed(cfg.offset, shape.offset_w).item() if shape.kind == "cvt" else 0)
         n = shape.lanes * rng.randint(1, scaled(200, 1000))
         await run_config(dut, shape, cfg, signed_values(rng, shape.in_w, n, near), rng)
+        total += n
+        outcome.checked(total, "samples")
 
 
 def tie_samples(shape: Shape, cfg: Config) -> list[int]:

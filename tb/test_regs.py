@@ -20,8 +20,10 @@ from cocotb.handle import SimHandleBase
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
 from models import registers as regs
+from tb import outcome
 from tb.bfm.csb import CsbMaster
 from tb.common import make_rng, scaled, start_clock_and_reset
+from tb.funcov import Covergroup
 
 UNITS = list(regs.UNITS)
 GROUPED = [u for u in UNITS if any(r["group"] == "dual" for r in regs.registers(u).values())]
@@ -263,6 +265,7 @@ async def rw_fields_random(dut: SimHandleBase) -> None:
     """Random values in every RW field of both groups (encoded with the model), read back after all the
     writes (no aliasing), and seen on the datapath outputs when their group is the consumer."""
     tb = await setup(dut, "rw")
+    checked = 0
     for _round in range(scaled(2, 12)):
         for unit in tb.units:
             for group in ((0, 1) if unit in tb.grouped else (0,)):
@@ -278,6 +281,8 @@ async def rw_fields_random(dut: SimHandleBase) -> None:
             if unit in tb.grouped:  # a done with nothing armed only flips CONSUMER: show group 1
                 await tb.done(unit)
                 await tb.check_outputs(unit)
+            checked += 1
+            outcome.checked(checked, "unit programmings")
 
 
 @cocotb.test()
@@ -392,8 +397,15 @@ async def groups_random_walk(dut: SimHandleBase) -> None:
     unit with groups, each read compared with the shadow; statistics latch per NVDLA's two styles."""
     tb = await setup(dut, "walk")
     steps = scaled(150, 3000)
+    states = ("programmed", "running", "pending", "done")
+    cov = Covergroup("regs", "REGS", {f"{u} register groups": tuple(f"{u} group {g} {s}" for g in (0, 1)
+                                                                     for s in states) for u in tb.grouped})
     for step in range(steps):
         unit = tb.rng.choice(tb.grouped)
+        sh = tb.shadow[unit]
+        status = sh.status()
+        for g in (0, 1):
+            cov.hit(f"{unit} group {g} {('idle', 'running', 'pending')[(status >> 16 * g) & 3]}")
         names = [n for n in tb.shadow[unit].regs if n not in LUT_REGS]
         op = tb.rng.random()
         if op < 0.15:
@@ -402,9 +414,11 @@ async def groups_random_walk(dut: SimHandleBase) -> None:
             await tb.write(unit, "D_OP_ENABLE", tb.rng.getrandbits(32))
         elif op < 0.35:
             tb.new_stat_base()
+            cov.hit(f"{unit} group {sh.consumer} done", bool(sh.op_en[sh.consumer]))
             await tb.done(unit)
         elif op < 0.60:
             reg = tb.rng.choice(rw_regs(unit))
+            cov.hit(f"{unit} group {sh.producer} programmed", not sh.op_en[sh.producer])
             await tb.write(unit, reg, random_fields(tb.rng, unit, reg))
         elif op < 0.65:
             await tb.write(unit, tb.rng.choice(names), tb.rng.getrandbits(32))
@@ -413,6 +427,10 @@ async def groups_random_walk(dut: SimHandleBase) -> None:
         if step % 25 == 24:
             await tb.expect_all(unit, f"(step {step})")
             await tb.check_outputs(unit)
+            outcome.checked(step + 1, "steps")
+            cov.write("groups_random_walk")
+    outcome.checked(steps, "steps")
+    cov.write("groups_random_walk")
 
 
 # --- GLB interrupts ---------------------------------------------------------------------------------------

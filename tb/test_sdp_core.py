@@ -51,8 +51,10 @@ from models.sdp_datapath import (
     x_block,
     y_block,
 )
+from tb import outcome
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import bench_params, make_rng, nightly, scaled, start_clock_and_reset
+from tb.funcov import Covergroup
 from tb.lut_port import LutPortDriver, check_readback
 from tb.test_lut import Shape, random_config, random_table
 
@@ -513,47 +515,38 @@ def prelu_wraps(x: IntArray, blk: XBlock, alu_mem: IntArray | None) -> bool:
     return bool(np.any(x + shifted > (1 << 31) - 1))
 
 
-@dataclass
-class Coverage:
-    seen: set[str] = dataclasses.field(default_factory=set)
-
-    REQUIRED = (tuple(f"{b} ALU algo {a}" for b in BLOCKS for a in range(4))
-                + tuple(f"{b} PReLU {w} ALU" for b in BLOCKS for w in ("with", "without"))
-                + tuple(f"{b} stream {o}" for b in BLOCKS for o in ("on", "off"))
-                + ("BS PReLU wrap", "BN PReLU wrap", "EQL equal", "EQL unequal", "LUT sigmoid", "LUT tanh",
-                   "LUT le_hit", "LUT lo_hit", "LUT uflow", "LUT oflow", "out saturation",
-                   "EW input convertor", "ReLU"))
+class Coverage(Covergroup):
+    def __init__(self) -> None:
+        super().__init__("sdp_core", "SDP", {
+            "ALU algo": tuple(f"{b} ALU algo {a}" for b in BLOCKS for a in range(4)),
+            "PReLU": tuple(f"{b} PReLU {w} ALU" for b in BLOCKS for w in ("with", "without"))
+            + ("BS PReLU wrap", "BN PReLU wrap"),
+            "operand stream": tuple(f"{b} stream {o}" for b in BLOCKS for o in ("on", "off")),
+            "EQL": ("EQL equal", "EQL unequal"),
+            "LUT": ("LUT sigmoid", "LUT tanh", "LUT le_hit", "LUT lo_hit", "LUT uflow", "LUT oflow"),
+            "misc": ("out saturation", "EW input convertor", "ReLU")})
 
     def add(self, case: Case, res: DatapathResult) -> None:
         cfg, o = case.cfg, case.ops
         bs_out = x_block(case.cube, cfg.bs, o.bs_alu, o.bs_mul, "BS")
         for name, blk, x_in, alu_mem in (("BS", cfg.bs, case.cube, o.bs_alu),
                                          ("BN", cfg.bn, bs_out, o.bn_alu)):
-            if prelu_wraps(x_in, blk, alu_mem):
-                self.seen.add(f"{name} PReLU wrap")
+            self.hit(f"{name} PReLU wrap", prelu_wraps(x_in, blk, alu_mem))
         for name, blk in (("BS", cfg.bs), ("BN", cfg.bn), ("EW", cfg.ew)):
-            if blk.alu_active:
-                self.seen.add(f"{name} ALU algo {blk.alu_algo}")
-            if blk.mul_active and blk.mul_prelu:
-                self.seen.add(f"{name} PReLU {'with' if blk.alu_active else 'without'} ALU")
-            self.seen.add(f"{name} stream {'on' if case.op_en(name.lower()) else 'off'}")
-        if cfg.ew.eql:
-            self.seen.add("EQL unequal" if res.unequal else "EQL equal")
+            self.hit(f"{name} ALU algo {blk.alu_algo}", blk.alu_active)
+            self.hit(f"{name} PReLU {'with' if blk.alu_active else 'without'} ALU",
+                     blk.mul_active and blk.mul_prelu)
+            self.hit(f"{name} stream {'on' if case.op_en(name.lower()) else 'off'}")
+        self.hit("EQL unequal" if res.unequal else "EQL equal", cfg.ew.eql)
         for kind in ("sigmoid", "tanh"):
-            if f"LUT {kind}" in case.label:
-                self.seen.add(f"LUT {kind}")
-        self.seen.update(f"LUT {k}" for k, v in res.lut_stats.items() if v)
-        if res.saturation_count:
-            self.seen.add("out saturation")
+            self.hit(f"LUT {kind}", f"LUT {kind}" in case.label)
+        self.sample({f"LUT {k}": bool(v) for k, v in res.lut_stats.items()})
+        self.hit("out saturation", bool(res.saturation_count))
         ew = cfg.ew
-        if not ew.bypass and ((ew.alu_active and ew.alu_from_mem and not ew.alu_cvt.bypass)
-                              or (ew.mul_active and ew.mul_from_mem and not ew.mul_cvt.bypass)):
-            self.seen.add("EW input convertor")
-        if any(not b.bypass and not b.relu_bypass for b in (cfg.bs, cfg.bn)):
-            self.seen.add("ReLU")
-
-    def missing(self) -> list[str]:
-        return [r for r in self.REQUIRED if r not in self.seen]
+        self.hit("EW input convertor",
+                 not ew.bypass and ((ew.alu_active and ew.alu_from_mem and not ew.alu_cvt.bypass)
+                                    or (ew.mul_active and ew.mul_from_mem and not ew.mul_cvt.bypass)))
+        self.hit("ReLU", any(not b.bypass and not b.relu_bypass for b in (cfg.bs, cfg.bn)))
 
     def wants(self, rng: random.Random) -> Wants:
         """Force one missing feature (most of the time), so that the goal is met in a bounded run."""
@@ -737,23 +730,25 @@ async def random_configs(dut) -> None:
     rng, pauses = make_rng("random_configs"), make_rng("random_configs:pauses")
     drv = SdpDriver(dut)
     await drv.reset()
-    cov = Coverage()
     n_cfg = scaled(10, 20000)  # NIGHTLY: with top_sdp, ~1e7 samples (README "Nightly")
     i = atoms = rejected = 0
-    while i < n_cfg or (cov.missing() and i < 4 * n_cfg):
-        try:
-            case = make_case(rng, atom, i, cov.wants(rng))
-        except ConfigError as err:
-            # a random program can break a Limitation rule; the model rejects it, so draw again
-            rejected += 1
-            assert rejected < 10 * n_cfg, f"the generator keeps making illegal programs: {err}"
-            continue
-        await run_case(drv, case, pauses)
-        cov.add(case, case.model())
-        atoms += case.cfg.width * case.cfg.height * case.cfg.surfaces
-        i += 1
-    cocotb.log.info("%d configurations, %d atoms, every lane scored, coverage %s", i, atoms, sorted(cov.seen))
-    assert not cov.missing(), f"coverage holes after {i} configurations: {cov.missing()}"
+    with Coverage().written("random_configs") as cov:
+        while i < n_cfg or (cov.missing() and i < 4 * n_cfg):
+            try:
+                case = make_case(rng, atom, i, cov.wants(rng))
+            except ConfigError as err:
+                # a random program can break a Limitation rule; the model rejects it, so draw again
+                rejected += 1
+                assert rejected < 10 * n_cfg, f"the generator keeps making illegal programs: {err}"
+                continue
+            await run_case(drv, case, pauses)
+            cov.add(case, case.model())
+            atoms += case.cfg.width * case.cfg.height * case.cfg.surfaces
+            i += 1
+            outcome.checked(i, "configurations")
+        cocotb.log.info("%d configurations, %d atoms, every lane scored, coverage %s", i, atoms,
+                        cov.summary())
+        assert not cov.missing(), f"coverage holes after {i} configurations: {cov.missing()}"
 
 
 @cocotb.test()

@@ -36,6 +36,7 @@ from models.sdp import (
     _to_cube,
     check_memory_layout,
 )
+from tb import outcome
 from tb.bfm.stream import StreamSink, never_pause, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 
@@ -462,6 +463,7 @@ async def random_layers(dut) -> None:
             raise AssertionError(f"layer {n} is illegal: {err}") from err
         cocotb.log.info("layer %d %s (%s consumer): %d atoms, %d beats, %d busy cycles", n, layer,
                         "joint" if joint else "independent", layer.atoms, watch.beats_read, watch.busy_cycles)
+        outcome.checked(n + 1, "layers")
 
 
 @cocotb.test()

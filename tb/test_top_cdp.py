@@ -44,7 +44,9 @@ from models.pdp import run_pdp
 from models.precision import as_signed
 from models.replay import OutputLayout
 from tb import lut_access
+from tb.batch import Batch
 from tb.common import make_rng, nightly, scaled, start_clock_and_reset
+from tb.funcov import Covergroup
 from tb.test_cdp_core import aimed_lut, input_convertor, narrow_lut, output_convertor, random_cube_data
 from tb.test_dma import set_memory_pauses
 from tb.test_lut import Shape, random_config, random_table
@@ -343,52 +345,51 @@ async def run_layer(top: CdpTop, layer: Layer, label: str) -> int:
 
 # ---- tests --------------------------------------------------------------------------------------------
 
-@dataclass
-class Coverage:
-    seen: set[str] = field(default_factory=set)
-    REQUIRED = (*(f"LRN{n}" for n in (3, 5, 7, 9)), "sqsum bypass", "mul bypass", "both bypass",
-                "C % 8 != 0", "W % 8 != 0", "several surfaces", "exponential LE", "group 0", "group 1",
-                *(f"LUT {k}" for k in LUT_KINDS), "saturation", "le_hit", "lo_hit", "uflow", "oflow",
-                "hybrid")
+class Coverage(Covergroup):
+    def __init__(self) -> None:
+        super().__init__("top_cdp", "CDP", {
+            "LRN size": tuple(f"LRN{n}" for n in (3, 5, 7, 9)),
+            "bypass": ("sqsum bypass", "mul bypass", "both bypass"),
+            "cube": ("C % 8 != 0", "W % 8 != 0", "several surfaces"),
+            "register group": ("group 0", "group 1"),
+            "LUT program": (*(f"LUT {k}" for k in LUT_KINDS), "exponential LE"),
+            "LUT statistics": ("le_hit", "lo_hit", "uflow", "oflow", "hybrid"),
+            "output": ("saturation",)})
 
     def add(self, layer: Layer) -> None:
         cfg, res = layer.prog.config, layer.res
         assert res is not None
-        flags = {f"LRN{cfg.local_size}": True, "sqsum bypass": cfg.sqsum_bypass, "mul bypass": cfg.mul_bypass,
-                 "both bypass": cfg.sqsum_bypass and cfg.mul_bypass, "C % 8 != 0": cfg.channels % ATOM != 0,
-                 "W % 8 != 0": cfg.width % ATOM != 0, "several surfaces": cfg.surfaces > 1,
-                 "exponential LE": cfg.lut.le_function == EXPONENT, f"group {layer.prog.group}": True,
-                 f"LUT {layer.kind}": True, "saturation": res.out_saturation > 0,
-                 **{k: v > 0 for k, v in res.lut_counts.items()}}
-        self.seen.update(k for k, v in flags.items() if v)
-
-    def missing(self) -> list[str]:
-        return [r for r in self.REQUIRED if r not in self.seen]
-
-    def check(self) -> None:
-        assert not self.missing(), f"coverage holes: {self.missing()}"
+        self.sample({f"LRN{cfg.local_size}": True, "sqsum bypass": cfg.sqsum_bypass,
+                     "mul bypass": cfg.mul_bypass, "both bypass": cfg.sqsum_bypass and cfg.mul_bypass,
+                     "C % 8 != 0": cfg.channels % ATOM != 0, "W % 8 != 0": cfg.width % ATOM != 0,
+                     "several surfaces": cfg.surfaces > 1, "exponential LE": cfg.lut.le_function == EXPONENT,
+                     f"group {layer.prog.group}": True, f"LUT {layer.kind}": True,
+                     "saturation": res.out_saturation > 0, **{k: v > 0 for k, v in res.lut_counts.items()}})
 
 
 @cocotb.test()
 async def random_layers(dut: SimHandleBase) -> None:
     top = await setup(dut, "random_layers")
-    cov = Coverage()
     count = scaled(8, 16000)  # NIGHTLY: with cdp_core, ~1e7 samples (README "Nightly")
+    batch = Batch(dut, after_reset=lambda: top.write("GLB", "S_INTR_MASK", 0, nposted=True))
     i = 0
-    # the planned layers, then (bounded) more until every coverage goal is met: small random cubes miss
-    # one now and then (a LO-only hit, say)
-    while i < count or (cov.missing() and i < 4 * count):
-        # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
-        # past the planned layers, a missing LE-only / LO-only hit is aimed at with a one-table LUT
-        aim = "one table" if i >= count and {"le_hit", "lo_hit"} & set(cov.missing()) else None
-        layer = make_layer(top.rng, i, group=i % 2, kind=aim)
-        label = f"layer {i}"
-        cycles = await run_layer(top, layer, label)
-        cov.add(layer)
-        dut._log.info("layer %d ok in %d cycles: %s", i, cycles, describe(layer))
-        i += 1
-    dut._log.info("%d layers, coverage: %s", i, sorted(cov.seen))
-    cov.check()
+    with Coverage().written("random_layers") as cov:
+        # the planned layers, then (bounded) more until every coverage goal is met: small random cubes miss
+        # one now and then (a LO-only hit, say)
+        while i < count or (cov.missing() and i < 4 * count):
+            # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
+            # past the planned layers, a missing LE-only / LO-only hit is aimed at with a one-table LUT
+            aim = "one table" if i >= count and {"le_hit", "lo_hit"} & set(cov.missing()) else None
+            layer = make_layer(top.rng, i, group=batch.group, kind=aim)
+            label = f"layer {i}"
+            cycles = await batch.run(f"{label} ({describe(layer)})", run_layer(top, layer, label))
+            if cycles is not None:
+                cov.add(layer)
+                dut._log.info("layer %d ok in %d cycles: %s", i, cycles, describe(layer))
+            i += 1
+        dut._log.info("%d layers, coverage: %s", i, cov.summary())
+        batch.finish()
+        cov.check()
 
 
 @cocotb.test()

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import cocotb
 import numpy as np
@@ -33,9 +33,12 @@ from models.driver_sdp import sdp_layer
 from models.errors import ConfigError
 from models.memory import Memory
 from models.pdp import PdpConfig, check_memory_layout, run_pdp
+from tb import pdp_coverage
+from tb.batch import Batch
 from tb.benches import find
 from tb.bfm.csb import CsbMaster
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
+from tb.pdp_coverage import aimed
 from tb.test_dma import set_memory_pauses
 
 ATOM = 8
@@ -68,6 +71,14 @@ class Top:
         set_memory_pauses(self.ram, rng)
         for port in (self.ram.write_if, self.ram.read_if):
             port.log.setLevel(logging.WARNING)    # one INFO line per burst slows the simulation down
+        self.cov = pdp_coverage.pdp_coverage()
+        self.test = ""               # the test's name, for its functional coverage file (setup sets it)
+
+    def cover(self, cfg: PdpConfig, group: int) -> None:
+        """Count a scored PDP layer in the test's functional coverage (its file is rewritten each time, so
+        a test that fails later still leaves what it covered)."""
+        pdp_coverage.sample(self.cov, cfg, group)
+        self.cov.write(self.test)
 
     async def write(self, unit: str, reg: str, value: int, nposted: bool = False) -> None:
         await self.csb.write(regmap.address(unit, reg), value, nposted=nposted)
@@ -125,6 +136,7 @@ async def setup(dut: SimHandleBase, salt: str) -> Top:
     rng = make_rng(salt)
     await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
     top = Top(dut, rng)
+    top.test = salt
     # Reset again now that the AxiRam drives its outputs: on a 4-state simulator (Icarus) the DMA counters
     # would otherwise clock in the X of the undriven AXI inputs in the cycle between reset and the AxiRam.
     dut.rst_n.value = 0
@@ -198,6 +210,7 @@ async def run_layer(top: Top, prog: PdpProgram, label: str, fresh: bool = True) 
     assert done is not None, f"{label}: no PDP_{prog.group} interrupt within {DONE_BOUND} cycles"
     run_pdp(prog.config, top.mem)
     compare(top, prog.config, label)
+    top.cover(prog.config, prog.group)
     return done[0]
 
 
@@ -210,12 +223,15 @@ def placement(rng: random.Random, region: int, width: int, height: int) -> Surfa
     return Surface(region + ATOM * rng.randrange(1 << 17), line, surf)
 
 
-def random_description(rng: random.Random, max_w: int) -> tuple[dict[str, object], int, int]:
-    """Kernel, stride, pads and an output size first; the input size that makes them legal follows."""
+def random_description(rng: random.Random, max_w: int,
+                       aim: Sequence[str] = ()) -> tuple[dict[str, object], int, int]:
+    """Kernel, stride, pads and an output size first; the input size that makes them legal follows.
+    `aim`: functional coverage bins still missing, which kernel sizes, strides and method mostly take."""
     while True:
-        kw, kh = rng.randint(1, 8), rng.randint(1, 8)
-        sw = rng.randint(1, 8) if rng.random() < 0.9 else rng.randint(9, 16)
-        sh = rng.randint(1, 8) if rng.random() < 0.9 else rng.randint(9, 16)
+        kw, kh = aimed(rng, aim, "kernel width", 1, 8), aimed(rng, aim, "kernel height", 1, 8)
+        sw = aimed(rng, aim, "stride x", 1, 8) if rng.random() < 0.9 else rng.randint(9, 16)
+        sh = aimed(rng, aim, "stride y", 1, 8) if rng.random() < 0.9 else rng.randint(9, 16)
+        methods = [m for m in ("average", "max", "min") if m in aim] or ["average", "max", "min"]
         pads = (rng.randrange(kw), rng.randrange(kw), rng.randrange(kh), rng.randrange(kh))
         wide = rng.random() < 0.1     # wider than the line buffer: split-width mode is required
         out_w = rng.randint(max_w + 1, max_w + 24) if wide else rng.randint(1, 12)
@@ -225,15 +241,16 @@ def random_description(rng: random.Random, max_w: int) -> tuple[dict[str, object
         height = (out_h - 1) * sh + kh - pads[2] - pads[3] + (rng.randrange(sh) if rng.random() < 0.2 else 0)
         if width >= 1 and height >= 1:
             desc = {"width": width, "height": height, "channels": rng.randint(1, 8 if wide else 24),
-                    "method": rng.choice(["average", "max", "min"]), "kernel": (kw, kh), "stride": (sw, sh),
+                    "method": rng.choice(methods), "kernel": (kw, kh), "stride": (sw, sh),
                     "pads": pads, "pad_value": rng.randint(-128, 127)}
             return desc, out_w, out_h
 
 
-def random_program(rng: random.Random, max_w: int, group: int) -> tuple[dict[str, object], PdpProgram]:
+def random_program(rng: random.Random, max_w: int, group: int,
+                   aim: Sequence[str] = ()) -> tuple[dict[str, object], PdpProgram]:
     """A random legal layer through the driver (split width when too wide, sometimes when not)."""
     while True:
-        desc, out_w, out_h = random_description(rng, max_w)
+        desc, out_w, out_h = random_description(rng, max_w, aim)
         desc["src"] = placement(rng, SRC_REGION, int(desc["width"]), int(desc["height"]))  # type: ignore[call-overload]
         desc["dst"] = placement(rng, DST_REGION, out_w, out_h)
         if out_w > max_w:
@@ -251,12 +268,15 @@ def random_program(rng: random.Random, max_w: int, group: int) -> tuple[dict[str
 async def random_layers(dut: SimHandleBase) -> None:
     top = await setup(dut, "random_layers")
     count = scaled(8, 1500)  # NIGHTLY: ~1e7 input samples (README "Nightly")
+    batch = Batch(dut)
     for i in range(count):
         # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
-        desc, prog = random_program(top.rng, top.max_w, group=i % 2)
+        desc, prog = random_program(top.rng, top.max_w, group=batch.group, aim=top.cov.missing())
         label = f"layer {i}: {describe(desc, prog)}"
-        cycles = await run_layer(top, prog, label)
-        dut._log.info("layer %d ok in %d cycles: %s", i, cycles, describe(desc, prog))
+        cycles = await batch.run(label, run_layer(top, prog, label))
+        if cycles is not None:
+            dut._log.info("layer %d ok in %d cycles: %s", i, cycles, describe(desc, prog))
+    batch.finish()
 
 
 # ---- register groups ------------------------------------------------------------------------------------
@@ -333,6 +353,7 @@ async def register_groups(dut: SimHandleBase) -> None:
     for name, prog in (("A (group 0)", a), ("B (group 1)", b)):
         run_pdp(prog.config, top.mem)
         compare(top, prog.config, f"layer {name}")
+        top.cover(prog.config, prog.group)
 
 
 # ---- unmapped, reserved and read-only addresses --------------------------------------------------------
@@ -578,8 +599,7 @@ async def unit_idle(top: Top, name: str, cycles: int = 200) -> None:
     to the top (nvdla_pdp's busy output); without it the legal layers that follow still check the state."""
     busy = getattr(top.dut, "pdp_busy_unused", None)
     if busy is None:
-        top.dut._log.warning("no pdp_busy_unused in the top: idle check skipped")
-        return
+        raise AssertionError(f"{name}: no pdp_busy_unused in the top, so the idle check cannot run")
     await ClockCycles(top.dut.clk, cycles)
     assert int(busy.value) == 0, f"{name}: PDP still busy {cycles} cycles after its done interrupt " \
                                  "(input fetched for the layer not consumed: the next layer would get it)"
@@ -769,6 +789,7 @@ async def random_registers_never_hang(dut: SimHandleBase) -> None:
         if scored:
             run_pdp(cfg, top.mem, flying_input=None if fed is None else fed[0])  # type: ignore[arg-type]
             compare(top, cfg, f"legal random program {i}: {program}")  # type: ignore[arg-type]
+            top.cover(cfg, group)  # type: ignore[arg-type]
         for unit in ("PDP", "PDP_RDMA"):
             assert await top.status(unit) == (IDLE, IDLE), \
                 f"program {i} ({'on the fly' if flying else 'memory input'}): {unit} not idle after done; " \

@@ -59,7 +59,9 @@ from models.precision import as_signed
 from models.sdp import USE_BOTH, SdpConfig, SdpResult, run_sdp, sdp_compute
 from models.sdp_datapath import ALU_EQL, Operands, ew_convert, x_block, y_block
 from tb import lut_access
+from tb.batch import Batch
 from tb.common import nightly, scaled
+from tb.funcov import Covergroup
 from tb.test_dma import set_memory_pauses
 from tb.test_lut import Shape, random_config
 from tb.test_sdp_core import aimed_lut, output_convertor, programs, random_data
@@ -619,11 +621,15 @@ async def run_layer(top: SdpTop, layer: Layer, label: str) -> int:
 
 # ---- coverage -----------------------------------------------------------------------------------------
 
-@dataclass
-class Coverage:
-    seen: set[str] = field(default_factory=set)
-    REQUIRED = (*(f"{b} {g}" for b in BLOCKS for g in block_goals(b)), *LUT_GOALS, *CUBE_GOALS,
-                "group 0", "group 1", "saturation")
+class Coverage(Covergroup):
+    """SDP blocks (per block: ALU algorithms, PReLU/ReLU, operands from registers or memory, the operand
+    DMA's shapes), LUT kinds and statistics, EQL, cube shapes, register groups."""
+
+    def __init__(self) -> None:
+        super().__init__("top_sdp", "SDP", {
+            **{f"{b} block": tuple(f"{b} {g}" for g in block_goals(b)) for b in BLOCKS},
+            "LUT / EQL": LUT_GOALS, "cube": CUBE_GOALS, "register group": ("group 0", "group 1"),
+            "output": ("saturation",)})
 
     def add(self, layer: Layer) -> None:
         cfg, res = layer.prog.config, layer.res
@@ -653,10 +659,7 @@ class Coverage:
             flags |= {f"LUT {layer.kind}": True, "LUT exponential": lut.le_function == EXPONENT,
                       "LUT linear": lut.le_function != EXPONENT,
                       **{k: v > 0 for k, v in res.lut_stats.items()}}
-        self.seen.update(k for k, v in flags.items() if v)
-
-    def missing(self) -> list[str]:
-        return [r for r in self.REQUIRED if r not in self.seen]
+        self.sample(flags)
 
 
 # ---- tests --------------------------------------------------------------------------------------------
@@ -664,23 +667,26 @@ class Coverage:
 @cocotb.test()
 async def random_layers(dut: SimHandleBase) -> None:
     top = await setup(dut, "random_layers")
-    cov = Coverage()
     count = scaled(24, 13000)  # NIGHTLY: with sdp_core, ~1e7 samples (README "Nightly")
+    batch = Batch(dut, after_reset=lambda: top.write("GLB", "S_INTR_MASK", 0, nposted=True))
     i = 0
-    # planned layers aim at goals still missing (most of the time); past the planned count the run continues,
-    # bounded, while a goal is missing
-    while i < count or (cov.missing() and i < 4 * count):
-        missing = cov.missing()
-        wants = plan(missing, top.rng) if missing and top.rng.random() < 0.8 else random_wants(top.rng)
-        # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
-        layer = make_layer(top.rng, group=i % 2, wants=wants)
-        label = f"layer {i}"
-        cycles = await run_layer(top, layer, label)
-        cov.add(layer)
-        dut._log.info("layer %d ok in %d cycles: %s", i, cycles, describe(layer))
-        i += 1
-    dut._log.info("%d layers, coverage: %s", i, sorted(cov.seen))
-    assert not cov.missing(), f"coverage holes after {i} layers: {cov.missing()}"
+    with Coverage().written("random_layers") as cov:
+        # planned layers aim at goals still missing (most of the time); past the planned count the run
+        # continues, bounded, while a goal is missing
+        while i < count or (cov.missing() and i < 4 * count):
+            missing = cov.missing()
+            wants = plan(missing, top.rng) if missing and top.rng.random() < 0.8 else random_wants(top.rng)
+            # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
+            layer = make_layer(top.rng, group=batch.group, wants=wants)
+            label = f"layer {i}"
+            cycles = await batch.run(f"{label} ({describe(layer)})", run_layer(top, layer, label))
+            if cycles is not None:
+                cov.add(layer)
+                dut._log.info("layer %d ok in %d cycles: %s", i, cycles, describe(layer))
+            i += 1
+        dut._log.info("%d layers, coverage: %s", i, cov.summary())
+        batch.finish()
+        assert not cov.missing(), f"coverage holes after {i} layers: {cov.missing()}"
 
 
 @cocotb.test()

@@ -14,7 +14,6 @@ import tempfile
 from pathlib import Path
 
 from models.replay import RegWrite, TraceResult, trace_steps
-from models.trace import TraceError
 from tb.benches import find
 
 # Units and capabilities the RTL top level implements (tb/registry/top.py builds it).
@@ -23,16 +22,14 @@ RTL_UNITS = frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP})
 OUTPUT_DST_PDP = 1 << 1   # SDP D_FEATURE_MODE_CFG.OUTPUT_DST
 # nv_small has one memory interface; larger NVDLA configurations add the CV SRAM (a trace's sec_mem).
 SECOND_MEMORY = "a second memory (sec_mem)"
-_SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-DEFAULT_TRACES = Path(os.environ.get("NVDLA_TRACES", _SHARED / "nvdla" / "traces"))
 
 
 def units_needed(folder: Path) -> set[str]:
     """The datapath units whose D_OP_ENABLE the trace writes with 1, and the capabilities they need."""
     try:
         steps = trace_steps(folder)
-    except TraceError:
-        return set()  # the replay itself reports the parse error
+    except Exception:  # noqa: BLE001 - the replay itself reports why the trace cannot be read
+        return set()
     needed = {s.unit for s in steps if isinstance(s, RegWrite) and s.reg == "D_OP_ENABLE" and s.value & 1
               and not s.unit.endswith("_RDMA")}
     if any(isinstance(s, RegWrite) and s.unit == "SDP" and s.reg == "D_FEATURE_MODE_CFG"
@@ -44,24 +41,51 @@ def units_needed(folder: Path) -> set[str]:
 
 
 def replay_on_rtl(folders: list[Path], sim: str | None = None, seed: int | None = None) -> list[TraceResult]:
-    from tb.runner import run_bench
-
     runnable = [f for f in folders if units_needed(f) <= RTL_UNITS]
     skipped = [TraceResult(f.name, False, 0, f"SKIP: needs {', '.join(sorted(units_needed(f) - RTL_UNITS))}, "
                            "not in the RTL yet") for f in folders if f not in runnable]
+    saved = {k: os.environ.get(k) for k in ("TRACE_FOLDERS", "TRACE_RESULTS")}
+    try:
+        results = _run_batches(runnable, sim, seed)
+    finally:  # the simulation reads them from the environment; leave it as it was for whoever runs next
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    return sorted(results + skipped, key=lambda r: r.name)
+
+
+def _run_batches(runnable: list[Path], sim: str | None, seed: int | None) -> list[TraceResult]:
+    from tb.runner import run_bench
+
     results: list[TraceResult] = []
-    if runnable:
-        with tempfile.TemporaryDirectory() as tmp:
-            out = Path(tmp) / "results.json"
-            os.environ["TRACE_FOLDERS"] = os.pathsep.join(str(f.resolve()) for f in runnable)
+    remaining = runnable
+    bench = find("top_traces")
+    with tempfile.TemporaryDirectory() as tmp:
+        # One simulation replays the whole batch; if the simulator itself dies, the trace it was on fails
+        # with the reason and a new simulation goes on with the traces after it.
+        for attempt in range(len(runnable)):
+            if not remaining:
+                break
+            out = Path(tmp) / f"results{attempt}.json"
+            running = out.with_suffix(".running")
+            os.environ["TRACE_FOLDERS"] = os.pathsep.join(str(f.resolve()) for f in remaining)
             os.environ["TRACE_RESULTS"] = str(out)
-            bench = find("top_traces")
             run = run_bench(bench, bench.param_sets[0], sim=sim or os.environ.get("SIM", "verilator"),
                             waves=os.environ.get("WAVES", "0") == "1", seed=seed)
-            if out.exists():
-                results = [TraceResult(**r) for r in json.loads(out.read_text())]
-            done = {r.name for r in results}
-            message = "; ".join(r.message for r in run if not r.passed) or "simulation ended early"
-            results += [TraceResult(f.name, False, 0, f"not run: {message}")
-                        for f in runnable if f.name not in done]
-    return sorted(results + skipped, key=lambda r: r.name)
+            got = [TraceResult(**r) for r in json.loads(out.read_text())] if out.exists() else []
+            results += got
+            done = {r.name for r in got}
+            remaining = [f for f in remaining if f.name not in done]
+            if not remaining:
+                break
+            message = "; ".join(r.message for r in run if r.failed) or "the simulation ended early"
+            blamed = running.read_text() if running.exists() else ""
+            if blamed not in {f.name for f in remaining}:
+                # it died before starting a trace (a build or start-up failure): nothing more can run
+                results += [TraceResult(f.name, False, 0, f"not run: {message}") for f in remaining]
+                break
+            results.append(TraceResult(blamed, False, 0, f"the simulation died during this trace: {message}"))
+            remaining = [f for f in remaining if f.name != blamed]
+    return results

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +36,41 @@ def waves() -> bool:
     return os.environ.get("WAVES", "0") not in ("", "0")
 
 
+# Small real traces of the default configuration, one per unit (seconds on the RTL).
+GOOD_TRACES = ("cdp_1x1x1_lrn3_int8_0", "pdp_1x1x1_3x3_ave_int8_0", "sdp_1x1x8_pass_through_int8_0")
+# Ways a trace can be bad; each must fail alone, the traces around it must still pass.
+BAD_TRACES = {
+    # a register value the model rejects (ConfigError: CUBE_OUT_WIDTH does not match the kernel arithmetic)
+    "rejected": ("pdp_1x1x1_3x3_ave_int8_0", "reg_write(NVDLA_PDP.D_DATA_CUBE_OUT_WIDTH_0, 0x0);",
+                 "reg_write(NVDLA_PDP.D_DATA_CUBE_OUT_WIDTH_0, 0x5);"),
+    # a line that is no command
+    "unparseable": ("sdp_1x1x8_pass_through_int8_0", "mem_init(", "this is not a command;\nmem_init("),
+}
+
+
+@pytest.fixture
+def trace_batch(tmp_path: Path) -> Callable[[str], tuple[Path, str, tuple[str, ...]]]:
+    """make(kind) -> (a folder with copies of GOOD_TRACES and one bad trace of that kind (BAD_TRACES),
+    the bad trace's name, the good traces' names)."""
+    from models.trace import default_trace_folders
+
+    real = {f.name: f for f in default_trace_folders()}
+
+    def make(kind: str) -> tuple[Path, str, tuple[str, ...]]:
+        root = tmp_path / kind
+        for name in GOOD_TRACES:
+            shutil.copytree(real[name], root / name)
+        source, old, new = BAD_TRACES[kind]
+        bad = f"bad_{kind}"  # sorts first: every good trace of the batch runs after it
+        shutil.copytree(real[source], root / bad)
+        cfg = root / bad / f"{source}.cfg"
+        text = cfg.read_text()
+        assert old in text, f"{source}.cfg has no {old!r}"
+        (root / bad / f"{bad}.cfg").write_text(text.replace(old, new, 1))
+        cfg.unlink()
+        return root, bad, GOOD_TRACES
+
+    return make
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -40,6 +40,13 @@ TOP = COMMON + (
     "rtl/top/nvdla_pp_top.v",
 )
 
+# The top with the simulation memory and a clock generated in Verilog (tb/hdl/nvdla_pp_top_mem.v): the
+# benchmarks run on it. Verilator needs --timing for the clock, and C++20 for --timing with g++ 12. Without
+# cocotb's --public-flat-rw only the signals marked public in tb/hdl are visible to Python: every public
+# signal's logic is re-evaluated on each eval, which made the whole top 20x slower.
+TOP_MEM = TOP + ("tb/hdl/nvdla_sim_axi_mem.v", "tb/hdl/nvdla_pp_top_mem.v")
+TIMING_ARGS = ("--timing", "-CFLAGS", "-std=c++20", "--no-public-flat-rw")
+
 BENCHES = (
     Bench("top_traces", "nvdla_pp_top", TOP, "tb.test_trace_rtl", ({"PDP_MAX_W": 64},)),
 )

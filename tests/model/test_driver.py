@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
@@ -24,12 +23,10 @@ from models.errors import ConfigError
 from models.memory import Memory, read_cube, write_cube
 from models.pdp import AVERAGE, MAX, pad_value_int8, run_pdp
 from models.replay import RegWrite, trace_steps
-from models.trace import find_traces
+from models.trace import default_trace_folders, trace_roots
 
 SRC = Surface(0x1000, 0x100, 0x1000)
 DST = Surface(0x40000, 0x100, 0x1000)
-TRACES = Path(os.environ.get("NVDLA_TRACES",
-                             Path(__file__).resolve().parents[2].parent / "shared" / "nvdla" / "traces"))
 
 
 def layer(**kw: object) -> PdpProgram:
@@ -111,10 +108,10 @@ def _trace_fields(folder: Path) -> dict[str, dict[str, int]]:
     return {u: registers.decode_fields(u, regs) for u, regs in values.items()}
 
 
-PDP_TRACES = [f for f in (find_traces(TRACES) if TRACES.is_dir() else []) if f.name.startswith("pdp_")]
+PDP_TRACES = [f for f in default_trace_folders() if f.name.startswith("pdp_")]
 
 
-@pytest.mark.skipif(not PDP_TRACES, reason=f"no NVDLA PDP traces under {TRACES}")
+@pytest.mark.skipif(not PDP_TRACES, reason=f"no NVDLA PDP traces under {trace_roots()}")
 @pytest.mark.parametrize("folder", PDP_TRACES, ids=[f.name for f in PDP_TRACES])
 def test_driver_reproduces_nvidia_trace_registers(folder: Path) -> None:
     """Rebuild each average-pooling trace's layer from its geometry: the driver's reciprocals, pad values and

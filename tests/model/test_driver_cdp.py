@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import os
 import random
 from pathlib import Path
 
@@ -20,12 +19,10 @@ from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, LutR
 from models.memory import Memory
 from models.precision import as_signed
 from models.replay import ModelTarget, RegWrite, trace_steps
-from models.trace import find_traces
+from models.trace import default_trace_folders, trace_roots
 
 SRC = Surface(0x1000, 0x100, 0x1000)
 DST = Surface(0x40000, 0x100, 0x1000)
-TRACES = Path(os.environ.get("NVDLA_TRACES",
-                             Path(__file__).resolve().parents[2].parent / "shared" / "nvdla" / "traces"))
 
 
 def random_lut(rng: random.Random, exponent: bool = False, aimed: bool = False) -> LutConfig:
@@ -168,13 +165,13 @@ def _trace_program(folder: Path) -> tuple[dict[str, dict[str, int]], LutRam]:
     return {u: registers.decode_fields(u, regs) for u, regs in values.items()}, ram
 
 
-CDP_TRACES = [f for f in (find_traces(TRACES) if TRACES.is_dir() else []) if f.name.startswith("cdp_")]
+CDP_TRACES = [f for f in default_trace_folders() if f.name.startswith("cdp_")]
 # Fields the driver computes from the description; D_PERF_ENABLE and D_CYA are the trace generator's choice.
 _COMPARED = ("D_DATA_CUBE", "D_SRC", "D_DST", "D_DATA_FORMAT", "D_LRN_CFG", "D_DATIN", "D_DATOUT",
              "D_FUNC_BYPASS", "S_LUT_CFG", "S_LUT_INFO", "S_LUT_L")
 
 
-@pytest.mark.skipif(not CDP_TRACES, reason=f"no NVDLA CDP traces under {TRACES}")
+@pytest.mark.skipif(not CDP_TRACES, reason=f"no NVDLA CDP traces under {trace_roots()}")
 @pytest.mark.parametrize("folder", CDP_TRACES, ids=[f.name for f in CDP_TRACES])
 def test_driver_reproduces_nvidia_trace_registers(folder: Path) -> None:
     f, ram = _trace_program(folder)

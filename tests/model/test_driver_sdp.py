@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import os
 import random
 from pathlib import Path
 
@@ -30,14 +29,12 @@ from models.memory import Memory
 from models.replay import ModelTarget, RegWrite, trace_steps
 from models.sdp import USE_ALU, USE_BOTH, USE_MUL, SdpConfig, run_sdp
 from models.sdp_datapath import ALU_EQL, ALU_SUM, EwBlock, EwConverter, OutputCvt, XBlock
-from models.trace import find_traces
+from models.trace import default_trace_folders, trace_roots
 
 SRC = Surface(0x1000, 0x100, 0x1000)
 DST = Surface(0x40000, 0x100, 0x1000)
 OPND = Surface(0x80000, 0x200, 0x2000)
 BS_BLOCK = Surface(0x60000, 0, 0)        # a per-kernel operand block: strides unused
-TRACES = Path(os.environ.get("NVDLA_TRACES",
-                             Path(__file__).resolve().parents[2].parent / "shared" / "nvdla" / "traces"))
 
 # ---- random legal descriptions --------------------------------------------------------------------------
 
@@ -325,7 +322,7 @@ def _trace_program(folder: Path) -> tuple[dict[str, dict[str, int]], LutRam]:
     return {u: registers.decode_fields(u, regs) for u, regs in values.items()}, ram
 
 
-SDP_TRACES = [f for f in (find_traces(TRACES) if TRACES.is_dir() else []) if f.name.startswith("sdp_")]
+SDP_TRACES = [f for f in default_trace_folders() if f.name.startswith("sdp_")]
 # Rules this driver keeps that NVIDIA's trace generator does not (the model runs those traces as they are).
 _STRICTER = ("operands come from external memory", "MUST be bypassed", "is enabled but no active ALU")
 # Fields the driver computes from the description (D_PERF_*, D_CYA and status registers are the generator's).
@@ -352,7 +349,7 @@ def _generator_choice(cfg: SdpConfig, unit: str, key: str) -> bool:
     return key.endswith("NAN_TO_ZERO")
 
 
-@pytest.mark.skipif(not SDP_TRACES, reason=f"no NVDLA SDP traces under {TRACES}")
+@pytest.mark.skipif(not SDP_TRACES, reason=f"no NVDLA SDP traces under {trace_roots()}")
 @pytest.mark.parametrize("folder", SDP_TRACES, ids=[f.name for f in SDP_TRACES])
 def test_driver_reproduces_nvidia_trace_registers(folder: Path) -> None:
     f, ram = _trace_program(folder)

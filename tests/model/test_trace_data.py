@@ -14,7 +14,8 @@ MANIFEST = TRACES / "manifest.tsv"
 def _rows() -> list[list[str]]:
     if not MANIFEST.is_file():
         return []
-    return [line.split("\t") for line in MANIFEST.read_text().splitlines() if line and not line.startswith("#")]
+    lines = MANIFEST.read_text().splitlines()
+    return [line.split("\t") for line in lines if line and not line.startswith("#")]
 
 
 def _git_blob_sha1(data: bytes) -> str:

@@ -98,17 +98,17 @@ def test_measured_costs_balance_the_shards(tmp_path: Path) -> None:
     assert len(parts[1]) == len(everything) - 1
 
 
-def test_merge_junit_totals_the_samples_per_unit(tmp_path: Path) -> None:
+def test_merge_junit_totals_what_each_unit_checked(tmp_path: Path) -> None:
     a = junit(tmp_path / "nightly-1.xml", [("top_pdp.PDP_MAX_W64", "random_layers", True),
-                                           ("cdp_core.ATOM8_CHUNK8", "random_layers", True)])
+                                           ("lut.CDP", "random_samples", True)])
     b = junit(tmp_path / "nightly-2.xml", [("pdp_dma_seq.WRITE_SIDE0", "random_commands", True)])
-    for path, counts in ((a, ("6000000", "70")), (b, ("4000001",))):
+    for path, counts in ((a, ("1500 layers", "10000000 samples")), (b, ("7 layers",))):
         text = path.read_text()
         for n in counts:  # one `checked` property per testcase, in order
             text = text.replace('<property name="seed" value="7"/></testcase>',
                                 f'<property name="seed" value="7"/><property name="checked" value="{n}"/>'
                                 "</testcase>", 1)
         path.write_text(text)
-    out = subprocess.run([*MERGE, str(a), str(b)], capture_output=True, text=True)
-    assert "samples checked, pdp: 10,000,001 (100% of 1e+07 per night)" in out.stdout, out.stdout
-    assert "samples checked, cdp: 70 (0% of 1e+07 per night)" in out.stdout, out.stdout
+    out = subprocess.run([*MERGE, str(a), str(b)], capture_output=True, text=True).stdout
+    assert "checked, pdp: 1,507 layers" in out, out
+    assert "checked, lut: 10,000,000 samples (100% of 1e+07)" in out, out

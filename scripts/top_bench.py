@@ -1,0 +1,147 @@
+"""Host side shared by the three top-level benchmarks (scripts/bench_{pdp,cdp,sdp}.py): options, the cocotb
+run on the top with the simulation memory, the plain C++ loop on the 64x64x64 layers (scripts/cpp_bench.py),
+the records for reports/bench.json and the comparison with NVIDIA's nv_small cycle counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+BUS_BYTES = 8
+# NVIDIA's nv_small RTL with a 32-cycle memory: cycles from the last D_OP_ENABLE to the interrupt
+REFERENCE = ROOT / "scripts" / "nv_small_reference.json"
+
+
+def bench_arguments(unit: str) -> argparse.ArgumentParser:
+    """The options every top-level benchmark takes."""
+    parser = argparse.ArgumentParser(description=(sys.modules["__main__"].__doc__ or "").split("\n")[0])
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--waves", action="store_true", default=os.environ.get("WAVES", "0") == "1",
+                        help=f"dump waves/<sim>/top_mem/.../{unit}_benchmark.fst")
+    parser.add_argument("--latency", type=int, default=int(os.environ.get("LATENCY") or -1),
+                        help="fixed memory latency in cycles, no stalls (default: 0); prints NVIDIA's "
+                             "nv_small cycle counts measured with a 32-cycle memory next to ours")
+    parser.add_argument("--random-mem", action="store_true",
+                        help="random memory latency and stalls on every channel, drawn from the seed")
+    parser.add_argument("--no-cpp", action="store_true",
+                        help="skip the plain C++ loop on the 64x64x64 layers")
+    parser.add_argument("--json", type=Path, default=os.environ.get("BENCH_JSON") or None,
+                        help="write the records (as in reports/bench.json) to this file")
+    return parser
+
+
+def memory_note(args: argparse.Namespace) -> str:
+    if args.latency >= 0:
+        return f"memory latency {args.latency} cycles, no stalls"
+    if args.random_mem:
+        return "random memory latency and stalls (from the seed)"
+    return "memory latency 0, no stalls"
+
+
+def run_on_top(unit: str, args: argparse.Namespace) -> tuple[str, list[Any], list[dict[str, Any]]]:
+    """Build the top with the simulation memory (tb/hdl/nvdla_pp_top_mem.v) in the build of bench `top_mem`
+    (tb/registry/top_mem.py: one build for the three units and the memory's own test), run
+    scripts/bench_<unit>.py's cocotb test `<unit>_benchmark`, then the C++ loop on the programs it wrote;
+    returns the parameter tag, the test results and the rows (JSON through the file
+    named by BENCH_OUT)."""
+    from scripts.cpp_bench import run_programs
+    from tb.benches import find
+    from tb.runner import run_bench
+
+    bench = dataclasses.replace(find("top_mem"), module=f"scripts.bench_{unit}")
+    os.environ["BENCH_LATENCY"] = str(args.latency) if args.latency >= 0 else ""
+    os.environ["BENCH_RANDOM_MEM"] = "1" if args.random_mem else "0"
+    cpp_dir = ROOT / "sim_build" / "cpp" / "programs" / unit
+    os.environ["BENCH_CPP_DIR"] = "" if args.no_cpp else str(cpp_dir)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "rows.json"
+        os.environ["BENCH_OUT"] = str(out)
+        results = run_bench(bench, bench.param_sets[0], testcase=f"{unit}_benchmark", waves=args.waves,
+                            seed=args.seed)
+        rows = json.loads(out.read_text()) if out.exists() else []
+    if not args.no_cpp:
+        run_programs(rows)
+    return bench.tag(bench.param_sets[0]), results, rows
+
+
+def reference() -> dict[str, int]:
+    return {name: int(cycles) for name, cycles in json.loads(REFERENCE.read_text())["cycles"].items()}
+
+
+def records(unit: str, rows: list[Any], args: argparse.Namespace) -> list[dict[str, Any]]:
+    """One reports/bench.json record per layer. bound_cycles is the busier AXI direction's beats (reads and
+    writes have separate channels); shared_bound_cycles all beats on one bus."""
+    ref = reference() if args.latency >= 0 else {}
+    out = []
+    for r in rows:
+        skipped = getattr(r, "skipped", False)
+        rec: dict[str, Any] = {
+            "name": r.name, "unit": unit, "config": "nv_small", "cycles": r.cycles,
+            "bound_cycles": max(r.read_bytes, r.write_bytes) // BUS_BYTES,
+            "shared_bound_cycles": (r.read_bytes + r.write_bytes) // BUS_BYTES,
+            "sim_cycles_per_s": round(r.cycles / r.wall_s) if r.wall_s > 0 else 0,
+            "check": "ok" if r.ok and not skipped else (r.message or "failed"),
+            "memory": memory_note(args),
+        }
+        if r.cpp_program:
+            rec.update(cpp_cycles=r.cpp_cycles, cpp_cycles_per_s=round(r.cpp_cycles_per_s),
+                       cpp_check=r.cpp_check)
+        if r.name in ref:
+            rec["nvidia_cycles"] = ref[r.name]
+        out.append(rec)
+    return out
+
+
+def cpp_lines(rows: list[Any]) -> list[str]:
+    """The cocotb run and the plain C++ loop side by side on the layers both ran."""
+    lines = []
+    for r in rows:
+        if r.cpp_program:
+            cocotb_rate = r.cycles / r.wall_s if r.wall_s > 0 else 0.0
+            ratio = f"{cocotb_rate / r.cpp_cycles_per_s:.2f}x of it" if r.cpp_cycles_per_s else "-"
+            lines.append(f"{r.name}: cocotb {cocotb_rate:,.0f} cycles/s ({r.cycles} cycles); plain C++ loop "
+                         f"{r.cpp_cycles_per_s:,.0f} cycles/s ({r.cpp_cycles} cycles, check {r.cpp_check}): "
+                         f"cocotb runs at {ratio}")
+    return lines
+
+
+def reference_lines(rows: list[Any], args: argparse.Namespace) -> list[str]:
+    """With --latency: our cycles next to NVIDIA's nv_small RTL (32-cycle memory) for the traces it ran."""
+    if args.latency < 0:
+        return []
+    ref = reference()
+    lines = [f"against NVIDIA nv_small RTL (32-cycle memory, {REFERENCE.name}); ours with latency "
+             f"{args.latency}:"]
+    for r in rows:
+        if r.name in ref:
+            lines.append(f"  {r.name}: ours {r.cycles} cycles, NVIDIA {ref[r.name]} "
+                         f"({r.cycles / ref[r.name]:.2f}x)")
+    return lines
+
+
+def finish(unit: str, rows: list[Any], results: list[Any], args: argparse.Namespace) -> int:
+    """Print the C++ and reference comparisons, write the records, return the exit code."""
+    for line in cpp_lines(rows) + reference_lines(rows, args):
+        print(line)
+    if args.json:
+        Path(args.json).write_text(json.dumps(records(unit, rows, args), indent=1))
+    return exit_code(results)
+
+
+def exit_code(results: list[Any]) -> int:
+    """0 when the benchmark's cocotb test passed (every layer checked), else 1 with the reason printed."""
+    if not results or not all(r.passed for r in results):
+        print("benchmark run failed: " + "; ".join(r.message for r in results if not r.passed))
+        return 1
+    return 0

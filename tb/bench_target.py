@@ -1,0 +1,271 @@
+"""The timed target of the top-level benchmarks (scripts/bench_{pdp,cdp,sdp}.py): replay steps on
+tb/hdl/nvdla_pp_top_mem.v (the top, the simulation memory and a clock generated in Verilog), with the model
+fed the same steps alongside to say what the output must be.
+
+Python touches the simulation only for CSB transactions, memory loads/reads through handles (tb/bfm/
+sim_memory.py) and the wait for `intr` (one trigger, no per-cycle polling), so the design runs free while a
+layer computes. The memory's timing comes from the environment: BENCH_LATENCY=<cycles> gives a fixed latency
+without stalls, BENCH_RANDOM_MEM=1 random latency and backpressure from the run's seed, neither: latency 0.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from cocotb.triggers import ClockCycles, First, RisingEdge, Timer
+from cocotb.utils import get_sim_time
+
+from models import registers as regmap
+from models.replay import (
+    INTR_BIT,
+    CheckCrc,
+    MemFill,
+    MemWrite,
+    ModelTarget,
+    RegWrite,
+    Step,
+    WaitInterrupt,
+    crc_failure,
+    locate_against,
+)
+from models.trace import TraceError
+from tb.bfm.csb import CsbMaster
+from tb.bfm.sim_memory import MemTiming, SimMemory
+
+ROOT = Path(__file__).resolve().parent.parent
+CLK_NS = 10                       # the wrapper's clock: 100 MHz
+LAYER_TIMEOUT_CYCLES = 2_000_000  # bounds a hang only
+BUS_BYTES = 8                     # 64-bit AXI data
+DONE_BITS = 0x3F                  # GLB S_INTR_MASK: SDP, CDP and PDP done, groups 0 and 1
+
+
+@dataclass
+class Row:
+    name: str
+    cycles: int = 0
+    read_bytes: int = 0
+    write_bytes: int = 0
+    wall_s: float = 0.0
+    ok: bool = False
+    message: str = ""
+    cpp_program: str = ""     # the layer as a program for the plain C++ loop (scripts/cpp_bench.py)
+    cpp_cycles: int = 0
+    cpp_cycles_per_s: float = 0.0
+    cpp_check: str = ""
+
+
+def bench_timing(rng: random.Random) -> MemTiming:
+    """The memory timing the environment asks for (see the module docstring)."""
+    if os.environ.get("BENCH_LATENCY"):
+        return MemTiming.fixed(int(os.environ["BENCH_LATENCY"]))
+    if os.environ.get("BENCH_RANDOM_MEM", "0") not in ("", "0"):
+        return MemTiming.random(rng)
+    return MemTiming()
+
+
+async def start_top(dut: Any, timing: MemTiming) -> SimMemory:
+    """Idle CSB, memory timing set, first reset; returns the memory's Python side."""
+    dut.csb_req_valid.value = 0
+    mem = SimMemory(dut)
+    mem.configure(timing)
+    dut._log.info("memory: %s", timing.describe())
+    dut.rst_n.value = 1
+    await Timer(1, unit="ns")
+    await reset(dut)
+    return mem
+
+
+async def reset(dut: Any) -> None:
+    dut.rst_n.value = 0
+    await ClockCycles(dut.clk, 3)
+    dut.rst_n.value = 1
+    await ClockCycles(dut.clk, 2)
+
+
+def _is_wait(step: Step) -> bool:
+    return isinstance(step, WaitInterrupt | CheckCrc)
+
+
+def with_interrupt_masks(steps: list[Step]) -> list[Step]:
+    """Before each layer (the steps up to a run of interrupt waits), a GLB S_INTR_MASK write that leaves only
+    the LAST interrupt of that run reaching `intr`: when SDP feeds PDP on the fly the trace waits for SDP's
+    interrupt and then PDP's, and `intr` would otherwise rise at SDP's done, before PDP has written its
+    output. The status bits are set whatever the mask, so every wait still finds its bit."""
+    out: list[Step] = []
+    start = 0
+    i = 0
+    while i < len(steps):
+        if not _is_wait(steps[i]):
+            i += 1
+            continue
+        end = i
+        while end < len(steps) and _is_wait(steps[end]):
+            end += 1
+        waits = [s for s in steps[i:end] if isinstance(s, WaitInterrupt)]
+        if waits:
+            bit = 1 << (INTR_BIT[waits[-1].unit] + waits[-1].group)
+            out.append(RegWrite("GLB", "S_INTR_MASK", DONE_BITS & ~bit))
+        out += steps[start:end]
+        start = i = end
+    return out + steps[start:]
+
+
+class BenchTarget:
+    """The top under the replay's step interface, timed from the last D_OP_ENABLE to the rise of `intr`."""
+
+    # layers also written as a program for the C++ loop when BENCH_CPP_DIR is set: the 64x64x64 cubes
+    cpp_layers = ("cube64",)
+
+    def __init__(self, dut: Any, mem: SimMemory, timing: MemTiming | None = None) -> None:
+        self.dut = dut
+        self.mem = mem
+        self.timing = timing or MemTiming()
+        self.csb = CsbMaster(dut.clk, dut)
+        self.model = ModelTarget()
+        self.t_enable = 0
+        self.wall_enable = 0.0
+
+    @property
+    def write_bytes(self) -> int:
+        return self.mem.write_bytes
+
+    async def start_case(self) -> None:
+        """A new layer or trace: memory cleared, model and top reset, every done bit unmasked in GLB (the
+        C++ program of the layer starts the same way, so a seed's stalls fall on the same cycles)."""
+        await self.mem.clear()
+        self.model = ModelTarget()
+        await reset(self.dut)
+        await self.csb.write(regmap.address("GLB", "S_INTR_MASK"), 0, nposted=True)
+
+    def _memory(self, step: MemFill | MemWrite) -> None:
+        if step.mem != 0:
+            raise TraceError("the RTL top has one memory interface; this trace uses a second memory")
+        if isinstance(step, MemWrite):
+            self.model.mem_write(0, step.addr, step.data)
+            self.mem.write(step.addr, step.data.tobytes())
+        else:
+            self.model.mem_fill(0, step.addr, step.size, 0)
+            self.mem.fill_zero(step.addr, step.size)
+
+    async def _wait_intr(self) -> bool:
+        """Until `intr` is high (one trigger, no polling); False after the layer timeout."""
+        if int(self.dut.intr.value):
+            return True
+        timeout = Timer(LAYER_TIMEOUT_CYCLES * CLK_NS, "ns")
+        return await First(RisingEdge(self.dut.intr), timeout) is not timeout
+
+    async def _wait_interrupt(self, unit: str, group: int) -> bool:
+        """Wait for the unit's done bit in GLB S_INTR_STATUS and clear it (write 1)."""
+        bit = 1 << (INTR_BIT[unit] + group)
+        status_addr = regmap.address("GLB", "S_INTR_STATUS")
+        for _ in range(LAYER_TIMEOUT_CYCLES // 64):
+            if not await self._wait_intr():
+                return False
+            status = await self.csb.read(status_addr)
+            if status & bit:
+                await self.csb.write(status_addr, bit, nposted=True)
+                return True
+            await ClockCycles(self.dut.clk, 64)   # another unit's bit holds intr: rare, poll slowly
+        return False
+
+    async def run_steps(self, name: str, steps: list[Step]) -> Row:
+        row = Row(name)
+        checks: list[str] = []
+        first_wait = True
+        for step in steps:
+            if isinstance(step, RegWrite):
+                self.model.reg_write(step.unit, step.reg, step.value)   # before t_enable: the model runs here
+                enable = step.reg == "D_OP_ENABLE"
+                await self.csb.write(regmap.address(step.unit, step.reg), step.value, nposted=enable)
+                if enable and step.value & 1:
+                    # timed from the enable's acceptance: the last enable before the interrupt wins
+                    self.t_enable = get_sim_time("ns")
+                    self.wall_enable = time.perf_counter()
+                    first_wait = True
+            elif isinstance(step, MemFill | MemWrite):
+                try:
+                    self._memory(step)
+                except TraceError as err:
+                    row.message = str(err)
+                    return row
+            elif isinstance(step, WaitInterrupt):
+                if first_wait:
+                    if not await self._wait_intr():
+                        row.message = f"{step.where}: no interrupt within {LAYER_TIMEOUT_CYCLES} cycles"
+                        return row
+                    row.cycles = round((get_sim_time("ns") - self.t_enable) / CLK_NS)
+                    row.wall_s = time.perf_counter() - self.wall_enable
+                    first_wait = False
+                if not await self._wait_interrupt(step.unit, step.group):
+                    row.message = f"{step.where}: {step.unit}_{step.group} never raised its interrupt"
+                    return row
+                self.model.wait_interrupt(step.unit, step.group)
+                checks.append(self._against_model())
+            elif isinstance(step, CheckCrc):
+                actual = np.frombuffer(self.mem.read(step.base, step.size), dtype=np.uint8)
+                checks.append(crc_failure(step, actual, locate_against(self.model)))
+        row.read_bytes, row.write_bytes = self.mem.read_bytes, self.mem.write_bytes
+        if self.mem.error:
+            checks.append("the memory flagged a protocol error (WRAP burst, misplaced WLAST or full)")
+        failed = [c for c in checks if c]
+        row.ok = bool(checks) and not failed
+        row.message = failed[0] if failed else ("" if checks else "nothing was checked")
+        cpp_dir = os.environ.get("BENCH_CPP_DIR")
+        if cpp_dir and row.ok and name.startswith(self.cpp_layers):
+            row.cpp_program = str(self._cpp_program(Path(cpp_dir) / name, steps))
+        return row
+
+    def _cpp_program(self, folder: Path, steps: list[Step]) -> Path:
+        """The layer for tb/cpp/top_mem_main.cpp: timing, loads, CSB writes, waits, and a dump of the output
+        span next to the model's bytes for it (expected.bin)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        t = self.timing
+        stall = sum(min(255, round(p * 256)) << (8 * i) for i, p in enumerate(t.stall))
+        lines = [f"C {t.seed:x} {t.rd_lat:x} {t.rd_jit:x} {t.wr_lat:x} {t.wr_jit:x} {stall:x}"]
+        status = regmap.address("GLB", "S_INTR_STATUS")
+        lines.append(f"W {regmap.address('GLB', 'S_INTR_MASK'):x} 0 1 0")   # as start_case
+        for i, step in enumerate(steps):
+            if isinstance(step, MemWrite):
+                blob = folder / f"load{i}.bin"
+                blob.write_bytes(step.data.tobytes())
+                lines.append(f"M {step.addr:x} {blob}")
+            elif isinstance(step, RegWrite):
+                enable = step.reg == "D_OP_ENABLE"
+                lines.append(f"W {regmap.address(step.unit, step.reg):x} {step.value:x} {int(enable)} "
+                             f"{int(enable and bool(step.value & 1))}")
+            elif isinstance(step, WaitInterrupt):
+                lines.append(f"I {status:x} {1 << (INTR_BIT[step.unit] + step.group):x}")
+        layout = self.model.runs[-1].layout if self.model.runs else None
+        if layout is not None:
+            surfaces = -(-layout.channels // layout.atom_bytes)
+            span = ((surfaces - 1) * layout.surface_stride + (layout.height - 1) * layout.line_stride
+                    + layout.width * layout.atom_bytes)
+            (folder / "expected.bin").write_bytes(self.model.mem_read(0, layout.base, span).tobytes())
+            lines.append(f"D {layout.base:x} {span:x} {folder / 'actual.bin'}")
+        program = folder / "program.txt"
+        program.write_text("\n".join(lines) + "\n")
+        return program
+
+    def _against_model(self) -> str:
+        """'' if the DUT's output span equals the model's and the DUT wrote exactly the output cube."""
+        layout = self.model.runs[-1].layout if self.model.runs else None
+        if layout is None:
+            return "the model ran no layer"
+        surfaces = -(-layout.channels // layout.atom_bytes)
+        line = layout.width * layout.atom_bytes
+        span = (surfaces - 1) * layout.surface_stride + (layout.height - 1) * layout.line_stride + line
+        actual = np.frombuffer(self.mem.read(layout.base, span), dtype=np.uint8)
+        expected = self.model.mem_read(0, layout.base, span)
+        bad = np.flatnonzero(actual != expected)
+        if bad.size:
+            return (f"output differs from the model at {bad.size} bytes, first at address "
+                    f"{layout.base + int(bad[0]):#x} (expected {expected[bad[0]]}, got {actual[bad[0]]})")
+        if self.write_bytes != surfaces * layout.height * line:
+            return f"wrote {self.write_bytes} bytes, the output cube has {surfaces * layout.height * line}"
+        return ""

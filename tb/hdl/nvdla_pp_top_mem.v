@@ -1,0 +1,75 @@
+// Test-bench top (not product RTL): nvdla_pp_top with its AXI master on the simulation memory
+// (tb/hdl/nvdla_sim_axi_mem.v) and a 100 MHz clock generated here, so a cocotb test only touches the CSB port,
+// the memory's configuration and `intr`, and the design runs free between those (no per-cycle Python).
+// The clock needs --timing on Verilator (tb/registry/top.py passes it); the ports and the clock are marked
+// public for a build without --public-flat-rw.
+module nvdla_pp_top_mem #(
+    parameter PDP_MAX_W = 64,
+    parameter SLOTS     = 64
+) (
+    input  wire        rst_n /*verilator public_flat_rw*/,
+    input  wire        csb_req_valid /*verilator public_flat_rw*/,
+    output wire        csb_req_ready /*verilator public_flat_rw*/,
+    input  wire [15:0] csb_req_addr /*verilator public_flat_rw*/,
+    input  wire [31:0] csb_req_wdat /*verilator public_flat_rw*/,
+    input  wire        csb_req_write /*verilator public_flat_rw*/,
+    input  wire        csb_req_nposted /*verilator public_flat_rw*/,
+    output wire        csb_resp_valid /*verilator public_flat_rw*/,
+    output wire [31:0] csb_resp_data /*verilator public_flat_rw*/,
+    output wire        csb_wr_complete /*verilator public_flat_rw*/,
+    output wire        intr /*verilator public_flat_rw*/,
+    // memory configuration (sampled in reset) and control
+    input  wire [31:0] mem_seed /*verilator public_flat_rw*/,
+    input  wire [15:0] mem_rd_lat /*verilator public_flat_rw*/,
+    input  wire [15:0] mem_rd_jit /*verilator public_flat_rw*/,
+    input  wire [15:0] mem_wr_lat /*verilator public_flat_rw*/,
+    input  wire [15:0] mem_wr_jit /*verilator public_flat_rw*/,
+    input  wire [39:0] mem_stall /*verilator public_flat_rw*/,
+    input  wire        mem_clear /*verilator public_flat_rw*/,
+    output wire        mem_error /*verilator public_flat_rw*/
+);
+    reg clk /*verilator public_flat_rd*/;   // the Python side waits on its edges
+    initial clk = 1'b0;
+    always #5 clk = ~clk;
+
+    wire        arvalid, arready, rvalid, rready, rlast, awvalid, awready, wvalid, wready, wlast;
+    wire        bvalid, bready;
+    wire [31:0] araddr, awaddr;
+    wire [7:0]  arlen, awlen, wstrb;
+    wire [2:0]  arsize, awsize;
+    wire [1:0]  arburst, awburst, rresp, bresp;
+    wire [3:0]  arid, rid, awid, bid;
+    wire [63:0] rdata, wdata;
+
+    nvdla_pp_top #(.PDP_MAX_W(PDP_MAX_W)) u_top (
+        .clk(clk), .rst_n(rst_n),
+        .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready), .csb_req_addr(csb_req_addr),
+        .csb_req_wdat(csb_req_wdat), .csb_req_write(csb_req_write), .csb_req_nposted(csb_req_nposted),
+        .csb_resp_valid(csb_resp_valid), .csb_resp_data(csb_resp_data), .csb_wr_complete(csb_wr_complete),
+        .m_axi_arvalid(arvalid), .m_axi_arready(arready), .m_axi_araddr(araddr), .m_axi_arlen(arlen),
+        .m_axi_arsize(arsize), .m_axi_arburst(arburst), .m_axi_arid(arid),
+        .m_axi_rvalid(rvalid), .m_axi_rready(rready), .m_axi_rdata(rdata), .m_axi_rresp(rresp),
+        .m_axi_rlast(rlast), .m_axi_rid(rid),
+        .m_axi_awvalid(awvalid), .m_axi_awready(awready), .m_axi_awaddr(awaddr), .m_axi_awlen(awlen),
+        .m_axi_awsize(awsize), .m_axi_awburst(awburst), .m_axi_awid(awid),
+        .m_axi_wvalid(wvalid), .m_axi_wready(wready), .m_axi_wdata(wdata), .m_axi_wstrb(wstrb),
+        .m_axi_wlast(wlast),
+        .m_axi_bvalid(bvalid), .m_axi_bready(bready), .m_axi_bresp(bresp), .m_axi_bid(bid),
+        .intr(intr)
+    );
+
+    nvdla_sim_axi_mem #(.DATA_W(64), .ID_W(4), .SLOTS(SLOTS)) u_mem (
+        .clk(clk), .rst_n(rst_n),
+        .cfg_seed(mem_seed), .cfg_rd_lat(mem_rd_lat), .cfg_rd_jit(mem_rd_jit), .cfg_wr_lat(mem_wr_lat),
+        .cfg_wr_jit(mem_wr_jit), .cfg_stall(mem_stall), .clear(mem_clear), .error(mem_error),
+        .s_axi_arvalid(arvalid), .s_axi_arready(arready), .s_axi_araddr(araddr), .s_axi_arlen(arlen),
+        .s_axi_arsize(arsize), .s_axi_arburst(arburst), .s_axi_arid(arid),
+        .s_axi_rvalid(rvalid), .s_axi_rready(rready), .s_axi_rdata(rdata), .s_axi_rresp(rresp),
+        .s_axi_rlast(rlast), .s_axi_rid(rid),
+        .s_axi_awvalid(awvalid), .s_axi_awready(awready), .s_axi_awaddr(awaddr), .s_axi_awlen(awlen),
+        .s_axi_awsize(awsize), .s_axi_awburst(awburst), .s_axi_awid(awid),
+        .s_axi_wvalid(wvalid), .s_axi_wready(wready), .s_axi_wdata(wdata), .s_axi_wstrb(wstrb),
+        .s_axi_wlast(wlast),
+        .s_axi_bvalid(bvalid), .s_axi_bready(bready), .s_axi_bresp(bresp), .s_axi_bid(bid)
+    );
+endmodule
