@@ -730,7 +730,7 @@ async def random_configs(dut) -> None:
     rng, pauses = make_rng("random_configs"), make_rng("random_configs:pauses")
     drv = SdpDriver(dut)
     await drv.reset()
-    n_cfg = scaled(10, 20000)  # NIGHTLY: with top_sdp, ~1e7 samples (README "Nightly")
+    n_cfg = scaled(10, 30000)  # NIGHTLY: with top_sdp, >1e7 samples (README "Nightly")
     i = atoms = rejected = 0
     with Coverage().written("random_configs") as cov:
         while i < n_cfg or (cov.missing() and i < 4 * n_cfg):
