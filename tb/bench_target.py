@@ -1,6 +1,8 @@
-"""The timed target of the top-level benchmarks (scripts/bench_{pdp,cdp,sdp}.py): replay steps on
+"""The RTL top under the replay's step interface, shared by the top-level benchmarks (scripts/bench_{pdp,
+cdp,sdp}.py: timed layers, each scored against the model) and the NVDLA trace replay on the RTL
+(tb/test_trace_rtl.py: CRC checks, the model alongside naming the first wrong element). Steps run on
 tb/hdl/nvdla_pp_top_mem.v (the top, the simulation memory and a clock generated in Verilog), with the model
-fed the same steps alongside to say what the output must be.
+fed the same steps alongside.
 
 Python touches the simulation only for CSB transactions, memory loads/reads through handles (tb/bfm/
 sim_memory.py) and the wait for `intr` (one trigger, no per-cycle polling), so the design runs free while a
@@ -30,6 +32,7 @@ from models.replay import (
     ModelTarget,
     RegWrite,
     Step,
+    TraceResult,
     WaitInterrupt,
     crc_failure,
     locate_against,
@@ -58,6 +61,7 @@ class Row:
     cpp_cycles: int = 0
     cpp_cycles_per_s: float = 0.0
     cpp_check: str = ""
+    checks: int = 0           # output checks made (CRCs, layers scored against the model)
 
 
 def bench_timing(rng: random.Random) -> MemTiming:
@@ -117,7 +121,9 @@ def with_interrupt_masks(steps: list[Step]) -> list[Step]:
 
 
 class BenchTarget:
-    """The top under the replay's step interface, timed from the last D_OP_ENABLE to the rise of `intr`."""
+    """The top under the replay's step interface, timed from the last D_OP_ENABLE to the rise of `intr`.
+    One implementation of "run a trace's steps against the RTL": run_steps for a benchmark's layers, replay
+    for an NVDLA trace (its CRCs are the checks)."""
 
     # layers also written as a program for the C++ loop when BENCH_CPP_DIR is set: the 64x64x64 cubes
     cpp_layers = ("cube64",)
@@ -174,7 +180,15 @@ class BenchTarget:
             await ClockCycles(self.dut.clk, 64)   # another unit's bit holds intr: rare, poll slowly
         return False
 
-    async def run_steps(self, name: str, steps: list[Step]) -> Row:
+    async def replay(self, name: str, steps: list[Step]) -> TraceResult:
+        """A whole NVDLA trace: its CRC steps are the checks (its layers may overwrite each other's outputs,
+        so no per-layer scoring); a failed CRC names the first wrong element from the model alongside."""
+        row = await self.run_steps(name, steps, score_layers=False)
+        return TraceResult(name, row.ok, row.checks, row.message)
+
+    async def run_steps(self, name: str, steps: list[Step], score_layers: bool = True) -> Row:
+        """Run the steps; score_layers: after each interrupt, the last layer's output span must equal the
+        model's and be all the memory was written with (a benchmark's single layer)."""
         row = Row(name)
         checks: list[str] = []
         first_wait = True
@@ -206,14 +220,19 @@ class BenchTarget:
                     row.message = f"{step.where}: {step.unit}_{step.group} never raised its interrupt"
                     return row
                 self.model.wait_interrupt(step.unit, step.group)
-                checks.append(self._against_model())
+                if score_layers:
+                    checks.append(self._against_model())
             elif isinstance(step, CheckCrc):
+                if step.mem != 0:
+                    checks.append(f"{step.where}: the RTL has no secondary memory")
+                    continue
                 actual = np.frombuffer(self.mem.read(step.base, step.size), dtype=np.uint8)
                 checks.append(crc_failure(step, actual, locate_against(self.model)))
         row.read_bytes, row.write_bytes = self.mem.read_bytes, self.mem.write_bytes
         if self.mem.error:
             checks.append("the memory flagged a protocol error (WRAP burst, misplaced WLAST or full)")
         failed = [c for c in checks if c]
+        row.checks = len(checks)
         row.ok = bool(checks) and not failed
         row.message = failed[0] if failed else ("" if checks else "nothing was checked")
         cpp_dir = os.environ.get("BENCH_CPP_DIR")

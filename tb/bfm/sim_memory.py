@@ -64,6 +64,8 @@ class SimMemory:
         self.page_bytes = len(mem.store) // self.slots * self.bytes
         self._store = mem.store._handle        # raw simulator objects: no cocotb handle per word
         self._tag = mem.tag._handle
+        # word handles by store index: a slot's words keep their index whatever page it holds, so they stay
+        # valid across clears (creating a handle costs ~20x reading it; write bursts reuse the low slots)
         self._words: dict[int, Any] = {}
         self._pages: dict[int, int] = {}       # page number -> slot, as far as known
 
@@ -105,7 +107,6 @@ class SimMemory:
         self.dut.mem_clear.value = 0
         self._mem.py_used._handle.set_signal_val_binstr(_NO_DELAY, "0" * self.slots)
         self._pages.clear()
-        self._words.clear()
 
     def write(self, addr: int, data: bytes | bytearray | memoryview) -> None:
         data = bytes(data)
