@@ -92,6 +92,36 @@ async def reset(dut: Any) -> None:
     await ClockCycles(dut.clk, 2)
 
 
+async def intr_high(dut: Any, cycles: int) -> bool:
+    """Until `intr` is high (one trigger, no polling); False after `cycles` clock periods."""
+    if int(dut.intr.value):
+        return True
+    timeout = Timer(max(cycles, 1) * CLK_NS, "ns")
+    return await First(RisingEdge(dut.intr), timeout) is not timeout
+
+
+async def wait_status_bit(dut: Any, csb: CsbMaster, bit: int, bound: int = LAYER_TIMEOUT_CYCLES,
+                          ) -> tuple[int, int] | None:
+    """Wait for `bit` in GLB S_INTR_STATUS and clear it (write 1): the rise of `intr`, then a status read;
+    while another unit's bit holds `intr` high, a read every 64 cycles (rare). (cycles waited, the status
+    read) or None after `bound` cycles. `intr` is a level: every done bit must be unmasked in GLB."""
+    status_addr = regmap.address("GLB", "S_INTR_STATUS")
+    start = get_sim_time("ns")
+
+    def waited() -> int:
+        return round((get_sim_time("ns") - start) / CLK_NS)
+
+    while waited() <= bound:
+        if not await intr_high(dut, bound - waited()):
+            return None
+        status = await csb.read(status_addr)
+        if status & bit:
+            await csb.write(status_addr, bit, nposted=True)
+            return waited(), status
+        await ClockCycles(dut.clk, 64)
+    return None
+
+
 def _is_wait(step: Step) -> bool:
     return isinstance(step, WaitInterrupt | CheckCrc)
 
@@ -160,25 +190,11 @@ class BenchTarget:
             self.mem.fill_zero(step.addr, step.size)
 
     async def _wait_intr(self) -> bool:
-        """Until `intr` is high (one trigger, no polling); False after the layer timeout."""
-        if int(self.dut.intr.value):
-            return True
-        timeout = Timer(LAYER_TIMEOUT_CYCLES * CLK_NS, "ns")
-        return await First(RisingEdge(self.dut.intr), timeout) is not timeout
+        return await intr_high(self.dut, LAYER_TIMEOUT_CYCLES)
 
     async def _wait_interrupt(self, unit: str, group: int) -> bool:
         """Wait for the unit's done bit in GLB S_INTR_STATUS and clear it (write 1)."""
-        bit = 1 << (INTR_BIT[unit] + group)
-        status_addr = regmap.address("GLB", "S_INTR_STATUS")
-        for _ in range(LAYER_TIMEOUT_CYCLES // 64):
-            if not await self._wait_intr():
-                return False
-            status = await self.csb.read(status_addr)
-            if status & bit:
-                await self.csb.write(status_addr, bit, nposted=True)
-                return True
-            await ClockCycles(self.dut.clk, 64)   # another unit's bit holds intr: rare, poll slowly
-        return False
+        return await wait_status_bit(self.dut, self.csb, 1 << (INTR_BIT[unit] + group)) is not None
 
     async def replay(self, name: str, steps: list[Step]) -> TraceResult:
         """A whole NVDLA trace: its CRC steps are the checks (its layers may overwrite each other's outputs,

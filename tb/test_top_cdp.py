@@ -47,12 +47,12 @@ from tb import lut_access
 from tb.batch import Batch
 from tb.common import make_rng, nightly, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
+from tb.pdp_top import Top, fixed_program
+from tb.pdp_top import compare as compare_pdp
+from tb.pdp_top import prepare as prepare_pdp
 from tb.test_cdp_core import aimed_lut, input_convertor, narrow_lut, output_convertor, random_cube_data
 from tb.test_dma import set_memory_pauses
 from tb.test_lut import Shape, random_config, random_table
-from tb.test_top_pdp import Top, fixed_program
-from tb.test_top_pdp import compare as compare_pdp
-from tb.test_top_pdp import prepare as prepare_pdp
 
 ATOM = 8
 INTR_BIT = {"CDP": 2, "PDP": 4}     # GLB S_INTR_STATUS: unit group 0 / 1 = bit, bit + 1
@@ -69,7 +69,7 @@ LUT_KINDS = ("lrn exp", "lrn default", "sigmoid", "random", "aimed", "narrow", "
 # ---- the DUT ------------------------------------------------------------------------------------------
 
 class CdpTop(Top):
-    """tb/test_top_pdp.py's top (CSB master, AxiRam with random stalls, model memory) plus the CDP side."""
+    """tb/pdp_top.py's top (CSB master, AxiRam with random stalls, model memory) plus the CDP side."""
 
     def __init__(self, dut: SimHandleBase, rng: random.Random) -> None:
         super().__init__(dut, rng)

@@ -62,6 +62,9 @@ from tb import lut_access
 from tb.batch import Batch
 from tb.common import nightly, scaled
 from tb.funcov import Covergroup
+from tb.pdp_top import compare as compare_pdp
+from tb.pdp_top import fixed_program
+from tb.pdp_top import prepare as prepare_pdp
 from tb.test_dma import set_memory_pauses
 from tb.test_lut import Shape, random_config
 from tb.test_sdp_core import aimed_lut, output_convertor, programs, random_data
@@ -70,9 +73,6 @@ from tb.test_top_cdp import compare as compare_cdp
 from tb.test_top_cdp import expect_stats as expect_cdp_stats
 from tb.test_top_cdp import make_layer as make_cdp_layer
 from tb.test_top_cdp import prepare as prepare_cdp
-from tb.test_top_pdp import compare as compare_pdp
-from tb.test_top_pdp import fixed_program
-from tb.test_top_pdp import prepare as prepare_pdp
 
 ATOM = 8
 SDP_INTR_BIT = 0                     # GLB S_INTR_STATUS: SDP group 0 / 1 = bits 0 / 1
