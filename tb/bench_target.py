@@ -40,6 +40,7 @@ from models.replay import (
 from models.trace import TraceError
 from tb.bfm.csb import CsbMaster
 from tb.bfm.sim_memory import MemTiming, SimMemory
+from tb.common import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 CLK_NS = 10                       # the wrapper's clock: 100 MHz
@@ -73,6 +74,17 @@ def bench_timing(rng: random.Random) -> MemTiming:
     return MemTiming()
 
 
+def on_wrapper(dut: Any) -> bool:
+    """The toplevel is tb/hdl/nvdla_pp_top_mem.v (the top with the simulation memory and its own clock)."""
+    return hasattr(dut, "mem_clear")
+
+
+def batch_count(dut: Any, fast: int, long: int) -> int:
+    """Layers of a top test's random batch: `long` under NIGHTLY on the simulation memory, where the long
+    batch runs (bench <unit>_mem); on the AxiRam, which checks the AXI protocol too, a tenth of it."""
+    return scaled(fast, long if on_wrapper(dut) else max(fast, long // 10))
+
+
 async def start_top(dut: Any, timing: MemTiming) -> SimMemory:
     """Idle CSB, memory timing set, first reset; returns the memory's Python side."""
     dut.csb_req_valid.value = 0
@@ -100,13 +112,15 @@ async def intr_high(dut: Any, cycles: int) -> bool:
     return await First(RisingEdge(dut.intr), timeout) is not timeout
 
 
-async def wait_status_bit(dut: Any, csb: CsbMaster, bit: int, bound: int = LAYER_TIMEOUT_CYCLES,
-                          ) -> tuple[int, int] | None:
-    """Wait for `bit` in GLB S_INTR_STATUS and clear it (write 1): the rise of `intr`, then a status read;
-    while another unit's bit holds `intr` high, a read every 64 cycles (rare). (cycles waited, the status
-    read) or None after `bound` cycles. `intr` is a level: every done bit must be unmasked in GLB."""
+async def wait_status_bit(dut: Any, csb: CsbMaster, bits: int, bound: int = LAYER_TIMEOUT_CYCLES,
+                          only: bool = False) -> tuple[int, int] | None:
+    """Wait until every bit of `bits` was set in GLB S_INTR_STATUS, clearing each (write 1): the rise of
+    `intr`, then a status read; while another unit's bit holds `intr` high, a read every 64 cycles (rare).
+    only: any other bit set is a wrong interrupt (AssertionError). (cycles waited, the last status read) or
+    None after `bound` cycles. `intr` is a level: every done bit awaited must be unmasked in GLB."""
     status_addr = regmap.address("GLB", "S_INTR_STATUS")
     start = get_sim_time("ns")
+    pending = bits
 
     def waited() -> int:
         return round((get_sim_time("ns") - start) / CLK_NS)
@@ -115,9 +129,14 @@ async def wait_status_bit(dut: Any, csb: CsbMaster, bit: int, bound: int = LAYER
         if not await intr_high(dut, bound - waited()):
             return None
         status = await csb.read(status_addr)
-        if status & bit:
-            await csb.write(status_addr, bit, nposted=True)
-            return waited(), status
+        assert not (only and status & ~bits), \
+            f"unexpected interrupt bits {status & ~bits:#x} (waiting for {bits:#x})"
+        if status & pending:
+            await csb.write(status_addr, status & pending, nposted=True)
+            pending &= ~status
+            if not pending:
+                return waited(), status
+            continue
         await ClockCycles(dut.clk, 64)
     return None
 

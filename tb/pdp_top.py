@@ -1,5 +1,5 @@
-"""PDP layers on the subsystem top, shared by its tests (tb/test_top_pdp.py on cocotbext-axi's AxiRam,
-tb/test_top_pdp_mem.py on the simulation memory of tb/hdl/nvdla_pp_top_mem.v) and the CDP/SDP top tests:
+"""PDP layers on the subsystem top, shared by its tests (tb/test_top_pdp.py: bench top_pdp on cocotbext-axi's
+AxiRam, top_pdp_mem on the simulation memory of tb/hdl/nvdla_pp_top_mem.v) and the CDP/SDP top tests:
 the `Top` harness (CSB master, the memory, its model mirror, interrupt waits), random legal layers, and
 running one layer and scoring it byte for byte against the model (models/pdp.run_pdp).
 
@@ -27,7 +27,7 @@ from models.memory import Memory
 from models.pdp import PdpConfig, run_pdp
 from tb import pdp_coverage
 from tb.batch import Batch
-from tb.bench_target import start_top, wait_status_bit
+from tb.bench_target import on_wrapper, start_top, wait_status_bit
 from tb.benches import find
 from tb.bfm.csb import CsbMaster
 from tb.bfm.sim_memory import MemTiming, SimMemory
@@ -121,11 +121,6 @@ class Top:
         """Every register of the top's units (D_ registers of the current producer group)."""
         return {regmap.address(u, r): await self.read(u, r) for u in TOP_UNITS for r in regmap.registers(u)
                 if r not in SIDE_EFFECT_READS}
-
-
-def on_wrapper(dut: SimHandleBase) -> bool:
-    """The toplevel is tb/hdl/nvdla_pp_top_mem.v (the top with the simulation memory and its own clock)."""
-    return hasattr(dut, "mem_clear")
 
 
 async def setup(dut: SimHandleBase, salt: str) -> Top:

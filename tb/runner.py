@@ -163,7 +163,7 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
     env = {"BENCH_PARAMS": json.dumps(params), "BENCH_SEED": str(seed), "NIGHTLY": "1" if nightly else "0",
            # Writes land at the end of the time step, as on other simulators: the BFMs rely on it.
            "COCOTB_TRUST_INERTIAL_WRITES": "0"}
-    cases = [testcase] if testcase else (test_names(bench.module) if waves else [None])
+    cases = [testcase] if testcase else list(bench.tests) or (test_names(bench.module) if waves else [None])
     results: list[TestResult] = []
     for case in cases:
         run_dir = build_dir / (case or "all")

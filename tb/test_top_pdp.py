@@ -5,7 +5,7 @@ Layers are programmed over CSB from the driver layer's register writes (models/d
 destination region, guard bytes and line/surface gaps included, is compared byte for byte with the model
 (models/pdp.run_pdp) run on a mirror of the memory (harness and layers: tb/pdp_top.py). Tests:
 - random_layers: random legal layers (method, kernel 1-8, stride, pads, pad value, split width sometimes),
-  a few here, the long batch on the simulation memory (tb/test_top_pdp_mem.py);
+  NIGHTLY: 200 of them on the simulation memory (bench top_pdp_mem, this test only), 20 on the AxiRam;
 - register_groups: group 1 programmed while group 0 runs, S_POINTER / S_STATUS read back, writes to the
   running group dropped, one interrupt bit per group, both outputs correct;
 - unmapped_and_read_only: unmapped/reserved addresses read 0, drop writes, acknowledge non-posted writes;
@@ -32,6 +32,7 @@ from models.driver_sdp import sdp_layer
 from models.errors import ConfigError
 from models.pdp import PdpConfig, check_memory_layout, run_pdp
 from tb import pdp_top
+from tb.bench_target import batch_count
 from tb.common import scaled
 from tb.pdp_top import (
     ATOM,
@@ -61,9 +62,8 @@ from tb.pdp_top import (
 
 @cocotb.test()
 async def random_layers(dut: SimHandleBase) -> None:
-    # A few layers here, where cocotbext-axi checks the AXI protocol too; the long nightly batch runs on
-    # the simulation memory (tb/test_top_pdp_mem.py), ~30x faster.
-    await pdp_top.random_layers(dut, scaled(8, 20))
+    # NIGHTLY: the long batch on the simulation memory (bench top_pdp_mem), ~15x faster than on the AxiRam
+    await pdp_top.random_layers(dut, batch_count(dut, 8, 200))
 
 
 # ---- register groups ------------------------------------------------------------------------------------
