@@ -18,7 +18,7 @@ import cocotb
 from models.replay import TraceResult, trace_steps
 from models.trace import default_trace_folders, trace_roots
 from tb import outcome
-from tb.bench_target import BenchTarget, start_top
+from tb.bench_target import BenchTarget, reset, start_top
 from tb.bfm.sim_memory import MemTiming
 from tb.common import make_rng
 from tb.trace_rtl import RTL_UNITS, units_needed
@@ -51,6 +51,7 @@ async def replay_traces(dut) -> None:
         mem.configure(target.timing)
         running.write_text(folder.name)  # names the trace to blame if the simulator dies during it
         try:
+            await reset(dut)   # a hung trace may still have bursts in flight: stop them before the clear
             await target.start_case()
             res = await target.replay(folder.name, trace_steps(folder))
         except Exception as err:  # noqa: BLE001 - a model ConfigError, a driver error: this trace only
