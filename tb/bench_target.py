@@ -1,6 +1,8 @@
-"""The timed target of the top-level benchmarks (scripts/bench_{pdp,cdp,sdp}.py): replay steps on
+"""The RTL top under the replay's step interface, shared by the top-level benchmarks (scripts/bench_{pdp,
+cdp,sdp}.py: timed layers, each scored against the model) and the NVDLA trace replay on the RTL
+(tb/test_trace_rtl.py: CRC checks, the model alongside naming the first wrong element). Steps run on
 tb/hdl/nvdla_pp_top_mem.v (the top, the simulation memory and a clock generated in Verilog), with the model
-fed the same steps alongside to say what the output must be.
+fed the same steps alongside.
 
 Python touches the simulation only for CSB transactions, memory loads/reads through handles (tb/bfm/
 sim_memory.py) and the wait for `intr` (one trigger, no per-cycle polling), so the design runs free while a
@@ -30,6 +32,7 @@ from models.replay import (
     ModelTarget,
     RegWrite,
     Step,
+    TraceResult,
     WaitInterrupt,
     crc_failure,
     locate_against,
@@ -37,6 +40,7 @@ from models.replay import (
 from models.trace import TraceError
 from tb.bfm.csb import CsbMaster
 from tb.bfm.sim_memory import MemTiming, SimMemory
+from tb.common import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 CLK_NS = 10                       # the wrapper's clock: 100 MHz
@@ -58,6 +62,7 @@ class Row:
     cpp_cycles: int = 0
     cpp_cycles_per_s: float = 0.0
     cpp_check: str = ""
+    checks: int = 0           # output checks made (CRCs, layers scored against the model)
 
 
 def bench_timing(rng: random.Random) -> MemTiming:
@@ -67,6 +72,17 @@ def bench_timing(rng: random.Random) -> MemTiming:
     if os.environ.get("BENCH_RANDOM_MEM", "0") not in ("", "0"):
         return MemTiming.random(rng)
     return MemTiming()
+
+
+def on_wrapper(dut: Any) -> bool:
+    """The toplevel is tb/hdl/nvdla_pp_top_mem.v (the top with the simulation memory and its own clock)."""
+    return hasattr(dut, "mem_clear")
+
+
+def batch_count(dut: Any, fast: int, long: int) -> int:
+    """Layers of a top test's random batch: `long` under NIGHTLY on the simulation memory, where the long
+    batch runs (bench <unit>_mem); on the AxiRam, which checks the AXI protocol too, a tenth of it."""
+    return scaled(fast, long if on_wrapper(dut) else max(fast, long // 10))
 
 
 async def start_top(dut: Any, timing: MemTiming) -> SimMemory:
@@ -86,6 +102,43 @@ async def reset(dut: Any) -> None:
     await ClockCycles(dut.clk, 3)
     dut.rst_n.value = 1
     await ClockCycles(dut.clk, 2)
+
+
+async def intr_high(dut: Any, cycles: int) -> bool:
+    """Until `intr` is high (one trigger, no polling); False after `cycles` clock periods."""
+    if int(dut.intr.value):
+        return True
+    timeout = Timer(max(cycles, 1) * CLK_NS, "ns")
+    return await First(RisingEdge(dut.intr), timeout) is not timeout
+
+
+async def wait_status_bit(dut: Any, csb: CsbMaster, bits: int, bound: int = LAYER_TIMEOUT_CYCLES,
+                          only: bool = False) -> tuple[int, int] | None:
+    """Wait until every bit of `bits` was set in GLB S_INTR_STATUS, clearing each (write 1): the rise of
+    `intr`, then a status read; while another unit's bit holds `intr` high, a read every 64 cycles (rare).
+    only: any other bit set is a wrong interrupt (AssertionError). (cycles waited, the last status read) or
+    None after `bound` cycles. `intr` is a level: every done bit awaited must be unmasked in GLB."""
+    status_addr = regmap.address("GLB", "S_INTR_STATUS")
+    start = get_sim_time("ns")
+    pending = bits
+
+    def waited() -> int:
+        return round((get_sim_time("ns") - start) / CLK_NS)
+
+    while waited() <= bound:
+        if not await intr_high(dut, bound - waited()):
+            return None
+        status = await csb.read(status_addr)
+        assert not (only and status & ~bits), \
+            f"unexpected interrupt bits {status & ~bits:#x} (waiting for {bits:#x})"
+        if status & pending:
+            await csb.write(status_addr, status & pending, nposted=True)
+            pending &= ~status
+            if not pending:
+                return waited(), status
+            continue
+        await ClockCycles(dut.clk, 64)
+    return None
 
 
 def _is_wait(step: Step) -> bool:
@@ -117,7 +170,9 @@ def with_interrupt_masks(steps: list[Step]) -> list[Step]:
 
 
 class BenchTarget:
-    """The top under the replay's step interface, timed from the last D_OP_ENABLE to the rise of `intr`."""
+    """The top under the replay's step interface, timed from the last D_OP_ENABLE to the rise of `intr`.
+    One implementation of "run a trace's steps against the RTL": run_steps for a benchmark's layers, replay
+    for an NVDLA trace (its CRCs are the checks)."""
 
     # layers also written as a program for the C++ loop when BENCH_CPP_DIR is set: the 64x64x64 cubes
     cpp_layers = ("cube64",)
@@ -154,27 +209,21 @@ class BenchTarget:
             self.mem.fill_zero(step.addr, step.size)
 
     async def _wait_intr(self) -> bool:
-        """Until `intr` is high (one trigger, no polling); False after the layer timeout."""
-        if int(self.dut.intr.value):
-            return True
-        timeout = Timer(LAYER_TIMEOUT_CYCLES * CLK_NS, "ns")
-        return await First(RisingEdge(self.dut.intr), timeout) is not timeout
+        return await intr_high(self.dut, LAYER_TIMEOUT_CYCLES)
 
     async def _wait_interrupt(self, unit: str, group: int) -> bool:
         """Wait for the unit's done bit in GLB S_INTR_STATUS and clear it (write 1)."""
-        bit = 1 << (INTR_BIT[unit] + group)
-        status_addr = regmap.address("GLB", "S_INTR_STATUS")
-        for _ in range(LAYER_TIMEOUT_CYCLES // 64):
-            if not await self._wait_intr():
-                return False
-            status = await self.csb.read(status_addr)
-            if status & bit:
-                await self.csb.write(status_addr, bit, nposted=True)
-                return True
-            await ClockCycles(self.dut.clk, 64)   # another unit's bit holds intr: rare, poll slowly
-        return False
+        return await wait_status_bit(self.dut, self.csb, 1 << (INTR_BIT[unit] + group)) is not None
 
-    async def run_steps(self, name: str, steps: list[Step]) -> Row:
+    async def replay(self, name: str, steps: list[Step]) -> TraceResult:
+        """A whole NVDLA trace: its CRC steps are the checks (its layers may overwrite each other's outputs,
+        so no per-layer scoring); a failed CRC names the first wrong element from the model alongside."""
+        row = await self.run_steps(name, steps, score_layers=False)
+        return TraceResult(name, row.ok, row.checks, row.message)
+
+    async def run_steps(self, name: str, steps: list[Step], score_layers: bool = True) -> Row:
+        """Run the steps; score_layers: after each interrupt, the last layer's output span must equal the
+        model's and be all the memory was written with (a benchmark's single layer)."""
         row = Row(name)
         checks: list[str] = []
         first_wait = True
@@ -206,14 +255,19 @@ class BenchTarget:
                     row.message = f"{step.where}: {step.unit}_{step.group} never raised its interrupt"
                     return row
                 self.model.wait_interrupt(step.unit, step.group)
-                checks.append(self._against_model())
+                if score_layers:
+                    checks.append(self._against_model())
             elif isinstance(step, CheckCrc):
+                if step.mem != 0:
+                    checks.append(f"{step.where}: the RTL has no secondary memory")
+                    continue
                 actual = np.frombuffer(self.mem.read(step.base, step.size), dtype=np.uint8)
                 checks.append(crc_failure(step, actual, locate_against(self.model)))
         row.read_bytes, row.write_bytes = self.mem.read_bytes, self.mem.write_bytes
         if self.mem.error:
             checks.append("the memory flagged a protocol error (WRAP burst, misplaced WLAST or full)")
         failed = [c for c in checks if c]
+        row.checks = len(checks)
         row.ok = bool(checks) and not failed
         row.message = failed[0] if failed else ("" if checks else "nothing was checked")
         cpp_dir = os.environ.get("BENCH_CPP_DIR")

@@ -21,6 +21,7 @@ class Bench:
     icarus: bool = True               # whether Icarus accepts this design
     nightly_only: bool = False
     build_args: tuple[str, ...] = ()  # extra Verilator build arguments (e.g. --timing for a Verilog clock)
+    tests: tuple[str, ...] = ()       # only these cocotb tests of the module (empty: all of them)
 
     def tag(self, params: dict[str, int]) -> str:
         return "_".join(f"{k}{v}" for k, v in sorted(params.items())) or "default"

@@ -90,12 +90,17 @@ def test_names(module: str) -> list[str]:
     return names
 
 
+def bench_tests(bench: Bench) -> list[str]:
+    """The cocotb tests a bench runs: those it names (Bench.tests), else every test of its module."""
+    return list(bench.tests) or test_names(bench.module)
+
+
 def select_tests(bench: Bench, testcase: str | Sequence[str] | None) -> list[str] | None:
     """The cocotb tests to run (None: all). Names are checked, so a typo fails instead of running nothing."""
     if testcase is None:
         return None
     names = [testcase] if isinstance(testcase, str) else list(testcase)
-    known = test_names(bench.module)
+    known = bench_tests(bench)
     unknown = [n for n in names if n not in known]
     if unknown or not names:
         raise ValueError(f"{bench.name} has no test {unknown or names}; its tests: {', '.join(known)}")
@@ -181,6 +186,7 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
            # Writes land at the end of the time step, as on other simulators: the BFMs rely on it.
            "COCOTB_TRUST_INERTIAL_WRITES": "0"}
     # One simulation per test with waves (one FST each), else one simulation for all the selected tests.
+    names = names or (list(bench.tests) or None)
     runs: list[list[str] | None] = [[n] for n in (names or test_names(bench.module))] if waves else [names]
     results: list[TestResult] = []
     for run in runs:

@@ -66,11 +66,11 @@ def plan(benches: list[Bench], *, tests: list[str] | None = None, params: str | 
     rough_cost scaled to them; the same list, costs and N always give the same parts, on any machine."""
     cases: list[tuple[Bench, dict[str, int], str]] = []
     for bench in benches:
-        names = test_names(bench.module)
+        names = bench.tests or test_names(bench.module)
         for p in bench.param_sets:
             if params is None or bench.tag(p) == params:
                 cases += [(bench, p, t) for t in names if tests is None or t in tests]
-    known_tests = sorted({t for b in benches for t in test_names(b.module)})
+    known_tests = sorted({t for b in benches for t in (b.tests or test_names(b.module))})
     known_tags = sorted({b.tag(p) for b in benches for p in b.param_sets})
     unknown = [t for t in tests or () if t not in known_tests]
     if unknown or not cases:
@@ -100,5 +100,5 @@ def plan(benches: list[Bench], *, tests: list[str] | None = None, params: str | 
         else:
             runs.append(Run(bench, p, (test,)))
     # all tests of a group selected: run without a filter, as the plain regression always has
-    return [Run(r.bench, r.params, None if r.tests == test_names(r.bench.module) else r.tests)
-            for r in runs]
+    return [Run(r.bench, r.params, None if r.tests == (r.bench.tests or test_names(r.bench.module))
+                else r.tests) for r in runs]

@@ -35,7 +35,6 @@ from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 from numpy.typing import NDArray
 
 from models import lut_program
-from models import registers as regmap
 from models.cdp import CdpConfig, CdpResult, cdp_compute, input_convert, run_cdp, square_sum
 from models.driver_cdp import CdpProgram, Convertor, Surface, cdp_layer
 from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
@@ -45,14 +44,16 @@ from models.precision import as_signed
 from models.replay import OutputLayout
 from tb import lut_access
 from tb.batch import Batch
+from tb.bench_target import batch_count, on_wrapper, start_top, wait_status_bit
+from tb.bfm.sim_memory import MemTiming, SimMemory
 from tb.common import make_rng, nightly, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
+from tb.pdp_top import Top, fixed_program
+from tb.pdp_top import compare as compare_pdp
+from tb.pdp_top import prepare as prepare_pdp
 from tb.test_cdp_core import aimed_lut, input_convertor, narrow_lut, output_convertor, random_cube_data
 from tb.test_dma import set_memory_pauses
 from tb.test_lut import Shape, random_config, random_table
-from tb.test_top_pdp import Top, fixed_program
-from tb.test_top_pdp import compare as compare_pdp
-from tb.test_top_pdp import prepare as prepare_pdp
 
 ATOM = 8
 INTR_BIT = {"CDP": 2, "PDP": 4}     # GLB S_INTR_STATUS: unit group 0 / 1 = bit, bit + 1
@@ -69,32 +70,18 @@ LUT_KINDS = ("lrn exp", "lrn default", "sigmoid", "random", "aimed", "narrow", "
 # ---- the DUT ------------------------------------------------------------------------------------------
 
 class CdpTop(Top):
-    """tb/test_top_pdp.py's top (CSB master, AxiRam with random stalls, model memory) plus the CDP side."""
+    """tb/pdp_top.py's top (CSB master, AxiRam with random stalls, model memory) plus the CDP side."""
 
-    def __init__(self, dut: SimHandleBase, rng: random.Random) -> None:
-        super().__init__(dut, rng)
+    def __init__(self, dut: SimHandleBase, rng: random.Random, sim_mem: SimMemory | None = None) -> None:
+        super().__init__(dut, rng, sim_mem)
         # what each register group's statistics registers must hold (reset: 0)
         self.group_stats: list[dict[str, int]] = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
 
-    async def wait_intr(self, bits: int, bound: int = DONE_BOUND) -> int | None:
+    async def wait_intr(self, bits: int, bound: int = DONE_BOUND) -> int | None:  # type: ignore[override]
         """Wait until every bit of `bits` was set in GLB S_INTR_STATUS, clearing each (W1C); the cycles
         waited, or None after `bound` cycles. Any other bit set is a wrong interrupt: it fails."""
-        status_addr = regmap.address("GLB", "S_INTR_STATUS")
-        pending, waited = bits, 0
-        while pending and waited <= bound:
-            await ReadOnly()
-            if int(self.dut.intr.value):
-                await RisingEdge(self.dut.clk)
-                status = await self.csb.read(status_addr)
-                assert not status & ~bits, \
-                    f"unexpected interrupt bits {status & ~bits:#x} (waiting for {bits:#x})"
-                if status & pending:
-                    await self.csb.write(status_addr, status & pending, nposted=True)
-                    pending &= ~status
-                    continue
-            await ClockCycles(self.dut.clk, POLL)
-            waited += POLL
-        return None if pending else waited
+        done = await wait_status_bit(self.dut, self.csb, bits, bound, only=True)
+        return None if done is None else done[0]
 
     async def stats(self, group: int) -> dict[str, int]:
         """The statistics registers of one CDP register group (selected with S_POINTER.PRODUCER)."""
@@ -113,16 +100,20 @@ TopT = TypeVar("TopT", bound=CdpTop)
 
 
 async def make_top(dut: SimHandleBase, salt: str, cls: type[TopT]) -> TopT:
-    """Clock, reset and a `cls` top (CdpTop or a subclass) with every done interrupt unmasked."""
+    """Clock, reset and a `cls` top (CdpTop or a subclass) with every done interrupt unmasked: on the
+    wrapper (tb/hdl/nvdla_pp_top_mem.v) with its simulation memory, else with an AxiRam."""
     rng = make_rng(salt)
-    await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
-    top = cls(dut, rng)
-    # Reset again now that the AxiRam drives its outputs: on a 4-state simulator the DMA counters would
-    # otherwise clock in the X of the undriven AXI inputs in the cycle between reset and the AxiRam.
-    dut.rst_n.value = 0
-    await ClockCycles(dut.clk, 3)
-    dut.rst_n.value = 1
-    await ClockCycles(dut.clk, 2)
+    if on_wrapper(dut):
+        top = cls(dut, rng, await start_top(dut, MemTiming.random(rng)))
+    else:
+        await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
+        top = cls(dut, rng)
+        # Reset again now that the AxiRam drives its outputs: on a 4-state simulator the DMA counters would
+        # otherwise clock in the X of the undriven AXI inputs in the cycle between reset and the AxiRam.
+        dut.rst_n.value = 0
+        await ClockCycles(dut.clk, 3)
+        dut.rst_n.value = 1
+        await ClockCycles(dut.clk, 2)
     await top.write("GLB", "S_INTR_MASK", 0, nposted=True)   # every done interrupt reaches `intr`
     return top
 
@@ -331,7 +322,7 @@ async def check_queued(top: CdpTop, label: str, unit: str = "CDP") -> None:
 async def run_layer(top: CdpTop, layer: Layer, label: str) -> int:
     """Program over CSB, start, wait for the interrupt, score output and statistics; the cycles waited."""
     prepare(top, layer)
-    set_memory_pauses(top.ram, top.rng)
+    top.new_pauses()
     await top.issue(layer.prog.writes)
     waited = await top.wait_intr(1 << (INTR_BIT["CDP"] + layer.prog.group))
     assert waited is not None, f"{label}: no CDP_{layer.prog.group} interrupt within {DONE_BOUND} cycles\n" \
@@ -370,7 +361,7 @@ class Coverage(Covergroup):
 @cocotb.test()
 async def random_layers(dut: SimHandleBase) -> None:
     top = await setup(dut, "random_layers")
-    count = scaled(8, 16000)  # NIGHTLY: with cdp_core, ~1e7 samples (README "Nightly")
+    count = batch_count(dut, 8, 16000)  # NIGHTLY: with cdp_core ~1e7 samples, on the simulation memory
     batch = Batch(dut, after_reset=lambda: top.write("GLB", "S_INTR_MASK", 0, nposted=True))
     i = 0
     with Coverage().written("random_layers") as cov:

@@ -1,10 +1,11 @@
 """Top-level tests of the PDP slice (rtl/top/nvdla_pp_top.v), driven the way software drives NVDLA.
 
 Layers are programmed over CSB from the driver layer's register writes (models/driver.py), the AXI memory
-(cocotbext-axi AxiRam) stalls every channel at random, and each layer's destination region, guard bytes
-and line/surface gaps included, is compared byte for byte with the model (models/pdp.run_pdp) run on a
-mirror of the memory. Tests:
-- random_layers: random legal layers (method, kernel 1-8, stride, pads, pad value, split width sometimes);
+(cocotbext-axi AxiRam, which also checks the AXI protocol) stalls every channel at random, and each layer's
+destination region, guard bytes and line/surface gaps included, is compared byte for byte with the model
+(models/pdp.run_pdp) run on a mirror of the memory (harness and layers: tb/pdp_top.py). Tests:
+- random_layers: random legal layers (method, kernel 1-8, stride, pads, pad value, split width sometimes),
+  NIGHTLY: 200 of them on the simulation memory (bench top_pdp_mem, this test only), 20 on the AxiRam;
 - register_groups: group 1 programmed while group 0 runs, S_POINTER / S_STATUS read back, writes to the
   running group dropped, one interrupt bit per group, both outputs correct;
 - unmapped_and_read_only: unmapped/reserved addresses read 0, drop writes, acknowledge non-posted writes;
@@ -17,279 +18,56 @@ mirror of the memory. Tests:
 
 from __future__ import annotations
 
-import logging
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import cocotb
 import numpy as np
 from cocotb.handle import SimHandleBase
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
-from cocotbext.axi import AxiBus, AxiRam
 
 from models import registers as regmap
 from models.driver import PdpProgram, Surface, pdp_layer
 from models.driver_sdp import sdp_layer
 from models.errors import ConfigError
-from models.memory import Memory
 from models.pdp import PdpConfig, check_memory_layout, run_pdp
-from tb import pdp_coverage
-from tb.batch import Batch
-from tb.benches import find
-from tb.bfm.csb import CsbMaster
-from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
-from tb.pdp_coverage import aimed
-from tb.test_dma import set_memory_pauses
-
-ATOM = 8
-# The units whose generated register block the top is built from (others answer as unmapped addresses).
-TOP_UNITS = tuple(u for u in regmap.UNITS if f"rtl/gen/nvdla_{u.lower()}_regs.v" in find("top_pdp").sources)
-SIDE_EFFECT_READS = ("S_LUT_ACCESS_DATA",)   # reading moves the CDP LUT pointer: never snapshot it
-PDP_INTR_BIT = 4                    # GLB S_INTR_STATUS: PDP group 0 / 1 = bits 4 / 5
-SDP_INTR_BIT = 0                    # SDP group 0 / 1 = bits 0 / 1
-IDLE, RUNNING, PENDING = 0, 1, 2    # S_STATUS.STATUS_{0,1}
-GUARD = 64                          # bytes checked untouched before and after each destination cube
-POLL = 32                           # cycles between interrupt polls
-# A layer of the sizes used here takes a few thousand cycles even with heavy AXI stalls; this only bounds
-# a hang. Random register programs are bounded by their (small) cube sizes the same way.
-DONE_BOUND = 400_000
-SRC_REGION, DST_REGION = 0x1000_0000, 0x8000_0000
-FEED_REGION = 0xC000_0000           # input of the SDP layers that feed on-the-fly PDP layers
-
-
-# ---- the DUT with its memory, its model mirror and the CSB master ------------------------------------
-
-class Top:
-    def __init__(self, dut: SimHandleBase, rng: random.Random) -> None:
-        self.dut = dut
-        self.rng = rng
-        self.csb = CsbMaster(dut.clk, dut)
-        self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst_n, reset_active_level=False,
-                          size=2**32)
-        self.mem = Memory()          # the model's memory, kept equal to the RAM before each layer runs
-        self.max_w = int(bench_params().get("PDP_MAX_W", 64))
-        set_memory_pauses(self.ram, rng)
-        for port in (self.ram.write_if, self.ram.read_if):
-            port.log.setLevel(logging.WARNING)    # one INFO line per burst slows the simulation down
-        self.cov = pdp_coverage.pdp_coverage()
-        self.test = ""               # the test's name, for its functional coverage file (setup sets it)
-
-    def cover(self, cfg: PdpConfig, group: int) -> None:
-        """Count a scored PDP layer in the test's functional coverage (its file is rewritten each time, so
-        a test that fails later still leaves what it covered)."""
-        pdp_coverage.sample(self.cov, cfg, group)
-        self.cov.write(self.test)
-
-    async def write(self, unit: str, reg: str, value: int, nposted: bool = False) -> None:
-        await self.csb.write(regmap.address(unit, reg), value, nposted=nposted)
-
-    async def read(self, unit: str, reg: str) -> int:
-        return await self.csb.read(regmap.address(unit, reg))
-
-    async def issue(self, writes: tuple[tuple[str, str, int], ...] | list[tuple[str, str, int]]) -> None:
-        # D_OP_ENABLE is non-posted, as NVIDIA's traces write it: the start is acknowledged.
-        for unit, reg, value in writes:
-            await self.write(unit, reg, value, nposted=reg == "D_OP_ENABLE")
-
-    def fill(self, lo: int, hi: int) -> None:
-        """Random bytes in [lo, hi) of both the RAM and the model's memory."""
-        data = self.rng.randbytes(hi - lo)
-        self.ram.write(lo, data)
-        self.mem.write(lo, np.frombuffer(data, dtype=np.uint8))
-
-    async def wait_done(self, group: int, bound: int = DONE_BOUND) -> tuple[int, int] | None:
-        """Wait for PDP's done interrupt of `group`, clear it (W1C); (cycles waited, status seen) or None."""
-        return await self.wait_intr(1 << (PDP_INTR_BIT + group), bound)
-
-    async def wait_intr(self, bit: int, bound: int = DONE_BOUND) -> tuple[int, int] | None:
-        """Wait for an S_INTR_STATUS bit, clear it (W1C); (cycles waited, status seen) or None."""
-        status_addr = regmap.address("GLB", "S_INTR_STATUS")
-        waited = 0
-        while waited <= bound:
-            await ReadOnly()
-            if int(self.dut.intr.value):
-                await RisingEdge(self.dut.clk)
-                status = await self.csb.read(status_addr)
-                if status & bit:
-                    await self.csb.write(status_addr, bit, nposted=True)
-                    return waited, status
-            await ClockCycles(self.dut.clk, POLL)
-            waited += POLL
-        return None
-
-    async def status(self, unit: str) -> tuple[int, int]:
-        value = await self.read(unit, "S_STATUS")
-        return value & 3, (value >> 16) & 3
-
-    async def pointer(self, unit: str) -> tuple[int, int]:
-        """(PRODUCER, CONSUMER) of S_POINTER."""
-        value = await self.read(unit, "S_POINTER")
-        return value & 1, (value >> 16) & 1
-
-    async def snapshot(self) -> dict[int, int]:
-        """Every register of the top's units (D_ registers of the current producer group)."""
-        return {regmap.address(u, r): await self.read(u, r) for u in TOP_UNITS for r in regmap.registers(u)
-                if r not in SIDE_EFFECT_READS}
-
-
-async def setup(dut: SimHandleBase, salt: str) -> Top:
-    rng = make_rng(salt)
-    await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
-    top = Top(dut, rng)
-    top.test = salt
-    # Reset again now that the AxiRam drives its outputs: on a 4-state simulator (Icarus) the DMA counters
-    # would otherwise clock in the X of the undriven AXI inputs in the cycle between reset and the AxiRam.
-    dut.rst_n.value = 0
-    await ClockCycles(dut.clk, 3)
-    dut.rst_n.value = 1
-    await ClockCycles(dut.clk, 2)
-    return top
-
-
-# ---- layers: extents, running, scoring ----------------------------------------------------------------
-
-def cube_span(base: int, line: int, surf: int, width: int, height: int, channels: int) -> tuple[int, int]:
-    surfaces = -(-channels // ATOM)
-    return base, base + (surfaces - 1) * surf + (height - 1) * line + width * ATOM
-
-
-def dst_span(cfg: PdpConfig) -> tuple[int, int]:
-    lo, hi = cube_span(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg.out_width,
-                       cfg.out_height, cfg.channels)
-    return lo - GUARD, hi + GUARD
-
-
-def src_span(cfg: PdpConfig) -> tuple[int, int]:
-    return cube_span(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.input_columns(),
-                     cfg.in_height, cfg.channels)
-
-
-def locate(cfg: PdpConfig, addr: int) -> str:
-    """Name an output byte: (surface, line, column, lane) of the output cube, or a gap/guard byte."""
-    for s in range(cfg.surfaces):
-        for h in range(cfg.out_height):
-            start = cfg.dst_base + s * cfg.dst_surface_stride + h * cfg.dst_line_stride
-            if start <= addr < start + cfg.out_width * ATOM:
-                col, lane = divmod(addr - start, ATOM)
-                return f"surface {s}, line {h}, column {col}, lane {lane} (channel {s * ATOM + lane})"
-    return "a gap or guard byte outside the output cube (must stay untouched)"
-
-
-def describe(desc: Mapping[str, object], prog: PdpProgram) -> str:
-    bands = [(b.in_start, b.in_width, b.out_start, b.out_width) for b in prog.config.bands()]
-    return (f"layer {dict(desc)}; group {prog.group}; bands (in_start, in_width, out_start, out_width) "
-            f"{bands}")
-
-
-def compare(top: Top, cfg: PdpConfig, label: str) -> None:
-    lo, hi = dst_span(cfg)
-    actual = np.frombuffer(top.ram.read(lo, hi - lo), dtype=np.uint8)
-    expected = top.mem.read(lo, hi - lo)
-    bad = np.flatnonzero(actual != expected)
-    if bad.size:
-        addr = lo + int(bad[0])
-        raise AssertionError(
-            f"{label}: {bad.size} wrong bytes in [{lo:#x}, {hi:#x}); first at {addr:#x}, "
-            f"{locate(cfg, addr)}: expected {int(expected[bad[0]]):#04x}, actual {int(actual[bad[0]]):#04x}")
-
-
-def prepare(top: Top, prog: PdpProgram) -> None:
-    """Random input and random destination background (gaps and guards) in the RAM and the model."""
-    top.fill(*src_span(prog.config))
-    top.fill(*dst_span(prog.config))
-
-
-async def run_layer(top: Top, prog: PdpProgram, label: str, fresh: bool = True) -> int:
-    """Program, start, wait for the interrupt, score against the model; returns the cycles waited.
-    fresh=False keeps the memory as it is (the RAM and its mirror must already hold the input)."""
-    if fresh:
-        prepare(top, prog)
-    set_memory_pauses(top.ram, top.rng)
-    await top.issue(prog.writes)
-    done = await top.wait_done(prog.group)
-    assert done is not None, f"{label}: no PDP_{prog.group} interrupt within {DONE_BOUND} cycles"
-    run_pdp(prog.config, top.mem)
-    compare(top, prog.config, label)
-    top.cover(prog.config, prog.group)
-    return done[0]
-
-
-# ---- random legal layers --------------------------------------------------------------------------------
-
-def placement(rng: random.Random, region: int, width: int, height: int) -> Surface:
-    """Random 8-byte aligned base in a 1 MiB window, line/surface strides packed or with random gaps."""
-    line = width * ATOM + ATOM * rng.choice([0, 0, 1, rng.randint(2, 16)])
-    surf = line * height + ATOM * rng.choice([0, 0, 1, rng.randint(2, 64)])
-    return Surface(region + ATOM * rng.randrange(1 << 17), line, surf)
-
-
-def random_description(rng: random.Random, max_w: int,
-                       aim: Sequence[str] = ()) -> tuple[dict[str, object], int, int]:
-    """Kernel, stride, pads and an output size first; the input size that makes them legal follows.
-    `aim`: functional coverage bins still missing, which kernel sizes, strides and method mostly take."""
-    while True:
-        kw, kh = aimed(rng, aim, "kernel width", 1, 8), aimed(rng, aim, "kernel height", 1, 8)
-        sw = aimed(rng, aim, "stride x", 1, 8) if rng.random() < 0.9 else rng.randint(9, 16)
-        sh = aimed(rng, aim, "stride y", 1, 8) if rng.random() < 0.9 else rng.randint(9, 16)
-        methods = [m for m in ("average", "max", "min") if m in aim] or ["average", "max", "min"]
-        pads = (rng.randrange(kw), rng.randrange(kw), rng.randrange(kh), rng.randrange(kh))
-        wide = rng.random() < 0.1     # wider than the line buffer: split-width mode is required
-        out_w = rng.randint(max_w + 1, max_w + 24) if wide else rng.randint(1, 12)
-        out_h = rng.randint(1, 3 if wide else 6)
-        width = (out_w - 1) * sw + kw - pads[0] - pads[1]
-        # The height rule floors (H+PT+PB-kernel_h)/stride_y: sometimes leave rows no window reaches.
-        height = (out_h - 1) * sh + kh - pads[2] - pads[3] + (rng.randrange(sh) if rng.random() < 0.2 else 0)
-        if width >= 1 and height >= 1:
-            desc = {"width": width, "height": height, "channels": rng.randint(1, 8 if wide else 24),
-                    "method": rng.choice(methods), "kernel": (kw, kh), "stride": (sw, sh),
-                    "pads": pads, "pad_value": rng.randint(-128, 127)}
-            return desc, out_w, out_h
-
-
-def random_program(rng: random.Random, max_w: int, group: int,
-                   aim: Sequence[str] = ()) -> tuple[dict[str, object], PdpProgram]:
-    """A random legal layer through the driver (split width when too wide, sometimes when not)."""
-    while True:
-        desc, out_w, out_h = random_description(rng, max_w, aim)
-        desc["src"] = placement(rng, SRC_REGION, int(desc["width"]), int(desc["height"]))  # type: ignore[call-overload]
-        desc["dst"] = placement(rng, DST_REGION, out_w, out_h)
-        if out_w > max_w:
-            desc["split"] = rng.randint(max(1, max_w // 2), max_w)
-        elif out_w >= 2 and rng.random() < 0.3:
-            desc["split"] = rng.randint(1, out_w - 1)
-        try:
-            return desc, pdp_layer(**desc, group=group, max_out_width=max_w)  # type: ignore[arg-type]
-        except ConfigError as err:
-            # only the planner may refuse a band width (a last band too narrow for the overlap)
-            assert "no split-width bands" in err.rule, f"generated layer rejected: {err} ({desc})"
+from tb import pdp_top
+from tb.bench_target import batch_count
+from tb.common import scaled
+from tb.pdp_top import (
+    ATOM,
+    DONE_BOUND,
+    DST_REGION,
+    FEED_REGION,
+    IDLE,
+    PDP_INTR_BIT,
+    PENDING,
+    RUNNING,
+    SDP_INTR_BIT,
+    SIDE_EFFECT_READS,
+    SRC_REGION,
+    TOP_UNITS,
+    Top,
+    compare,
+    describe,
+    dst_span,
+    fixed_program,
+    prepare,
+    random_program,
+    run_layer,
+    setup,
+    src_span,
+)
 
 
 @cocotb.test()
 async def random_layers(dut: SimHandleBase) -> None:
-    top = await setup(dut, "random_layers")
-    count = scaled(8, 1500)  # NIGHTLY: ~1e7 input samples (README "Nightly")
-    batch = Batch(dut)
-    for i in range(count):
-        # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
-        desc, prog = random_program(top.rng, top.max_w, group=batch.group, aim=top.cov.missing())
-        label = f"layer {i}: {describe(desc, prog)}"
-        cycles = await batch.run(label, run_layer(top, prog, label))
-        if cycles is not None:
-            dut._log.info("layer %d ok in %d cycles: %s", i, cycles, describe(desc, prog))
-    batch.finish()
+    # NIGHTLY: ~1e7 input samples (README "Nightly") on the simulation memory (bench top_pdp_mem), ~15x
+    # faster than on the AxiRam, which runs a tenth of them
+    await pdp_top.random_layers(dut, batch_count(dut, 8, 1500))
 
 
 # ---- register groups ------------------------------------------------------------------------------------
-
-def fixed_program(rng: random.Random, group: int, width: int, height: int, channels: int,
-                  kernel: int, src_region: int, dst_region: int) -> PdpProgram:
-    """A square-kernel layer with stride = kernel and no padding (so every size is legal)."""
-    out_w, out_h = width // kernel, height // kernel
-    return pdp_layer(width, height, channels, method=rng.choice(["average", "max", "min"]),
-                     kernel=(kernel, kernel), stride=(kernel, kernel), pad_value=rng.randint(-128, 127),
-                     src=Surface(src_region, width * ATOM, width * height * ATOM),
-                     dst=Surface(dst_region, out_w * ATOM, out_w * out_h * ATOM), group=group)
-
 
 async def check_dropped_writes(top: Top, prog: PdpProgram) -> None:
     """With PRODUCER on the running group, D_ writes (OP_EN=0 included) must not land."""
@@ -769,7 +547,7 @@ async def random_registers_never_hang(dut: SimHandleBase) -> None:
         # A legal program is scored like any layer (on-the-fly ones have no input from memory to score).
         flying = (values["PDP"]["D_OPERATION_MODE_CFG"] >> 4) & 1 == 0
         scored = cfg is not None and mirror_for(top, cfg)
-        set_memory_pauses(top.ram, top.rng)
+        top.new_pauses()
         writes = [("PDP", "S_POINTER", group), ("PDP_RDMA", "S_POINTER", rdma_group)]
         writes += [(u, reg, v) for u in ("PDP_RDMA", "PDP") for reg, v in values[u].items()]
         enables = [("PDP", "D_OP_ENABLE", 1)]

@@ -60,8 +60,13 @@ from models.sdp import USE_BOTH, SdpConfig, SdpResult, run_sdp, sdp_compute
 from models.sdp_datapath import ALU_EQL, Operands, ew_convert, x_block, y_block
 from tb import lut_access
 from tb.batch import Batch
+from tb.bench_target import batch_count
+from tb.bfm.sim_memory import SimMemory
 from tb.common import nightly, scaled
 from tb.funcov import Covergroup
+from tb.pdp_top import compare as compare_pdp
+from tb.pdp_top import fixed_program
+from tb.pdp_top import prepare as prepare_pdp
 from tb.test_dma import set_memory_pauses
 from tb.test_lut import Shape, random_config
 from tb.test_sdp_core import aimed_lut, output_convertor, programs, random_data
@@ -70,9 +75,6 @@ from tb.test_top_cdp import compare as compare_cdp
 from tb.test_top_cdp import expect_stats as expect_cdp_stats
 from tb.test_top_cdp import make_layer as make_cdp_layer
 from tb.test_top_cdp import prepare as prepare_cdp
-from tb.test_top_pdp import compare as compare_pdp
-from tb.test_top_pdp import fixed_program
-from tb.test_top_pdp import prepare as prepare_pdp
 
 ATOM = 8
 SDP_INTR_BIT = 0                     # GLB S_INTR_STATUS: SDP group 0 / 1 = bits 0 / 1
@@ -95,8 +97,8 @@ class SdpTop(CdpTop):
     """tb/test_top_cdp.py's top (CSB master, AxiRam with random stalls, model memory, interrupt waits, the
     CDP statistics) plus what each SDP register group's statistics registers must hold (reset: 0)."""
 
-    def __init__(self, dut: SimHandleBase, rng: random.Random) -> None:
-        super().__init__(dut, rng)
+    def __init__(self, dut: SimHandleBase, rng: random.Random, sim_mem: SimMemory | None = None) -> None:
+        super().__init__(dut, rng, sim_mem)
         self.sdp_stats: list[dict[str, int]] = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
 
     async def read_sdp_stats(self, group: int) -> dict[str, int]:
@@ -608,7 +610,7 @@ def expect(top: SdpTop, layer: Layer) -> SdpResult:
 async def run_layer(top: SdpTop, layer: Layer, label: str) -> int:
     """Program over CSB, start, wait for the interrupt, score output and statistics; the cycles waited."""
     prepare(top, layer)
-    set_memory_pauses(top.ram, top.rng)
+    top.new_pauses()
     await top.issue(layer.prog.writes)
     waited = await top.wait_intr(1 << (SDP_INTR_BIT + layer.prog.group))
     assert waited is not None, f"{label}: no SDP_{layer.prog.group} interrupt\n  {describe(layer)}"
@@ -667,7 +669,7 @@ class Coverage(Covergroup):
 @cocotb.test()
 async def random_layers(dut: SimHandleBase) -> None:
     top = await setup(dut, "random_layers")
-    count = scaled(24, 13000)  # NIGHTLY: with sdp_core, ~1e7 samples (README "Nightly")
+    count = batch_count(dut, 24, 13000)  # NIGHTLY: with sdp_core ~1e7 samples, on the simulation memory
     batch = Batch(dut, after_reset=lambda: top.write("GLB", "S_INTR_MASK", 0, nposted=True))
     i = 0
     with Coverage().written("random_layers") as cov:

@@ -64,8 +64,15 @@ class SimMemory:
         self.page_bytes = len(mem.store) // self.slots * self.bytes
         self._store = mem.store._handle        # raw simulator objects: no cocotb handle per word
         self._tag = mem.tag._handle
+        # word handles by store index: a slot's words keep their index whatever page it holds, so they stay
+        # valid across clears (creating a handle costs ~20x reading it; write bursts reuse the low slots)
         self._words: dict[int, Any] = {}
         self._pages: dict[int, int] = {}       # page number -> slot, as far as known
+        # blocks written since the last clear, per slot, as bit masks: by W beats (the Verilog `dirty` map)
+        # and by this side (kept here); every other block of a page reads 0 without a handle read
+        self._dirty = mem.dirty._handle
+        self.block_bytes = self.page_bytes // len(mem.dirty[0])
+        self._py_blocks: dict[int, int] = {}
 
     # ---- configuration -----------------------------------------------------------------------------------
     def configure(self, timing: MemTiming) -> None:
@@ -105,7 +112,7 @@ class SimMemory:
         self.dut.mem_clear.value = 0
         self._mem.py_used._handle.set_signal_val_binstr(_NO_DELAY, "0" * self.slots)
         self._pages.clear()
-        self._words.clear()
+        self._py_blocks.clear()
 
     def write(self, addr: int, data: bytes | bytearray | memoryview) -> None:
         data = bytes(data)
@@ -137,7 +144,7 @@ class SimMemory:
             page_off = a % self.page_bytes
             n = min(length - pos, self.page_bytes - page_off)
             slot = self._slot(a // self.page_bytes)
-            out += bytes(n) if slot is None else self._read_page(slot, page_off, n)
+            out += bytes(n) if slot is None else self._read_written(slot, page_off, n)
             pos += n
         return bytes(out)
 
@@ -189,6 +196,8 @@ class SimMemory:
         nb = self.bytes
         base = slot * (self.page_bytes // nb)
         off = addr % self.page_bytes
+        first, last = off // self.block_bytes, (off + len(chunk) - 1) // self.block_bytes
+        self._py_blocks[slot] = self._py_blocks.get(slot, 0) | ((1 << (last + 1)) - (1 << first))
         pos = 0
         while pos < len(chunk):
             word, lane = divmod(off + pos, nb)
@@ -200,6 +209,20 @@ class SimMemory:
                 cur[lane:lane + n] = chunk[pos:pos + n]
                 self._set(base + word, int.from_bytes(cur, "little"))
             pos += n
+
+    def _read_written(self, slot: int, off: int, n: int) -> bytes:
+        """Bytes [off, off + n) of a slot's page: the blocks written since the last clear read through
+        handles, the others are 0 (clear zeroed them)."""
+        text = self._dirty.get_handle_by_index(slot).get_signal_val_binstr()
+        written = int(text.replace("x", "0").replace("z", "0"), 2) | self._py_blocks.get(slot, 0)
+        out = bytearray()
+        pos = off
+        while pos < off + n:
+            block = pos // self.block_bytes
+            m = min(off + n - pos, (block + 1) * self.block_bytes - pos)
+            out += self._read_page(slot, pos, m) if written >> block & 1 else bytes(m)
+            pos += m
+        return bytes(out)
 
     def _read_page(self, slot: int, off: int, n: int) -> bytes:
         nb = self.bytes

@@ -77,6 +77,11 @@ module nvdla_sim_axi_mem #(
     reg [SLOTS-1:0]  used /*verilator public_flat_rw*/;      // pages allocated by write bursts (lowest free)
     reg [SLOTS-1:0]  py_used /*verilator public_flat_rw*/;   // pages allocated by the Python side (highest)
     wire [SLOTS-1:0] taken = used | py_used;
+    // blocks (4 KB) written by W beats since the last clear, per slot: the Python side reads back only
+    // those (and its own), so checking a large sparse region costs handle reads for what was written only
+    localparam BLK_BITS = 12;
+    localparam BLOCKS   = 1 << (PAGE_BITS - BLK_BITS);
+    reg [BLOCKS-1:0] dirty [0:SLOTS-1] /*verilator public_flat_rw*/;
     // statistics since the last clear: bytes served on R, bytes written (strobed) on W
     reg [63:0] rd_bytes /*verilator public_flat_rd*/;
     reg [63:0] wr_bytes /*verilator public_flat_rd*/;
@@ -86,6 +91,7 @@ module nvdla_sim_axi_mem #(
         // Icarus starts at X; Verilator at 0 unless told to randomize: either way the memory reads 0.
         for (i = 0; i < SLOTS * WORDS; i = i + 1) store[i] = {DATA_W{1'b0}};
         for (i = 0; i < SLOTS; i = i + 1) tag[i] = {TAG_W{1'b0}};
+        for (i = 0; i < SLOTS; i = i + 1) dirty[i] = {BLOCKS{1'b0}};
         used = {SLOTS{1'b0}};
         py_used = {SLOTS{1'b0}};
         rd_bytes = 64'd0;
@@ -280,6 +286,7 @@ module nvdla_sim_axi_mem #(
                     word = word_of(wq_slot[wq_rd[Q_W-1:0]], addr);
                     for (b = 0; b < BYTES; b = b + 1)
                         if (s_axi_wstrb[b]) store[word][8*b +: 8] = s_axi_wdata[8*b +: 8];
+                    dirty[wq_slot[wq_rd[Q_W-1:0]][SLOT_W-2:0]][addr[PAGE_BITS-1:BLK_BITS]] = 1'b1;
                 end
                 for (b = 0; b < BYTES; b = b + 1)
                     if (s_axi_wstrb[b]) wr_bytes = wr_bytes + 64'd1;
@@ -311,6 +318,7 @@ module nvdla_sim_axi_mem #(
                 for (s = 0; s < SLOTS; s = s + 1)
                     if (used_next[s] || py_used[s])
                         for (k = 0; k < WORDS; k = k + 1) store[s * WORDS + k] = {DATA_W{1'b0}};
+                for (s = 0; s < SLOTS; s = s + 1) dirty[s] = {BLOCKS{1'b0}};
                 used_next = {SLOTS{1'b0}};
                 rd_bytes = 64'd0;
                 wr_bytes = 64'd0;

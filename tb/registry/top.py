@@ -1,4 +1,5 @@
-"""The subsystem top level: NVDLA trace replay on the RTL (tb/test_trace_rtl.py)."""
+"""The subsystem top level: NVDLA trace replay on the RTL (tb/test_trace_rtl.py), run on the top with the
+simulation memory and a Verilog clock (TOP_MEM)."""
 
 from __future__ import annotations
 
@@ -48,5 +49,6 @@ TOP_MEM = TOP + ("tb/hdl/nvdla_sim_axi_mem.v", "tb/hdl/nvdla_pp_top_mem.v")
 TIMING_ARGS = ("--timing", "-CFLAGS", "-std=c++20", "--no-public-flat-rw")
 
 BENCHES = (
-    Bench("top_traces", "nvdla_pp_top", TOP, "tb.test_trace_rtl", ({"PDP_MAX_W": 64},)),
+    Bench("top_traces", "nvdla_pp_top_mem", TOP_MEM, "tb.test_trace_rtl", ({"PDP_MAX_W": 64},),
+          build_args=TIMING_ARGS),
 )

@@ -1,13 +1,16 @@
 """The subsystem top level driven like software drives NVDLA's CDP: LRN layers programmed through the CDP
 driver layer (models/driver_cdp.py) over CSB, LUT tables through the access registers, both register groups,
 random AXI latency and backpressure, outputs and the LUT / saturation statistics registers scored against
-the model (tb/test_top_cdp.py); LUT read-back over CSB; PDP and CDP running at the same time."""
+the model (tb/test_top_cdp.py); LUT read-back over CSB; PDP and CDP running at the same time.
+top_cdp_mem: random_layers alone on the top with the simulation memory (TOP_MEM), the long nightly batch."""
 
 from __future__ import annotations
 
 from tb.benches import Bench
-from tb.registry.top import TOP
+from tb.registry.top import TIMING_ARGS, TOP, TOP_MEM
 
 BENCHES = (
     Bench("top_cdp", "nvdla_pp_top", TOP, "tb.test_top_cdp", ({"PDP_MAX_W": 64},)),
+    Bench("top_cdp_mem", "nvdla_pp_top_mem", TOP_MEM, "tb.test_top_cdp", ({"PDP_MAX_W": 64},),
+          build_args=TIMING_ARGS, tests=("random_layers",)),
 )

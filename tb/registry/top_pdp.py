@@ -1,17 +1,21 @@
 """The subsystem top level driven like software drives NVDLA: PDP layers programmed through the driver layer
 (models/driver.py) over CSB, random AXI latency and backpressure, outputs scored against the model
 (tb/test_top_pdp.py): random legal layers, register groups, unmapped/read-only registers, reset in the
-middle of a layer, driver rejections, and random register values that must never hang the unit."""
+middle of a layer, driver rejections, and random register values that must never hang the unit.
+top_pdp_mem: random_layers alone on the top with the simulation memory (TOP_MEM), the long nightly batch; the
+other tests watch the AXI bus or need cocotbext-axi's AxiRam, which checks the AXI protocol itself."""
 
 from __future__ import annotations
 
 from tb.benches import Bench
 from tb.registry.top import BENCHES as TOP_BENCHES
-from tb.registry.top import TOP
+from tb.registry.top import TIMING_ARGS, TOP, TOP_MEM
 
 # The same parameter set(s) as the trace replay of the top (top_traces).
 _PARAMS = next(b.param_sets for b in TOP_BENCHES if b.name == "top_traces")
 
 BENCHES = (
     Bench("top_pdp", "nvdla_pp_top", TOP, "tb.test_top_pdp", _PARAMS),
+    Bench("top_pdp_mem", "nvdla_pp_top_mem", TOP_MEM, "tb.test_top_pdp", _PARAMS, build_args=TIMING_ARGS,
+          tests=("random_layers",)),
 )

@@ -2,13 +2,16 @@
 layer (models/driver_sdp.py) over CSB, operand cubes in memory, the LUT through the access registers, both
 register groups, random AXI latency and backpressure, outputs, LUT / saturation statistics and
 D_STATUS.STATUS_UNEQUAL scored against models.sdp.run_sdp (tb/test_top_sdp.py); LUT read-back over CSB; SDP
-running at the same time as CDP or PDP."""
+running at the same time as CDP or PDP.
+top_sdp_mem: random_layers alone on the top with the simulation memory (TOP_MEM), the long nightly batch."""
 
 from __future__ import annotations
 
 from tb.benches import Bench
-from tb.registry.top import TOP
+from tb.registry.top import TIMING_ARGS, TOP, TOP_MEM
 
 BENCHES = (
     Bench("top_sdp", "nvdla_pp_top", TOP, "tb.test_top_sdp", ({"PDP_MAX_W": 64},)),
+    Bench("top_sdp_mem", "nvdla_pp_top_mem", TOP_MEM, "tb.test_top_sdp", ({"PDP_MAX_W": 64},),
+          build_args=TIMING_ARGS, tests=("random_layers",)),
 )

@@ -20,7 +20,7 @@ from tb import runner  # not `from ... import test_names`: pytest would collect 
 from tb.benches import BENCHES, Bench
 
 CASES = [pytest.param(b, p, t, id=f"{b.name}-{b.tag(p)}-{t}")
-         for b in BENCHES if not b.nightly_only for p in b.param_sets for t in runner.test_names(b.module)]
+         for b in BENCHES if not b.nightly_only for p in b.param_sets for t in runner.bench_tests(b)]
 
 # (bench, params tag) -> the results of its one simulation in this process, or why it could not run
 _RUNS: dict[tuple[str, str], list[runner.TestResult] | Exception] = {}
@@ -45,7 +45,7 @@ def test_bench(bench: Bench, params: dict[str, int], test: str, sim: str, waves:
     key = (bench.name, bench.tag(params))
     if key not in _RUNS:
         wanted = _selected(request.session)[key]
-        everything = sorted(wanted) == sorted(runner.test_names(bench.module))
+        everything = sorted(wanted) == sorted(runner.bench_tests(bench))
         try:
             _RUNS[key] = runner.run_bench(bench, params, sim=sim, waves=waves, seed=seed,
                                           testcase=None if everything else wanted,

@@ -18,7 +18,7 @@ MERGE = [sys.executable, str(runner.ROOT / "scripts" / "merge_junit.py")]
 
 def cases(runs: list[Run]) -> list[tuple[str, str, str]]:
     return [(r.bench.name, r.bench.tag(r.params), t)
-            for r in runs for t in r.tests or runner.test_names(r.bench.module)]
+            for r in runs for t in r.tests or runner.bench_tests(r.bench)]
 
 
 def test_one_test_of_one_bench() -> None:
