@@ -24,12 +24,12 @@ from typing import Any
 import pytest
 
 from scripts.rtl_check import INCLUDES, verilator
-from tb.benches import find
+from tb.benches import BENCHES, find
 from tb.runner import ROOT, wave_path
 
 GTKW = ROOT / "docs" / "waves" / "nvdla_pp_top.gtkw"
-BENCH = "top_traces"
-TEST = "replay_traces"
+BENCH = "top_pdp"          # a bench whose toplevel is nvdla_pp_top itself (the save file's root)
+TEST = "random_layers"
 
 # What the save file is for: every one of these must be in it (CSB, the five AXI channels, the PDP control
 # and the pooling core's input and output streams, the interrupt).
@@ -251,12 +251,15 @@ def test_gtkw_signals_exist_in_the_design(tmp_path: Path) -> None:
 
 
 def top_fst() -> Path | None:
-    """The trace replay's FST of the top level, else any FST a top-level bench (top_*) left."""
+    """The FST of BENCH's TEST, else any FST a bench built on nvdla_pp_top left (not the wrapper benches:
+    their root is nvdla_pp_top_mem)."""
     bench = find(BENCH)
     fst = wave_path("verilator", BENCH, bench.tag(bench.param_sets[0]), TEST)
     if fst.exists():
         return fst
-    return next(iter(sorted((ROOT / "waves" / "verilator").glob("top_*/*/*.fst"))), None)
+    on_top = [b.name for b in BENCHES if b.toplevel == bench.toplevel]
+    dumps = sorted(f for name in on_top for f in (ROOT / "waves" / "verilator" / name).glob("*/*.fst"))
+    return dumps[0] if dumps else None
 
 
 def test_gtkw_signals_exist_in_the_fst() -> None:
