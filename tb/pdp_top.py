@@ -29,11 +29,11 @@ from tb import pdp_coverage
 from tb.batch import Batch
 from tb.bench_target import on_wrapper, start_top, wait_status_bit
 from tb.benches import find
+from tb.bfm.axi_ram import set_memory_pauses
 from tb.bfm.csb import CsbMaster
 from tb.bfm.sim_memory import MemTiming, SimMemory
 from tb.common import bench_params, make_rng, start_clock_and_reset
 from tb.pdp_coverage import aimed
-from tb.test_dma import set_memory_pauses
 
 ATOM = 8
 # The units whose generated register block the top is built from (others answer as unmapped addresses).

@@ -7,25 +7,16 @@ response."""
 
 from __future__ import annotations
 
-import random
-
 import cocotb
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, Timer
 from cocotbext.axi import AxiBus, AxiRam
 
 from tb import outcome
+from tb.bfm.axi_ram import set_memory_pauses
 from tb.bfm.stream import StreamSource, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 
 BEAT = 8
-
-
-def set_memory_pauses(ram: AxiRam, rng: random.Random) -> None:
-    """Random stalls on all five AXI channels (the memory's side of the handshakes)."""
-    channels = [ram.write_if.aw_channel, ram.write_if.w_channel, ram.write_if.b_channel,
-                ram.read_if.ar_channel, ram.read_if.r_channel]
-    for channel in channels:
-        channel.set_pause_generator(pick_pause(rng))
 
 
 async def watch_bursts(dut, violations: list[str], max_burst: int, max_outstanding: int) -> None:

@@ -45,6 +45,7 @@ from models.replay import OutputLayout
 from tb import lut_access
 from tb.batch import Batch
 from tb.bench_target import batch_count, on_wrapper, start_top, wait_status_bit
+from tb.bfm.axi_ram import set_memory_pauses
 from tb.bfm.sim_memory import MemTiming, SimMemory
 from tb.common import make_rng, nightly, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
@@ -52,7 +53,6 @@ from tb.pdp_top import Top, fixed_program
 from tb.pdp_top import compare as compare_pdp
 from tb.pdp_top import prepare as prepare_pdp
 from tb.test_cdp_core import aimed_lut, input_convertor, narrow_lut, output_convertor, random_cube_data
-from tb.test_dma import set_memory_pauses
 from tb.test_lut import Shape, random_config, random_table
 
 ATOM = 8

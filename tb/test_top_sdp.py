@@ -61,13 +61,13 @@ from models.sdp_datapath import ALU_EQL, Operands, ew_convert, x_block, y_block
 from tb import lut_access
 from tb.batch import Batch
 from tb.bench_target import batch_count
+from tb.bfm.axi_ram import set_memory_pauses
 from tb.bfm.sim_memory import SimMemory
 from tb.common import nightly, scaled
 from tb.funcov import Covergroup
 from tb.pdp_top import compare as compare_pdp
 from tb.pdp_top import fixed_program
 from tb.pdp_top import prepare as prepare_pdp
-from tb.test_dma import set_memory_pauses
 from tb.test_lut import Shape, random_config
 from tb.test_sdp_core import aimed_lut, output_convertor, programs, random_data
 from tb.test_top_cdp import INTR_BIT, CdpTop, check_idle, check_queued, make_top, record_reads
