@@ -86,13 +86,10 @@ module nvdla_lut #(
     localparam IDX_W  = 9;
     localparam D_W    = ((IN_W > CFG_W) ? IN_W : CFG_W) + 1;   // x - start
     localparam A_W    = D_W + 1;                               // x - start - 2^offset
-    localparam MA_W   = (A_W > 17) ? A_W : 17;                 // multiplier: a or y1 - y0
-    localparam MB_W   = (FRAC_W + 1 > 16) ? FRAC_W + 1 : 16;   // multiplier: scale or fraction
-    localparam PROD_W = MA_W + MB_W;
-    // The operands pair up as a * scale (A_W x 16 bits) or dy * fraction (17 x FRAC_W+1 bits), so the
-    // product always fits PM_W bits (53 in SDP, 56 in CDP): multiplied at that width and sign-extended it
-    // is the same PROD_W-bit value, and a simulator needs no multi-word multiply (PROD_W is 70 in SDP).
-    localparam PM_W   = (A_W + 16 > FRAC_W + 18) ? A_W + 16 : FRAC_W + 18;
+    // The multiplier operands pair up as a * scale (A_W x 16 bits, signed) or dy * fraction (17 x FRAC_W+1
+    // bits), so the product always fits PROD_W bits (53 in SDP, 56 in CDP): no wider, so that a simulator
+    // needs no multi-word arithmetic for it or for the rounding after it (nvdla_lut_interp).
+    localparam PROD_W = (A_W + 16 > FRAC_W + 18) ? A_W + 16 : FRAC_W + 18;
     localparam [IDX_W-1:0] LE_LAST = LE_DEPTH - 1;
     localparam [IDX_W-1:0] LO_LAST = LO_DEPTH - 1;
 
@@ -250,11 +247,10 @@ module nvdla_lut #(
 
             // S3 -> S4: one multiplier per lane: (x - bound) * scale, or (y1 - y0) * fraction
             wire [16:0] dy = {s3_y1[15], s3_y1} - {s3_y0[15], s3_y0};
-            wire signed [PM_W-1:0] ma = s3_flow ? $signed({{(PM_W-A_W){s3_a[A_W-1]}}, s3_a})
-                                                : $signed({{(PM_W-17){dy[16]}}, dy});
-            wire signed [PM_W-1:0] mb = s3_flow ? $signed({{(PM_W-16){s3_scale[15]}}, s3_scale})
-                                                : $signed({{(PM_W-FRAC_W){1'b0}}, s3_frac});
-            wire signed [PM_W-1:0] prod = ma * mb;
+            wire signed [PROD_W-1:0] ma = s3_flow ? $signed({{(PROD_W-A_W){s3_a[A_W-1]}}, s3_a})
+                                                  : $signed({{(PROD_W-17){dy[16]}}, dy});
+            wire signed [PROD_W-1:0] mb = s3_flow ? $signed({{(PROD_W-16){s3_scale[15]}}, s3_scale})
+                                                  : $signed({{(PROD_W-FRAC_W){1'b0}}, s3_frac});
 
             reg              s4_flow;
             reg [11:0]       s4_dbg;
@@ -266,7 +262,7 @@ module nvdla_lut #(
                 if (en[3]) begin
                     s4_flow  <= s3_flow;
                     s4_dbg   <= s3_dbg;
-                    s4_prod  <= {{(PROD_W-PM_W){prod[PM_W-1]}}, prod};
+                    s4_prod  <= ma * mb;
                     s4_y0    <= s3_y0;
                     s4_shift <= s3_shift;
                     s4_cls   <= s3_cls;
