@@ -35,6 +35,11 @@ module nvdla_lut_index #(
     wire [MAG_W-1:0] mag = diff[MAG_W-1:0];
 
     reg  [L_W-1:0]     lead;        // position of the leading one of mag
+    reg  [L_W-1:0]     lead_try;
+    // mag zero-extended to 2^L_W bits: the leading one found by a binary search, bit by bit from the top
+    // (a compare per bit of mag was one of the costlier parts of the LUTs under Verilator)
+    localparam P_W = 1 << L_W;
+    wire [P_W-1:0]     mag_p = {{(P_W-MAG_W){1'b0}}, mag};
     reg  signed [9:0]  exp_index;   // lead - offset: -127..(MAG_W-1)+128
     reg  [7:0]         s_amt;       // right-shift amount of the fraction (sel or lead)
     /* verilator lint_off UNUSEDSIGNAL */
@@ -49,8 +54,10 @@ module nvdla_lut_index #(
 
     always @(*) begin
         lead = {L_W{1'b0}};
-        for (b = 0; b < MAG_W; b = b + 1) begin
-            if (mag[b]) lead = b[L_W-1:0];
+        for (b = L_W - 1; b >= 0; b = b - 1) begin
+            lead_try    = lead;
+            lead_try[b] = 1'b1;
+            if (|(mag_p >> lead_try)) lead = lead_try;
         end
         exp_index = $signed({{(10-L_W){1'b0}}, lead}) - $signed({{2{offset[7]}}, offset});
         q = mag >> sel;
