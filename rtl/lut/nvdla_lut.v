@@ -86,9 +86,10 @@ module nvdla_lut #(
     localparam IDX_W  = 9;
     localparam D_W    = ((IN_W > CFG_W) ? IN_W : CFG_W) + 1;   // x - start
     localparam A_W    = D_W + 1;                               // x - start - 2^offset
-    localparam MA_W   = (A_W > 17) ? A_W : 17;                 // multiplier: a or y1 - y0
-    localparam MB_W   = (FRAC_W + 1 > 16) ? FRAC_W + 1 : 16;   // multiplier: scale or fraction
-    localparam PROD_W = MA_W + MB_W;
+    // The multiplier operands pair up as a * scale (A_W x 16 bits, signed) or dy * fraction (17 x FRAC_W+1
+    // bits), so the product always fits PROD_W bits (53 in SDP, 56 in CDP): no wider, so that a simulator
+    // needs no multi-word arithmetic for it or for the rounding after it (nvdla_lut_interp).
+    localparam PROD_W = (A_W + 16 > FRAC_W + 18) ? A_W + 16 : FRAC_W + 18;
     localparam [IDX_W-1:0] LE_LAST = LE_DEPTH - 1;
     localparam [IDX_W-1:0] LO_LAST = LO_DEPTH - 1;
 
@@ -246,10 +247,10 @@ module nvdla_lut #(
 
             // S3 -> S4: one multiplier per lane: (x - bound) * scale, or (y1 - y0) * fraction
             wire [16:0] dy = {s3_y1[15], s3_y1} - {s3_y0[15], s3_y0};
-            wire signed [MA_W-1:0] ma = s3_flow ? $signed({{(MA_W-A_W){s3_a[A_W-1]}}, s3_a})
-                                                : $signed({{(MA_W-17){dy[16]}}, dy});
-            wire signed [MB_W-1:0] mb = s3_flow ? $signed({{(MB_W-16){s3_scale[15]}}, s3_scale})
-                                                : $signed({{(MB_W-FRAC_W){1'b0}}, s3_frac});
+            wire signed [PROD_W-1:0] ma = s3_flow ? $signed({{(PROD_W-A_W){s3_a[A_W-1]}}, s3_a})
+                                                  : $signed({{(PROD_W-17){dy[16]}}, dy});
+            wire signed [PROD_W-1:0] mb = s3_flow ? $signed({{(PROD_W-16){s3_scale[15]}}, s3_scale})
+                                                  : $signed({{(PROD_W-FRAC_W){1'b0}}, s3_frac});
 
             reg              s4_flow;
             reg [11:0]       s4_dbg;

@@ -22,7 +22,10 @@ module nvdla_lut_index #(
     output reg         [FRAC_W-1:0] frac
 );
     localparam MAG_W  = D_W - 1;           // diff is known positive where its magnitude is used
-    localparam WIDE_W = MAG_W + FRAC_W;
+    // the fraction is the low FRAC_W bits of {mag, FRAC_W zeros} >> s_amt, computed on MF_W bits (at most
+    // 38, one machine word, where the MAG_W + FRAC_W-bit form is 67 bits in SDP): mag >> (s_amt - FRAC_W)
+    // when s_amt >= FRAC_W, else mag << (FRAC_W - s_amt), whose bits past FRAC_W are dropped either way
+    localparam MF_W   = (MAG_W > FRAC_W) ? MAG_W : FRAC_W;
     localparam L_W    = $clog2(MAG_W + 1);
     localparam LAST   = DEPTH - 1;         // index at or past the last entry overflows
     // a left shift by this much or more overflows any positive diff: 2^IDX_W > LAST
@@ -32,12 +35,18 @@ module nvdla_lut_index #(
     wire [MAG_W-1:0] mag = diff[MAG_W-1:0];
 
     reg  [L_W-1:0]     lead;        // position of the leading one of mag
+    reg  [L_W-1:0]     lead_try;
+    // mag zero-extended to 2^L_W bits: the leading one found by a binary search, bit by bit from the top
+    // (a compare per bit of mag was one of the costlier parts of the LUTs under Verilator)
+    localparam P_W = 1 << L_W;
+    wire [P_W-1:0]     mag_p = {{(P_W-MAG_W){1'b0}}, mag};
     reg  signed [9:0]  exp_index;   // lead - offset: -127..(MAG_W-1)+128
     reg  [7:0]         s_amt;       // right-shift amount of the fraction (sel or lead)
-    reg  [WIDE_W-1:0]  wide;
     /* verilator lint_off UNUSEDSIGNAL */
-    reg  [WIDE_W-1:0]  wide_sh;     // only its low FRAC_W bits are the fraction
+    wire [MF_W+MAG_W-1:0] mag_z = {{MF_W{1'b0}}, mag};
+    reg  [MF_W-1:0]    wide_sh;     // only its low FRAC_W bits are the fraction
     /* verilator lint_on UNUSEDSIGNAL */
+    wire [MF_W-1:0]    mag_x = mag_z[MF_W-1:0];   // mag on MF_W bits
     reg  [MAG_W-1:0]   q;           // diff >> sel
     reg  [7:0]         lsh;         // -sel when sel < 0
     reg  [2*IDX_W-1:0] lq;          // diff << -sel, on the few bits that matter
@@ -45,17 +54,19 @@ module nvdla_lut_index #(
 
     always @(*) begin
         lead = {L_W{1'b0}};
-        for (b = 0; b < MAG_W; b = b + 1) begin
-            if (mag[b]) lead = b[L_W-1:0];
+        for (b = L_W - 1; b >= 0; b = b - 1) begin
+            lead_try    = lead;
+            lead_try[b] = 1'b1;
+            if (|(mag_p >> lead_try)) lead = lead_try;
         end
         exp_index = $signed({{(10-L_W){1'b0}}, lead}) - $signed({{2{offset[7]}}, offset});
-        wide = {mag, {FRAC_W{1'b0}}};
         q = mag >> sel;
         lsh = ~sel + 8'd1;
         lq = {{IDX_W{1'b0}}, mag[IDX_W-1:0]} << lsh;
         // the fraction's right shift: by lead in exponential mode, by sel in linear mode
         s_amt = ((EXP != 0) && exp_mode) ? {{(8-L_W){1'b0}}, lead} : sel;
-        wide_sh = wide >> s_amt;
+        wide_sh = (s_amt >= FRAC_W[7:0]) ? (mag_x >> (s_amt - FRAC_W[7:0]))
+                                         : (mag_x << (FRAC_W[7:0] - s_amt));
 
         uflow = 1'b0;
         oflow = 1'b0;

@@ -22,7 +22,11 @@ module nvdla_lut_interp #(
 );
     // prod plus y0 << FRAC_W, with a carry
     localparam V_W = ((PROD_W > 16 + FRAC_W) ? PROD_W : 16 + FRAC_W) + 1;
-    localparam L_W = PROD_W + 16;              // prod << 16, the largest left shift
+    // The left shift (1..16 where it is used) runs on prod clamped to P_W signed bits: a |prod| >= 2^(P_W-1)
+    // shifted by 1 or more is past the 32-bit range either way, so it saturates c as its clamped value does;
+    // P_W + 16 = 64 bits keep the shift in one machine word. Needs PROD_W > P_W (53 in SDP, 56 in CDP).
+    localparam P_W = 48;
+    localparam L_W = P_W + 16;                 // clamped prod << 16, the largest left shift
     localparam C_W = 32;
     localparam S_W = C_W + 2;                  // y0 + c
 
@@ -39,6 +43,8 @@ module nvdla_lut_interp #(
         .x(v), .shift(rshift), .y(c_right), .sat(c_right_sat)
     );
 
+    wire               p_big = (prod[PROD_W-1:P_W-1] != {(PROD_W-P_W+1){prod[PROD_W-1]}});
+    wire signed [P_W-1:0] p_cl = p_big ? {prod[PROD_W-1], {(P_W-1){~prod[PROD_W-1]}}} : prod[P_W-1:0];
     reg signed [L_W-1:0] left;
     reg signed [C_W-1:0] c;
     reg signed [S_W-1:0] sum;
@@ -46,7 +52,7 @@ module nvdla_lut_interp #(
 
     always @(*) begin
         lsh  = ~shift + 5'd1;
-        left = $signed({{(L_W-PROD_W){prod[PROD_W-1]}}, prod}) <<< lsh;
+        left = $signed({{(L_W-P_W){p_cl[P_W-1]}}, p_cl}) <<< lsh;
         if (flow && shift[4]) begin
             // negative shift: exact left shift, then saturate to 32 bits
             if (left > $signed({{(L_W-C_W+1){1'b0}}, {(C_W-1){1'b1}}}))

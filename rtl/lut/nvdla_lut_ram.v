@@ -50,18 +50,18 @@ module nvdla_lut_ram #(
 
     assign cfg_addr_q = (SATURATE != 0) ? ptr : addr_written;
 
-    reg [15:0] rd_word;
-    integer i, j;   // one loop variable per always block
-
-    always @(*) begin
-        rd_word = 16'd0;
-        for (i = 0; i < LE_DEPTH; i = i + 1) begin
-            if (!table_id && (ptr == i[ADDR_W-1:0])) rd_word = le_q[16*i +: 16];
-        end
-        for (i = 0; i < LO_DEPTH; i = i + 1) begin
-            if (table_id && (ptr == i[ADDR_W-1:0])) rd_word = lo_q[16*i +: 16];
-        end
-    end
+    // [table][ptr], 0 past the table's end: one indexed select (a loop over every entry compared with ptr
+    // was the costliest logic of the top under Verilator, evaluated each cycle though read only on data_re)
+    localparam LE_IW = $clog2(LE_DEPTH * 16);   // bit index widths into le_q / lo_q
+    localparam LO_IW = $clog2(LO_DEPTH * 16);
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [ADDR_W+3:0] rd_bit  = {ptr, 4'd0};   // its top bits matter only past the tables, which read 0
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [LE_IW-1:0]  le_bit  = rd_bit[LE_IW-1:0];
+    wire [LO_IW-1:0]  lo_bit  = rd_bit[LO_IW-1:0];
+    wire [15:0]       rd_word = table_id ? ((ptr <= LO_LAST) ? lo_q[lo_bit +: 16] : 16'd0)
+                                         : ((ptr <= LE_LAST) ? le_q[le_bit +: 16] : 16'd0);
+    integer j;
 
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
