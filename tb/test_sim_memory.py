@@ -16,6 +16,7 @@ import cocotb
 
 from models.replay import trace_steps
 from models.trace import REPO_TRACES
+from tb import outcome
 from tb.bench_target import BenchTarget, start_top, with_interrupt_masks
 from tb.bfm.sim_memory import MemTiming
 from tb.common import make_rng, scaled
@@ -77,4 +78,5 @@ async def traces_with_stalls(dut: Any) -> None:
                       "ok" if row.ok else "FAIL", row.message)
         if not row.ok:
             failed.append(f"{name} ({timing.describe()}): {row.message}")
+        outcome.checked(TRACES.index(name) + 1, "traces")
     assert not failed, "; ".join(failed)
