@@ -13,7 +13,7 @@ from cocotb.utils import get_sim_time
 
 from tb.bfm.stream import StreamSink, StreamSource
 from tb.common import bench_params, make_rng, start_clock_and_reset
-from tb.test_precision import pack
+from tb.lanes import pack
 
 CLOCK_NS = 10
 

@@ -40,7 +40,7 @@ from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import bench_params, make_rng, nightly, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
 from tb.lut_port import LutPortDriver, check_readback
-from tb.test_lut import Shape, random_config, random_table
+from tb.lut_stimulus import Shape, random_config, random_table
 
 CLOCK_NS = 10
 SUM_MAX = 9 * 256 * 256          # the widest square sum: nine 9-bit squares

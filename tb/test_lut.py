@@ -18,7 +18,6 @@ import os
 import random
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 import cocotb
 import numpy as np
@@ -39,64 +38,25 @@ from models.lut import (
     LutRam,
     LutResult,
     lut_lookup,
-    validate,
 )
 from models.lut_program import LutProgram
-from models.precision import as_signed
 from tb import outcome
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
-from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
+from tb.common import make_rng, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
+from tb.lanes import pack, unpack
+from tb.lut_stimulus import (
+    Goal,
+    Mode,
+    Priorities,
+    Shape,
+    random_config,
+    random_table,
+)
 
 CLOCK_NS = 10
 DBG_W = 12
 STATE_NAME = {HIT: "hit", UFLOW: "uflow", OFLOW: "oflow"}
-
-# Seed 001 Limitation ranges (INT8), as models/lut.py validates them.
-LE_SELECT = {"SDP": (-6, 25), "CDP": (-6, 15)}
-LO_SELECT = {"SDP": (-8, 23), "CDP": (-8, 13)}
-LE_OFFSET = {"SDP": (-64, 31), "CDP": (-64, 20)}
-
-
-@dataclass(frozen=True)
-class Shape:
-    lanes: int
-    in_w: int
-    cfg_w: int
-    sdp: bool
-
-    @property
-    def unit(self) -> str:
-        return "SDP" if self.sdp else "CDP"
-
-    @property
-    def out_w(self) -> int:
-        return 32 if self.sdp else 16
-
-    @property
-    def x_min(self) -> int:
-        return -(1 << (self.in_w - 1))
-
-    @property
-    def x_max(self) -> int:
-        return (1 << (self.in_w - 1)) - 1
-
-    @staticmethod
-    def current() -> Shape:
-        p = bench_params()
-        return Shape(p["LANES"], p["IN_W"], p["CFG_W"], bool(p["SDP"]))
-
-
-def pack(values: Sequence[int], width: int) -> int:
-    mask = (1 << width) - 1
-    return sum((int(v) & mask) << (i * width) for i, v in enumerate(values))
-
-
-def unpack(word: int, width: int, lanes: int, signed: bool = True) -> list[int]:
-    mask = (1 << width) - 1
-    raw = [(word >> (i * width)) & mask for i in range(lanes)]
-    return [int(as_signed(v, width)) for v in raw] if signed else raw
-
 
 # ------------------------------------------------------------------------------------------ DUT driver
 class LutDriver:
@@ -184,19 +144,8 @@ class LutDriver:
 
 
 # ------------------------------------------------------------------------------------------ scoring
-Mode = int  # EXPONENT or LINEAR (S_LUT_CFG.LUT_LE_FUNCTION)
-Priorities = tuple[int, int, int]  # (UFLOW, OFLOW, HYBRID)_PRIORITY
 PRIORITY_KINDS = ("uflow", "oflow", "hybrid")
 MODE_NAME = {EXPONENT: "exp", LINEAR: "lin"}
-
-
-@dataclass(frozen=True)
-class Goal:
-    """What a directed random configuration must have: LE mode, priorities and (optionally) LE offset."""
-
-    mode: Mode
-    priorities: Priorities
-    le_offset: int | None = None
 
 
 ALL_SETTINGS = [(m, (u, o, h)) for m in (EXPONENT, LINEAR) for u in (0, 1) for o in (0, 1) for h in (0, 1)]
@@ -351,95 +300,6 @@ async def stream(drv: LutDriver, cfg: LutConfig, samples: list[int], rng: random
 
 
 # ------------------------------------------------------------------------------------------ stimulus
-def random_table(rng: random.Random, n: int) -> list[int]:
-    kind = rng.choice(["uniform", "walk", "walk", "extremes", "ramp"])
-    if kind == "uniform":
-        return [rng.randint(-32768, 32767) for _ in range(n)]
-    if kind == "extremes":
-        return [rng.choice([-32768, -32767, -1, 0, 1, 32766, 32767]) for _ in range(n)]
-    if kind == "ramp":
-        a, b = rng.randint(-32768, 32767), rng.randint(-32768, 32767)
-        return [round(a + (b - a) * i / (n - 1)) for i in range(n)]
-    v, out, step = rng.randint(-20000, 20000), [], rng.choice([16, 256, 4096])
-    for _ in range(n):
-        v = max(-32768, min(32767, v + rng.randint(-step, step)))
-        out.append(v)
-    return out
-
-
-def _fit_start(rng: random.Random, span: int, bits: int, centre: int) -> int:
-    """A start so that [start, start+span] fits a signed `bits` register, near centre when possible."""
-    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1 - span
-    want = centre - rng.randint(0, span) if rng.random() < 0.8 else rng.randint(lo, hi)
-    return max(lo, min(hi, want))
-
-
-def _select(rng: random.Random, lo: int, hi: int, cap: int) -> int:
-    """A select in [lo, hi], mostly small so that the table spans a range the inputs reach."""
-    return rng.randint(lo, min(hi, cap)) if rng.random() < 0.85 else rng.randint(lo, hi)
-
-
-def _slope(rng: random.Random) -> tuple[int, int]:
-    scale = rng.choice([0, 1, -1, 32767, -32768, rng.randint(-300, 300), rng.randint(-32768, 32767)])
-    return scale, rng.randint(-16, 15)
-
-
-def random_config(shape: Shape, rng: random.Random, goal: Goal | None = None) -> LutConfig:
-    """A random valid configuration with random tables; `goal` fixes the LE mode and priorities (and
-    perhaps the exponential offset), everything else stays random."""
-    unit, bits = shape.unit, LutConfig(unit=shape.unit).input_bits
-    if goal is None:
-        goal = Goal(rng.choice((EXPONENT, LINEAR)), (rng.randint(0, 1), rng.randint(0, 1), rng.randint(0, 1)))
-    mode, prios = goal.mode, goal.priorities
-    centre = rng.choice([0, rng.randint(-5000, 5000), rng.randint(shape.x_min // 4, shape.x_max // 4)])
-    lo_sel = _select(rng, *LO_SELECT[unit], cap=6)
-    lo_start = _fit_start(rng, 1 << (lo_sel + 8), bits, centre)
-    slopes = {f"{t}_{f}_{k}": v for t in ("le", "lo") for f in ("uflow", "oflow")
-              for k, v in zip(("scale", "shift"), _slope(rng), strict=True)}
-    common = dict(unit=unit, lo_index_select=lo_sel, lo_start=lo_start, lo_end=lo_start + (1 << (lo_sel + 8)),
-                  uflow_priority=prios[0], oflow_priority=prios[1], hybrid_priority=prios[2],
-                  le=random_table(rng, LE_ENTRIES), lo=random_table(rng, LO_ENTRIES), **slopes)
-    if mode == LINEAR:
-        le_sel = _select(rng, *LE_SELECT[unit], cap=8)
-        # place LE relative to LO: overlapping, inside, or apart, so every state pair occurs
-        le_centre = rng.choice([centre, lo_start, lo_start + (1 << (lo_sel + 8)),
-                                centre + rng.randint(-3000, 3000)])
-        le_start = _fit_start(rng, 1 << (le_sel + 6), bits, le_centre)
-        cfg = LutConfig(le_function=LINEAR, le_index_select=le_sel, le_start=le_start,
-                        le_end=le_start + (1 << (le_sel + 6)), **common)
-    else:
-        cfg = _exp_config(shape, rng, centre, common, goal.le_offset)
-    validate(cfg)
-    return cfg
-
-
-def _exp_config(shape: Shape, rng: random.Random, centre: int, common: dict,
-                offset: int | None = None) -> LutConfig:
-    """Exponential LE near `centre` (LE_INDEX_OFFSET `offset` when given); a third of the time otherwise
-    its overflow point START + 2^(OFFSET+64) lies inside the input range and the LO table sits around it,
-    so that an overflowing LE meets a LO that hits or underflows (with the LE anywhere, that is rare)."""
-    unit, bits = shape.unit, LutConfig(unit=shape.unit).input_bits
-    reg_min, reg_max = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-    off_lo, off_hi = LE_OFFSET[unit]
-    lead_max = shape.in_w
-    le_start = max(reg_min, min(reg_max, centre - rng.randint(-2000, 2000)))
-    if offset is None and rng.random() < 1 / 3:
-        # the overflow point lands between 2^(in_w-6) and 2^(in_w-3) above START, within the inputs
-        offset = rng.randint(max(off_lo, lead_max - 70), lead_max - 67)
-        le_start = max(reg_min, min(0, le_start))
-        point = le_start + (1 << (offset + 64))
-        lo_span = 1 << (common["lo_index_select"] + 8)
-        lo_start = max(reg_min, min(reg_max - lo_span, point + rng.randint(-lo_span, lo_span)))
-        common = dict(common, lo_start=lo_start, lo_end=lo_start + lo_span)
-    elif offset is None:
-        offset = rng.choice([rng.randint(off_lo, off_hi), rng.randint(-4, 12), 0, 1,
-                             rng.randint(max(off_lo, lead_max - 68), lead_max - 62)])
-    le_end = max(reg_min, min(reg_max, le_start + rng.choice(
-        [18, 1 << rng.randint(0, bits - 2), rng.randint(-1000, 1 << 20)])))
-    return LutConfig(le_function=EXPONENT, le_index_offset=offset, le_index_select=rng.randint(-128, 127),
-                     le_start=le_start, le_end=le_end, **common)
-
-
 def anchors(cfg: LutConfig) -> list[int]:
     """Input values where the behaviour changes: table bounds, entry boundaries, exponent steps."""
     pts = [cfg.le_start, cfg.le_end, cfg.lo_start, cfg.lo_end]

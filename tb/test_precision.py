@@ -19,6 +19,7 @@ from models.precision import Converted, ConvertorParams, as_signed, convert, shi
 from tb import outcome
 from tb.bfm.stream import StreamSink, StreamSource, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
+from tb.lanes import pack, unpack
 
 
 @dataclass(frozen=True)
@@ -82,15 +83,6 @@ def random_config(shape: Shape, rng: random.Random) -> Config:
     scale = rng.choice([1, (1 << shape.scale_w) - 1, 1 << (shape.scale_w - 1), (1 << (shape.scale_w - 1)) - 1,
                         rng.getrandbits(shape.scale_w)])
     return Config(shift, offset, scale)
-
-
-def pack(values: list[int], width: int) -> int:
-    mask = (1 << width) - 1
-    return sum((v & mask) << (i * width) for i, v in enumerate(values))
-
-
-def unpack(word: int, width: int, lanes: int) -> list[int]:
-    return [int(as_signed((word >> (i * width)) & ((1 << width) - 1), width)) for i in range(lanes)]
 
 
 async def run_config(dut, shape: Shape, cfg: Config, samples: list[int], rng: random.Random) -> None:

@@ -56,7 +56,7 @@ from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import bench_params, make_rng, nightly, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
 from tb.lut_port import LutPortDriver, check_readback
-from tb.test_lut import Shape, random_config, random_table
+from tb.lut_stimulus import Shape, random_config, random_table
 
 Fields = dict[str, dict[str, int]]
 IntArray = NDArray[np.int64]

@@ -49,11 +49,11 @@ from tb.bfm.axi_ram import set_memory_pauses
 from tb.bfm.sim_memory import MemTiming, SimMemory
 from tb.common import make_rng, nightly, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
+from tb.lut_stimulus import Shape, random_config, random_table
 from tb.pdp_top import Top, fixed_program
 from tb.pdp_top import compare as compare_pdp
 from tb.pdp_top import prepare as prepare_pdp
 from tb.test_cdp_core import aimed_lut, input_convertor, narrow_lut, output_convertor, random_cube_data
-from tb.test_lut import Shape, random_config, random_table
 
 ATOM = 8
 INTR_BIT = {"CDP": 2, "PDP": 4}     # GLB S_INTR_STATUS: unit group 0 / 1 = bit, bit + 1

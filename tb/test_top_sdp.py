@@ -65,10 +65,10 @@ from tb.bfm.axi_ram import set_memory_pauses
 from tb.bfm.sim_memory import SimMemory
 from tb.common import nightly, scaled
 from tb.funcov import Covergroup
+from tb.lut_stimulus import Shape, random_config
 from tb.pdp_top import compare as compare_pdp
 from tb.pdp_top import fixed_program
 from tb.pdp_top import prepare as prepare_pdp
-from tb.test_lut import Shape, random_config
 from tb.test_sdp_core import aimed_lut, output_convertor, programs, random_data
 from tb.test_top_cdp import INTR_BIT, CdpTop, check_idle, check_queued, make_top, record_reads
 from tb.test_top_cdp import compare as compare_cdp
