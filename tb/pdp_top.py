@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
 import numpy as np
 from cocotb.handle import SimHandleBase
@@ -123,13 +124,18 @@ class Top:
                 if r not in SIDE_EFFECT_READS}
 
 
-async def setup(dut: SimHandleBase, salt: str) -> Top:
+TopT = TypeVar("TopT", bound=Top)
+
+
+async def start(dut: SimHandleBase, salt: str, cls: type[TopT]) -> TopT:
+    """Clock, reset and a `cls` top (Top or a subclass): on the wrapper (tb/hdl/nvdla_pp_top_mem.v) with its
+    simulation memory at a seeded random timing, else on nvdla_pp_top with an AxiRam."""
     rng = make_rng(salt)
     if on_wrapper(dut):
-        top = Top(dut, rng, await start_top(dut, MemTiming.random(rng)))
+        top = cls(dut, rng, await start_top(dut, MemTiming.random(rng)))
     else:
         await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
-        top = Top(dut, rng)
+        top = cls(dut, rng)
         # Reset again now that the AxiRam drives its outputs: on a 4-state simulator (Icarus) the DMA
         # counters would otherwise clock in the X of the undriven AXI inputs between reset and the AxiRam.
         dut.rst_n.value = 0
@@ -138,6 +144,10 @@ async def setup(dut: SimHandleBase, salt: str) -> Top:
         await ClockCycles(dut.clk, 2)
     top.test = salt
     return top
+
+
+async def setup(dut: SimHandleBase, salt: str) -> Top:
+    return await start(dut, salt, Top)
 
 
 # ---- layers: extents, running, scoring ----------------------------------------------------------------

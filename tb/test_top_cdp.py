@@ -31,7 +31,7 @@ from typing import TypeVar
 import cocotb
 import numpy as np
 from cocotb.handle import SimHandleBase
-from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
+from cocotb.triggers import ReadOnly, RisingEdge
 from numpy.typing import NDArray
 
 from models import lut_program
@@ -44,13 +44,13 @@ from models.precision import as_signed
 from models.replay import OutputLayout
 from tb import lut_access
 from tb.batch import Batch
-from tb.bench_target import batch_count, on_wrapper, start_top, wait_status_bit
+from tb.bench_target import batch_count, wait_status_bit
 from tb.bfm.axi_ram import set_memory_pauses
-from tb.bfm.sim_memory import MemTiming, SimMemory
-from tb.common import make_rng, nightly, scaled, start_clock_and_reset
+from tb.bfm.sim_memory import SimMemory
+from tb.common import nightly, scaled
 from tb.funcov import Covergroup
 from tb.lut_stimulus import Shape, random_config, random_table
-from tb.pdp_top import Top, fixed_program
+from tb.pdp_top import Top, fixed_program, start
 from tb.pdp_top import compare as compare_pdp
 from tb.pdp_top import prepare as prepare_pdp
 from tb.test_cdp_core import aimed_lut, input_convertor, narrow_lut, output_convertor, random_cube_data
@@ -102,18 +102,7 @@ TopT = TypeVar("TopT", bound=CdpTop)
 async def make_top(dut: SimHandleBase, salt: str, cls: type[TopT]) -> TopT:
     """Clock, reset and a `cls` top (CdpTop or a subclass) with every done interrupt unmasked: on the
     wrapper (tb/hdl/nvdla_pp_top_mem.v) with its simulation memory, else with an AxiRam."""
-    rng = make_rng(salt)
-    if on_wrapper(dut):
-        top = cls(dut, rng, await start_top(dut, MemTiming.random(rng)))
-    else:
-        await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.csb_req_valid])
-        top = cls(dut, rng)
-        # Reset again now that the AxiRam drives its outputs: on a 4-state simulator the DMA counters would
-        # otherwise clock in the X of the undriven AXI inputs in the cycle between reset and the AxiRam.
-        dut.rst_n.value = 0
-        await ClockCycles(dut.clk, 3)
-        dut.rst_n.value = 1
-        await ClockCycles(dut.clk, 2)
+    top = await start(dut, salt, cls)
     await top.write("GLB", "S_INTR_MASK", 0, nposted=True)   # every done interrupt reaches `intr`
     return top
 
