@@ -331,8 +331,8 @@ def fields_verilog(unit: Unit) -> str:
     """The unit's bundle layout as macros: cfg[`PDP_KERNEL_WIDTH], stat[`PDP_INF_INPUT_NUM]."""
     guard = f"NVDLA_{unit.name}_FIELDS_VH"
     lines = [f"// {HEADER}.",
-             f"// {unit.name} bundles: `cfg` out of {unit.module} (S_ fields, CONSUMER group's D_ fields) and",
-             "// `stat` into it (live statistics). Include at the top of a file that slices them.",
+             f"// {unit.name} bundles: `cfg` out of {unit.module} (S_ fields, CONSUMER group's D_ fields)",
+             "// and `stat` into it (live statistics). Include at the top of a file that slices them.",
              f"`ifndef {guard}", f"`define {guard}",
              f"`define {unit.name}_CFG_W {max(Unit.width(unit.cfg), 1)}",
              f"`define {unit.name}_STAT_W {max(Unit.width(unit.stat), 1)}"]
@@ -349,7 +349,8 @@ def fields_verilog(unit: Unit) -> str:
 def outputs(regmap: dict[str, Any]) -> dict[Path, str]:
     units = parse(regmap)
     files = {ROOT / "rtl" / "gen" / f"{u.module}.v": unit_verilog(u) for u in units}
-    files.update({ROOT / "rtl" / "gen" / f"nvdla_{u.name.lower()}_fields.vh": fields_verilog(u) for u in units})
+    files.update({ROOT / "rtl" / "gen" / f"nvdla_{u.name.lower()}_fields.vh": fields_verilog(u)
+                  for u in units})
     files[ROOT / "rtl" / "gen" / "nvdla_csb_map.vh"] = csb_map_verilog(units)
     for module, names in BENCH_TOPS.items():
         files[ROOT / "tb" / "hdl" / f"{module}.v"] = top_verilog(units, module, names, HEADER)

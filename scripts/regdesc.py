@@ -13,10 +13,11 @@ Field kinds (what the RTL block does with a field):
 
 Bundles (in the spirit of OpenTitan's reg2hw/hw2reg): per unit one configuration vector `cfg` holding every
 rw field (S_ fields and the CONSUMER group's D_ fields) and one statistics vector `stat` holding every stat
-field, packed in description order from bit 0. A unit without register groups (GLB) has no bundles: its
-registers reach hardware as 32-bit images, bits where software sees them (reserved bits 0). Each field's slice has a generated name, `<UNIT>_<FIELD>`
+field, packed in description order from bit 0. Each field's slice has a generated name, `<UNIT>_<FIELD>`
 (field names are unique within a unit; parse() checks it), so RTL writes cfg[`PDP_KERNEL_WIDTH] and Python
-reads CFG_LAYOUT["PDP"]["D_POOLING_KERNEL_CFG.KERNEL_WIDTH"].
+reads BUNDLES["PDP"]["cfg"]["D_POOLING_KERNEL_CFG.KERNEL_WIDTH"] (models/registers.py). A unit without
+register groups (GLB) has no bundles: its registers reach hardware as 32-bit images, bits where software
+sees them (reserved bits 0).
 """
 
 from __future__ import annotations
@@ -182,7 +183,8 @@ def parse(rm: dict[str, Any]) -> list[Unit]:
                 raise ValueError(f"{u['name']}.{r['name']}: stat must be hold or latch, not {r['stat']!r}")
             fields = tuple(Field(r["name"], f["name"], f["msb"], f["lsb"], f["reset"], _kind(u, r, f))
                            for f in r["fields"])
-            regs.append(Reg(r["name"], r["offset"] // 4, r["group"] == "dual", fields, r.get("stat") == "hold"))
+            hold = r.get("stat") == "hold"
+            regs.append(Reg(r["name"], r["offset"] // 4, r["group"] == "dual", fields, hold))
         lut = u.get("lut_pointer")
         if lut not in (None, *LUT_POINTERS):
             raise ValueError(f"{u['name']}: lut_pointer must be one of {LUT_POINTERS}, not {lut!r}")
@@ -214,5 +216,5 @@ def _check(unit: Unit) -> None:
     for s in unit.slices():
         macro = unit.macro(s.field)
         if macro in seen:
-            raise ValueError(f"{unit.name}: fields {seen[macro]} and {s.field.key} share the bundle name {macro}")
+            raise ValueError(f"{unit.name}: {seen[macro]} and {s.field.key} share the bundle name {macro}")
         seen[macro] = s.field.key
