@@ -35,13 +35,12 @@ from cocotb.triggers import ReadOnly, RisingEdge
 from numpy.typing import NDArray
 
 from models import lut_program
-from models.cdp import CdpConfig, CdpResult, cdp_compute, input_convert, run_cdp, square_sum
+from models.cdp import CdpConfig, CdpResult, cdp_compute, cube_layouts, input_convert, run_cdp, square_sum
 from models.driver_cdp import CdpProgram, Convertor, Surface, cdp_layer
 from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
-from models.memory import write_cube
 from models.pdp import run_pdp
 from models.precision import as_signed
-from models.replay import OutputLayout
+from models.regfile import intr_bit
 from tb import lut_access
 from tb.batch import Batch
 from tb.bench_target import batch_count, wait_status_bit
@@ -56,7 +55,7 @@ from tb.pdp_top import prepare as prepare_pdp
 from tb.test_cdp_core import aimed_lut, input_convertor, narrow_lut, output_convertor, random_cube_data
 
 ATOM = 8
-INTR_BIT = {"CDP": 2, "PDP": 4}     # GLB S_INTR_STATUS: unit group 0 / 1 = bit, bit + 1
+INTR_BIT = {u: intr_bit(u, 0) for u in ("CDP", "PDP")}  # GLB S_INTR_STATUS: group 1 = bit + 1
 IDLE, RUNNING, PENDING = 0, 1, 2    # S_STATUS.STATUS_{0,1}
 GUARD = 64                          # bytes checked untouched before and after each destination cube
 POLL = 32                           # cycles between interrupt polls
@@ -238,14 +237,8 @@ def describe(layer: Layer) -> str:
 
 # ---- memory, running, scoring --------------------------------------------------------------------------
 
-def cube_span(s: Surface, width: int, height: int, channels: int) -> tuple[int, int]:
-    surfaces = -(-channels // ATOM)
-    return s.base, s.base + (surfaces - 1) * s.surface_stride + (height - 1) * s.line_stride + width * ATOM
-
-
 def dst_span(cfg: CdpConfig) -> tuple[int, int]:
-    lo, hi = cube_span(Surface(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride), cfg.width,
-                       cfg.height, cfg.channels)
+    lo, hi = cube_layouts(cfg)[1].extent()
     return lo - GUARD, hi + GUARD
 
 
@@ -253,11 +246,11 @@ def prepare(top: CdpTop, layer: Layer) -> None:
     """Random background at the source and around the destination, then the layer's cube at the source, in
     the RAM and in the model's memory alike."""
     cfg = layer.prog.config
-    src = Surface(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride)
-    lo, hi = cube_span(src, cfg.width, cfg.height, cfg.channels)
+    src = cube_layouts(cfg)[0]
+    lo, hi = src.extent()
     top.fill(lo, hi)
     top.fill(*dst_span(cfg))
-    write_cube(top.mem, src.base, src.line_stride, src.surface_stride, layer.cube)
+    src.write(top.mem, layer.cube)
     top.ram.write(lo, top.mem.read(lo, hi - lo).tobytes())
 
 
@@ -271,13 +264,12 @@ def compare(top: CdpTop, layer: Layer, label: str) -> None:
     if not bad.size:
         return
     addr = lo + int(bad[0])
-    where = OutputLayout("CDP", layer.prog.group, cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride,
-                         cfg.width, cfg.height, cfg.channels).coordinate(addr)
+    where = cube_layouts(cfg)[1].coordinate(addr)
     e, a = (int(as_signed(int(x[bad[0]]), 8)) for x in (expected, actual))
     if where is None:
         element = f"a gap or guard byte at {addr:#x} (must stay untouched): expected {e}, actual {a}"
     else:
-        w, h, c = where
+        c, h, w = where
         element = f"h={h}, w={w}, c={c} (address {addr:#x}): expected {e}, actual {a}"
     raise AssertionError(f"{label}: {bad.size} wrong bytes in [{lo:#x}, {hi:#x}); first {element}\n"
                          f"  {describe(layer)}")

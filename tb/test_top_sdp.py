@@ -56,6 +56,7 @@ from models.lut import EXPONENT, LutConfig, lut_lookup
 from models.memory import Memory
 from models.pdp import run_pdp
 from models.precision import as_signed
+from models.regfile import intr_bit
 from models.sdp import USE_BOTH, SdpConfig, SdpResult, run_sdp, sdp_compute
 from models.sdp_datapath import ALU_EQL, Operands, ew_convert, x_block, y_block
 from tb import lut_access
@@ -77,7 +78,7 @@ from tb.test_top_cdp import make_layer as make_cdp_layer
 from tb.test_top_cdp import prepare as prepare_cdp
 
 ATOM = 8
-SDP_INTR_BIT = 0                     # GLB S_INTR_STATUS: SDP group 0 / 1 = bits 0 / 1
+SDP_INTR_BIT = intr_bit("SDP", 0)     # GLB S_INTR_STATUS: group 1 = the next bit
 SDP_AXI_ID = 2                       # the top's AXI IDs: PDP 0, CDP 1, SDP 2
 GUARD = 64                           # bytes checked untouched before and after each destination cube
 REGIONS = {"SRC": 0x3000_0000, "DST": 0xA000_0000, "BS": 0x4000_0000, "BN": 0x5000_0000, "EW": 0x6000_0000}
