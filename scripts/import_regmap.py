@@ -31,7 +31,8 @@ def _register(r: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"name": r["name"], "offset": int(r["offset"], 16), "group": r["group"],
                            "access": r["access"], "fields": [_field(f) for f in r["fields"]]}
     if r.get("per_group_stat"):
-        out["per_group_stat"] = True
+        # "hold" (DMA/CDP holding registers) was set by hand afterwards: regmap/README.md "Statistics"
+        out["stat"] = "latch"
     note = r.get("nv_small_note")
     if note:
         out["note"] = note

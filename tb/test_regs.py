@@ -223,13 +223,19 @@ class Bench:
         await ClockCycles(self.dut.clk, OP_EN_DELAY + 1)
         await ReadOnly()
         sh, inst = self.shadow[unit], self.instance(unit)
+        # grouped units: the packed cfg bundle; GLB: each register's image
+        cfg = regs.unpack_bundle(unit, "cfg", int(inst.cfg.value)) if unit in self.grouped else {}
         for reg in rw_regs(unit):
             r = sh.regs[reg]
             value = sh.s[reg] if r["group"] == "single" else sh.d[sh.consumer][reg]
+            image = None if unit in self.grouped else int(getattr(inst, reg.lower()).value)
             for fname, want in regs.decode_fields(unit, {reg: value}).items():
-                port = fname.replace(".", "_").lower()
-                got = int(getattr(inst, port).value)
-                assert got == want, f"{unit} output {port} = {got:#x}, expected {want:#x}"
+                if image is None:
+                    got = cfg[fname]
+                else:
+                    msb, lsb, _access = r["fields"][fname.split(".", 1)[1]]
+                    got = regs.field_value(image, msb, lsb)
+                assert got == want, f"{unit} output {fname} = {got:#x}, expected {want:#x}"
         if unit in self.grouped:
             assert self.bit(self.dut.consumer, unit) == sh.consumer, f"{unit} consumer output"
             assert self.bit(self.dut.op_en, unit) == sh.op_en[sh.consumer], f"{unit} op_en output"

@@ -15,20 +15,10 @@ module nvdla_cdp_rdma_regs #(
     input  wire        dp_done,
     output wire        op_en,
     output wire        consumer,
-    // D_ fields of the CONSUMER group
-    output wire [12:0]  d_data_cube_width_width,
-    output wire [12:0]  d_data_cube_height_height,
-    output wire [12:0]  d_data_cube_channel_channel,
-    output wire [31:0]  d_src_base_addr_low_src_base_addr_low,
-    output wire [31:0]  d_src_base_addr_high_src_base_addr_high,
-    output wire [31:0]  d_src_line_stride_src_line_stride,
-    output wire [31:0]  d_src_surface_stride_src_surface_stride,
-    output wire         d_src_dma_cfg_src_ram_type,
-    output wire [1:0]   d_data_format_input_data,
-    output wire         d_perf_enable_dma_en,
-    output wire [31:0]  d_cya_cya,
-    // per-group statistics: the datapath's live counts
-    input  wire [31:0]  d_perf_read_stall_perf_read_stall
+    // configuration bundle: S_ fields and the CONSUMER group's D_ fields (slices: nvdla_cdp_rdma_fields.vh)
+    output wire [202:0] cfg,
+    // statistics bundle: the datapath's live counts
+    input  wire [31:0] stat
 );
     wire wr = reg_sel && reg_write;
     // offsets from D_OP_ENABLE (10'h002) up reach the PRODUCER group
@@ -288,7 +278,7 @@ module nvdla_cdp_rdma_regs #(
             g0_d_perf_read_stall_perf_read_stall <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b0) begin
-                g0_d_perf_read_stall_perf_read_stall <= d_perf_read_stall_perf_read_stall;
+                g0_d_perf_read_stall_perf_read_stall <= stat[31:0];
             end
         end
     end  // D_PERF_READ_STALL group 0 (holding statistic)
@@ -299,7 +289,7 @@ module nvdla_cdp_rdma_regs #(
             g1_d_perf_read_stall_perf_read_stall <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b1) begin
-                g1_d_perf_read_stall_perf_read_stall <= d_perf_read_stall_perf_read_stall;
+                g1_d_perf_read_stall_perf_read_stall <= stat[31:0];
             end
         end
     end  // D_PERF_READ_STALL group 1 (holding statistic)
@@ -350,17 +340,17 @@ module nvdla_cdp_rdma_regs #(
         endcase
     end
 
-    assign d_data_cube_width_width = consumer ? g1_d_data_cube_width_width : g0_d_data_cube_width_width;
-    assign d_data_cube_height_height = consumer ? g1_d_data_cube_height_height : g0_d_data_cube_height_height;
-    assign d_data_cube_channel_channel = consumer ? g1_d_data_cube_channel_channel : g0_d_data_cube_channel_channel;
-    assign d_src_base_addr_low_src_base_addr_low = consumer ? g1_d_src_base_addr_low_src_base_addr_low : g0_d_src_base_addr_low_src_base_addr_low;
-    assign d_src_base_addr_high_src_base_addr_high = consumer ? g1_d_src_base_addr_high_src_base_addr_high : g0_d_src_base_addr_high_src_base_addr_high;
-    assign d_src_line_stride_src_line_stride = consumer ? g1_d_src_line_stride_src_line_stride : g0_d_src_line_stride_src_line_stride;
-    assign d_src_surface_stride_src_surface_stride = consumer ? g1_d_src_surface_stride_src_surface_stride : g0_d_src_surface_stride_src_surface_stride;
-    assign d_src_dma_cfg_src_ram_type = consumer ? g1_d_src_dma_cfg_src_ram_type : g0_d_src_dma_cfg_src_ram_type;
-    assign d_data_format_input_data = consumer ? g1_d_data_format_input_data : g0_d_data_format_input_data;
-    assign d_perf_enable_dma_en = consumer ? g1_d_perf_enable_dma_en : g0_d_perf_enable_dma_en;
-    assign d_cya_cya = consumer ? g1_d_cya_cya : g0_d_cya_cya;
+    assign cfg[12:0] = consumer ? g1_d_data_cube_width_width : g0_d_data_cube_width_width;  // CDP_RDMA_WIDTH
+    assign cfg[25:13] = consumer ? g1_d_data_cube_height_height : g0_d_data_cube_height_height;  // CDP_RDMA_HEIGHT
+    assign cfg[38:26] = consumer ? g1_d_data_cube_channel_channel : g0_d_data_cube_channel_channel;  // CDP_RDMA_CHANNEL
+    assign cfg[70:39] = consumer ? g1_d_src_base_addr_low_src_base_addr_low : g0_d_src_base_addr_low_src_base_addr_low;  // CDP_RDMA_SRC_BASE_ADDR_LOW
+    assign cfg[102:71] = consumer ? g1_d_src_base_addr_high_src_base_addr_high : g0_d_src_base_addr_high_src_base_addr_high;  // CDP_RDMA_SRC_BASE_ADDR_HIGH
+    assign cfg[134:103] = consumer ? g1_d_src_line_stride_src_line_stride : g0_d_src_line_stride_src_line_stride;  // CDP_RDMA_SRC_LINE_STRIDE
+    assign cfg[166:135] = consumer ? g1_d_src_surface_stride_src_surface_stride : g0_d_src_surface_stride_src_surface_stride;  // CDP_RDMA_SRC_SURFACE_STRIDE
+    assign cfg[167] = consumer ? g1_d_src_dma_cfg_src_ram_type : g0_d_src_dma_cfg_src_ram_type;  // CDP_RDMA_SRC_RAM_TYPE
+    assign cfg[169:168] = consumer ? g1_d_data_format_input_data : g0_d_data_format_input_data;  // CDP_RDMA_INPUT_DATA
+    assign cfg[170] = consumer ? g1_d_perf_enable_dma_en : g0_d_perf_enable_dma_en;  // CDP_RDMA_DMA_EN
+    assign cfg[202:171] = consumer ? g1_d_cya_cya : g0_d_cya_cya;  // CDP_RDMA_CYA
 
     wire unused_ok = &{1'b0, grp_arm, grp_finish};
 endmodule

@@ -21,63 +21,10 @@ module nvdla_cdp_regs #(
     output wire [15:0] lut_access_wdata,
     output wire        lut_access_rd,
     input  wire [15:0] lut_access_rdata,
-    // S_ fields
-    output wire         s_lut_access_cfg_lut_table_id,
-    output wire         s_lut_access_cfg_lut_access_type,
-    output wire         s_lut_cfg_lut_le_function,
-    output wire         s_lut_cfg_lut_uflow_priority,
-    output wire         s_lut_cfg_lut_oflow_priority,
-    output wire         s_lut_cfg_lut_hybrid_priority,
-    output wire [7:0]   s_lut_info_lut_le_index_offset,
-    output wire [7:0]   s_lut_info_lut_le_index_select,
-    output wire [7:0]   s_lut_info_lut_lo_index_select,
-    output wire [31:0]  s_lut_le_start_low_lut_le_start_low,
-    output wire [5:0]   s_lut_le_start_high_lut_le_start_high,
-    output wire [31:0]  s_lut_le_end_low_lut_le_end_low,
-    output wire [5:0]   s_lut_le_end_high_lut_le_end_high,
-    output wire [31:0]  s_lut_lo_start_low_lut_lo_start_low,
-    output wire [5:0]   s_lut_lo_start_high_lut_lo_start_high,
-    output wire [31:0]  s_lut_lo_end_low_lut_lo_end_low,
-    output wire [5:0]   s_lut_lo_end_high_lut_lo_end_high,
-    output wire [15:0]  s_lut_le_slope_scale_lut_le_slope_uflow_scale,
-    output wire [15:0]  s_lut_le_slope_scale_lut_le_slope_oflow_scale,
-    output wire [4:0]   s_lut_le_slope_shift_lut_le_slope_uflow_shift,
-    output wire [4:0]   s_lut_le_slope_shift_lut_le_slope_oflow_shift,
-    output wire [15:0]  s_lut_lo_slope_scale_lut_lo_slope_uflow_scale,
-    output wire [15:0]  s_lut_lo_slope_scale_lut_lo_slope_oflow_scale,
-    output wire [4:0]   s_lut_lo_slope_shift_lut_lo_slope_uflow_shift,
-    output wire [4:0]   s_lut_lo_slope_shift_lut_lo_slope_oflow_shift,
-    // D_ fields of the CONSUMER group
-    output wire         d_func_bypass_sqsum_bypass,
-    output wire         d_func_bypass_mul_bypass,
-    output wire [31:0]  d_dst_base_addr_low_dst_base_addr_low,
-    output wire [31:0]  d_dst_base_addr_high_dst_base_addr_high,
-    output wire [31:0]  d_dst_line_stride_dst_line_stride,
-    output wire [31:0]  d_dst_surface_stride_dst_surface_stride,
-    output wire         d_dst_dma_cfg_dst_ram_type,
-    output wire [1:0]   d_data_format_input_data_type,
-    output wire         d_nan_flush_to_zero_nan_to_zero,
-    output wire [1:0]   d_lrn_cfg_normalz_len,
-    output wire [15:0]  d_datin_offset_datin_offset,
-    output wire [15:0]  d_datin_scale_datin_scale,
-    output wire [4:0]   d_datin_shifter_datin_shifter,
-    output wire [31:0]  d_datout_offset_datout_offset,
-    output wire [15:0]  d_datout_scale_datout_scale,
-    output wire [5:0]   d_datout_shifter_datout_shifter,
-    output wire         d_perf_enable_dma_en,
-    output wire         d_perf_enable_lut_en,
-    output wire [31:0]  d_cya_cya,
-    // per-group statistics: the datapath's live counts
-    input  wire [31:0]  d_nan_input_num_nan_input_num,
-    input  wire [31:0]  d_inf_input_num_inf_input_num,
-    input  wire [31:0]  d_nan_output_num_nan_output_num,
-    input  wire [31:0]  d_out_saturation_out_saturation,
-    input  wire [31:0]  d_perf_write_stall_perf_write_stall,
-    input  wire [31:0]  d_perf_lut_uflow_perf_lut_uflow,
-    input  wire [31:0]  d_perf_lut_oflow_perf_lut_oflow,
-    input  wire [31:0]  d_perf_lut_hybrid_perf_lut_hybrid,
-    input  wire [31:0]  d_perf_lut_le_hit_perf_lut_le_hit,
-    input  wire [31:0]  d_perf_lut_lo_hit_perf_lut_lo_hit
+    // configuration bundle: S_ fields and the CONSUMER group's D_ fields (slices: nvdla_cdp_fields.vh)
+    output wire [526:0] cfg,
+    // statistics bundle: the datapath's live counts
+    input  wire [319:0] stat
 );
     wire wr = reg_sel && reg_write;
     // offsets from D_OP_ENABLE (10'h012) up reach the PRODUCER group
@@ -670,7 +617,7 @@ module nvdla_cdp_regs #(
             g0_d_nan_input_num_nan_input_num <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_nan_input_num_nan_input_num <= d_nan_input_num_nan_input_num;
+                g0_d_nan_input_num_nan_input_num <= stat[31:0];
             end else if (grp_arm[0]) begin
                 g0_d_nan_input_num_nan_input_num <= 32'h0;
             end
@@ -683,7 +630,7 @@ module nvdla_cdp_regs #(
             g1_d_nan_input_num_nan_input_num <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_nan_input_num_nan_input_num <= d_nan_input_num_nan_input_num;
+                g1_d_nan_input_num_nan_input_num <= stat[31:0];
             end else if (grp_arm[1]) begin
                 g1_d_nan_input_num_nan_input_num <= 32'h0;
             end
@@ -696,7 +643,7 @@ module nvdla_cdp_regs #(
             g0_d_inf_input_num_inf_input_num <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_inf_input_num_inf_input_num <= d_inf_input_num_inf_input_num;
+                g0_d_inf_input_num_inf_input_num <= stat[63:32];
             end else if (grp_arm[0]) begin
                 g0_d_inf_input_num_inf_input_num <= 32'h0;
             end
@@ -709,7 +656,7 @@ module nvdla_cdp_regs #(
             g1_d_inf_input_num_inf_input_num <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_inf_input_num_inf_input_num <= d_inf_input_num_inf_input_num;
+                g1_d_inf_input_num_inf_input_num <= stat[63:32];
             end else if (grp_arm[1]) begin
                 g1_d_inf_input_num_inf_input_num <= 32'h0;
             end
@@ -722,7 +669,7 @@ module nvdla_cdp_regs #(
             g0_d_nan_output_num_nan_output_num <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_nan_output_num_nan_output_num <= d_nan_output_num_nan_output_num;
+                g0_d_nan_output_num_nan_output_num <= stat[95:64];
             end else if (grp_arm[0]) begin
                 g0_d_nan_output_num_nan_output_num <= 32'h0;
             end
@@ -735,7 +682,7 @@ module nvdla_cdp_regs #(
             g1_d_nan_output_num_nan_output_num <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_nan_output_num_nan_output_num <= d_nan_output_num_nan_output_num;
+                g1_d_nan_output_num_nan_output_num <= stat[95:64];
             end else if (grp_arm[1]) begin
                 g1_d_nan_output_num_nan_output_num <= 32'h0;
             end
@@ -748,7 +695,7 @@ module nvdla_cdp_regs #(
             g0_d_out_saturation_out_saturation <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b0) begin
-                g0_d_out_saturation_out_saturation <= d_out_saturation_out_saturation;
+                g0_d_out_saturation_out_saturation <= stat[127:96];
             end
         end
     end  // D_OUT_SATURATION group 0 (holding statistic)
@@ -759,7 +706,7 @@ module nvdla_cdp_regs #(
             g1_d_out_saturation_out_saturation <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b1) begin
-                g1_d_out_saturation_out_saturation <= d_out_saturation_out_saturation;
+                g1_d_out_saturation_out_saturation <= stat[127:96];
             end
         end
     end  // D_OUT_SATURATION group 1 (holding statistic)
@@ -798,7 +745,7 @@ module nvdla_cdp_regs #(
             g0_d_perf_write_stall_perf_write_stall <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b0) begin
-                g0_d_perf_write_stall_perf_write_stall <= d_perf_write_stall_perf_write_stall;
+                g0_d_perf_write_stall_perf_write_stall <= stat[159:128];
             end
         end
     end  // D_PERF_WRITE_STALL group 0 (holding statistic)
@@ -809,7 +756,7 @@ module nvdla_cdp_regs #(
             g1_d_perf_write_stall_perf_write_stall <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b1) begin
-                g1_d_perf_write_stall_perf_write_stall <= d_perf_write_stall_perf_write_stall;
+                g1_d_perf_write_stall_perf_write_stall <= stat[159:128];
             end
         end
     end  // D_PERF_WRITE_STALL group 1 (holding statistic)
@@ -820,7 +767,7 @@ module nvdla_cdp_regs #(
             g0_d_perf_lut_uflow_perf_lut_uflow <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b0) begin
-                g0_d_perf_lut_uflow_perf_lut_uflow <= d_perf_lut_uflow_perf_lut_uflow;
+                g0_d_perf_lut_uflow_perf_lut_uflow <= stat[191:160];
             end
         end
     end  // D_PERF_LUT_UFLOW group 0 (holding statistic)
@@ -831,7 +778,7 @@ module nvdla_cdp_regs #(
             g1_d_perf_lut_uflow_perf_lut_uflow <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b1) begin
-                g1_d_perf_lut_uflow_perf_lut_uflow <= d_perf_lut_uflow_perf_lut_uflow;
+                g1_d_perf_lut_uflow_perf_lut_uflow <= stat[191:160];
             end
         end
     end  // D_PERF_LUT_UFLOW group 1 (holding statistic)
@@ -842,7 +789,7 @@ module nvdla_cdp_regs #(
             g0_d_perf_lut_oflow_perf_lut_oflow <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b0) begin
-                g0_d_perf_lut_oflow_perf_lut_oflow <= d_perf_lut_oflow_perf_lut_oflow;
+                g0_d_perf_lut_oflow_perf_lut_oflow <= stat[223:192];
             end
         end
     end  // D_PERF_LUT_OFLOW group 0 (holding statistic)
@@ -853,7 +800,7 @@ module nvdla_cdp_regs #(
             g1_d_perf_lut_oflow_perf_lut_oflow <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b1) begin
-                g1_d_perf_lut_oflow_perf_lut_oflow <= d_perf_lut_oflow_perf_lut_oflow;
+                g1_d_perf_lut_oflow_perf_lut_oflow <= stat[223:192];
             end
         end
     end  // D_PERF_LUT_OFLOW group 1 (holding statistic)
@@ -864,7 +811,7 @@ module nvdla_cdp_regs #(
             g0_d_perf_lut_hybrid_perf_lut_hybrid <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b0) begin
-                g0_d_perf_lut_hybrid_perf_lut_hybrid <= d_perf_lut_hybrid_perf_lut_hybrid;
+                g0_d_perf_lut_hybrid_perf_lut_hybrid <= stat[255:224];
             end
         end
     end  // D_PERF_LUT_HYBRID group 0 (holding statistic)
@@ -875,7 +822,7 @@ module nvdla_cdp_regs #(
             g1_d_perf_lut_hybrid_perf_lut_hybrid <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b1) begin
-                g1_d_perf_lut_hybrid_perf_lut_hybrid <= d_perf_lut_hybrid_perf_lut_hybrid;
+                g1_d_perf_lut_hybrid_perf_lut_hybrid <= stat[255:224];
             end
         end
     end  // D_PERF_LUT_HYBRID group 1 (holding statistic)
@@ -886,7 +833,7 @@ module nvdla_cdp_regs #(
             g0_d_perf_lut_le_hit_perf_lut_le_hit <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b0) begin
-                g0_d_perf_lut_le_hit_perf_lut_le_hit <= d_perf_lut_le_hit_perf_lut_le_hit;
+                g0_d_perf_lut_le_hit_perf_lut_le_hit <= stat[287:256];
             end
         end
     end  // D_PERF_LUT_LE_HIT group 0 (holding statistic)
@@ -897,7 +844,7 @@ module nvdla_cdp_regs #(
             g1_d_perf_lut_le_hit_perf_lut_le_hit <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b1) begin
-                g1_d_perf_lut_le_hit_perf_lut_le_hit <= d_perf_lut_le_hit_perf_lut_le_hit;
+                g1_d_perf_lut_le_hit_perf_lut_le_hit <= stat[287:256];
             end
         end
     end  // D_PERF_LUT_LE_HIT group 1 (holding statistic)
@@ -908,7 +855,7 @@ module nvdla_cdp_regs #(
             g0_d_perf_lut_lo_hit_perf_lut_lo_hit <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b0) begin
-                g0_d_perf_lut_lo_hit_perf_lut_lo_hit <= d_perf_lut_lo_hit_perf_lut_lo_hit;
+                g0_d_perf_lut_lo_hit_perf_lut_lo_hit <= stat[319:288];
             end
         end
     end  // D_PERF_LUT_LO_HIT group 0 (holding statistic)
@@ -919,7 +866,7 @@ module nvdla_cdp_regs #(
             g1_d_perf_lut_lo_hit_perf_lut_lo_hit <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b1) begin
-                g1_d_perf_lut_lo_hit_perf_lut_lo_hit <= d_perf_lut_lo_hit_perf_lut_lo_hit;
+                g1_d_perf_lut_lo_hit_perf_lut_lo_hit <= stat[319:288];
             end
         end
     end  // D_PERF_LUT_LO_HIT group 1 (holding statistic)
@@ -1022,48 +969,48 @@ module nvdla_cdp_regs #(
         endcase
     end
 
-    assign s_lut_access_cfg_lut_table_id = r_s_lut_access_cfg_lut_table_id;
-    assign s_lut_access_cfg_lut_access_type = r_s_lut_access_cfg_lut_access_type;
-    assign s_lut_cfg_lut_le_function = r_s_lut_cfg_lut_le_function;
-    assign s_lut_cfg_lut_uflow_priority = r_s_lut_cfg_lut_uflow_priority;
-    assign s_lut_cfg_lut_oflow_priority = r_s_lut_cfg_lut_oflow_priority;
-    assign s_lut_cfg_lut_hybrid_priority = r_s_lut_cfg_lut_hybrid_priority;
-    assign s_lut_info_lut_le_index_offset = r_s_lut_info_lut_le_index_offset;
-    assign s_lut_info_lut_le_index_select = r_s_lut_info_lut_le_index_select;
-    assign s_lut_info_lut_lo_index_select = r_s_lut_info_lut_lo_index_select;
-    assign s_lut_le_start_low_lut_le_start_low = r_s_lut_le_start_low_lut_le_start_low;
-    assign s_lut_le_start_high_lut_le_start_high = r_s_lut_le_start_high_lut_le_start_high;
-    assign s_lut_le_end_low_lut_le_end_low = r_s_lut_le_end_low_lut_le_end_low;
-    assign s_lut_le_end_high_lut_le_end_high = r_s_lut_le_end_high_lut_le_end_high;
-    assign s_lut_lo_start_low_lut_lo_start_low = r_s_lut_lo_start_low_lut_lo_start_low;
-    assign s_lut_lo_start_high_lut_lo_start_high = r_s_lut_lo_start_high_lut_lo_start_high;
-    assign s_lut_lo_end_low_lut_lo_end_low = r_s_lut_lo_end_low_lut_lo_end_low;
-    assign s_lut_lo_end_high_lut_lo_end_high = r_s_lut_lo_end_high_lut_lo_end_high;
-    assign s_lut_le_slope_scale_lut_le_slope_uflow_scale = r_s_lut_le_slope_scale_lut_le_slope_uflow_scale;
-    assign s_lut_le_slope_scale_lut_le_slope_oflow_scale = r_s_lut_le_slope_scale_lut_le_slope_oflow_scale;
-    assign s_lut_le_slope_shift_lut_le_slope_uflow_shift = r_s_lut_le_slope_shift_lut_le_slope_uflow_shift;
-    assign s_lut_le_slope_shift_lut_le_slope_oflow_shift = r_s_lut_le_slope_shift_lut_le_slope_oflow_shift;
-    assign s_lut_lo_slope_scale_lut_lo_slope_uflow_scale = r_s_lut_lo_slope_scale_lut_lo_slope_uflow_scale;
-    assign s_lut_lo_slope_scale_lut_lo_slope_oflow_scale = r_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale;
-    assign s_lut_lo_slope_shift_lut_lo_slope_uflow_shift = r_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift;
-    assign s_lut_lo_slope_shift_lut_lo_slope_oflow_shift = r_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift;
-    assign d_func_bypass_sqsum_bypass = consumer ? g1_d_func_bypass_sqsum_bypass : g0_d_func_bypass_sqsum_bypass;
-    assign d_func_bypass_mul_bypass = consumer ? g1_d_func_bypass_mul_bypass : g0_d_func_bypass_mul_bypass;
-    assign d_dst_base_addr_low_dst_base_addr_low = consumer ? g1_d_dst_base_addr_low_dst_base_addr_low : g0_d_dst_base_addr_low_dst_base_addr_low;
-    assign d_dst_base_addr_high_dst_base_addr_high = consumer ? g1_d_dst_base_addr_high_dst_base_addr_high : g0_d_dst_base_addr_high_dst_base_addr_high;
-    assign d_dst_line_stride_dst_line_stride = consumer ? g1_d_dst_line_stride_dst_line_stride : g0_d_dst_line_stride_dst_line_stride;
-    assign d_dst_surface_stride_dst_surface_stride = consumer ? g1_d_dst_surface_stride_dst_surface_stride : g0_d_dst_surface_stride_dst_surface_stride;
-    assign d_dst_dma_cfg_dst_ram_type = consumer ? g1_d_dst_dma_cfg_dst_ram_type : g0_d_dst_dma_cfg_dst_ram_type;
-    assign d_data_format_input_data_type = consumer ? g1_d_data_format_input_data_type : g0_d_data_format_input_data_type;
-    assign d_nan_flush_to_zero_nan_to_zero = consumer ? g1_d_nan_flush_to_zero_nan_to_zero : g0_d_nan_flush_to_zero_nan_to_zero;
-    assign d_lrn_cfg_normalz_len = consumer ? g1_d_lrn_cfg_normalz_len : g0_d_lrn_cfg_normalz_len;
-    assign d_datin_offset_datin_offset = consumer ? g1_d_datin_offset_datin_offset : g0_d_datin_offset_datin_offset;
-    assign d_datin_scale_datin_scale = consumer ? g1_d_datin_scale_datin_scale : g0_d_datin_scale_datin_scale;
-    assign d_datin_shifter_datin_shifter = consumer ? g1_d_datin_shifter_datin_shifter : g0_d_datin_shifter_datin_shifter;
-    assign d_datout_offset_datout_offset = consumer ? g1_d_datout_offset_datout_offset : g0_d_datout_offset_datout_offset;
-    assign d_datout_scale_datout_scale = consumer ? g1_d_datout_scale_datout_scale : g0_d_datout_scale_datout_scale;
-    assign d_datout_shifter_datout_shifter = consumer ? g1_d_datout_shifter_datout_shifter : g0_d_datout_shifter_datout_shifter;
-    assign d_perf_enable_dma_en = consumer ? g1_d_perf_enable_dma_en : g0_d_perf_enable_dma_en;
-    assign d_perf_enable_lut_en = consumer ? g1_d_perf_enable_lut_en : g0_d_perf_enable_lut_en;
-    assign d_cya_cya = consumer ? g1_d_cya_cya : g0_d_cya_cya;
+    assign cfg[0] = r_s_lut_access_cfg_lut_table_id;  // CDP_LUT_TABLE_ID
+    assign cfg[1] = r_s_lut_access_cfg_lut_access_type;  // CDP_LUT_ACCESS_TYPE
+    assign cfg[2] = r_s_lut_cfg_lut_le_function;  // CDP_LUT_LE_FUNCTION
+    assign cfg[3] = r_s_lut_cfg_lut_uflow_priority;  // CDP_LUT_UFLOW_PRIORITY
+    assign cfg[4] = r_s_lut_cfg_lut_oflow_priority;  // CDP_LUT_OFLOW_PRIORITY
+    assign cfg[5] = r_s_lut_cfg_lut_hybrid_priority;  // CDP_LUT_HYBRID_PRIORITY
+    assign cfg[13:6] = r_s_lut_info_lut_le_index_offset;  // CDP_LUT_LE_INDEX_OFFSET
+    assign cfg[21:14] = r_s_lut_info_lut_le_index_select;  // CDP_LUT_LE_INDEX_SELECT
+    assign cfg[29:22] = r_s_lut_info_lut_lo_index_select;  // CDP_LUT_LO_INDEX_SELECT
+    assign cfg[61:30] = r_s_lut_le_start_low_lut_le_start_low;  // CDP_LUT_LE_START_LOW
+    assign cfg[67:62] = r_s_lut_le_start_high_lut_le_start_high;  // CDP_LUT_LE_START_HIGH
+    assign cfg[99:68] = r_s_lut_le_end_low_lut_le_end_low;  // CDP_LUT_LE_END_LOW
+    assign cfg[105:100] = r_s_lut_le_end_high_lut_le_end_high;  // CDP_LUT_LE_END_HIGH
+    assign cfg[137:106] = r_s_lut_lo_start_low_lut_lo_start_low;  // CDP_LUT_LO_START_LOW
+    assign cfg[143:138] = r_s_lut_lo_start_high_lut_lo_start_high;  // CDP_LUT_LO_START_HIGH
+    assign cfg[175:144] = r_s_lut_lo_end_low_lut_lo_end_low;  // CDP_LUT_LO_END_LOW
+    assign cfg[181:176] = r_s_lut_lo_end_high_lut_lo_end_high;  // CDP_LUT_LO_END_HIGH
+    assign cfg[197:182] = r_s_lut_le_slope_scale_lut_le_slope_uflow_scale;  // CDP_LUT_LE_SLOPE_UFLOW_SCALE
+    assign cfg[213:198] = r_s_lut_le_slope_scale_lut_le_slope_oflow_scale;  // CDP_LUT_LE_SLOPE_OFLOW_SCALE
+    assign cfg[218:214] = r_s_lut_le_slope_shift_lut_le_slope_uflow_shift;  // CDP_LUT_LE_SLOPE_UFLOW_SHIFT
+    assign cfg[223:219] = r_s_lut_le_slope_shift_lut_le_slope_oflow_shift;  // CDP_LUT_LE_SLOPE_OFLOW_SHIFT
+    assign cfg[239:224] = r_s_lut_lo_slope_scale_lut_lo_slope_uflow_scale;  // CDP_LUT_LO_SLOPE_UFLOW_SCALE
+    assign cfg[255:240] = r_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale;  // CDP_LUT_LO_SLOPE_OFLOW_SCALE
+    assign cfg[260:256] = r_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift;  // CDP_LUT_LO_SLOPE_UFLOW_SHIFT
+    assign cfg[265:261] = r_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift;  // CDP_LUT_LO_SLOPE_OFLOW_SHIFT
+    assign cfg[266] = consumer ? g1_d_func_bypass_sqsum_bypass : g0_d_func_bypass_sqsum_bypass;  // CDP_SQSUM_BYPASS
+    assign cfg[267] = consumer ? g1_d_func_bypass_mul_bypass : g0_d_func_bypass_mul_bypass;  // CDP_MUL_BYPASS
+    assign cfg[299:268] = consumer ? g1_d_dst_base_addr_low_dst_base_addr_low : g0_d_dst_base_addr_low_dst_base_addr_low;  // CDP_DST_BASE_ADDR_LOW
+    assign cfg[331:300] = consumer ? g1_d_dst_base_addr_high_dst_base_addr_high : g0_d_dst_base_addr_high_dst_base_addr_high;  // CDP_DST_BASE_ADDR_HIGH
+    assign cfg[363:332] = consumer ? g1_d_dst_line_stride_dst_line_stride : g0_d_dst_line_stride_dst_line_stride;  // CDP_DST_LINE_STRIDE
+    assign cfg[395:364] = consumer ? g1_d_dst_surface_stride_dst_surface_stride : g0_d_dst_surface_stride_dst_surface_stride;  // CDP_DST_SURFACE_STRIDE
+    assign cfg[396] = consumer ? g1_d_dst_dma_cfg_dst_ram_type : g0_d_dst_dma_cfg_dst_ram_type;  // CDP_DST_RAM_TYPE
+    assign cfg[398:397] = consumer ? g1_d_data_format_input_data_type : g0_d_data_format_input_data_type;  // CDP_INPUT_DATA_TYPE
+    assign cfg[399] = consumer ? g1_d_nan_flush_to_zero_nan_to_zero : g0_d_nan_flush_to_zero_nan_to_zero;  // CDP_NAN_TO_ZERO
+    assign cfg[401:400] = consumer ? g1_d_lrn_cfg_normalz_len : g0_d_lrn_cfg_normalz_len;  // CDP_NORMALZ_LEN
+    assign cfg[417:402] = consumer ? g1_d_datin_offset_datin_offset : g0_d_datin_offset_datin_offset;  // CDP_DATIN_OFFSET
+    assign cfg[433:418] = consumer ? g1_d_datin_scale_datin_scale : g0_d_datin_scale_datin_scale;  // CDP_DATIN_SCALE
+    assign cfg[438:434] = consumer ? g1_d_datin_shifter_datin_shifter : g0_d_datin_shifter_datin_shifter;  // CDP_DATIN_SHIFTER
+    assign cfg[470:439] = consumer ? g1_d_datout_offset_datout_offset : g0_d_datout_offset_datout_offset;  // CDP_DATOUT_OFFSET
+    assign cfg[486:471] = consumer ? g1_d_datout_scale_datout_scale : g0_d_datout_scale_datout_scale;  // CDP_DATOUT_SCALE
+    assign cfg[492:487] = consumer ? g1_d_datout_shifter_datout_shifter : g0_d_datout_shifter_datout_shifter;  // CDP_DATOUT_SHIFTER
+    assign cfg[493] = consumer ? g1_d_perf_enable_dma_en : g0_d_perf_enable_dma_en;  // CDP_DMA_EN
+    assign cfg[494] = consumer ? g1_d_perf_enable_lut_en : g0_d_perf_enable_lut_en;  // CDP_LUT_EN
+    assign cfg[526:495] = consumer ? g1_d_cya_cya : g0_d_cya_cya;  // CDP_CYA
 endmodule

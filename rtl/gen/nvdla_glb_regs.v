@@ -9,73 +9,13 @@ module nvdla_glb_regs (
     input  wire [31:0] reg_wdata,
     input  wire        reg_write,
     output reg  [31:0] reg_rdata,
-    // S_ fields
-    output wire         s_intr_mask_sdp_done_mask0,
-    output wire         s_intr_mask_sdp_done_mask1,
-    output wire         s_intr_mask_cdp_done_mask0,
-    output wire         s_intr_mask_cdp_done_mask1,
-    output wire         s_intr_mask_pdp_done_mask0,
-    output wire         s_intr_mask_pdp_done_mask1,
-    output wire         s_intr_mask_bdma_done_mask0,
-    output wire         s_intr_mask_bdma_done_mask1,
-    output wire         s_intr_mask_rubik_done_mask0,
-    output wire         s_intr_mask_rubik_done_mask1,
-    output wire         s_intr_mask_cdma_dat_done_mask0,
-    output wire         s_intr_mask_cdma_dat_done_mask1,
-    output wire         s_intr_mask_cdma_wt_done_mask0,
-    output wire         s_intr_mask_cdma_wt_done_mask1,
-    output wire         s_intr_mask_cacc_done_mask0,
-    output wire         s_intr_mask_cacc_done_mask1,
-    // write-1-to-set pulses
-    output wire         s_intr_set_sdp_done_set0,
-    output wire         s_intr_set_sdp_done_set1,
-    output wire         s_intr_set_cdp_done_set0,
-    output wire         s_intr_set_cdp_done_set1,
-    output wire         s_intr_set_pdp_done_set0,
-    output wire         s_intr_set_pdp_done_set1,
-    output wire         s_intr_set_bdma_done_set0,
-    output wire         s_intr_set_bdma_done_set1,
-    output wire         s_intr_set_rubik_done_set0,
-    output wire         s_intr_set_rubik_done_set1,
-    output wire         s_intr_set_cdma_dat_done_set0,
-    output wire         s_intr_set_cdma_dat_done_set1,
-    output wire         s_intr_set_cdma_wt_done_set0,
-    output wire         s_intr_set_cdma_wt_done_set1,
-    output wire         s_intr_set_cacc_done_set0,
-    output wire         s_intr_set_cacc_done_set1,
-    // write-1-to-clear status: hardware sets, software clears
-    output wire         s_intr_status_sdp_done_status0,
-    output wire         s_intr_status_sdp_done_status1,
-    output wire         s_intr_status_cdp_done_status0,
-    output wire         s_intr_status_cdp_done_status1,
-    output wire         s_intr_status_pdp_done_status0,
-    output wire         s_intr_status_pdp_done_status1,
-    output wire         s_intr_status_bdma_done_status0,
-    output wire         s_intr_status_bdma_done_status1,
-    output wire         s_intr_status_rubik_done_status0,
-    output wire         s_intr_status_rubik_done_status1,
-    output wire         s_intr_status_cdma_dat_done_status0,
-    output wire         s_intr_status_cdma_dat_done_status1,
-    output wire         s_intr_status_cdma_wt_done_status0,
-    output wire         s_intr_status_cdma_wt_done_status1,
-    output wire         s_intr_status_cacc_done_status0,
-    output wire         s_intr_status_cacc_done_status1,
-    input  wire         s_intr_status_sdp_done_status0_set,
-    input  wire         s_intr_status_sdp_done_status1_set,
-    input  wire         s_intr_status_cdp_done_status0_set,
-    input  wire         s_intr_status_cdp_done_status1_set,
-    input  wire         s_intr_status_pdp_done_status0_set,
-    input  wire         s_intr_status_pdp_done_status1_set,
-    input  wire         s_intr_status_bdma_done_status0_set,
-    input  wire         s_intr_status_bdma_done_status1_set,
-    input  wire         s_intr_status_rubik_done_status0_set,
-    input  wire         s_intr_status_rubik_done_status1_set,
-    input  wire         s_intr_status_cdma_dat_done_status0_set,
-    input  wire         s_intr_status_cdma_dat_done_status1_set,
-    input  wire         s_intr_status_cdma_wt_done_status0_set,
-    input  wire         s_intr_status_cdma_wt_done_status1_set,
-    input  wire         s_intr_status_cacc_done_status0_set,
-    input  wire         s_intr_status_cacc_done_status1_set
+    // S_INTR_MASK as software sees it: RW value
+    output wire [31:0] s_intr_mask,
+    // S_INTR_SET as software sees it: write-1-to-set pulses
+    output wire [31:0] s_intr_set,
+    // S_INTR_STATUS as software sees it: write-1-to-clear status, `_set` bits set it (set wins)
+    output wire [31:0] s_intr_status,
+    input  wire [31:0] s_intr_status_set
 );
     wire wr = reg_sel && reg_write;
     wire wr_s  = wr;
@@ -144,7 +84,7 @@ module nvdla_glb_regs (
         if (!rst_n) begin
             r_s_intr_status_sdp_done_status0 <= 1'h0;
         end else begin
-            r_s_intr_status_sdp_done_status0 <= (r_s_intr_status_sdp_done_status0 & ~((wr_s && hit_s_intr_status) ? reg_wdata[0] : 1'h0)) | s_intr_status_sdp_done_status0_set;
+            r_s_intr_status_sdp_done_status0 <= (r_s_intr_status_sdp_done_status0 & ~((wr_s && hit_s_intr_status) ? reg_wdata[0] : 1'h0)) | s_intr_status_set[0];
         end
     end  // S_INTR_STATUS.SDP_DONE_STATUS0 (W1C, set wins)
 
@@ -153,7 +93,7 @@ module nvdla_glb_regs (
         if (!rst_n) begin
             r_s_intr_status_sdp_done_status1 <= 1'h0;
         end else begin
-            r_s_intr_status_sdp_done_status1 <= (r_s_intr_status_sdp_done_status1 & ~((wr_s && hit_s_intr_status) ? reg_wdata[1] : 1'h0)) | s_intr_status_sdp_done_status1_set;
+            r_s_intr_status_sdp_done_status1 <= (r_s_intr_status_sdp_done_status1 & ~((wr_s && hit_s_intr_status) ? reg_wdata[1] : 1'h0)) | s_intr_status_set[1];
         end
     end  // S_INTR_STATUS.SDP_DONE_STATUS1 (W1C, set wins)
 
@@ -162,7 +102,7 @@ module nvdla_glb_regs (
         if (!rst_n) begin
             r_s_intr_status_cdp_done_status0 <= 1'h0;
         end else begin
-            r_s_intr_status_cdp_done_status0 <= (r_s_intr_status_cdp_done_status0 & ~((wr_s && hit_s_intr_status) ? reg_wdata[2] : 1'h0)) | s_intr_status_cdp_done_status0_set;
+            r_s_intr_status_cdp_done_status0 <= (r_s_intr_status_cdp_done_status0 & ~((wr_s && hit_s_intr_status) ? reg_wdata[2] : 1'h0)) | s_intr_status_set[2];
         end
     end  // S_INTR_STATUS.CDP_DONE_STATUS0 (W1C, set wins)
 
@@ -171,7 +111,7 @@ module nvdla_glb_regs (
         if (!rst_n) begin
             r_s_intr_status_cdp_done_status1 <= 1'h0;
         end else begin
-            r_s_intr_status_cdp_done_status1 <= (r_s_intr_status_cdp_done_status1 & ~((wr_s && hit_s_intr_status) ? reg_wdata[3] : 1'h0)) | s_intr_status_cdp_done_status1_set;
+            r_s_intr_status_cdp_done_status1 <= (r_s_intr_status_cdp_done_status1 & ~((wr_s && hit_s_intr_status) ? reg_wdata[3] : 1'h0)) | s_intr_status_set[3];
         end
     end  // S_INTR_STATUS.CDP_DONE_STATUS1 (W1C, set wins)
 
@@ -180,7 +120,7 @@ module nvdla_glb_regs (
         if (!rst_n) begin
             r_s_intr_status_pdp_done_status0 <= 1'h0;
         end else begin
-            r_s_intr_status_pdp_done_status0 <= (r_s_intr_status_pdp_done_status0 & ~((wr_s && hit_s_intr_status) ? reg_wdata[4] : 1'h0)) | s_intr_status_pdp_done_status0_set;
+            r_s_intr_status_pdp_done_status0 <= (r_s_intr_status_pdp_done_status0 & ~((wr_s && hit_s_intr_status) ? reg_wdata[4] : 1'h0)) | s_intr_status_set[4];
         end
     end  // S_INTR_STATUS.PDP_DONE_STATUS0 (W1C, set wins)
 
@@ -189,7 +129,7 @@ module nvdla_glb_regs (
         if (!rst_n) begin
             r_s_intr_status_pdp_done_status1 <= 1'h0;
         end else begin
-            r_s_intr_status_pdp_done_status1 <= (r_s_intr_status_pdp_done_status1 & ~((wr_s && hit_s_intr_status) ? reg_wdata[5] : 1'h0)) | s_intr_status_pdp_done_status1_set;
+            r_s_intr_status_pdp_done_status1 <= (r_s_intr_status_pdp_done_status1 & ~((wr_s && hit_s_intr_status) ? reg_wdata[5] : 1'h0)) | s_intr_status_set[5];
         end
     end  // S_INTR_STATUS.PDP_DONE_STATUS1 (W1C, set wins)
 
@@ -198,7 +138,7 @@ module nvdla_glb_regs (
         if (!rst_n) begin
             r_s_intr_status_bdma_done_status0 <= 1'h0;
         end else begin
-            r_s_intr_status_bdma_done_status0 <= (r_s_intr_status_bdma_done_status0 & ~((wr_s && hit_s_intr_status) ? reg_wdata[6] : 1'h0)) | s_intr_status_bdma_done_status0_set;
+            r_s_intr_status_bdma_done_status0 <= (r_s_intr_status_bdma_done_status0 & ~((wr_s && hit_s_intr_status) ? reg_wdata[6] : 1'h0)) | s_intr_status_set[6];
         end
     end  // S_INTR_STATUS.BDMA_DONE_STATUS0 (W1C, set wins)
 
@@ -207,7 +147,7 @@ module nvdla_glb_regs (
         if (!rst_n) begin
             r_s_intr_status_bdma_done_status1 <= 1'h0;
         end else begin
-            r_s_intr_status_bdma_done_status1 <= (r_s_intr_status_bdma_done_status1 & ~((wr_s && hit_s_intr_status) ? reg_wdata[7] : 1'h0)) | s_intr_status_bdma_done_status1_set;
+            r_s_intr_status_bdma_done_status1 <= (r_s_intr_status_bdma_done_status1 & ~((wr_s && hit_s_intr_status) ? reg_wdata[7] : 1'h0)) | s_intr_status_set[7];
         end
     end  // S_INTR_STATUS.BDMA_DONE_STATUS1 (W1C, set wins)
 
@@ -216,7 +156,7 @@ module nvdla_glb_regs (
         if (!rst_n) begin
             r_s_intr_status_rubik_done_status0 <= 1'h0;
         end else begin
-            r_s_intr_status_rubik_done_status0 <= (r_s_intr_status_rubik_done_status0 & ~((wr_s && hit_s_intr_status) ? reg_wdata[8] : 1'h0)) | s_intr_status_rubik_done_status0_set;
+            r_s_intr_status_rubik_done_status0 <= (r_s_intr_status_rubik_done_status0 & ~((wr_s && hit_s_intr_status) ? reg_wdata[8] : 1'h0)) | s_intr_status_set[8];
         end
     end  // S_INTR_STATUS.RUBIK_DONE_STATUS0 (W1C, set wins)
 
@@ -225,7 +165,7 @@ module nvdla_glb_regs (
         if (!rst_n) begin
             r_s_intr_status_rubik_done_status1 <= 1'h0;
         end else begin
-            r_s_intr_status_rubik_done_status1 <= (r_s_intr_status_rubik_done_status1 & ~((wr_s && hit_s_intr_status) ? reg_wdata[9] : 1'h0)) | s_intr_status_rubik_done_status1_set;
+            r_s_intr_status_rubik_done_status1 <= (r_s_intr_status_rubik_done_status1 & ~((wr_s && hit_s_intr_status) ? reg_wdata[9] : 1'h0)) | s_intr_status_set[9];
         end
     end  // S_INTR_STATUS.RUBIK_DONE_STATUS1 (W1C, set wins)
 
@@ -234,7 +174,7 @@ module nvdla_glb_regs (
         if (!rst_n) begin
             r_s_intr_status_cdma_dat_done_status0 <= 1'h0;
         end else begin
-            r_s_intr_status_cdma_dat_done_status0 <= (r_s_intr_status_cdma_dat_done_status0 & ~((wr_s && hit_s_intr_status) ? reg_wdata[16] : 1'h0)) | s_intr_status_cdma_dat_done_status0_set;
+            r_s_intr_status_cdma_dat_done_status0 <= (r_s_intr_status_cdma_dat_done_status0 & ~((wr_s && hit_s_intr_status) ? reg_wdata[16] : 1'h0)) | s_intr_status_set[16];
         end
     end  // S_INTR_STATUS.CDMA_DAT_DONE_STATUS0 (W1C, set wins)
 
@@ -243,7 +183,7 @@ module nvdla_glb_regs (
         if (!rst_n) begin
             r_s_intr_status_cdma_dat_done_status1 <= 1'h0;
         end else begin
-            r_s_intr_status_cdma_dat_done_status1 <= (r_s_intr_status_cdma_dat_done_status1 & ~((wr_s && hit_s_intr_status) ? reg_wdata[17] : 1'h0)) | s_intr_status_cdma_dat_done_status1_set;
+            r_s_intr_status_cdma_dat_done_status1 <= (r_s_intr_status_cdma_dat_done_status1 & ~((wr_s && hit_s_intr_status) ? reg_wdata[17] : 1'h0)) | s_intr_status_set[17];
         end
     end  // S_INTR_STATUS.CDMA_DAT_DONE_STATUS1 (W1C, set wins)
 
@@ -252,7 +192,7 @@ module nvdla_glb_regs (
         if (!rst_n) begin
             r_s_intr_status_cdma_wt_done_status0 <= 1'h0;
         end else begin
-            r_s_intr_status_cdma_wt_done_status0 <= (r_s_intr_status_cdma_wt_done_status0 & ~((wr_s && hit_s_intr_status) ? reg_wdata[18] : 1'h0)) | s_intr_status_cdma_wt_done_status0_set;
+            r_s_intr_status_cdma_wt_done_status0 <= (r_s_intr_status_cdma_wt_done_status0 & ~((wr_s && hit_s_intr_status) ? reg_wdata[18] : 1'h0)) | s_intr_status_set[18];
         end
     end  // S_INTR_STATUS.CDMA_WT_DONE_STATUS0 (W1C, set wins)
 
@@ -261,7 +201,7 @@ module nvdla_glb_regs (
         if (!rst_n) begin
             r_s_intr_status_cdma_wt_done_status1 <= 1'h0;
         end else begin
-            r_s_intr_status_cdma_wt_done_status1 <= (r_s_intr_status_cdma_wt_done_status1 & ~((wr_s && hit_s_intr_status) ? reg_wdata[19] : 1'h0)) | s_intr_status_cdma_wt_done_status1_set;
+            r_s_intr_status_cdma_wt_done_status1 <= (r_s_intr_status_cdma_wt_done_status1 & ~((wr_s && hit_s_intr_status) ? reg_wdata[19] : 1'h0)) | s_intr_status_set[19];
         end
     end  // S_INTR_STATUS.CDMA_WT_DONE_STATUS1 (W1C, set wins)
 
@@ -270,7 +210,7 @@ module nvdla_glb_regs (
         if (!rst_n) begin
             r_s_intr_status_cacc_done_status0 <= 1'h0;
         end else begin
-            r_s_intr_status_cacc_done_status0 <= (r_s_intr_status_cacc_done_status0 & ~((wr_s && hit_s_intr_status) ? reg_wdata[20] : 1'h0)) | s_intr_status_cacc_done_status0_set;
+            r_s_intr_status_cacc_done_status0 <= (r_s_intr_status_cacc_done_status0 & ~((wr_s && hit_s_intr_status) ? reg_wdata[20] : 1'h0)) | s_intr_status_set[20];
         end
     end  // S_INTR_STATUS.CACC_DONE_STATUS0 (W1C, set wins)
 
@@ -279,7 +219,7 @@ module nvdla_glb_regs (
         if (!rst_n) begin
             r_s_intr_status_cacc_done_status1 <= 1'h0;
         end else begin
-            r_s_intr_status_cacc_done_status1 <= (r_s_intr_status_cacc_done_status1 & ~((wr_s && hit_s_intr_status) ? reg_wdata[21] : 1'h0)) | s_intr_status_cacc_done_status1_set;
+            r_s_intr_status_cacc_done_status1 <= (r_s_intr_status_cacc_done_status1 & ~((wr_s && hit_s_intr_status) ? reg_wdata[21] : 1'h0)) | s_intr_status_set[21];
         end
     end  // S_INTR_STATUS.CACC_DONE_STATUS1 (W1C, set wins)
 
@@ -294,54 +234,9 @@ module nvdla_glb_regs (
         endcase
     end
 
-    assign s_intr_mask_sdp_done_mask0 = r_s_intr_mask_sdp_done_mask0;
-    assign s_intr_mask_sdp_done_mask1 = r_s_intr_mask_sdp_done_mask1;
-    assign s_intr_mask_cdp_done_mask0 = r_s_intr_mask_cdp_done_mask0;
-    assign s_intr_mask_cdp_done_mask1 = r_s_intr_mask_cdp_done_mask1;
-    assign s_intr_mask_pdp_done_mask0 = r_s_intr_mask_pdp_done_mask0;
-    assign s_intr_mask_pdp_done_mask1 = r_s_intr_mask_pdp_done_mask1;
-    assign s_intr_mask_bdma_done_mask0 = r_s_intr_mask_bdma_done_mask0;
-    assign s_intr_mask_bdma_done_mask1 = r_s_intr_mask_bdma_done_mask1;
-    assign s_intr_mask_rubik_done_mask0 = r_s_intr_mask_rubik_done_mask0;
-    assign s_intr_mask_rubik_done_mask1 = r_s_intr_mask_rubik_done_mask1;
-    assign s_intr_mask_cdma_dat_done_mask0 = r_s_intr_mask_cdma_dat_done_mask0;
-    assign s_intr_mask_cdma_dat_done_mask1 = r_s_intr_mask_cdma_dat_done_mask1;
-    assign s_intr_mask_cdma_wt_done_mask0 = r_s_intr_mask_cdma_wt_done_mask0;
-    assign s_intr_mask_cdma_wt_done_mask1 = r_s_intr_mask_cdma_wt_done_mask1;
-    assign s_intr_mask_cacc_done_mask0 = r_s_intr_mask_cacc_done_mask0;
-    assign s_intr_mask_cacc_done_mask1 = r_s_intr_mask_cacc_done_mask1;
-    assign s_intr_set_sdp_done_set0 = (wr_s && hit_s_intr_set) ? reg_wdata[0] : 1'h0;
-    assign s_intr_set_sdp_done_set1 = (wr_s && hit_s_intr_set) ? reg_wdata[1] : 1'h0;
-    assign s_intr_set_cdp_done_set0 = (wr_s && hit_s_intr_set) ? reg_wdata[2] : 1'h0;
-    assign s_intr_set_cdp_done_set1 = (wr_s && hit_s_intr_set) ? reg_wdata[3] : 1'h0;
-    assign s_intr_set_pdp_done_set0 = (wr_s && hit_s_intr_set) ? reg_wdata[4] : 1'h0;
-    assign s_intr_set_pdp_done_set1 = (wr_s && hit_s_intr_set) ? reg_wdata[5] : 1'h0;
-    assign s_intr_set_bdma_done_set0 = (wr_s && hit_s_intr_set) ? reg_wdata[6] : 1'h0;
-    assign s_intr_set_bdma_done_set1 = (wr_s && hit_s_intr_set) ? reg_wdata[7] : 1'h0;
-    assign s_intr_set_rubik_done_set0 = (wr_s && hit_s_intr_set) ? reg_wdata[8] : 1'h0;
-    assign s_intr_set_rubik_done_set1 = (wr_s && hit_s_intr_set) ? reg_wdata[9] : 1'h0;
-    assign s_intr_set_cdma_dat_done_set0 = (wr_s && hit_s_intr_set) ? reg_wdata[16] : 1'h0;
-    assign s_intr_set_cdma_dat_done_set1 = (wr_s && hit_s_intr_set) ? reg_wdata[17] : 1'h0;
-    assign s_intr_set_cdma_wt_done_set0 = (wr_s && hit_s_intr_set) ? reg_wdata[18] : 1'h0;
-    assign s_intr_set_cdma_wt_done_set1 = (wr_s && hit_s_intr_set) ? reg_wdata[19] : 1'h0;
-    assign s_intr_set_cacc_done_set0 = (wr_s && hit_s_intr_set) ? reg_wdata[20] : 1'h0;
-    assign s_intr_set_cacc_done_set1 = (wr_s && hit_s_intr_set) ? reg_wdata[21] : 1'h0;
-    assign s_intr_status_sdp_done_status0 = r_s_intr_status_sdp_done_status0;
-    assign s_intr_status_sdp_done_status1 = r_s_intr_status_sdp_done_status1;
-    assign s_intr_status_cdp_done_status0 = r_s_intr_status_cdp_done_status0;
-    assign s_intr_status_cdp_done_status1 = r_s_intr_status_cdp_done_status1;
-    assign s_intr_status_pdp_done_status0 = r_s_intr_status_pdp_done_status0;
-    assign s_intr_status_pdp_done_status1 = r_s_intr_status_pdp_done_status1;
-    assign s_intr_status_bdma_done_status0 = r_s_intr_status_bdma_done_status0;
-    assign s_intr_status_bdma_done_status1 = r_s_intr_status_bdma_done_status1;
-    assign s_intr_status_rubik_done_status0 = r_s_intr_status_rubik_done_status0;
-    assign s_intr_status_rubik_done_status1 = r_s_intr_status_rubik_done_status1;
-    assign s_intr_status_cdma_dat_done_status0 = r_s_intr_status_cdma_dat_done_status0;
-    assign s_intr_status_cdma_dat_done_status1 = r_s_intr_status_cdma_dat_done_status1;
-    assign s_intr_status_cdma_wt_done_status0 = r_s_intr_status_cdma_wt_done_status0;
-    assign s_intr_status_cdma_wt_done_status1 = r_s_intr_status_cdma_wt_done_status1;
-    assign s_intr_status_cacc_done_status0 = r_s_intr_status_cacc_done_status0;
-    assign s_intr_status_cacc_done_status1 = r_s_intr_status_cacc_done_status1;
+    assign s_intr_mask = {10'h0, r_s_intr_mask_cacc_done_mask1, r_s_intr_mask_cacc_done_mask0, r_s_intr_mask_cdma_wt_done_mask1, r_s_intr_mask_cdma_wt_done_mask0, r_s_intr_mask_cdma_dat_done_mask1, r_s_intr_mask_cdma_dat_done_mask0, 6'h0, r_s_intr_mask_rubik_done_mask1, r_s_intr_mask_rubik_done_mask0, r_s_intr_mask_bdma_done_mask1, r_s_intr_mask_bdma_done_mask0, r_s_intr_mask_pdp_done_mask1, r_s_intr_mask_pdp_done_mask0, r_s_intr_mask_cdp_done_mask1, r_s_intr_mask_cdp_done_mask0, r_s_intr_mask_sdp_done_mask1, r_s_intr_mask_sdp_done_mask0};
+    assign s_intr_set = (wr_s && hit_s_intr_set) ? {10'h0, reg_wdata[21], reg_wdata[20], reg_wdata[19], reg_wdata[18], reg_wdata[17], reg_wdata[16], 6'h0, reg_wdata[9], reg_wdata[8], reg_wdata[7], reg_wdata[6], reg_wdata[5], reg_wdata[4], reg_wdata[3], reg_wdata[2], reg_wdata[1], reg_wdata[0]} : 32'h0;
+    assign s_intr_status = {10'h0, r_s_intr_status_cacc_done_status1, r_s_intr_status_cacc_done_status0, r_s_intr_status_cdma_wt_done_status1, r_s_intr_status_cdma_wt_done_status0, r_s_intr_status_cdma_dat_done_status1, r_s_intr_status_cdma_dat_done_status0, 6'h0, r_s_intr_status_rubik_done_status1, r_s_intr_status_rubik_done_status0, r_s_intr_status_bdma_done_status1, r_s_intr_status_bdma_done_status0, r_s_intr_status_pdp_done_status1, r_s_intr_status_pdp_done_status0, r_s_intr_status_cdp_done_status1, r_s_intr_status_cdp_done_status0, r_s_intr_status_sdp_done_status1, r_s_intr_status_sdp_done_status0};
 
-    wire unused_ok = &{1'b0, reg_wdata[31:22], reg_wdata[15:10]};
+    wire unused_ok = &{1'b0, reg_wdata[31:22], reg_wdata[15:10], s_intr_status_set[31:22], s_intr_status_set[15:10]};
 endmodule

@@ -15,28 +15,10 @@ module nvdla_pdp_rdma_regs #(
     input  wire        dp_done,
     output wire        op_en,
     output wire        consumer,
-    // D_ fields of the CONSUMER group
-    output wire [12:0]  d_data_cube_in_width_cube_in_width,
-    output wire [12:0]  d_data_cube_in_height_cube_in_height,
-    output wire [12:0]  d_data_cube_in_channel_cube_in_channel,
-    output wire         d_flying_mode_flying_mode,
-    output wire [31:0]  d_src_base_addr_low_src_base_addr_low,
-    output wire [31:0]  d_src_base_addr_high_src_base_addr_high,
-    output wire [31:0]  d_src_line_stride_src_line_stride,
-    output wire [31:0]  d_src_surface_stride_src_surface_stride,
-    output wire         d_src_ram_cfg_src_ram_type,
-    output wire [1:0]   d_data_format_input_data,
-    output wire [7:0]   d_operation_mode_cfg_split_num,
-    output wire [3:0]   d_pooling_kernel_cfg_kernel_width,
-    output wire [3:0]   d_pooling_kernel_cfg_kernel_stride_width,
-    output wire [3:0]   d_pooling_padding_cfg_pad_width,
-    output wire [9:0]   d_partial_width_in_partial_width_in_first,
-    output wire [9:0]   d_partial_width_in_partial_width_in_last,
-    output wire [9:0]   d_partial_width_in_partial_width_in_mid,
-    output wire         d_perf_enable_dma_en,
-    output wire [31:0]  d_cya_cya,
-    // per-group statistics: the datapath's live counts
-    input  wire [31:0]  d_perf_read_stall_perf_read_stall
+    // configuration bundle: S_ fields and the CONSUMER group's D_ fields (slices: nvdla_pdp_rdma_fields.vh)
+    output wire [253:0] cfg,
+    // statistics bundle: the datapath's live counts
+    input  wire [31:0] stat
 );
     wire wr = reg_sel && reg_write;
     // offsets from D_OP_ENABLE (10'h002) up reach the PRODUCER group
@@ -429,7 +411,7 @@ module nvdla_pdp_rdma_regs #(
             g0_d_perf_read_stall_perf_read_stall <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b0) begin
-                g0_d_perf_read_stall_perf_read_stall <= d_perf_read_stall_perf_read_stall;
+                g0_d_perf_read_stall_perf_read_stall <= stat[31:0];
             end
         end
     end  // D_PERF_READ_STALL group 0 (holding statistic)
@@ -440,7 +422,7 @@ module nvdla_pdp_rdma_regs #(
             g1_d_perf_read_stall_perf_read_stall <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b1) begin
-                g1_d_perf_read_stall_perf_read_stall <= d_perf_read_stall_perf_read_stall;
+                g1_d_perf_read_stall_perf_read_stall <= stat[31:0];
             end
         end
     end  // D_PERF_READ_STALL group 1 (holding statistic)
@@ -494,25 +476,25 @@ module nvdla_pdp_rdma_regs #(
         endcase
     end
 
-    assign d_data_cube_in_width_cube_in_width = consumer ? g1_d_data_cube_in_width_cube_in_width : g0_d_data_cube_in_width_cube_in_width;
-    assign d_data_cube_in_height_cube_in_height = consumer ? g1_d_data_cube_in_height_cube_in_height : g0_d_data_cube_in_height_cube_in_height;
-    assign d_data_cube_in_channel_cube_in_channel = consumer ? g1_d_data_cube_in_channel_cube_in_channel : g0_d_data_cube_in_channel_cube_in_channel;
-    assign d_flying_mode_flying_mode = consumer ? g1_d_flying_mode_flying_mode : g0_d_flying_mode_flying_mode;
-    assign d_src_base_addr_low_src_base_addr_low = consumer ? g1_d_src_base_addr_low_src_base_addr_low : g0_d_src_base_addr_low_src_base_addr_low;
-    assign d_src_base_addr_high_src_base_addr_high = consumer ? g1_d_src_base_addr_high_src_base_addr_high : g0_d_src_base_addr_high_src_base_addr_high;
-    assign d_src_line_stride_src_line_stride = consumer ? g1_d_src_line_stride_src_line_stride : g0_d_src_line_stride_src_line_stride;
-    assign d_src_surface_stride_src_surface_stride = consumer ? g1_d_src_surface_stride_src_surface_stride : g0_d_src_surface_stride_src_surface_stride;
-    assign d_src_ram_cfg_src_ram_type = consumer ? g1_d_src_ram_cfg_src_ram_type : g0_d_src_ram_cfg_src_ram_type;
-    assign d_data_format_input_data = consumer ? g1_d_data_format_input_data : g0_d_data_format_input_data;
-    assign d_operation_mode_cfg_split_num = consumer ? g1_d_operation_mode_cfg_split_num : g0_d_operation_mode_cfg_split_num;
-    assign d_pooling_kernel_cfg_kernel_width = consumer ? g1_d_pooling_kernel_cfg_kernel_width : g0_d_pooling_kernel_cfg_kernel_width;
-    assign d_pooling_kernel_cfg_kernel_stride_width = consumer ? g1_d_pooling_kernel_cfg_kernel_stride_width : g0_d_pooling_kernel_cfg_kernel_stride_width;
-    assign d_pooling_padding_cfg_pad_width = consumer ? g1_d_pooling_padding_cfg_pad_width : g0_d_pooling_padding_cfg_pad_width;
-    assign d_partial_width_in_partial_width_in_first = consumer ? g1_d_partial_width_in_partial_width_in_first : g0_d_partial_width_in_partial_width_in_first;
-    assign d_partial_width_in_partial_width_in_last = consumer ? g1_d_partial_width_in_partial_width_in_last : g0_d_partial_width_in_partial_width_in_last;
-    assign d_partial_width_in_partial_width_in_mid = consumer ? g1_d_partial_width_in_partial_width_in_mid : g0_d_partial_width_in_partial_width_in_mid;
-    assign d_perf_enable_dma_en = consumer ? g1_d_perf_enable_dma_en : g0_d_perf_enable_dma_en;
-    assign d_cya_cya = consumer ? g1_d_cya_cya : g0_d_cya_cya;
+    assign cfg[12:0] = consumer ? g1_d_data_cube_in_width_cube_in_width : g0_d_data_cube_in_width_cube_in_width;  // PDP_RDMA_CUBE_IN_WIDTH
+    assign cfg[25:13] = consumer ? g1_d_data_cube_in_height_cube_in_height : g0_d_data_cube_in_height_cube_in_height;  // PDP_RDMA_CUBE_IN_HEIGHT
+    assign cfg[38:26] = consumer ? g1_d_data_cube_in_channel_cube_in_channel : g0_d_data_cube_in_channel_cube_in_channel;  // PDP_RDMA_CUBE_IN_CHANNEL
+    assign cfg[39] = consumer ? g1_d_flying_mode_flying_mode : g0_d_flying_mode_flying_mode;  // PDP_RDMA_FLYING_MODE
+    assign cfg[71:40] = consumer ? g1_d_src_base_addr_low_src_base_addr_low : g0_d_src_base_addr_low_src_base_addr_low;  // PDP_RDMA_SRC_BASE_ADDR_LOW
+    assign cfg[103:72] = consumer ? g1_d_src_base_addr_high_src_base_addr_high : g0_d_src_base_addr_high_src_base_addr_high;  // PDP_RDMA_SRC_BASE_ADDR_HIGH
+    assign cfg[135:104] = consumer ? g1_d_src_line_stride_src_line_stride : g0_d_src_line_stride_src_line_stride;  // PDP_RDMA_SRC_LINE_STRIDE
+    assign cfg[167:136] = consumer ? g1_d_src_surface_stride_src_surface_stride : g0_d_src_surface_stride_src_surface_stride;  // PDP_RDMA_SRC_SURFACE_STRIDE
+    assign cfg[168] = consumer ? g1_d_src_ram_cfg_src_ram_type : g0_d_src_ram_cfg_src_ram_type;  // PDP_RDMA_SRC_RAM_TYPE
+    assign cfg[170:169] = consumer ? g1_d_data_format_input_data : g0_d_data_format_input_data;  // PDP_RDMA_INPUT_DATA
+    assign cfg[178:171] = consumer ? g1_d_operation_mode_cfg_split_num : g0_d_operation_mode_cfg_split_num;  // PDP_RDMA_SPLIT_NUM
+    assign cfg[182:179] = consumer ? g1_d_pooling_kernel_cfg_kernel_width : g0_d_pooling_kernel_cfg_kernel_width;  // PDP_RDMA_KERNEL_WIDTH
+    assign cfg[186:183] = consumer ? g1_d_pooling_kernel_cfg_kernel_stride_width : g0_d_pooling_kernel_cfg_kernel_stride_width;  // PDP_RDMA_KERNEL_STRIDE_WIDTH
+    assign cfg[190:187] = consumer ? g1_d_pooling_padding_cfg_pad_width : g0_d_pooling_padding_cfg_pad_width;  // PDP_RDMA_PAD_WIDTH
+    assign cfg[200:191] = consumer ? g1_d_partial_width_in_partial_width_in_first : g0_d_partial_width_in_partial_width_in_first;  // PDP_RDMA_PARTIAL_WIDTH_IN_FIRST
+    assign cfg[210:201] = consumer ? g1_d_partial_width_in_partial_width_in_last : g0_d_partial_width_in_partial_width_in_last;  // PDP_RDMA_PARTIAL_WIDTH_IN_LAST
+    assign cfg[220:211] = consumer ? g1_d_partial_width_in_partial_width_in_mid : g0_d_partial_width_in_partial_width_in_mid;  // PDP_RDMA_PARTIAL_WIDTH_IN_MID
+    assign cfg[221] = consumer ? g1_d_perf_enable_dma_en : g0_d_perf_enable_dma_en;  // PDP_RDMA_DMA_EN
+    assign cfg[253:222] = consumer ? g1_d_cya_cya : g0_d_cya_cya;  // PDP_RDMA_CYA
 
     wire unused_ok = &{1'b0, grp_arm, grp_finish};
 endmodule

@@ -15,57 +15,10 @@ module nvdla_pdp_regs #(
     input  wire        dp_done,
     output wire        op_en,
     output wire        consumer,
-    // D_ fields of the CONSUMER group
-    output wire [12:0]  d_data_cube_in_width_cube_in_width,
-    output wire [12:0]  d_data_cube_in_height_cube_in_height,
-    output wire [12:0]  d_data_cube_in_channel_cube_in_channel,
-    output wire [12:0]  d_data_cube_out_width_cube_out_width,
-    output wire [12:0]  d_data_cube_out_height_cube_out_height,
-    output wire [12:0]  d_data_cube_out_channel_cube_out_channel,
-    output wire [1:0]   d_operation_mode_cfg_pooling_method,
-    output wire         d_operation_mode_cfg_flying_mode,
-    output wire [7:0]   d_operation_mode_cfg_split_num,
-    output wire         d_nan_flush_to_zero_nan_to_zero,
-    output wire [9:0]   d_partial_width_in_partial_width_in_first,
-    output wire [9:0]   d_partial_width_in_partial_width_in_last,
-    output wire [9:0]   d_partial_width_in_partial_width_in_mid,
-    output wire [9:0]   d_partial_width_out_partial_width_out_first,
-    output wire [9:0]   d_partial_width_out_partial_width_out_last,
-    output wire [9:0]   d_partial_width_out_partial_width_out_mid,
-    output wire [3:0]   d_pooling_kernel_cfg_kernel_width,
-    output wire [3:0]   d_pooling_kernel_cfg_kernel_height,
-    output wire [3:0]   d_pooling_kernel_cfg_kernel_stride_width,
-    output wire [3:0]   d_pooling_kernel_cfg_kernel_stride_height,
-    output wire [16:0]  d_recip_kernel_width_recip_kernel_width,
-    output wire [16:0]  d_recip_kernel_height_recip_kernel_height,
-    output wire [2:0]   d_pooling_padding_cfg_pad_left,
-    output wire [2:0]   d_pooling_padding_cfg_pad_top,
-    output wire [2:0]   d_pooling_padding_cfg_pad_right,
-    output wire [2:0]   d_pooling_padding_cfg_pad_bottom,
-    output wire [18:0]  d_pooling_padding_value_1_cfg_pad_value_1x,
-    output wire [18:0]  d_pooling_padding_value_2_cfg_pad_value_2x,
-    output wire [18:0]  d_pooling_padding_value_3_cfg_pad_value_3x,
-    output wire [18:0]  d_pooling_padding_value_4_cfg_pad_value_4x,
-    output wire [18:0]  d_pooling_padding_value_5_cfg_pad_value_5x,
-    output wire [18:0]  d_pooling_padding_value_6_cfg_pad_value_6x,
-    output wire [18:0]  d_pooling_padding_value_7_cfg_pad_value_7x,
-    output wire [31:0]  d_src_base_addr_low_src_base_addr_low,
-    output wire [31:0]  d_src_base_addr_high_src_base_addr_high,
-    output wire [31:0]  d_src_line_stride_src_line_stride,
-    output wire [31:0]  d_src_surface_stride_src_surface_stride,
-    output wire [31:0]  d_dst_base_addr_low_dst_base_addr_low,
-    output wire [31:0]  d_dst_base_addr_high_dst_base_addr_high,
-    output wire [31:0]  d_dst_line_stride_dst_line_stride,
-    output wire [31:0]  d_dst_surface_stride_dst_surface_stride,
-    output wire         d_dst_ram_cfg_dst_ram_type,
-    output wire [1:0]   d_data_format_input_data,
-    output wire         d_perf_enable_dma_en,
-    output wire [31:0]  d_cya_cya,
-    // per-group statistics: the datapath's live counts
-    input  wire [31:0]  d_inf_input_num_inf_input_num,
-    input  wire [31:0]  d_nan_input_num_nan_input_num,
-    input  wire [31:0]  d_nan_output_num_nan_output_num,
-    input  wire [31:0]  d_perf_write_stall_perf_write_stall
+    // configuration bundle: S_ fields and the CONSUMER group's D_ fields (slices: nvdla_pdp_fields.vh)
+    output wire [636:0] cfg,
+    // statistics bundle: the datapath's live counts
+    input  wire [127:0] stat
 );
     wire wr = reg_sel && reg_write;
     // offsets from D_OP_ENABLE (10'h002) up reach the PRODUCER group
@@ -881,7 +834,7 @@ module nvdla_pdp_regs #(
             g0_d_inf_input_num_inf_input_num <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_inf_input_num_inf_input_num <= d_inf_input_num_inf_input_num;
+                g0_d_inf_input_num_inf_input_num <= stat[31:0];
             end else if (grp_arm[0]) begin
                 g0_d_inf_input_num_inf_input_num <= 32'h0;
             end
@@ -894,7 +847,7 @@ module nvdla_pdp_regs #(
             g1_d_inf_input_num_inf_input_num <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_inf_input_num_inf_input_num <= d_inf_input_num_inf_input_num;
+                g1_d_inf_input_num_inf_input_num <= stat[31:0];
             end else if (grp_arm[1]) begin
                 g1_d_inf_input_num_inf_input_num <= 32'h0;
             end
@@ -907,7 +860,7 @@ module nvdla_pdp_regs #(
             g0_d_nan_input_num_nan_input_num <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_nan_input_num_nan_input_num <= d_nan_input_num_nan_input_num;
+                g0_d_nan_input_num_nan_input_num <= stat[63:32];
             end else if (grp_arm[0]) begin
                 g0_d_nan_input_num_nan_input_num <= 32'h0;
             end
@@ -920,7 +873,7 @@ module nvdla_pdp_regs #(
             g1_d_nan_input_num_nan_input_num <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_nan_input_num_nan_input_num <= d_nan_input_num_nan_input_num;
+                g1_d_nan_input_num_nan_input_num <= stat[63:32];
             end else if (grp_arm[1]) begin
                 g1_d_nan_input_num_nan_input_num <= 32'h0;
             end
@@ -933,7 +886,7 @@ module nvdla_pdp_regs #(
             g0_d_nan_output_num_nan_output_num <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_nan_output_num_nan_output_num <= d_nan_output_num_nan_output_num;
+                g0_d_nan_output_num_nan_output_num <= stat[95:64];
             end else if (grp_arm[0]) begin
                 g0_d_nan_output_num_nan_output_num <= 32'h0;
             end
@@ -946,7 +899,7 @@ module nvdla_pdp_regs #(
             g1_d_nan_output_num_nan_output_num <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_nan_output_num_nan_output_num <= d_nan_output_num_nan_output_num;
+                g1_d_nan_output_num_nan_output_num <= stat[95:64];
             end else if (grp_arm[1]) begin
                 g1_d_nan_output_num_nan_output_num <= 32'h0;
             end
@@ -981,7 +934,7 @@ module nvdla_pdp_regs #(
             g0_d_perf_write_stall_perf_write_stall <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b0) begin
-                g0_d_perf_write_stall_perf_write_stall <= d_perf_write_stall_perf_write_stall;
+                g0_d_perf_write_stall_perf_write_stall <= stat[127:96];
             end
         end
     end  // D_PERF_WRITE_STALL group 0 (holding statistic)
@@ -992,7 +945,7 @@ module nvdla_pdp_regs #(
             g1_d_perf_write_stall_perf_write_stall <= 32'h0;
         end else begin
             if (dp_done && consumer == 1'b1) begin
-                g1_d_perf_write_stall_perf_write_stall <= d_perf_write_stall_perf_write_stall;
+                g1_d_perf_write_stall_perf_write_stall <= stat[127:96];
             end
         end
     end  // D_PERF_WRITE_STALL group 1 (holding statistic)
@@ -1066,49 +1019,49 @@ module nvdla_pdp_regs #(
         endcase
     end
 
-    assign d_data_cube_in_width_cube_in_width = consumer ? g1_d_data_cube_in_width_cube_in_width : g0_d_data_cube_in_width_cube_in_width;
-    assign d_data_cube_in_height_cube_in_height = consumer ? g1_d_data_cube_in_height_cube_in_height : g0_d_data_cube_in_height_cube_in_height;
-    assign d_data_cube_in_channel_cube_in_channel = consumer ? g1_d_data_cube_in_channel_cube_in_channel : g0_d_data_cube_in_channel_cube_in_channel;
-    assign d_data_cube_out_width_cube_out_width = consumer ? g1_d_data_cube_out_width_cube_out_width : g0_d_data_cube_out_width_cube_out_width;
-    assign d_data_cube_out_height_cube_out_height = consumer ? g1_d_data_cube_out_height_cube_out_height : g0_d_data_cube_out_height_cube_out_height;
-    assign d_data_cube_out_channel_cube_out_channel = consumer ? g1_d_data_cube_out_channel_cube_out_channel : g0_d_data_cube_out_channel_cube_out_channel;
-    assign d_operation_mode_cfg_pooling_method = consumer ? g1_d_operation_mode_cfg_pooling_method : g0_d_operation_mode_cfg_pooling_method;
-    assign d_operation_mode_cfg_flying_mode = consumer ? g1_d_operation_mode_cfg_flying_mode : g0_d_operation_mode_cfg_flying_mode;
-    assign d_operation_mode_cfg_split_num = consumer ? g1_d_operation_mode_cfg_split_num : g0_d_operation_mode_cfg_split_num;
-    assign d_nan_flush_to_zero_nan_to_zero = consumer ? g1_d_nan_flush_to_zero_nan_to_zero : g0_d_nan_flush_to_zero_nan_to_zero;
-    assign d_partial_width_in_partial_width_in_first = consumer ? g1_d_partial_width_in_partial_width_in_first : g0_d_partial_width_in_partial_width_in_first;
-    assign d_partial_width_in_partial_width_in_last = consumer ? g1_d_partial_width_in_partial_width_in_last : g0_d_partial_width_in_partial_width_in_last;
-    assign d_partial_width_in_partial_width_in_mid = consumer ? g1_d_partial_width_in_partial_width_in_mid : g0_d_partial_width_in_partial_width_in_mid;
-    assign d_partial_width_out_partial_width_out_first = consumer ? g1_d_partial_width_out_partial_width_out_first : g0_d_partial_width_out_partial_width_out_first;
-    assign d_partial_width_out_partial_width_out_last = consumer ? g1_d_partial_width_out_partial_width_out_last : g0_d_partial_width_out_partial_width_out_last;
-    assign d_partial_width_out_partial_width_out_mid = consumer ? g1_d_partial_width_out_partial_width_out_mid : g0_d_partial_width_out_partial_width_out_mid;
-    assign d_pooling_kernel_cfg_kernel_width = consumer ? g1_d_pooling_kernel_cfg_kernel_width : g0_d_pooling_kernel_cfg_kernel_width;
-    assign d_pooling_kernel_cfg_kernel_height = consumer ? g1_d_pooling_kernel_cfg_kernel_height : g0_d_pooling_kernel_cfg_kernel_height;
-    assign d_pooling_kernel_cfg_kernel_stride_width = consumer ? g1_d_pooling_kernel_cfg_kernel_stride_width : g0_d_pooling_kernel_cfg_kernel_stride_width;
-    assign d_pooling_kernel_cfg_kernel_stride_height = consumer ? g1_d_pooling_kernel_cfg_kernel_stride_height : g0_d_pooling_kernel_cfg_kernel_stride_height;
-    assign d_recip_kernel_width_recip_kernel_width = consumer ? g1_d_recip_kernel_width_recip_kernel_width : g0_d_recip_kernel_width_recip_kernel_width;
-    assign d_recip_kernel_height_recip_kernel_height = consumer ? g1_d_recip_kernel_height_recip_kernel_height : g0_d_recip_kernel_height_recip_kernel_height;
-    assign d_pooling_padding_cfg_pad_left = consumer ? g1_d_pooling_padding_cfg_pad_left : g0_d_pooling_padding_cfg_pad_left;
-    assign d_pooling_padding_cfg_pad_top = consumer ? g1_d_pooling_padding_cfg_pad_top : g0_d_pooling_padding_cfg_pad_top;
-    assign d_pooling_padding_cfg_pad_right = consumer ? g1_d_pooling_padding_cfg_pad_right : g0_d_pooling_padding_cfg_pad_right;
-    assign d_pooling_padding_cfg_pad_bottom = consumer ? g1_d_pooling_padding_cfg_pad_bottom : g0_d_pooling_padding_cfg_pad_bottom;
-    assign d_pooling_padding_value_1_cfg_pad_value_1x = consumer ? g1_d_pooling_padding_value_1_cfg_pad_value_1x : g0_d_pooling_padding_value_1_cfg_pad_value_1x;
-    assign d_pooling_padding_value_2_cfg_pad_value_2x = consumer ? g1_d_pooling_padding_value_2_cfg_pad_value_2x : g0_d_pooling_padding_value_2_cfg_pad_value_2x;
-    assign d_pooling_padding_value_3_cfg_pad_value_3x = consumer ? g1_d_pooling_padding_value_3_cfg_pad_value_3x : g0_d_pooling_padding_value_3_cfg_pad_value_3x;
-    assign d_pooling_padding_value_4_cfg_pad_value_4x = consumer ? g1_d_pooling_padding_value_4_cfg_pad_value_4x : g0_d_pooling_padding_value_4_cfg_pad_value_4x;
-    assign d_pooling_padding_value_5_cfg_pad_value_5x = consumer ? g1_d_pooling_padding_value_5_cfg_pad_value_5x : g0_d_pooling_padding_value_5_cfg_pad_value_5x;
-    assign d_pooling_padding_value_6_cfg_pad_value_6x = consumer ? g1_d_pooling_padding_value_6_cfg_pad_value_6x : g0_d_pooling_padding_value_6_cfg_pad_value_6x;
-    assign d_pooling_padding_value_7_cfg_pad_value_7x = consumer ? g1_d_pooling_padding_value_7_cfg_pad_value_7x : g0_d_pooling_padding_value_7_cfg_pad_value_7x;
-    assign d_src_base_addr_low_src_base_addr_low = consumer ? g1_d_src_base_addr_low_src_base_addr_low : g0_d_src_base_addr_low_src_base_addr_low;
-    assign d_src_base_addr_high_src_base_addr_high = consumer ? g1_d_src_base_addr_high_src_base_addr_high : g0_d_src_base_addr_high_src_base_addr_high;
-    assign d_src_line_stride_src_line_stride = consumer ? g1_d_src_line_stride_src_line_stride : g0_d_src_line_stride_src_line_stride;
-    assign d_src_surface_stride_src_surface_stride = consumer ? g1_d_src_surface_stride_src_surface_stride : g0_d_src_surface_stride_src_surface_stride;
-    assign d_dst_base_addr_low_dst_base_addr_low = consumer ? g1_d_dst_base_addr_low_dst_base_addr_low : g0_d_dst_base_addr_low_dst_base_addr_low;
-    assign d_dst_base_addr_high_dst_base_addr_high = consumer ? g1_d_dst_base_addr_high_dst_base_addr_high : g0_d_dst_base_addr_high_dst_base_addr_high;
-    assign d_dst_line_stride_dst_line_stride = consumer ? g1_d_dst_line_stride_dst_line_stride : g0_d_dst_line_stride_dst_line_stride;
-    assign d_dst_surface_stride_dst_surface_stride = consumer ? g1_d_dst_surface_stride_dst_surface_stride : g0_d_dst_surface_stride_dst_surface_stride;
-    assign d_dst_ram_cfg_dst_ram_type = consumer ? g1_d_dst_ram_cfg_dst_ram_type : g0_d_dst_ram_cfg_dst_ram_type;
-    assign d_data_format_input_data = consumer ? g1_d_data_format_input_data : g0_d_data_format_input_data;
-    assign d_perf_enable_dma_en = consumer ? g1_d_perf_enable_dma_en : g0_d_perf_enable_dma_en;
-    assign d_cya_cya = consumer ? g1_d_cya_cya : g0_d_cya_cya;
+    assign cfg[12:0] = consumer ? g1_d_data_cube_in_width_cube_in_width : g0_d_data_cube_in_width_cube_in_width;  // PDP_CUBE_IN_WIDTH
+    assign cfg[25:13] = consumer ? g1_d_data_cube_in_height_cube_in_height : g0_d_data_cube_in_height_cube_in_height;  // PDP_CUBE_IN_HEIGHT
+    assign cfg[38:26] = consumer ? g1_d_data_cube_in_channel_cube_in_channel : g0_d_data_cube_in_channel_cube_in_channel;  // PDP_CUBE_IN_CHANNEL
+    assign cfg[51:39] = consumer ? g1_d_data_cube_out_width_cube_out_width : g0_d_data_cube_out_width_cube_out_width;  // PDP_CUBE_OUT_WIDTH
+    assign cfg[64:52] = consumer ? g1_d_data_cube_out_height_cube_out_height : g0_d_data_cube_out_height_cube_out_height;  // PDP_CUBE_OUT_HEIGHT
+    assign cfg[77:65] = consumer ? g1_d_data_cube_out_channel_cube_out_channel : g0_d_data_cube_out_channel_cube_out_channel;  // PDP_CUBE_OUT_CHANNEL
+    assign cfg[79:78] = consumer ? g1_d_operation_mode_cfg_pooling_method : g0_d_operation_mode_cfg_pooling_method;  // PDP_POOLING_METHOD
+    assign cfg[80] = consumer ? g1_d_operation_mode_cfg_flying_mode : g0_d_operation_mode_cfg_flying_mode;  // PDP_FLYING_MODE
+    assign cfg[88:81] = consumer ? g1_d_operation_mode_cfg_split_num : g0_d_operation_mode_cfg_split_num;  // PDP_SPLIT_NUM
+    assign cfg[89] = consumer ? g1_d_nan_flush_to_zero_nan_to_zero : g0_d_nan_flush_to_zero_nan_to_zero;  // PDP_NAN_TO_ZERO
+    assign cfg[99:90] = consumer ? g1_d_partial_width_in_partial_width_in_first : g0_d_partial_width_in_partial_width_in_first;  // PDP_PARTIAL_WIDTH_IN_FIRST
+    assign cfg[109:100] = consumer ? g1_d_partial_width_in_partial_width_in_last : g0_d_partial_width_in_partial_width_in_last;  // PDP_PARTIAL_WIDTH_IN_LAST
+    assign cfg[119:110] = consumer ? g1_d_partial_width_in_partial_width_in_mid : g0_d_partial_width_in_partial_width_in_mid;  // PDP_PARTIAL_WIDTH_IN_MID
+    assign cfg[129:120] = consumer ? g1_d_partial_width_out_partial_width_out_first : g0_d_partial_width_out_partial_width_out_first;  // PDP_PARTIAL_WIDTH_OUT_FIRST
+    assign cfg[139:130] = consumer ? g1_d_partial_width_out_partial_width_out_last : g0_d_partial_width_out_partial_width_out_last;  // PDP_PARTIAL_WIDTH_OUT_LAST
+    assign cfg[149:140] = consumer ? g1_d_partial_width_out_partial_width_out_mid : g0_d_partial_width_out_partial_width_out_mid;  // PDP_PARTIAL_WIDTH_OUT_MID
+    assign cfg[153:150] = consumer ? g1_d_pooling_kernel_cfg_kernel_width : g0_d_pooling_kernel_cfg_kernel_width;  // PDP_KERNEL_WIDTH
+    assign cfg[157:154] = consumer ? g1_d_pooling_kernel_cfg_kernel_height : g0_d_pooling_kernel_cfg_kernel_height;  // PDP_KERNEL_HEIGHT
+    assign cfg[161:158] = consumer ? g1_d_pooling_kernel_cfg_kernel_stride_width : g0_d_pooling_kernel_cfg_kernel_stride_width;  // PDP_KERNEL_STRIDE_WIDTH
+    assign cfg[165:162] = consumer ? g1_d_pooling_kernel_cfg_kernel_stride_height : g0_d_pooling_kernel_cfg_kernel_stride_height;  // PDP_KERNEL_STRIDE_HEIGHT
+    assign cfg[182:166] = consumer ? g1_d_recip_kernel_width_recip_kernel_width : g0_d_recip_kernel_width_recip_kernel_width;  // PDP_RECIP_KERNEL_WIDTH
+    assign cfg[199:183] = consumer ? g1_d_recip_kernel_height_recip_kernel_height : g0_d_recip_kernel_height_recip_kernel_height;  // PDP_RECIP_KERNEL_HEIGHT
+    assign cfg[202:200] = consumer ? g1_d_pooling_padding_cfg_pad_left : g0_d_pooling_padding_cfg_pad_left;  // PDP_PAD_LEFT
+    assign cfg[205:203] = consumer ? g1_d_pooling_padding_cfg_pad_top : g0_d_pooling_padding_cfg_pad_top;  // PDP_PAD_TOP
+    assign cfg[208:206] = consumer ? g1_d_pooling_padding_cfg_pad_right : g0_d_pooling_padding_cfg_pad_right;  // PDP_PAD_RIGHT
+    assign cfg[211:209] = consumer ? g1_d_pooling_padding_cfg_pad_bottom : g0_d_pooling_padding_cfg_pad_bottom;  // PDP_PAD_BOTTOM
+    assign cfg[230:212] = consumer ? g1_d_pooling_padding_value_1_cfg_pad_value_1x : g0_d_pooling_padding_value_1_cfg_pad_value_1x;  // PDP_PAD_VALUE_1X
+    assign cfg[249:231] = consumer ? g1_d_pooling_padding_value_2_cfg_pad_value_2x : g0_d_pooling_padding_value_2_cfg_pad_value_2x;  // PDP_PAD_VALUE_2X
+    assign cfg[268:250] = consumer ? g1_d_pooling_padding_value_3_cfg_pad_value_3x : g0_d_pooling_padding_value_3_cfg_pad_value_3x;  // PDP_PAD_VALUE_3X
+    assign cfg[287:269] = consumer ? g1_d_pooling_padding_value_4_cfg_pad_value_4x : g0_d_pooling_padding_value_4_cfg_pad_value_4x;  // PDP_PAD_VALUE_4X
+    assign cfg[306:288] = consumer ? g1_d_pooling_padding_value_5_cfg_pad_value_5x : g0_d_pooling_padding_value_5_cfg_pad_value_5x;  // PDP_PAD_VALUE_5X
+    assign cfg[325:307] = consumer ? g1_d_pooling_padding_value_6_cfg_pad_value_6x : g0_d_pooling_padding_value_6_cfg_pad_value_6x;  // PDP_PAD_VALUE_6X
+    assign cfg[344:326] = consumer ? g1_d_pooling_padding_value_7_cfg_pad_value_7x : g0_d_pooling_padding_value_7_cfg_pad_value_7x;  // PDP_PAD_VALUE_7X
+    assign cfg[376:345] = consumer ? g1_d_src_base_addr_low_src_base_addr_low : g0_d_src_base_addr_low_src_base_addr_low;  // PDP_SRC_BASE_ADDR_LOW
+    assign cfg[408:377] = consumer ? g1_d_src_base_addr_high_src_base_addr_high : g0_d_src_base_addr_high_src_base_addr_high;  // PDP_SRC_BASE_ADDR_HIGH
+    assign cfg[440:409] = consumer ? g1_d_src_line_stride_src_line_stride : g0_d_src_line_stride_src_line_stride;  // PDP_SRC_LINE_STRIDE
+    assign cfg[472:441] = consumer ? g1_d_src_surface_stride_src_surface_stride : g0_d_src_surface_stride_src_surface_stride;  // PDP_SRC_SURFACE_STRIDE
+    assign cfg[504:473] = consumer ? g1_d_dst_base_addr_low_dst_base_addr_low : g0_d_dst_base_addr_low_dst_base_addr_low;  // PDP_DST_BASE_ADDR_LOW
+    assign cfg[536:505] = consumer ? g1_d_dst_base_addr_high_dst_base_addr_high : g0_d_dst_base_addr_high_dst_base_addr_high;  // PDP_DST_BASE_ADDR_HIGH
+    assign cfg[568:537] = consumer ? g1_d_dst_line_stride_dst_line_stride : g0_d_dst_line_stride_dst_line_stride;  // PDP_DST_LINE_STRIDE
+    assign cfg[600:569] = consumer ? g1_d_dst_surface_stride_dst_surface_stride : g0_d_dst_surface_stride_dst_surface_stride;  // PDP_DST_SURFACE_STRIDE
+    assign cfg[601] = consumer ? g1_d_dst_ram_cfg_dst_ram_type : g0_d_dst_ram_cfg_dst_ram_type;  // PDP_DST_RAM_TYPE
+    assign cfg[603:602] = consumer ? g1_d_data_format_input_data : g0_d_data_format_input_data;  // PDP_INPUT_DATA
+    assign cfg[604] = consumer ? g1_d_perf_enable_dma_en : g0_d_perf_enable_dma_en;  // PDP_DMA_EN
+    assign cfg[636:605] = consumer ? g1_d_cya_cya : g0_d_cya_cya;  // PDP_CYA
 endmodule

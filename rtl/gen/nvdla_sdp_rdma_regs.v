@@ -15,60 +15,10 @@ module nvdla_sdp_rdma_regs #(
     input  wire        dp_done,
     output wire        op_en,
     output wire        consumer,
-    // D_ fields of the CONSUMER group
-    output wire [12:0]  d_data_cube_width_width,
-    output wire [12:0]  d_data_cube_height_height,
-    output wire [12:0]  d_data_cube_channel_channel,
-    output wire [31:0]  d_src_base_addr_low_src_base_addr_low,
-    output wire [31:0]  d_src_base_addr_high_src_base_addr_high,
-    output wire [31:0]  d_src_line_stride_src_line_stride,
-    output wire [31:0]  d_src_surface_stride_src_surface_stride,
-    output wire         d_brdma_cfg_brdma_disable,
-    output wire [1:0]   d_brdma_cfg_brdma_data_use,
-    output wire         d_brdma_cfg_brdma_data_size,
-    output wire         d_brdma_cfg_brdma_data_mode,
-    output wire         d_brdma_cfg_brdma_ram_type,
-    output wire [31:0]  d_bs_base_addr_low_bs_base_addr_low,
-    output wire [31:0]  d_bs_base_addr_high_bs_base_addr_high,
-    output wire [31:0]  d_bs_line_stride_bs_line_stride,
-    output wire [31:0]  d_bs_surface_stride_bs_surface_stride,
-    output wire [31:0]  d_bs_batch_stride_bs_batch_stride,
-    output wire         d_nrdma_cfg_nrdma_disable,
-    output wire [1:0]   d_nrdma_cfg_nrdma_data_use,
-    output wire         d_nrdma_cfg_nrdma_data_size,
-    output wire         d_nrdma_cfg_nrdma_data_mode,
-    output wire         d_nrdma_cfg_nrdma_ram_type,
-    output wire [31:0]  d_bn_base_addr_low_bn_base_addr_low,
-    output wire [31:0]  d_bn_base_addr_high_bn_base_addr_high,
-    output wire [31:0]  d_bn_line_stride_bn_line_stride,
-    output wire [31:0]  d_bn_surface_stride_bn_surface_stride,
-    output wire [31:0]  d_bn_batch_stride_bn_batch_stride,
-    output wire         d_erdma_cfg_erdma_disable,
-    output wire [1:0]   d_erdma_cfg_erdma_data_use,
-    output wire         d_erdma_cfg_erdma_data_size,
-    output wire         d_erdma_cfg_erdma_data_mode,
-    output wire         d_erdma_cfg_erdma_ram_type,
-    output wire [31:0]  d_ew_base_addr_low_ew_base_addr_low,
-    output wire [31:0]  d_ew_base_addr_high_ew_base_addr_high,
-    output wire [31:0]  d_ew_line_stride_ew_line_stride,
-    output wire [31:0]  d_ew_surface_stride_ew_surface_stride,
-    output wire [31:0]  d_ew_batch_stride_ew_batch_stride,
-    output wire         d_feature_mode_cfg_flying_mode,
-    output wire         d_feature_mode_cfg_winograd,
-    output wire [1:0]   d_feature_mode_cfg_in_precision,
-    output wire [1:0]   d_feature_mode_cfg_proc_precision,
-    output wire [1:0]   d_feature_mode_cfg_out_precision,
-    output wire [4:0]   d_feature_mode_cfg_batch_number,
-    output wire         d_src_dma_cfg_src_ram_type,
-    output wire         d_perf_enable_perf_dma_en,
-    output wire         d_perf_enable_perf_nan_inf_count_en,
-    // per-group statistics: the datapath's live counts
-    input  wire [31:0]  d_status_nan_input_num_status_nan_input_num,
-    input  wire [31:0]  d_status_inf_input_num_status_inf_input_num,
-    input  wire [31:0]  d_perf_mrdma_read_stall_mrdma_stall,
-    input  wire [31:0]  d_perf_brdma_read_stall_brdma_stall,
-    input  wire [31:0]  d_perf_nrdma_read_stall_nrdma_stall,
-    input  wire [31:0]  d_perf_erdma_read_stall_erdma_stall
+    // configuration bundle: S_ fields and the CONSUMER group's D_ fields (slices: nvdla_sdp_rdma_fields.vh)
+    output wire [680:0] cfg,
+    // statistics bundle: the datapath's live counts
+    input  wire [191:0] stat
 );
     wire wr = reg_sel && reg_write;
     // offsets from D_OP_ENABLE (10'h002) up reach the PRODUCER group
@@ -821,7 +771,7 @@ module nvdla_sdp_rdma_regs #(
             g0_d_status_nan_input_num_status_nan_input_num <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_status_nan_input_num_status_nan_input_num <= d_status_nan_input_num_status_nan_input_num;
+                g0_d_status_nan_input_num_status_nan_input_num <= stat[31:0];
             end else if (grp_arm[0]) begin
                 g0_d_status_nan_input_num_status_nan_input_num <= 32'h0;
             end
@@ -834,7 +784,7 @@ module nvdla_sdp_rdma_regs #(
             g1_d_status_nan_input_num_status_nan_input_num <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_status_nan_input_num_status_nan_input_num <= d_status_nan_input_num_status_nan_input_num;
+                g1_d_status_nan_input_num_status_nan_input_num <= stat[31:0];
             end else if (grp_arm[1]) begin
                 g1_d_status_nan_input_num_status_nan_input_num <= 32'h0;
             end
@@ -847,7 +797,7 @@ module nvdla_sdp_rdma_regs #(
             g0_d_status_inf_input_num_status_inf_input_num <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_status_inf_input_num_status_inf_input_num <= d_status_inf_input_num_status_inf_input_num;
+                g0_d_status_inf_input_num_status_inf_input_num <= stat[63:32];
             end else if (grp_arm[0]) begin
                 g0_d_status_inf_input_num_status_inf_input_num <= 32'h0;
             end
@@ -860,7 +810,7 @@ module nvdla_sdp_rdma_regs #(
             g1_d_status_inf_input_num_status_inf_input_num <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_status_inf_input_num_status_inf_input_num <= d_status_inf_input_num_status_inf_input_num;
+                g1_d_status_inf_input_num_status_inf_input_num <= stat[63:32];
             end else if (grp_arm[1]) begin
                 g1_d_status_inf_input_num_status_inf_input_num <= 32'h0;
             end
@@ -901,7 +851,7 @@ module nvdla_sdp_rdma_regs #(
             g0_d_perf_mrdma_read_stall_mrdma_stall <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_perf_mrdma_read_stall_mrdma_stall <= d_perf_mrdma_read_stall_mrdma_stall;
+                g0_d_perf_mrdma_read_stall_mrdma_stall <= stat[95:64];
             end else if (grp_arm[0]) begin
                 g0_d_perf_mrdma_read_stall_mrdma_stall <= 32'h0;
             end
@@ -914,7 +864,7 @@ module nvdla_sdp_rdma_regs #(
             g1_d_perf_mrdma_read_stall_mrdma_stall <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_perf_mrdma_read_stall_mrdma_stall <= d_perf_mrdma_read_stall_mrdma_stall;
+                g1_d_perf_mrdma_read_stall_mrdma_stall <= stat[95:64];
             end else if (grp_arm[1]) begin
                 g1_d_perf_mrdma_read_stall_mrdma_stall <= 32'h0;
             end
@@ -927,7 +877,7 @@ module nvdla_sdp_rdma_regs #(
             g0_d_perf_brdma_read_stall_brdma_stall <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_perf_brdma_read_stall_brdma_stall <= d_perf_brdma_read_stall_brdma_stall;
+                g0_d_perf_brdma_read_stall_brdma_stall <= stat[127:96];
             end else if (grp_arm[0]) begin
                 g0_d_perf_brdma_read_stall_brdma_stall <= 32'h0;
             end
@@ -940,7 +890,7 @@ module nvdla_sdp_rdma_regs #(
             g1_d_perf_brdma_read_stall_brdma_stall <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_perf_brdma_read_stall_brdma_stall <= d_perf_brdma_read_stall_brdma_stall;
+                g1_d_perf_brdma_read_stall_brdma_stall <= stat[127:96];
             end else if (grp_arm[1]) begin
                 g1_d_perf_brdma_read_stall_brdma_stall <= 32'h0;
             end
@@ -953,7 +903,7 @@ module nvdla_sdp_rdma_regs #(
             g0_d_perf_nrdma_read_stall_nrdma_stall <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_perf_nrdma_read_stall_nrdma_stall <= d_perf_nrdma_read_stall_nrdma_stall;
+                g0_d_perf_nrdma_read_stall_nrdma_stall <= stat[159:128];
             end else if (grp_arm[0]) begin
                 g0_d_perf_nrdma_read_stall_nrdma_stall <= 32'h0;
             end
@@ -966,7 +916,7 @@ module nvdla_sdp_rdma_regs #(
             g1_d_perf_nrdma_read_stall_nrdma_stall <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_perf_nrdma_read_stall_nrdma_stall <= d_perf_nrdma_read_stall_nrdma_stall;
+                g1_d_perf_nrdma_read_stall_nrdma_stall <= stat[159:128];
             end else if (grp_arm[1]) begin
                 g1_d_perf_nrdma_read_stall_nrdma_stall <= 32'h0;
             end
@@ -979,7 +929,7 @@ module nvdla_sdp_rdma_regs #(
             g0_d_perf_erdma_read_stall_erdma_stall <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_perf_erdma_read_stall_erdma_stall <= d_perf_erdma_read_stall_erdma_stall;
+                g0_d_perf_erdma_read_stall_erdma_stall <= stat[191:160];
             end else if (grp_arm[0]) begin
                 g0_d_perf_erdma_read_stall_erdma_stall <= 32'h0;
             end
@@ -992,7 +942,7 @@ module nvdla_sdp_rdma_regs #(
             g1_d_perf_erdma_read_stall_erdma_stall <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_perf_erdma_read_stall_erdma_stall <= d_perf_erdma_read_stall_erdma_stall;
+                g1_d_perf_erdma_read_stall_erdma_stall <= stat[191:160];
             end else if (grp_arm[1]) begin
                 g1_d_perf_erdma_read_stall_erdma_stall <= 32'h0;
             end
@@ -1043,50 +993,50 @@ module nvdla_sdp_rdma_regs #(
         endcase
     end
 
-    assign d_data_cube_width_width = consumer ? g1_d_data_cube_width_width : g0_d_data_cube_width_width;
-    assign d_data_cube_height_height = consumer ? g1_d_data_cube_height_height : g0_d_data_cube_height_height;
-    assign d_data_cube_channel_channel = consumer ? g1_d_data_cube_channel_channel : g0_d_data_cube_channel_channel;
-    assign d_src_base_addr_low_src_base_addr_low = consumer ? g1_d_src_base_addr_low_src_base_addr_low : g0_d_src_base_addr_low_src_base_addr_low;
-    assign d_src_base_addr_high_src_base_addr_high = consumer ? g1_d_src_base_addr_high_src_base_addr_high : g0_d_src_base_addr_high_src_base_addr_high;
-    assign d_src_line_stride_src_line_stride = consumer ? g1_d_src_line_stride_src_line_stride : g0_d_src_line_stride_src_line_stride;
-    assign d_src_surface_stride_src_surface_stride = consumer ? g1_d_src_surface_stride_src_surface_stride : g0_d_src_surface_stride_src_surface_stride;
-    assign d_brdma_cfg_brdma_disable = consumer ? g1_d_brdma_cfg_brdma_disable : g0_d_brdma_cfg_brdma_disable;
-    assign d_brdma_cfg_brdma_data_use = consumer ? g1_d_brdma_cfg_brdma_data_use : g0_d_brdma_cfg_brdma_data_use;
-    assign d_brdma_cfg_brdma_data_size = consumer ? g1_d_brdma_cfg_brdma_data_size : g0_d_brdma_cfg_brdma_data_size;
-    assign d_brdma_cfg_brdma_data_mode = consumer ? g1_d_brdma_cfg_brdma_data_mode : g0_d_brdma_cfg_brdma_data_mode;
-    assign d_brdma_cfg_brdma_ram_type = consumer ? g1_d_brdma_cfg_brdma_ram_type : g0_d_brdma_cfg_brdma_ram_type;
-    assign d_bs_base_addr_low_bs_base_addr_low = consumer ? g1_d_bs_base_addr_low_bs_base_addr_low : g0_d_bs_base_addr_low_bs_base_addr_low;
-    assign d_bs_base_addr_high_bs_base_addr_high = consumer ? g1_d_bs_base_addr_high_bs_base_addr_high : g0_d_bs_base_addr_high_bs_base_addr_high;
-    assign d_bs_line_stride_bs_line_stride = consumer ? g1_d_bs_line_stride_bs_line_stride : g0_d_bs_line_stride_bs_line_stride;
-    assign d_bs_surface_stride_bs_surface_stride = consumer ? g1_d_bs_surface_stride_bs_surface_stride : g0_d_bs_surface_stride_bs_surface_stride;
-    assign d_bs_batch_stride_bs_batch_stride = consumer ? g1_d_bs_batch_stride_bs_batch_stride : g0_d_bs_batch_stride_bs_batch_stride;
-    assign d_nrdma_cfg_nrdma_disable = consumer ? g1_d_nrdma_cfg_nrdma_disable : g0_d_nrdma_cfg_nrdma_disable;
-    assign d_nrdma_cfg_nrdma_data_use = consumer ? g1_d_nrdma_cfg_nrdma_data_use : g0_d_nrdma_cfg_nrdma_data_use;
-    assign d_nrdma_cfg_nrdma_data_size = consumer ? g1_d_nrdma_cfg_nrdma_data_size : g0_d_nrdma_cfg_nrdma_data_size;
-    assign d_nrdma_cfg_nrdma_data_mode = consumer ? g1_d_nrdma_cfg_nrdma_data_mode : g0_d_nrdma_cfg_nrdma_data_mode;
-    assign d_nrdma_cfg_nrdma_ram_type = consumer ? g1_d_nrdma_cfg_nrdma_ram_type : g0_d_nrdma_cfg_nrdma_ram_type;
-    assign d_bn_base_addr_low_bn_base_addr_low = consumer ? g1_d_bn_base_addr_low_bn_base_addr_low : g0_d_bn_base_addr_low_bn_base_addr_low;
-    assign d_bn_base_addr_high_bn_base_addr_high = consumer ? g1_d_bn_base_addr_high_bn_base_addr_high : g0_d_bn_base_addr_high_bn_base_addr_high;
-    assign d_bn_line_stride_bn_line_stride = consumer ? g1_d_bn_line_stride_bn_line_stride : g0_d_bn_line_stride_bn_line_stride;
-    assign d_bn_surface_stride_bn_surface_stride = consumer ? g1_d_bn_surface_stride_bn_surface_stride : g0_d_bn_surface_stride_bn_surface_stride;
-    assign d_bn_batch_stride_bn_batch_stride = consumer ? g1_d_bn_batch_stride_bn_batch_stride : g0_d_bn_batch_stride_bn_batch_stride;
-    assign d_erdma_cfg_erdma_disable = consumer ? g1_d_erdma_cfg_erdma_disable : g0_d_erdma_cfg_erdma_disable;
-    assign d_erdma_cfg_erdma_data_use = consumer ? g1_d_erdma_cfg_erdma_data_use : g0_d_erdma_cfg_erdma_data_use;
-    assign d_erdma_cfg_erdma_data_size = consumer ? g1_d_erdma_cfg_erdma_data_size : g0_d_erdma_cfg_erdma_data_size;
-    assign d_erdma_cfg_erdma_data_mode = consumer ? g1_d_erdma_cfg_erdma_data_mode : g0_d_erdma_cfg_erdma_data_mode;
-    assign d_erdma_cfg_erdma_ram_type = consumer ? g1_d_erdma_cfg_erdma_ram_type : g0_d_erdma_cfg_erdma_ram_type;
-    assign d_ew_base_addr_low_ew_base_addr_low = consumer ? g1_d_ew_base_addr_low_ew_base_addr_low : g0_d_ew_base_addr_low_ew_base_addr_low;
-    assign d_ew_base_addr_high_ew_base_addr_high = consumer ? g1_d_ew_base_addr_high_ew_base_addr_high : g0_d_ew_base_addr_high_ew_base_addr_high;
-    assign d_ew_line_stride_ew_line_stride = consumer ? g1_d_ew_line_stride_ew_line_stride : g0_d_ew_line_stride_ew_line_stride;
-    assign d_ew_surface_stride_ew_surface_stride = consumer ? g1_d_ew_surface_stride_ew_surface_stride : g0_d_ew_surface_stride_ew_surface_stride;
-    assign d_ew_batch_stride_ew_batch_stride = consumer ? g1_d_ew_batch_stride_ew_batch_stride : g0_d_ew_batch_stride_ew_batch_stride;
-    assign d_feature_mode_cfg_flying_mode = consumer ? g1_d_feature_mode_cfg_flying_mode : g0_d_feature_mode_cfg_flying_mode;
-    assign d_feature_mode_cfg_winograd = consumer ? g1_d_feature_mode_cfg_winograd : g0_d_feature_mode_cfg_winograd;
-    assign d_feature_mode_cfg_in_precision = consumer ? g1_d_feature_mode_cfg_in_precision : g0_d_feature_mode_cfg_in_precision;
-    assign d_feature_mode_cfg_proc_precision = consumer ? g1_d_feature_mode_cfg_proc_precision : g0_d_feature_mode_cfg_proc_precision;
-    assign d_feature_mode_cfg_out_precision = consumer ? g1_d_feature_mode_cfg_out_precision : g0_d_feature_mode_cfg_out_precision;
-    assign d_feature_mode_cfg_batch_number = consumer ? g1_d_feature_mode_cfg_batch_number : g0_d_feature_mode_cfg_batch_number;
-    assign d_src_dma_cfg_src_ram_type = consumer ? g1_d_src_dma_cfg_src_ram_type : g0_d_src_dma_cfg_src_ram_type;
-    assign d_perf_enable_perf_dma_en = consumer ? g1_d_perf_enable_perf_dma_en : g0_d_perf_enable_perf_dma_en;
-    assign d_perf_enable_perf_nan_inf_count_en = consumer ? g1_d_perf_enable_perf_nan_inf_count_en : g0_d_perf_enable_perf_nan_inf_count_en;
+    assign cfg[12:0] = consumer ? g1_d_data_cube_width_width : g0_d_data_cube_width_width;  // SDP_RDMA_WIDTH
+    assign cfg[25:13] = consumer ? g1_d_data_cube_height_height : g0_d_data_cube_height_height;  // SDP_RDMA_HEIGHT
+    assign cfg[38:26] = consumer ? g1_d_data_cube_channel_channel : g0_d_data_cube_channel_channel;  // SDP_RDMA_CHANNEL
+    assign cfg[70:39] = consumer ? g1_d_src_base_addr_low_src_base_addr_low : g0_d_src_base_addr_low_src_base_addr_low;  // SDP_RDMA_SRC_BASE_ADDR_LOW
+    assign cfg[102:71] = consumer ? g1_d_src_base_addr_high_src_base_addr_high : g0_d_src_base_addr_high_src_base_addr_high;  // SDP_RDMA_SRC_BASE_ADDR_HIGH
+    assign cfg[134:103] = consumer ? g1_d_src_line_stride_src_line_stride : g0_d_src_line_stride_src_line_stride;  // SDP_RDMA_SRC_LINE_STRIDE
+    assign cfg[166:135] = consumer ? g1_d_src_surface_stride_src_surface_stride : g0_d_src_surface_stride_src_surface_stride;  // SDP_RDMA_SRC_SURFACE_STRIDE
+    assign cfg[167] = consumer ? g1_d_brdma_cfg_brdma_disable : g0_d_brdma_cfg_brdma_disable;  // SDP_RDMA_BRDMA_DISABLE
+    assign cfg[169:168] = consumer ? g1_d_brdma_cfg_brdma_data_use : g0_d_brdma_cfg_brdma_data_use;  // SDP_RDMA_BRDMA_DATA_USE
+    assign cfg[170] = consumer ? g1_d_brdma_cfg_brdma_data_size : g0_d_brdma_cfg_brdma_data_size;  // SDP_RDMA_BRDMA_DATA_SIZE
+    assign cfg[171] = consumer ? g1_d_brdma_cfg_brdma_data_mode : g0_d_brdma_cfg_brdma_data_mode;  // SDP_RDMA_BRDMA_DATA_MODE
+    assign cfg[172] = consumer ? g1_d_brdma_cfg_brdma_ram_type : g0_d_brdma_cfg_brdma_ram_type;  // SDP_RDMA_BRDMA_RAM_TYPE
+    assign cfg[204:173] = consumer ? g1_d_bs_base_addr_low_bs_base_addr_low : g0_d_bs_base_addr_low_bs_base_addr_low;  // SDP_RDMA_BS_BASE_ADDR_LOW
+    assign cfg[236:205] = consumer ? g1_d_bs_base_addr_high_bs_base_addr_high : g0_d_bs_base_addr_high_bs_base_addr_high;  // SDP_RDMA_BS_BASE_ADDR_HIGH
+    assign cfg[268:237] = consumer ? g1_d_bs_line_stride_bs_line_stride : g0_d_bs_line_stride_bs_line_stride;  // SDP_RDMA_BS_LINE_STRIDE
+    assign cfg[300:269] = consumer ? g1_d_bs_surface_stride_bs_surface_stride : g0_d_bs_surface_stride_bs_surface_stride;  // SDP_RDMA_BS_SURFACE_STRIDE
+    assign cfg[332:301] = consumer ? g1_d_bs_batch_stride_bs_batch_stride : g0_d_bs_batch_stride_bs_batch_stride;  // SDP_RDMA_BS_BATCH_STRIDE
+    assign cfg[333] = consumer ? g1_d_nrdma_cfg_nrdma_disable : g0_d_nrdma_cfg_nrdma_disable;  // SDP_RDMA_NRDMA_DISABLE
+    assign cfg[335:334] = consumer ? g1_d_nrdma_cfg_nrdma_data_use : g0_d_nrdma_cfg_nrdma_data_use;  // SDP_RDMA_NRDMA_DATA_USE
+    assign cfg[336] = consumer ? g1_d_nrdma_cfg_nrdma_data_size : g0_d_nrdma_cfg_nrdma_data_size;  // SDP_RDMA_NRDMA_DATA_SIZE
+    assign cfg[337] = consumer ? g1_d_nrdma_cfg_nrdma_data_mode : g0_d_nrdma_cfg_nrdma_data_mode;  // SDP_RDMA_NRDMA_DATA_MODE
+    assign cfg[338] = consumer ? g1_d_nrdma_cfg_nrdma_ram_type : g0_d_nrdma_cfg_nrdma_ram_type;  // SDP_RDMA_NRDMA_RAM_TYPE
+    assign cfg[370:339] = consumer ? g1_d_bn_base_addr_low_bn_base_addr_low : g0_d_bn_base_addr_low_bn_base_addr_low;  // SDP_RDMA_BN_BASE_ADDR_LOW
+    assign cfg[402:371] = consumer ? g1_d_bn_base_addr_high_bn_base_addr_high : g0_d_bn_base_addr_high_bn_base_addr_high;  // SDP_RDMA_BN_BASE_ADDR_HIGH
+    assign cfg[434:403] = consumer ? g1_d_bn_line_stride_bn_line_stride : g0_d_bn_line_stride_bn_line_stride;  // SDP_RDMA_BN_LINE_STRIDE
+    assign cfg[466:435] = consumer ? g1_d_bn_surface_stride_bn_surface_stride : g0_d_bn_surface_stride_bn_surface_stride;  // SDP_RDMA_BN_SURFACE_STRIDE
+    assign cfg[498:467] = consumer ? g1_d_bn_batch_stride_bn_batch_stride : g0_d_bn_batch_stride_bn_batch_stride;  // SDP_RDMA_BN_BATCH_STRIDE
+    assign cfg[499] = consumer ? g1_d_erdma_cfg_erdma_disable : g0_d_erdma_cfg_erdma_disable;  // SDP_RDMA_ERDMA_DISABLE
+    assign cfg[501:500] = consumer ? g1_d_erdma_cfg_erdma_data_use : g0_d_erdma_cfg_erdma_data_use;  // SDP_RDMA_ERDMA_DATA_USE
+    assign cfg[502] = consumer ? g1_d_erdma_cfg_erdma_data_size : g0_d_erdma_cfg_erdma_data_size;  // SDP_RDMA_ERDMA_DATA_SIZE
+    assign cfg[503] = consumer ? g1_d_erdma_cfg_erdma_data_mode : g0_d_erdma_cfg_erdma_data_mode;  // SDP_RDMA_ERDMA_DATA_MODE
+    assign cfg[504] = consumer ? g1_d_erdma_cfg_erdma_ram_type : g0_d_erdma_cfg_erdma_ram_type;  // SDP_RDMA_ERDMA_RAM_TYPE
+    assign cfg[536:505] = consumer ? g1_d_ew_base_addr_low_ew_base_addr_low : g0_d_ew_base_addr_low_ew_base_addr_low;  // SDP_RDMA_EW_BASE_ADDR_LOW
+    assign cfg[568:537] = consumer ? g1_d_ew_base_addr_high_ew_base_addr_high : g0_d_ew_base_addr_high_ew_base_addr_high;  // SDP_RDMA_EW_BASE_ADDR_HIGH
+    assign cfg[600:569] = consumer ? g1_d_ew_line_stride_ew_line_stride : g0_d_ew_line_stride_ew_line_stride;  // SDP_RDMA_EW_LINE_STRIDE
+    assign cfg[632:601] = consumer ? g1_d_ew_surface_stride_ew_surface_stride : g0_d_ew_surface_stride_ew_surface_stride;  // SDP_RDMA_EW_SURFACE_STRIDE
+    assign cfg[664:633] = consumer ? g1_d_ew_batch_stride_ew_batch_stride : g0_d_ew_batch_stride_ew_batch_stride;  // SDP_RDMA_EW_BATCH_STRIDE
+    assign cfg[665] = consumer ? g1_d_feature_mode_cfg_flying_mode : g0_d_feature_mode_cfg_flying_mode;  // SDP_RDMA_FLYING_MODE
+    assign cfg[666] = consumer ? g1_d_feature_mode_cfg_winograd : g0_d_feature_mode_cfg_winograd;  // SDP_RDMA_WINOGRAD
+    assign cfg[668:667] = consumer ? g1_d_feature_mode_cfg_in_precision : g0_d_feature_mode_cfg_in_precision;  // SDP_RDMA_IN_PRECISION
+    assign cfg[670:669] = consumer ? g1_d_feature_mode_cfg_proc_precision : g0_d_feature_mode_cfg_proc_precision;  // SDP_RDMA_PROC_PRECISION
+    assign cfg[672:671] = consumer ? g1_d_feature_mode_cfg_out_precision : g0_d_feature_mode_cfg_out_precision;  // SDP_RDMA_OUT_PRECISION
+    assign cfg[677:673] = consumer ? g1_d_feature_mode_cfg_batch_number : g0_d_feature_mode_cfg_batch_number;  // SDP_RDMA_BATCH_NUMBER
+    assign cfg[678] = consumer ? g1_d_src_dma_cfg_src_ram_type : g0_d_src_dma_cfg_src_ram_type;  // SDP_RDMA_SRC_RAM_TYPE
+    assign cfg[679] = consumer ? g1_d_perf_enable_perf_dma_en : g0_d_perf_enable_perf_dma_en;  // SDP_RDMA_PERF_DMA_EN
+    assign cfg[680] = consumer ? g1_d_perf_enable_perf_nan_inf_count_en : g0_d_perf_enable_perf_nan_inf_count_en;  // SDP_RDMA_PERF_NAN_INF_COUNT_EN
 endmodule

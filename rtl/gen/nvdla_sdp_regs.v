@@ -21,107 +21,10 @@ module nvdla_sdp_regs #(
     output wire [15:0] lut_access_wdata,
     output wire        lut_access_rd,
     input  wire [15:0] lut_access_rdata,
-    // S_ fields
-    output wire         s_lut_access_cfg_lut_table_id,
-    output wire         s_lut_access_cfg_lut_access_type,
-    output wire         s_lut_cfg_lut_le_function,
-    output wire         s_lut_cfg_lut_uflow_priority,
-    output wire         s_lut_cfg_lut_oflow_priority,
-    output wire         s_lut_cfg_lut_hybrid_priority,
-    output wire [7:0]   s_lut_info_lut_le_index_offset,
-    output wire [7:0]   s_lut_info_lut_le_index_select,
-    output wire [7:0]   s_lut_info_lut_lo_index_select,
-    output wire [31:0]  s_lut_le_start_lut_le_start,
-    output wire [31:0]  s_lut_le_end_lut_le_end,
-    output wire [31:0]  s_lut_lo_start_lut_lo_start,
-    output wire [31:0]  s_lut_lo_end_lut_lo_end,
-    output wire [15:0]  s_lut_le_slope_scale_lut_le_slope_uflow_scale,
-    output wire [15:0]  s_lut_le_slope_scale_lut_le_slope_oflow_scale,
-    output wire [4:0]   s_lut_le_slope_shift_lut_le_slope_uflow_shift,
-    output wire [4:0]   s_lut_le_slope_shift_lut_le_slope_oflow_shift,
-    output wire [15:0]  s_lut_lo_slope_scale_lut_lo_slope_uflow_scale,
-    output wire [15:0]  s_lut_lo_slope_scale_lut_lo_slope_oflow_scale,
-    output wire [4:0]   s_lut_lo_slope_shift_lut_lo_slope_uflow_shift,
-    output wire [4:0]   s_lut_lo_slope_shift_lut_lo_slope_oflow_shift,
-    // D_ fields of the CONSUMER group
-    output wire [12:0]  d_data_cube_width_width,
-    output wire [12:0]  d_data_cube_height_height,
-    output wire [12:0]  d_data_cube_channel_channel,
-    output wire [31:0]  d_dst_base_addr_low_dst_base_addr_low,
-    output wire [31:0]  d_dst_base_addr_high_dst_base_addr_high,
-    output wire [31:0]  d_dst_line_stride_dst_line_stride,
-    output wire [31:0]  d_dst_surface_stride_dst_surface_stride,
-    output wire         d_dp_bs_cfg_bs_bypass,
-    output wire         d_dp_bs_cfg_bs_alu_bypass,
-    output wire [1:0]   d_dp_bs_cfg_bs_alu_algo,
-    output wire         d_dp_bs_cfg_bs_mul_bypass,
-    output wire         d_dp_bs_cfg_bs_mul_prelu,
-    output wire         d_dp_bs_cfg_bs_relu_bypass,
-    output wire         d_dp_bs_alu_cfg_bs_alu_src,
-    output wire [5:0]   d_dp_bs_alu_cfg_bs_alu_shift_value,
-    output wire [15:0]  d_dp_bs_alu_src_value_bs_alu_operand,
-    output wire         d_dp_bs_mul_cfg_bs_mul_src,
-    output wire [7:0]   d_dp_bs_mul_cfg_bs_mul_shift_value,
-    output wire [15:0]  d_dp_bs_mul_src_value_bs_mul_operand,
-    output wire         d_dp_bn_cfg_bn_bypass,
-    output wire         d_dp_bn_cfg_bn_alu_bypass,
-    output wire [1:0]   d_dp_bn_cfg_bn_alu_algo,
-    output wire         d_dp_bn_cfg_bn_mul_bypass,
-    output wire         d_dp_bn_cfg_bn_mul_prelu,
-    output wire         d_dp_bn_cfg_bn_relu_bypass,
-    output wire         d_dp_bn_alu_cfg_bn_alu_src,
-    output wire [5:0]   d_dp_bn_alu_cfg_bn_alu_shift_value,
-    output wire [15:0]  d_dp_bn_alu_src_value_bn_alu_operand,
-    output wire         d_dp_bn_mul_cfg_bn_mul_src,
-    output wire [7:0]   d_dp_bn_mul_cfg_bn_mul_shift_value,
-    output wire [15:0]  d_dp_bn_mul_src_value_bn_mul_operand,
-    output wire         d_dp_ew_cfg_ew_bypass,
-    output wire         d_dp_ew_cfg_ew_alu_bypass,
-    output wire [1:0]   d_dp_ew_cfg_ew_alu_algo,
-    output wire         d_dp_ew_cfg_ew_mul_bypass,
-    output wire         d_dp_ew_cfg_ew_mul_prelu,
-    output wire         d_dp_ew_cfg_ew_lut_bypass,
-    output wire         d_dp_ew_alu_cfg_ew_alu_src,
-    output wire         d_dp_ew_alu_cfg_ew_alu_cvt_bypass,
-    output wire [31:0]  d_dp_ew_alu_src_value_ew_alu_operand,
-    output wire [31:0]  d_dp_ew_alu_cvt_offset_value_ew_alu_cvt_offset,
-    output wire [15:0]  d_dp_ew_alu_cvt_scale_value_ew_alu_cvt_scale,
-    output wire [5:0]   d_dp_ew_alu_cvt_truncate_value_ew_alu_cvt_truncate,
-    output wire         d_dp_ew_mul_cfg_ew_mul_src,
-    output wire         d_dp_ew_mul_cfg_ew_mul_cvt_bypass,
-    output wire [31:0]  d_dp_ew_mul_src_value_ew_mul_operand,
-    output wire [31:0]  d_dp_ew_mul_cvt_offset_value_ew_mul_cvt_offset,
-    output wire [15:0]  d_dp_ew_mul_cvt_scale_value_ew_mul_cvt_scale,
-    output wire [5:0]   d_dp_ew_mul_cvt_truncate_value_ew_mul_cvt_truncate,
-    output wire [9:0]   d_dp_ew_truncate_value_ew_truncate,
-    output wire         d_feature_mode_cfg_flying_mode,
-    output wire         d_feature_mode_cfg_output_dst,
-    output wire         d_feature_mode_cfg_winograd,
-    output wire         d_feature_mode_cfg_nan_to_zero,
-    output wire [4:0]   d_feature_mode_cfg_batch_number,
-    output wire         d_dst_dma_cfg_dst_ram_type,
-    output wire [31:0]  d_dst_batch_stride_dst_batch_stride,
-    output wire [1:0]   d_data_format_proc_precision,
-    output wire [1:0]   d_data_format_out_precision,
-    output wire [31:0]  d_cvt_offset_cvt_offset,
-    output wire [15:0]  d_cvt_scale_cvt_scale,
-    output wire [5:0]   d_cvt_shift_cvt_shift,
-    output wire         d_perf_enable_perf_dma_en,
-    output wire         d_perf_enable_perf_lut_en,
-    output wire         d_perf_enable_perf_sat_en,
-    output wire         d_perf_enable_perf_nan_inf_count_en,
-    // per-group statistics: the datapath's live counts
-    input  wire         d_status_status_unequal,
-    input  wire [31:0]  d_status_nan_input_num_status_nan_input_num,
-    input  wire [31:0]  d_status_inf_input_num_status_inf_input_num,
-    input  wire [31:0]  d_status_nan_output_num_status_nan_output_num,
-    input  wire [31:0]  d_perf_wdma_write_stall_wdma_stall,
-    input  wire [31:0]  d_perf_lut_uflow_lut_uflow,
-    input  wire [31:0]  d_perf_lut_oflow_lut_oflow,
-    input  wire [31:0]  d_perf_out_saturation_out_saturation,
-    input  wire [31:0]  d_perf_lut_hybrid_lut_hybrid,
-    input  wire [31:0]  d_perf_lut_le_hit_lut_le_hit,
-    input  wire [31:0]  d_perf_lut_lo_hit_lut_lo_hit
+    // configuration bundle: S_ fields and the CONSUMER group's D_ fields (slices: nvdla_sdp_fields.vh)
+    output wire [815:0] cfg,
+    // statistics bundle: the datapath's live counts
+    input  wire [320:0] stat
 );
     wire wr = reg_sel && reg_write;
     // offsets from D_OP_ENABLE (10'h00e) up reach the PRODUCER group
@@ -1301,7 +1204,7 @@ module nvdla_sdp_regs #(
             g0_d_status_status_unequal <= 1'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_status_status_unequal <= d_status_status_unequal;
+                g0_d_status_status_unequal <= stat[0];
             end else if (grp_arm[0]) begin
                 g0_d_status_status_unequal <= 1'h0;
             end
@@ -1314,7 +1217,7 @@ module nvdla_sdp_regs #(
             g1_d_status_status_unequal <= 1'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_status_status_unequal <= d_status_status_unequal;
+                g1_d_status_status_unequal <= stat[0];
             end else if (grp_arm[1]) begin
                 g1_d_status_status_unequal <= 1'h0;
             end
@@ -1327,7 +1230,7 @@ module nvdla_sdp_regs #(
             g0_d_status_nan_input_num_status_nan_input_num <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_status_nan_input_num_status_nan_input_num <= d_status_nan_input_num_status_nan_input_num;
+                g0_d_status_nan_input_num_status_nan_input_num <= stat[32:1];
             end else if (grp_arm[0]) begin
                 g0_d_status_nan_input_num_status_nan_input_num <= 32'h0;
             end
@@ -1340,7 +1243,7 @@ module nvdla_sdp_regs #(
             g1_d_status_nan_input_num_status_nan_input_num <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_status_nan_input_num_status_nan_input_num <= d_status_nan_input_num_status_nan_input_num;
+                g1_d_status_nan_input_num_status_nan_input_num <= stat[32:1];
             end else if (grp_arm[1]) begin
                 g1_d_status_nan_input_num_status_nan_input_num <= 32'h0;
             end
@@ -1353,7 +1256,7 @@ module nvdla_sdp_regs #(
             g0_d_status_inf_input_num_status_inf_input_num <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_status_inf_input_num_status_inf_input_num <= d_status_inf_input_num_status_inf_input_num;
+                g0_d_status_inf_input_num_status_inf_input_num <= stat[64:33];
             end else if (grp_arm[0]) begin
                 g0_d_status_inf_input_num_status_inf_input_num <= 32'h0;
             end
@@ -1366,7 +1269,7 @@ module nvdla_sdp_regs #(
             g1_d_status_inf_input_num_status_inf_input_num <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_status_inf_input_num_status_inf_input_num <= d_status_inf_input_num_status_inf_input_num;
+                g1_d_status_inf_input_num_status_inf_input_num <= stat[64:33];
             end else if (grp_arm[1]) begin
                 g1_d_status_inf_input_num_status_inf_input_num <= 32'h0;
             end
@@ -1379,7 +1282,7 @@ module nvdla_sdp_regs #(
             g0_d_status_nan_output_num_status_nan_output_num <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_status_nan_output_num_status_nan_output_num <= d_status_nan_output_num_status_nan_output_num;
+                g0_d_status_nan_output_num_status_nan_output_num <= stat[96:65];
             end else if (grp_arm[0]) begin
                 g0_d_status_nan_output_num_status_nan_output_num <= 32'h0;
             end
@@ -1392,7 +1295,7 @@ module nvdla_sdp_regs #(
             g1_d_status_nan_output_num_status_nan_output_num <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_status_nan_output_num_status_nan_output_num <= d_status_nan_output_num_status_nan_output_num;
+                g1_d_status_nan_output_num_status_nan_output_num <= stat[96:65];
             end else if (grp_arm[1]) begin
                 g1_d_status_nan_output_num_status_nan_output_num <= 32'h0;
             end
@@ -1445,7 +1348,7 @@ module nvdla_sdp_regs #(
             g0_d_perf_wdma_write_stall_wdma_stall <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_perf_wdma_write_stall_wdma_stall <= d_perf_wdma_write_stall_wdma_stall;
+                g0_d_perf_wdma_write_stall_wdma_stall <= stat[128:97];
             end else if (grp_arm[0]) begin
                 g0_d_perf_wdma_write_stall_wdma_stall <= 32'h0;
             end
@@ -1458,7 +1361,7 @@ module nvdla_sdp_regs #(
             g1_d_perf_wdma_write_stall_wdma_stall <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_perf_wdma_write_stall_wdma_stall <= d_perf_wdma_write_stall_wdma_stall;
+                g1_d_perf_wdma_write_stall_wdma_stall <= stat[128:97];
             end else if (grp_arm[1]) begin
                 g1_d_perf_wdma_write_stall_wdma_stall <= 32'h0;
             end
@@ -1471,7 +1374,7 @@ module nvdla_sdp_regs #(
             g0_d_perf_lut_uflow_lut_uflow <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_perf_lut_uflow_lut_uflow <= d_perf_lut_uflow_lut_uflow;
+                g0_d_perf_lut_uflow_lut_uflow <= stat[160:129];
             end else if (grp_arm[0]) begin
                 g0_d_perf_lut_uflow_lut_uflow <= 32'h0;
             end
@@ -1484,7 +1387,7 @@ module nvdla_sdp_regs #(
             g1_d_perf_lut_uflow_lut_uflow <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_perf_lut_uflow_lut_uflow <= d_perf_lut_uflow_lut_uflow;
+                g1_d_perf_lut_uflow_lut_uflow <= stat[160:129];
             end else if (grp_arm[1]) begin
                 g1_d_perf_lut_uflow_lut_uflow <= 32'h0;
             end
@@ -1497,7 +1400,7 @@ module nvdla_sdp_regs #(
             g0_d_perf_lut_oflow_lut_oflow <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_perf_lut_oflow_lut_oflow <= d_perf_lut_oflow_lut_oflow;
+                g0_d_perf_lut_oflow_lut_oflow <= stat[192:161];
             end else if (grp_arm[0]) begin
                 g0_d_perf_lut_oflow_lut_oflow <= 32'h0;
             end
@@ -1510,7 +1413,7 @@ module nvdla_sdp_regs #(
             g1_d_perf_lut_oflow_lut_oflow <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_perf_lut_oflow_lut_oflow <= d_perf_lut_oflow_lut_oflow;
+                g1_d_perf_lut_oflow_lut_oflow <= stat[192:161];
             end else if (grp_arm[1]) begin
                 g1_d_perf_lut_oflow_lut_oflow <= 32'h0;
             end
@@ -1523,7 +1426,7 @@ module nvdla_sdp_regs #(
             g0_d_perf_out_saturation_out_saturation <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_perf_out_saturation_out_saturation <= d_perf_out_saturation_out_saturation;
+                g0_d_perf_out_saturation_out_saturation <= stat[224:193];
             end else if (grp_arm[0]) begin
                 g0_d_perf_out_saturation_out_saturation <= 32'h0;
             end
@@ -1536,7 +1439,7 @@ module nvdla_sdp_regs #(
             g1_d_perf_out_saturation_out_saturation <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_perf_out_saturation_out_saturation <= d_perf_out_saturation_out_saturation;
+                g1_d_perf_out_saturation_out_saturation <= stat[224:193];
             end else if (grp_arm[1]) begin
                 g1_d_perf_out_saturation_out_saturation <= 32'h0;
             end
@@ -1549,7 +1452,7 @@ module nvdla_sdp_regs #(
             g0_d_perf_lut_hybrid_lut_hybrid <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_perf_lut_hybrid_lut_hybrid <= d_perf_lut_hybrid_lut_hybrid;
+                g0_d_perf_lut_hybrid_lut_hybrid <= stat[256:225];
             end else if (grp_arm[0]) begin
                 g0_d_perf_lut_hybrid_lut_hybrid <= 32'h0;
             end
@@ -1562,7 +1465,7 @@ module nvdla_sdp_regs #(
             g1_d_perf_lut_hybrid_lut_hybrid <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_perf_lut_hybrid_lut_hybrid <= d_perf_lut_hybrid_lut_hybrid;
+                g1_d_perf_lut_hybrid_lut_hybrid <= stat[256:225];
             end else if (grp_arm[1]) begin
                 g1_d_perf_lut_hybrid_lut_hybrid <= 32'h0;
             end
@@ -1575,7 +1478,7 @@ module nvdla_sdp_regs #(
             g0_d_perf_lut_le_hit_lut_le_hit <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_perf_lut_le_hit_lut_le_hit <= d_perf_lut_le_hit_lut_le_hit;
+                g0_d_perf_lut_le_hit_lut_le_hit <= stat[288:257];
             end else if (grp_arm[0]) begin
                 g0_d_perf_lut_le_hit_lut_le_hit <= 32'h0;
             end
@@ -1588,7 +1491,7 @@ module nvdla_sdp_regs #(
             g1_d_perf_lut_le_hit_lut_le_hit <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_perf_lut_le_hit_lut_le_hit <= d_perf_lut_le_hit_lut_le_hit;
+                g1_d_perf_lut_le_hit_lut_le_hit <= stat[288:257];
             end else if (grp_arm[1]) begin
                 g1_d_perf_lut_le_hit_lut_le_hit <= 32'h0;
             end
@@ -1601,7 +1504,7 @@ module nvdla_sdp_regs #(
             g0_d_perf_lut_lo_hit_lut_lo_hit <= 32'h0;
         end else begin
             if (grp_finish[0]) begin
-                g0_d_perf_lut_lo_hit_lut_lo_hit <= d_perf_lut_lo_hit_lut_lo_hit;
+                g0_d_perf_lut_lo_hit_lut_lo_hit <= stat[320:289];
             end else if (grp_arm[0]) begin
                 g0_d_perf_lut_lo_hit_lut_lo_hit <= 32'h0;
             end
@@ -1614,7 +1517,7 @@ module nvdla_sdp_regs #(
             g1_d_perf_lut_lo_hit_lut_lo_hit <= 32'h0;
         end else begin
             if (grp_finish[1]) begin
-                g1_d_perf_lut_lo_hit_lut_lo_hit <= d_perf_lut_lo_hit_lut_lo_hit;
+                g1_d_perf_lut_lo_hit_lut_lo_hit <= stat[320:289];
             end else if (grp_arm[1]) begin
                 g1_d_perf_lut_lo_hit_lut_lo_hit <= 32'h0;
             end
@@ -1712,91 +1615,91 @@ module nvdla_sdp_regs #(
         endcase
     end
 
-    assign s_lut_access_cfg_lut_table_id = r_s_lut_access_cfg_lut_table_id;
-    assign s_lut_access_cfg_lut_access_type = r_s_lut_access_cfg_lut_access_type;
-    assign s_lut_cfg_lut_le_function = r_s_lut_cfg_lut_le_function;
-    assign s_lut_cfg_lut_uflow_priority = r_s_lut_cfg_lut_uflow_priority;
-    assign s_lut_cfg_lut_oflow_priority = r_s_lut_cfg_lut_oflow_priority;
-    assign s_lut_cfg_lut_hybrid_priority = r_s_lut_cfg_lut_hybrid_priority;
-    assign s_lut_info_lut_le_index_offset = r_s_lut_info_lut_le_index_offset;
-    assign s_lut_info_lut_le_index_select = r_s_lut_info_lut_le_index_select;
-    assign s_lut_info_lut_lo_index_select = r_s_lut_info_lut_lo_index_select;
-    assign s_lut_le_start_lut_le_start = r_s_lut_le_start_lut_le_start;
-    assign s_lut_le_end_lut_le_end = r_s_lut_le_end_lut_le_end;
-    assign s_lut_lo_start_lut_lo_start = r_s_lut_lo_start_lut_lo_start;
-    assign s_lut_lo_end_lut_lo_end = r_s_lut_lo_end_lut_lo_end;
-    assign s_lut_le_slope_scale_lut_le_slope_uflow_scale = r_s_lut_le_slope_scale_lut_le_slope_uflow_scale;
-    assign s_lut_le_slope_scale_lut_le_slope_oflow_scale = r_s_lut_le_slope_scale_lut_le_slope_oflow_scale;
-    assign s_lut_le_slope_shift_lut_le_slope_uflow_shift = r_s_lut_le_slope_shift_lut_le_slope_uflow_shift;
-    assign s_lut_le_slope_shift_lut_le_slope_oflow_shift = r_s_lut_le_slope_shift_lut_le_slope_oflow_shift;
-    assign s_lut_lo_slope_scale_lut_lo_slope_uflow_scale = r_s_lut_lo_slope_scale_lut_lo_slope_uflow_scale;
-    assign s_lut_lo_slope_scale_lut_lo_slope_oflow_scale = r_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale;
-    assign s_lut_lo_slope_shift_lut_lo_slope_uflow_shift = r_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift;
-    assign s_lut_lo_slope_shift_lut_lo_slope_oflow_shift = r_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift;
-    assign d_data_cube_width_width = consumer ? g1_d_data_cube_width_width : g0_d_data_cube_width_width;
-    assign d_data_cube_height_height = consumer ? g1_d_data_cube_height_height : g0_d_data_cube_height_height;
-    assign d_data_cube_channel_channel = consumer ? g1_d_data_cube_channel_channel : g0_d_data_cube_channel_channel;
-    assign d_dst_base_addr_low_dst_base_addr_low = consumer ? g1_d_dst_base_addr_low_dst_base_addr_low : g0_d_dst_base_addr_low_dst_base_addr_low;
-    assign d_dst_base_addr_high_dst_base_addr_high = consumer ? g1_d_dst_base_addr_high_dst_base_addr_high : g0_d_dst_base_addr_high_dst_base_addr_high;
-    assign d_dst_line_stride_dst_line_stride = consumer ? g1_d_dst_line_stride_dst_line_stride : g0_d_dst_line_stride_dst_line_stride;
-    assign d_dst_surface_stride_dst_surface_stride = consumer ? g1_d_dst_surface_stride_dst_surface_stride : g0_d_dst_surface_stride_dst_surface_stride;
-    assign d_dp_bs_cfg_bs_bypass = consumer ? g1_d_dp_bs_cfg_bs_bypass : g0_d_dp_bs_cfg_bs_bypass;
-    assign d_dp_bs_cfg_bs_alu_bypass = consumer ? g1_d_dp_bs_cfg_bs_alu_bypass : g0_d_dp_bs_cfg_bs_alu_bypass;
-    assign d_dp_bs_cfg_bs_alu_algo = consumer ? g1_d_dp_bs_cfg_bs_alu_algo : g0_d_dp_bs_cfg_bs_alu_algo;
-    assign d_dp_bs_cfg_bs_mul_bypass = consumer ? g1_d_dp_bs_cfg_bs_mul_bypass : g0_d_dp_bs_cfg_bs_mul_bypass;
-    assign d_dp_bs_cfg_bs_mul_prelu = consumer ? g1_d_dp_bs_cfg_bs_mul_prelu : g0_d_dp_bs_cfg_bs_mul_prelu;
-    assign d_dp_bs_cfg_bs_relu_bypass = consumer ? g1_d_dp_bs_cfg_bs_relu_bypass : g0_d_dp_bs_cfg_bs_relu_bypass;
-    assign d_dp_bs_alu_cfg_bs_alu_src = consumer ? g1_d_dp_bs_alu_cfg_bs_alu_src : g0_d_dp_bs_alu_cfg_bs_alu_src;
-    assign d_dp_bs_alu_cfg_bs_alu_shift_value = consumer ? g1_d_dp_bs_alu_cfg_bs_alu_shift_value : g0_d_dp_bs_alu_cfg_bs_alu_shift_value;
-    assign d_dp_bs_alu_src_value_bs_alu_operand = consumer ? g1_d_dp_bs_alu_src_value_bs_alu_operand : g0_d_dp_bs_alu_src_value_bs_alu_operand;
-    assign d_dp_bs_mul_cfg_bs_mul_src = consumer ? g1_d_dp_bs_mul_cfg_bs_mul_src : g0_d_dp_bs_mul_cfg_bs_mul_src;
-    assign d_dp_bs_mul_cfg_bs_mul_shift_value = consumer ? g1_d_dp_bs_mul_cfg_bs_mul_shift_value : g0_d_dp_bs_mul_cfg_bs_mul_shift_value;
-    assign d_dp_bs_mul_src_value_bs_mul_operand = consumer ? g1_d_dp_bs_mul_src_value_bs_mul_operand : g0_d_dp_bs_mul_src_value_bs_mul_operand;
-    assign d_dp_bn_cfg_bn_bypass = consumer ? g1_d_dp_bn_cfg_bn_bypass : g0_d_dp_bn_cfg_bn_bypass;
-    assign d_dp_bn_cfg_bn_alu_bypass = consumer ? g1_d_dp_bn_cfg_bn_alu_bypass : g0_d_dp_bn_cfg_bn_alu_bypass;
-    assign d_dp_bn_cfg_bn_alu_algo = consumer ? g1_d_dp_bn_cfg_bn_alu_algo : g0_d_dp_bn_cfg_bn_alu_algo;
-    assign d_dp_bn_cfg_bn_mul_bypass = consumer ? g1_d_dp_bn_cfg_bn_mul_bypass : g0_d_dp_bn_cfg_bn_mul_bypass;
-    assign d_dp_bn_cfg_bn_mul_prelu = consumer ? g1_d_dp_bn_cfg_bn_mul_prelu : g0_d_dp_bn_cfg_bn_mul_prelu;
-    assign d_dp_bn_cfg_bn_relu_bypass = consumer ? g1_d_dp_bn_cfg_bn_relu_bypass : g0_d_dp_bn_cfg_bn_relu_bypass;
-    assign d_dp_bn_alu_cfg_bn_alu_src = consumer ? g1_d_dp_bn_alu_cfg_bn_alu_src : g0_d_dp_bn_alu_cfg_bn_alu_src;
-    assign d_dp_bn_alu_cfg_bn_alu_shift_value = consumer ? g1_d_dp_bn_alu_cfg_bn_alu_shift_value : g0_d_dp_bn_alu_cfg_bn_alu_shift_value;
-    assign d_dp_bn_alu_src_value_bn_alu_operand = consumer ? g1_d_dp_bn_alu_src_value_bn_alu_operand : g0_d_dp_bn_alu_src_value_bn_alu_operand;
-    assign d_dp_bn_mul_cfg_bn_mul_src = consumer ? g1_d_dp_bn_mul_cfg_bn_mul_src : g0_d_dp_bn_mul_cfg_bn_mul_src;
-    assign d_dp_bn_mul_cfg_bn_mul_shift_value = consumer ? g1_d_dp_bn_mul_cfg_bn_mul_shift_value : g0_d_dp_bn_mul_cfg_bn_mul_shift_value;
-    assign d_dp_bn_mul_src_value_bn_mul_operand = consumer ? g1_d_dp_bn_mul_src_value_bn_mul_operand : g0_d_dp_bn_mul_src_value_bn_mul_operand;
-    assign d_dp_ew_cfg_ew_bypass = consumer ? g1_d_dp_ew_cfg_ew_bypass : g0_d_dp_ew_cfg_ew_bypass;
-    assign d_dp_ew_cfg_ew_alu_bypass = consumer ? g1_d_dp_ew_cfg_ew_alu_bypass : g0_d_dp_ew_cfg_ew_alu_bypass;
-    assign d_dp_ew_cfg_ew_alu_algo = consumer ? g1_d_dp_ew_cfg_ew_alu_algo : g0_d_dp_ew_cfg_ew_alu_algo;
-    assign d_dp_ew_cfg_ew_mul_bypass = consumer ? g1_d_dp_ew_cfg_ew_mul_bypass : g0_d_dp_ew_cfg_ew_mul_bypass;
-    assign d_dp_ew_cfg_ew_mul_prelu = consumer ? g1_d_dp_ew_cfg_ew_mul_prelu : g0_d_dp_ew_cfg_ew_mul_prelu;
-    assign d_dp_ew_cfg_ew_lut_bypass = consumer ? g1_d_dp_ew_cfg_ew_lut_bypass : g0_d_dp_ew_cfg_ew_lut_bypass;
-    assign d_dp_ew_alu_cfg_ew_alu_src = consumer ? g1_d_dp_ew_alu_cfg_ew_alu_src : g0_d_dp_ew_alu_cfg_ew_alu_src;
-    assign d_dp_ew_alu_cfg_ew_alu_cvt_bypass = consumer ? g1_d_dp_ew_alu_cfg_ew_alu_cvt_bypass : g0_d_dp_ew_alu_cfg_ew_alu_cvt_bypass;
-    assign d_dp_ew_alu_src_value_ew_alu_operand = consumer ? g1_d_dp_ew_alu_src_value_ew_alu_operand : g0_d_dp_ew_alu_src_value_ew_alu_operand;
-    assign d_dp_ew_alu_cvt_offset_value_ew_alu_cvt_offset = consumer ? g1_d_dp_ew_alu_cvt_offset_value_ew_alu_cvt_offset : g0_d_dp_ew_alu_cvt_offset_value_ew_alu_cvt_offset;
-    assign d_dp_ew_alu_cvt_scale_value_ew_alu_cvt_scale = consumer ? g1_d_dp_ew_alu_cvt_scale_value_ew_alu_cvt_scale : g0_d_dp_ew_alu_cvt_scale_value_ew_alu_cvt_scale;
-    assign d_dp_ew_alu_cvt_truncate_value_ew_alu_cvt_truncate = consumer ? g1_d_dp_ew_alu_cvt_truncate_value_ew_alu_cvt_truncate : g0_d_dp_ew_alu_cvt_truncate_value_ew_alu_cvt_truncate;
-    assign d_dp_ew_mul_cfg_ew_mul_src = consumer ? g1_d_dp_ew_mul_cfg_ew_mul_src : g0_d_dp_ew_mul_cfg_ew_mul_src;
-    assign d_dp_ew_mul_cfg_ew_mul_cvt_bypass = consumer ? g1_d_dp_ew_mul_cfg_ew_mul_cvt_bypass : g0_d_dp_ew_mul_cfg_ew_mul_cvt_bypass;
-    assign d_dp_ew_mul_src_value_ew_mul_operand = consumer ? g1_d_dp_ew_mul_src_value_ew_mul_operand : g0_d_dp_ew_mul_src_value_ew_mul_operand;
-    assign d_dp_ew_mul_cvt_offset_value_ew_mul_cvt_offset = consumer ? g1_d_dp_ew_mul_cvt_offset_value_ew_mul_cvt_offset : g0_d_dp_ew_mul_cvt_offset_value_ew_mul_cvt_offset;
-    assign d_dp_ew_mul_cvt_scale_value_ew_mul_cvt_scale = consumer ? g1_d_dp_ew_mul_cvt_scale_value_ew_mul_cvt_scale : g0_d_dp_ew_mul_cvt_scale_value_ew_mul_cvt_scale;
-    assign d_dp_ew_mul_cvt_truncate_value_ew_mul_cvt_truncate = consumer ? g1_d_dp_ew_mul_cvt_truncate_value_ew_mul_cvt_truncate : g0_d_dp_ew_mul_cvt_truncate_value_ew_mul_cvt_truncate;
-    assign d_dp_ew_truncate_value_ew_truncate = consumer ? g1_d_dp_ew_truncate_value_ew_truncate : g0_d_dp_ew_truncate_value_ew_truncate;
-    assign d_feature_mode_cfg_flying_mode = consumer ? g1_d_feature_mode_cfg_flying_mode : g0_d_feature_mode_cfg_flying_mode;
-    assign d_feature_mode_cfg_output_dst = consumer ? g1_d_feature_mode_cfg_output_dst : g0_d_feature_mode_cfg_output_dst;
-    assign d_feature_mode_cfg_winograd = consumer ? g1_d_feature_mode_cfg_winograd : g0_d_feature_mode_cfg_winograd;
-    assign d_feature_mode_cfg_nan_to_zero = consumer ? g1_d_feature_mode_cfg_nan_to_zero : g0_d_feature_mode_cfg_nan_to_zero;
-    assign d_feature_mode_cfg_batch_number = consumer ? g1_d_feature_mode_cfg_batch_number : g0_d_feature_mode_cfg_batch_number;
-    assign d_dst_dma_cfg_dst_ram_type = consumer ? g1_d_dst_dma_cfg_dst_ram_type : g0_d_dst_dma_cfg_dst_ram_type;
-    assign d_dst_batch_stride_dst_batch_stride = consumer ? g1_d_dst_batch_stride_dst_batch_stride : g0_d_dst_batch_stride_dst_batch_stride;
-    assign d_data_format_proc_precision = consumer ? g1_d_data_format_proc_precision : g0_d_data_format_proc_precision;
-    assign d_data_format_out_precision = consumer ? g1_d_data_format_out_precision : g0_d_data_format_out_precision;
-    assign d_cvt_offset_cvt_offset = consumer ? g1_d_cvt_offset_cvt_offset : g0_d_cvt_offset_cvt_offset;
-    assign d_cvt_scale_cvt_scale = consumer ? g1_d_cvt_scale_cvt_scale : g0_d_cvt_scale_cvt_scale;
-    assign d_cvt_shift_cvt_shift = consumer ? g1_d_cvt_shift_cvt_shift : g0_d_cvt_shift_cvt_shift;
-    assign d_perf_enable_perf_dma_en = consumer ? g1_d_perf_enable_perf_dma_en : g0_d_perf_enable_perf_dma_en;
-    assign d_perf_enable_perf_lut_en = consumer ? g1_d_perf_enable_perf_lut_en : g0_d_perf_enable_perf_lut_en;
-    assign d_perf_enable_perf_sat_en = consumer ? g1_d_perf_enable_perf_sat_en : g0_d_perf_enable_perf_sat_en;
-    assign d_perf_enable_perf_nan_inf_count_en = consumer ? g1_d_perf_enable_perf_nan_inf_count_en : g0_d_perf_enable_perf_nan_inf_count_en;
+    assign cfg[0] = r_s_lut_access_cfg_lut_table_id;  // SDP_LUT_TABLE_ID
+    assign cfg[1] = r_s_lut_access_cfg_lut_access_type;  // SDP_LUT_ACCESS_TYPE
+    assign cfg[2] = r_s_lut_cfg_lut_le_function;  // SDP_LUT_LE_FUNCTION
+    assign cfg[3] = r_s_lut_cfg_lut_uflow_priority;  // SDP_LUT_UFLOW_PRIORITY
+    assign cfg[4] = r_s_lut_cfg_lut_oflow_priority;  // SDP_LUT_OFLOW_PRIORITY
+    assign cfg[5] = r_s_lut_cfg_lut_hybrid_priority;  // SDP_LUT_HYBRID_PRIORITY
+    assign cfg[13:6] = r_s_lut_info_lut_le_index_offset;  // SDP_LUT_LE_INDEX_OFFSET
+    assign cfg[21:14] = r_s_lut_info_lut_le_index_select;  // SDP_LUT_LE_INDEX_SELECT
+    assign cfg[29:22] = r_s_lut_info_lut_lo_index_select;  // SDP_LUT_LO_INDEX_SELECT
+    assign cfg[61:30] = r_s_lut_le_start_lut_le_start;  // SDP_LUT_LE_START
+    assign cfg[93:62] = r_s_lut_le_end_lut_le_end;  // SDP_LUT_LE_END
+    assign cfg[125:94] = r_s_lut_lo_start_lut_lo_start;  // SDP_LUT_LO_START
+    assign cfg[157:126] = r_s_lut_lo_end_lut_lo_end;  // SDP_LUT_LO_END
+    assign cfg[173:158] = r_s_lut_le_slope_scale_lut_le_slope_uflow_scale;  // SDP_LUT_LE_SLOPE_UFLOW_SCALE
+    assign cfg[189:174] = r_s_lut_le_slope_scale_lut_le_slope_oflow_scale;  // SDP_LUT_LE_SLOPE_OFLOW_SCALE
+    assign cfg[194:190] = r_s_lut_le_slope_shift_lut_le_slope_uflow_shift;  // SDP_LUT_LE_SLOPE_UFLOW_SHIFT
+    assign cfg[199:195] = r_s_lut_le_slope_shift_lut_le_slope_oflow_shift;  // SDP_LUT_LE_SLOPE_OFLOW_SHIFT
+    assign cfg[215:200] = r_s_lut_lo_slope_scale_lut_lo_slope_uflow_scale;  // SDP_LUT_LO_SLOPE_UFLOW_SCALE
+    assign cfg[231:216] = r_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale;  // SDP_LUT_LO_SLOPE_OFLOW_SCALE
+    assign cfg[236:232] = r_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift;  // SDP_LUT_LO_SLOPE_UFLOW_SHIFT
+    assign cfg[241:237] = r_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift;  // SDP_LUT_LO_SLOPE_OFLOW_SHIFT
+    assign cfg[254:242] = consumer ? g1_d_data_cube_width_width : g0_d_data_cube_width_width;  // SDP_WIDTH
+    assign cfg[267:255] = consumer ? g1_d_data_cube_height_height : g0_d_data_cube_height_height;  // SDP_HEIGHT
+    assign cfg[280:268] = consumer ? g1_d_data_cube_channel_channel : g0_d_data_cube_channel_channel;  // SDP_CHANNEL
+    assign cfg[312:281] = consumer ? g1_d_dst_base_addr_low_dst_base_addr_low : g0_d_dst_base_addr_low_dst_base_addr_low;  // SDP_DST_BASE_ADDR_LOW
+    assign cfg[344:313] = consumer ? g1_d_dst_base_addr_high_dst_base_addr_high : g0_d_dst_base_addr_high_dst_base_addr_high;  // SDP_DST_BASE_ADDR_HIGH
+    assign cfg[376:345] = consumer ? g1_d_dst_line_stride_dst_line_stride : g0_d_dst_line_stride_dst_line_stride;  // SDP_DST_LINE_STRIDE
+    assign cfg[408:377] = consumer ? g1_d_dst_surface_stride_dst_surface_stride : g0_d_dst_surface_stride_dst_surface_stride;  // SDP_DST_SURFACE_STRIDE
+    assign cfg[409] = consumer ? g1_d_dp_bs_cfg_bs_bypass : g0_d_dp_bs_cfg_bs_bypass;  // SDP_BS_BYPASS
+    assign cfg[410] = consumer ? g1_d_dp_bs_cfg_bs_alu_bypass : g0_d_dp_bs_cfg_bs_alu_bypass;  // SDP_BS_ALU_BYPASS
+    assign cfg[412:411] = consumer ? g1_d_dp_bs_cfg_bs_alu_algo : g0_d_dp_bs_cfg_bs_alu_algo;  // SDP_BS_ALU_ALGO
+    assign cfg[413] = consumer ? g1_d_dp_bs_cfg_bs_mul_bypass : g0_d_dp_bs_cfg_bs_mul_bypass;  // SDP_BS_MUL_BYPASS
+    assign cfg[414] = consumer ? g1_d_dp_bs_cfg_bs_mul_prelu : g0_d_dp_bs_cfg_bs_mul_prelu;  // SDP_BS_MUL_PRELU
+    assign cfg[415] = consumer ? g1_d_dp_bs_cfg_bs_relu_bypass : g0_d_dp_bs_cfg_bs_relu_bypass;  // SDP_BS_RELU_BYPASS
+    assign cfg[416] = consumer ? g1_d_dp_bs_alu_cfg_bs_alu_src : g0_d_dp_bs_alu_cfg_bs_alu_src;  // SDP_BS_ALU_SRC
+    assign cfg[422:417] = consumer ? g1_d_dp_bs_alu_cfg_bs_alu_shift_value : g0_d_dp_bs_alu_cfg_bs_alu_shift_value;  // SDP_BS_ALU_SHIFT_VALUE
+    assign cfg[438:423] = consumer ? g1_d_dp_bs_alu_src_value_bs_alu_operand : g0_d_dp_bs_alu_src_value_bs_alu_operand;  // SDP_BS_ALU_OPERAND
+    assign cfg[439] = consumer ? g1_d_dp_bs_mul_cfg_bs_mul_src : g0_d_dp_bs_mul_cfg_bs_mul_src;  // SDP_BS_MUL_SRC
+    assign cfg[447:440] = consumer ? g1_d_dp_bs_mul_cfg_bs_mul_shift_value : g0_d_dp_bs_mul_cfg_bs_mul_shift_value;  // SDP_BS_MUL_SHIFT_VALUE
+    assign cfg[463:448] = consumer ? g1_d_dp_bs_mul_src_value_bs_mul_operand : g0_d_dp_bs_mul_src_value_bs_mul_operand;  // SDP_BS_MUL_OPERAND
+    assign cfg[464] = consumer ? g1_d_dp_bn_cfg_bn_bypass : g0_d_dp_bn_cfg_bn_bypass;  // SDP_BN_BYPASS
+    assign cfg[465] = consumer ? g1_d_dp_bn_cfg_bn_alu_bypass : g0_d_dp_bn_cfg_bn_alu_bypass;  // SDP_BN_ALU_BYPASS
+    assign cfg[467:466] = consumer ? g1_d_dp_bn_cfg_bn_alu_algo : g0_d_dp_bn_cfg_bn_alu_algo;  // SDP_BN_ALU_ALGO
+    assign cfg[468] = consumer ? g1_d_dp_bn_cfg_bn_mul_bypass : g0_d_dp_bn_cfg_bn_mul_bypass;  // SDP_BN_MUL_BYPASS
+    assign cfg[469] = consumer ? g1_d_dp_bn_cfg_bn_mul_prelu : g0_d_dp_bn_cfg_bn_mul_prelu;  // SDP_BN_MUL_PRELU
+    assign cfg[470] = consumer ? g1_d_dp_bn_cfg_bn_relu_bypass : g0_d_dp_bn_cfg_bn_relu_bypass;  // SDP_BN_RELU_BYPASS
+    assign cfg[471] = consumer ? g1_d_dp_bn_alu_cfg_bn_alu_src : g0_d_dp_bn_alu_cfg_bn_alu_src;  // SDP_BN_ALU_SRC
+    assign cfg[477:472] = consumer ? g1_d_dp_bn_alu_cfg_bn_alu_shift_value : g0_d_dp_bn_alu_cfg_bn_alu_shift_value;  // SDP_BN_ALU_SHIFT_VALUE
+    assign cfg[493:478] = consumer ? g1_d_dp_bn_alu_src_value_bn_alu_operand : g0_d_dp_bn_alu_src_value_bn_alu_operand;  // SDP_BN_ALU_OPERAND
+    assign cfg[494] = consumer ? g1_d_dp_bn_mul_cfg_bn_mul_src : g0_d_dp_bn_mul_cfg_bn_mul_src;  // SDP_BN_MUL_SRC
+    assign cfg[502:495] = consumer ? g1_d_dp_bn_mul_cfg_bn_mul_shift_value : g0_d_dp_bn_mul_cfg_bn_mul_shift_value;  // SDP_BN_MUL_SHIFT_VALUE
+    assign cfg[518:503] = consumer ? g1_d_dp_bn_mul_src_value_bn_mul_operand : g0_d_dp_bn_mul_src_value_bn_mul_operand;  // SDP_BN_MUL_OPERAND
+    assign cfg[519] = consumer ? g1_d_dp_ew_cfg_ew_bypass : g0_d_dp_ew_cfg_ew_bypass;  // SDP_EW_BYPASS
+    assign cfg[520] = consumer ? g1_d_dp_ew_cfg_ew_alu_bypass : g0_d_dp_ew_cfg_ew_alu_bypass;  // SDP_EW_ALU_BYPASS
+    assign cfg[522:521] = consumer ? g1_d_dp_ew_cfg_ew_alu_algo : g0_d_dp_ew_cfg_ew_alu_algo;  // SDP_EW_ALU_ALGO
+    assign cfg[523] = consumer ? g1_d_dp_ew_cfg_ew_mul_bypass : g0_d_dp_ew_cfg_ew_mul_bypass;  // SDP_EW_MUL_BYPASS
+    assign cfg[524] = consumer ? g1_d_dp_ew_cfg_ew_mul_prelu : g0_d_dp_ew_cfg_ew_mul_prelu;  // SDP_EW_MUL_PRELU
+    assign cfg[525] = consumer ? g1_d_dp_ew_cfg_ew_lut_bypass : g0_d_dp_ew_cfg_ew_lut_bypass;  // SDP_EW_LUT_BYPASS
+    assign cfg[526] = consumer ? g1_d_dp_ew_alu_cfg_ew_alu_src : g0_d_dp_ew_alu_cfg_ew_alu_src;  // SDP_EW_ALU_SRC
+    assign cfg[527] = consumer ? g1_d_dp_ew_alu_cfg_ew_alu_cvt_bypass : g0_d_dp_ew_alu_cfg_ew_alu_cvt_bypass;  // SDP_EW_ALU_CVT_BYPASS
+    assign cfg[559:528] = consumer ? g1_d_dp_ew_alu_src_value_ew_alu_operand : g0_d_dp_ew_alu_src_value_ew_alu_operand;  // SDP_EW_ALU_OPERAND
+    assign cfg[591:560] = consumer ? g1_d_dp_ew_alu_cvt_offset_value_ew_alu_cvt_offset : g0_d_dp_ew_alu_cvt_offset_value_ew_alu_cvt_offset;  // SDP_EW_ALU_CVT_OFFSET
+    assign cfg[607:592] = consumer ? g1_d_dp_ew_alu_cvt_scale_value_ew_alu_cvt_scale : g0_d_dp_ew_alu_cvt_scale_value_ew_alu_cvt_scale;  // SDP_EW_ALU_CVT_SCALE
+    assign cfg[613:608] = consumer ? g1_d_dp_ew_alu_cvt_truncate_value_ew_alu_cvt_truncate : g0_d_dp_ew_alu_cvt_truncate_value_ew_alu_cvt_truncate;  // SDP_EW_ALU_CVT_TRUNCATE
+    assign cfg[614] = consumer ? g1_d_dp_ew_mul_cfg_ew_mul_src : g0_d_dp_ew_mul_cfg_ew_mul_src;  // SDP_EW_MUL_SRC
+    assign cfg[615] = consumer ? g1_d_dp_ew_mul_cfg_ew_mul_cvt_bypass : g0_d_dp_ew_mul_cfg_ew_mul_cvt_bypass;  // SDP_EW_MUL_CVT_BYPASS
+    assign cfg[647:616] = consumer ? g1_d_dp_ew_mul_src_value_ew_mul_operand : g0_d_dp_ew_mul_src_value_ew_mul_operand;  // SDP_EW_MUL_OPERAND
+    assign cfg[679:648] = consumer ? g1_d_dp_ew_mul_cvt_offset_value_ew_mul_cvt_offset : g0_d_dp_ew_mul_cvt_offset_value_ew_mul_cvt_offset;  // SDP_EW_MUL_CVT_OFFSET
+    assign cfg[695:680] = consumer ? g1_d_dp_ew_mul_cvt_scale_value_ew_mul_cvt_scale : g0_d_dp_ew_mul_cvt_scale_value_ew_mul_cvt_scale;  // SDP_EW_MUL_CVT_SCALE
+    assign cfg[701:696] = consumer ? g1_d_dp_ew_mul_cvt_truncate_value_ew_mul_cvt_truncate : g0_d_dp_ew_mul_cvt_truncate_value_ew_mul_cvt_truncate;  // SDP_EW_MUL_CVT_TRUNCATE
+    assign cfg[711:702] = consumer ? g1_d_dp_ew_truncate_value_ew_truncate : g0_d_dp_ew_truncate_value_ew_truncate;  // SDP_EW_TRUNCATE
+    assign cfg[712] = consumer ? g1_d_feature_mode_cfg_flying_mode : g0_d_feature_mode_cfg_flying_mode;  // SDP_FLYING_MODE
+    assign cfg[713] = consumer ? g1_d_feature_mode_cfg_output_dst : g0_d_feature_mode_cfg_output_dst;  // SDP_OUTPUT_DST
+    assign cfg[714] = consumer ? g1_d_feature_mode_cfg_winograd : g0_d_feature_mode_cfg_winograd;  // SDP_WINOGRAD
+    assign cfg[715] = consumer ? g1_d_feature_mode_cfg_nan_to_zero : g0_d_feature_mode_cfg_nan_to_zero;  // SDP_NAN_TO_ZERO
+    assign cfg[720:716] = consumer ? g1_d_feature_mode_cfg_batch_number : g0_d_feature_mode_cfg_batch_number;  // SDP_BATCH_NUMBER
+    assign cfg[721] = consumer ? g1_d_dst_dma_cfg_dst_ram_type : g0_d_dst_dma_cfg_dst_ram_type;  // SDP_DST_RAM_TYPE
+    assign cfg[753:722] = consumer ? g1_d_dst_batch_stride_dst_batch_stride : g0_d_dst_batch_stride_dst_batch_stride;  // SDP_DST_BATCH_STRIDE
+    assign cfg[755:754] = consumer ? g1_d_data_format_proc_precision : g0_d_data_format_proc_precision;  // SDP_PROC_PRECISION
+    assign cfg[757:756] = consumer ? g1_d_data_format_out_precision : g0_d_data_format_out_precision;  // SDP_OUT_PRECISION
+    assign cfg[789:758] = consumer ? g1_d_cvt_offset_cvt_offset : g0_d_cvt_offset_cvt_offset;  // SDP_CVT_OFFSET
+    assign cfg[805:790] = consumer ? g1_d_cvt_scale_cvt_scale : g0_d_cvt_scale_cvt_scale;  // SDP_CVT_SCALE
+    assign cfg[811:806] = consumer ? g1_d_cvt_shift_cvt_shift : g0_d_cvt_shift_cvt_shift;  // SDP_CVT_SHIFT
+    assign cfg[812] = consumer ? g1_d_perf_enable_perf_dma_en : g0_d_perf_enable_perf_dma_en;  // SDP_PERF_DMA_EN
+    assign cfg[813] = consumer ? g1_d_perf_enable_perf_lut_en : g0_d_perf_enable_perf_lut_en;  // SDP_PERF_LUT_EN
+    assign cfg[814] = consumer ? g1_d_perf_enable_perf_sat_en : g0_d_perf_enable_perf_sat_en;  // SDP_PERF_SAT_EN
+    assign cfg[815] = consumer ? g1_d_perf_enable_perf_nan_inf_count_en : g0_d_perf_enable_perf_nan_inf_count_en;  // SDP_PERF_NAN_INF_COUNT_EN
 endmodule

@@ -8,6 +8,12 @@
 // NVDLA requires both copies to agree (the driver layer checks), and one geometry for both DMA sides and the
 // core means that registers which disagree can give wrong data but never a stalled pipeline. CDP likewise:
 // the cube comes from CDP_RDMA (the CDP registers have none), the destination and datapath from CDP.
+`include "nvdla_pdp_fields.vh"
+`include "nvdla_pdp_rdma_fields.vh"
+`include "nvdla_cdp_fields.vh"
+`include "nvdla_cdp_rdma_fields.vh"
+`include "nvdla_sdp_fields.vh"
+`include "nvdla_sdp_rdma_fields.vh"
 module nvdla_pp_top #(
     parameter PDP_MAX_W       = 64,   // output columns of one PDP band held by the line buffer
     parameter MAX_BURST       = 16,
@@ -85,155 +91,31 @@ module nvdla_pp_top #(
     // ---- PDP registers (both groups), consumer-group fields out ------------------------------------------
     // Register fields this top does not use (CYA, perf enables, high address words, RAM types, ...) are left
     // unread on purpose: they exist so that software sees NVDLA's register file.
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [12:0]   pdp_d_data_cube_in_width_cube_in_width;
-    wire [12:0]   pdp_d_data_cube_in_height_cube_in_height;
-    wire [12:0]   pdp_d_data_cube_in_channel_cube_in_channel;
-    wire [12:0]   pdp_d_data_cube_out_width_cube_out_width;
-    wire [12:0]   pdp_d_data_cube_out_height_cube_out_height;
-    wire [12:0]   pdp_d_data_cube_out_channel_cube_out_channel;
-    wire [1:0]    pdp_d_operation_mode_cfg_pooling_method;
-    wire          pdp_d_operation_mode_cfg_flying_mode;
-    wire [7:0]    pdp_d_operation_mode_cfg_split_num;
-    wire          pdp_d_nan_flush_to_zero_nan_to_zero;
-    wire [9:0]    pdp_d_partial_width_in_partial_width_in_first;
-    wire [9:0]    pdp_d_partial_width_in_partial_width_in_last;
-    wire [9:0]    pdp_d_partial_width_in_partial_width_in_mid;
-    wire [9:0]    pdp_d_partial_width_out_partial_width_out_first;
-    wire [9:0]    pdp_d_partial_width_out_partial_width_out_last;
-    wire [9:0]    pdp_d_partial_width_out_partial_width_out_mid;
-    wire [3:0]    pdp_d_pooling_kernel_cfg_kernel_width;
-    wire [3:0]    pdp_d_pooling_kernel_cfg_kernel_height;
-    wire [3:0]    pdp_d_pooling_kernel_cfg_kernel_stride_width;
-    wire [3:0]    pdp_d_pooling_kernel_cfg_kernel_stride_height;
-    wire [16:0]   pdp_d_recip_kernel_width_recip_kernel_width;
-    wire [16:0]   pdp_d_recip_kernel_height_recip_kernel_height;
-    wire [2:0]    pdp_d_pooling_padding_cfg_pad_left;
-    wire [2:0]    pdp_d_pooling_padding_cfg_pad_top;
-    wire [2:0]    pdp_d_pooling_padding_cfg_pad_right;
-    wire [2:0]    pdp_d_pooling_padding_cfg_pad_bottom;
-    wire [18:0]   pdp_d_pooling_padding_value_1_cfg_pad_value_1x;
-    wire [18:0]   pdp_d_pooling_padding_value_2_cfg_pad_value_2x;
-    wire [18:0]   pdp_d_pooling_padding_value_3_cfg_pad_value_3x;
-    wire [18:0]   pdp_d_pooling_padding_value_4_cfg_pad_value_4x;
-    wire [18:0]   pdp_d_pooling_padding_value_5_cfg_pad_value_5x;
-    wire [18:0]   pdp_d_pooling_padding_value_6_cfg_pad_value_6x;
-    wire [18:0]   pdp_d_pooling_padding_value_7_cfg_pad_value_7x;
-    wire [31:0]   pdp_d_src_base_addr_low_src_base_addr_low;
-    wire [31:0]   pdp_d_src_base_addr_high_src_base_addr_high;
-    wire [31:0]   pdp_d_src_line_stride_src_line_stride;
-    wire [31:0]   pdp_d_src_surface_stride_src_surface_stride;
-    wire [31:0]   pdp_d_dst_base_addr_low_dst_base_addr_low;
-    wire [31:0]   pdp_d_dst_base_addr_high_dst_base_addr_high;
-    wire [31:0]   pdp_d_dst_line_stride_dst_line_stride;
-    wire [31:0]   pdp_d_dst_surface_stride_dst_surface_stride;
-    wire          pdp_d_dst_ram_cfg_dst_ram_type;
-    wire [1:0]    pdp_d_data_format_input_data;
-    wire          pdp_d_perf_enable_dma_en;
-    wire [31:0]   pdp_d_cya_cya;
-    wire [12:0]   rdma_d_data_cube_in_width_cube_in_width;
-    wire [12:0]   rdma_d_data_cube_in_height_cube_in_height;
-    wire [12:0]   rdma_d_data_cube_in_channel_cube_in_channel;
-    wire          rdma_d_flying_mode_flying_mode;
-    wire [31:0]   rdma_d_src_base_addr_low_src_base_addr_low;
-    wire [31:0]   rdma_d_src_base_addr_high_src_base_addr_high;
-    wire [31:0]   rdma_d_src_line_stride_src_line_stride;
-    wire [31:0]   rdma_d_src_surface_stride_src_surface_stride;
-    wire          rdma_d_src_ram_cfg_src_ram_type;
-    wire [1:0]    rdma_d_data_format_input_data;
-    wire [7:0]    rdma_d_operation_mode_cfg_split_num;
-    wire [3:0]    rdma_d_pooling_kernel_cfg_kernel_width;
-    wire [3:0]    rdma_d_pooling_kernel_cfg_kernel_stride_width;
-    wire [3:0]    rdma_d_pooling_padding_cfg_pad_width;
-    wire [9:0]    rdma_d_partial_width_in_partial_width_in_first;
-    wire [9:0]    rdma_d_partial_width_in_partial_width_in_last;
-    wire [9:0]    rdma_d_partial_width_in_partial_width_in_mid;
-    wire          rdma_d_perf_enable_dma_en;
-    wire [31:0]   rdma_d_cya_cya;
-    /* verilator lint_on UNUSEDSIGNAL */
     wire pdp_op_en, pdp_consumer, rdma_op_en, rdma_consumer_unused, pdp_done;
 
+    /* verilator lint_off UNUSEDSIGNAL */  // fields no block reads (CYA, RAM types, high address words)
+    wire [`PDP_CFG_W-1:0] pdp_cfg;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [`PDP_STAT_W-1:0] pdp_stat;
+    assign pdp_stat[`PDP_INF_INPUT_NUM] = 32'd0;
+    assign pdp_stat[`PDP_NAN_INPUT_NUM] = 32'd0;
+    assign pdp_stat[`PDP_NAN_OUTPUT_NUM] = 32'd0;
+    assign pdp_stat[`PDP_PERF_WRITE_STALL] = 32'd0;
     nvdla_pdp_regs u_pdp_regs (
-        .clk(clk), .rst_n(rst_n),
-        .reg_sel(reg_sel[U_PDP]), .reg_offset(reg_offset), .reg_wdata(reg_wdata), .reg_write(reg_write),
-        .reg_rdata(reg_rdata[U_PDP*32 +: 32]),
-        .dp_done(pdp_done), .op_en(pdp_op_en), .consumer(pdp_consumer),
-        .d_data_cube_in_width_cube_in_width(pdp_d_data_cube_in_width_cube_in_width),
-        .d_data_cube_in_height_cube_in_height(pdp_d_data_cube_in_height_cube_in_height),
-        .d_data_cube_in_channel_cube_in_channel(pdp_d_data_cube_in_channel_cube_in_channel),
-        .d_data_cube_out_width_cube_out_width(pdp_d_data_cube_out_width_cube_out_width),
-        .d_data_cube_out_height_cube_out_height(pdp_d_data_cube_out_height_cube_out_height),
-        .d_data_cube_out_channel_cube_out_channel(pdp_d_data_cube_out_channel_cube_out_channel),
-        .d_operation_mode_cfg_pooling_method(pdp_d_operation_mode_cfg_pooling_method),
-        .d_operation_mode_cfg_flying_mode(pdp_d_operation_mode_cfg_flying_mode),
-        .d_operation_mode_cfg_split_num(pdp_d_operation_mode_cfg_split_num),
-        .d_nan_flush_to_zero_nan_to_zero(pdp_d_nan_flush_to_zero_nan_to_zero),
-        .d_partial_width_in_partial_width_in_first(pdp_d_partial_width_in_partial_width_in_first),
-        .d_partial_width_in_partial_width_in_last(pdp_d_partial_width_in_partial_width_in_last),
-        .d_partial_width_in_partial_width_in_mid(pdp_d_partial_width_in_partial_width_in_mid),
-        .d_partial_width_out_partial_width_out_first(pdp_d_partial_width_out_partial_width_out_first),
-        .d_partial_width_out_partial_width_out_last(pdp_d_partial_width_out_partial_width_out_last),
-        .d_partial_width_out_partial_width_out_mid(pdp_d_partial_width_out_partial_width_out_mid),
-        .d_pooling_kernel_cfg_kernel_width(pdp_d_pooling_kernel_cfg_kernel_width),
-        .d_pooling_kernel_cfg_kernel_height(pdp_d_pooling_kernel_cfg_kernel_height),
-        .d_pooling_kernel_cfg_kernel_stride_width(pdp_d_pooling_kernel_cfg_kernel_stride_width),
-        .d_pooling_kernel_cfg_kernel_stride_height(pdp_d_pooling_kernel_cfg_kernel_stride_height),
-        .d_recip_kernel_width_recip_kernel_width(pdp_d_recip_kernel_width_recip_kernel_width),
-        .d_recip_kernel_height_recip_kernel_height(pdp_d_recip_kernel_height_recip_kernel_height),
-        .d_pooling_padding_cfg_pad_left(pdp_d_pooling_padding_cfg_pad_left),
-        .d_pooling_padding_cfg_pad_top(pdp_d_pooling_padding_cfg_pad_top),
-        .d_pooling_padding_cfg_pad_right(pdp_d_pooling_padding_cfg_pad_right),
-        .d_pooling_padding_cfg_pad_bottom(pdp_d_pooling_padding_cfg_pad_bottom),
-        .d_pooling_padding_value_1_cfg_pad_value_1x(pdp_d_pooling_padding_value_1_cfg_pad_value_1x),
-        .d_pooling_padding_value_2_cfg_pad_value_2x(pdp_d_pooling_padding_value_2_cfg_pad_value_2x),
-        .d_pooling_padding_value_3_cfg_pad_value_3x(pdp_d_pooling_padding_value_3_cfg_pad_value_3x),
-        .d_pooling_padding_value_4_cfg_pad_value_4x(pdp_d_pooling_padding_value_4_cfg_pad_value_4x),
-        .d_pooling_padding_value_5_cfg_pad_value_5x(pdp_d_pooling_padding_value_5_cfg_pad_value_5x),
-        .d_pooling_padding_value_6_cfg_pad_value_6x(pdp_d_pooling_padding_value_6_cfg_pad_value_6x),
-        .d_pooling_padding_value_7_cfg_pad_value_7x(pdp_d_pooling_padding_value_7_cfg_pad_value_7x),
-        .d_src_base_addr_low_src_base_addr_low(pdp_d_src_base_addr_low_src_base_addr_low),
-        .d_src_base_addr_high_src_base_addr_high(pdp_d_src_base_addr_high_src_base_addr_high),
-        .d_src_line_stride_src_line_stride(pdp_d_src_line_stride_src_line_stride),
-        .d_src_surface_stride_src_surface_stride(pdp_d_src_surface_stride_src_surface_stride),
-        .d_dst_base_addr_low_dst_base_addr_low(pdp_d_dst_base_addr_low_dst_base_addr_low),
-        .d_dst_base_addr_high_dst_base_addr_high(pdp_d_dst_base_addr_high_dst_base_addr_high),
-        .d_dst_line_stride_dst_line_stride(pdp_d_dst_line_stride_dst_line_stride),
-        .d_dst_surface_stride_dst_surface_stride(pdp_d_dst_surface_stride_dst_surface_stride),
-        .d_dst_ram_cfg_dst_ram_type(pdp_d_dst_ram_cfg_dst_ram_type),
-        .d_data_format_input_data(pdp_d_data_format_input_data),
-        .d_perf_enable_dma_en(pdp_d_perf_enable_dma_en),
-        .d_cya_cya(pdp_d_cya_cya),
-        .d_inf_input_num_inf_input_num(32'd0),        // INT8 only: no NaN/Inf
-        .d_nan_input_num_nan_input_num(32'd0),
-        .d_nan_output_num_nan_output_num(32'd0),
-        .d_perf_write_stall_perf_write_stall(32'd0)
+        .clk(clk), .rst_n(rst_n), .reg_sel(reg_sel[U_PDP]), .reg_offset(reg_offset), .reg_wdata(reg_wdata),
+        .reg_write(reg_write), .reg_rdata(reg_rdata[U_PDP*32 +: 32]), .dp_done(pdp_done), .op_en(pdp_op_en),
+        .consumer(pdp_consumer), .cfg(pdp_cfg), .stat(pdp_stat)
     );
 
+    /* verilator lint_off UNUSEDSIGNAL */  // fields no block reads (CYA, RAM types, high address words)
+    wire [`PDP_RDMA_CFG_W-1:0] pdp_rdma_cfg;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [`PDP_RDMA_STAT_W-1:0] pdp_rdma_stat;
+    assign pdp_rdma_stat[`PDP_RDMA_PERF_READ_STALL] = 32'd0;
     nvdla_pdp_rdma_regs u_pdp_rdma_regs (
-        .clk(clk), .rst_n(rst_n),
-        .reg_sel(reg_sel[U_PDP_RDMA]), .reg_offset(reg_offset), .reg_wdata(reg_wdata), .reg_write(reg_write),
-        .reg_rdata(reg_rdata[U_PDP_RDMA*32 +: 32]),
-        .dp_done(pdp_done & rdma_op_en), .op_en(rdma_op_en), .consumer(rdma_consumer_unused),
-        .d_data_cube_in_width_cube_in_width(rdma_d_data_cube_in_width_cube_in_width),
-        .d_data_cube_in_height_cube_in_height(rdma_d_data_cube_in_height_cube_in_height),
-        .d_data_cube_in_channel_cube_in_channel(rdma_d_data_cube_in_channel_cube_in_channel),
-        .d_flying_mode_flying_mode(rdma_d_flying_mode_flying_mode),
-        .d_src_base_addr_low_src_base_addr_low(rdma_d_src_base_addr_low_src_base_addr_low),
-        .d_src_base_addr_high_src_base_addr_high(rdma_d_src_base_addr_high_src_base_addr_high),
-        .d_src_line_stride_src_line_stride(rdma_d_src_line_stride_src_line_stride),
-        .d_src_surface_stride_src_surface_stride(rdma_d_src_surface_stride_src_surface_stride),
-        .d_src_ram_cfg_src_ram_type(rdma_d_src_ram_cfg_src_ram_type),
-        .d_data_format_input_data(rdma_d_data_format_input_data),
-        .d_operation_mode_cfg_split_num(rdma_d_operation_mode_cfg_split_num),
-        .d_pooling_kernel_cfg_kernel_width(rdma_d_pooling_kernel_cfg_kernel_width),
-        .d_pooling_kernel_cfg_kernel_stride_width(rdma_d_pooling_kernel_cfg_kernel_stride_width),
-        .d_pooling_padding_cfg_pad_width(rdma_d_pooling_padding_cfg_pad_width),
-        .d_partial_width_in_partial_width_in_first(rdma_d_partial_width_in_partial_width_in_first),
-        .d_partial_width_in_partial_width_in_last(rdma_d_partial_width_in_partial_width_in_last),
-        .d_partial_width_in_partial_width_in_mid(rdma_d_partial_width_in_partial_width_in_mid),
-        .d_perf_enable_dma_en(rdma_d_perf_enable_dma_en),
-        .d_cya_cya(rdma_d_cya_cya),
-        .d_perf_read_stall_perf_read_stall(32'd0)
+        .clk(clk), .rst_n(rst_n), .reg_sel(reg_sel[U_PDP_RDMA]), .reg_offset(reg_offset), .reg_wdata(reg_wdata),
+        .reg_write(reg_write), .reg_rdata(reg_rdata[U_PDP_RDMA*32 +: 32]), .dp_done(pdp_done & rdma_op_en),
+        .op_en(rdma_op_en), .consumer(rdma_consumer_unused), .cfg(pdp_rdma_cfg), .stat(pdp_rdma_stat)
     );
 
     // PDP's AXI master, to port 0 of the arbiter
@@ -267,7 +149,7 @@ module nvdla_pp_top #(
 
     // ---- PDP datapath ---------------------------------------------------------------------------------
     // On-the-fly layers need no RDMA; memory-input layers wait for the RDMA's group to be enabled too.
-    wire pdp_flying = ~pdp_d_operation_mode_cfg_flying_mode;   // FLYING_MODE: 0 = on the fly, 1 = off
+    wire pdp_flying = ~pdp_cfg[`PDP_FLYING_MODE];   // FLYING_MODE: 0 = on the fly, 1 = off
     // SDP -> PDP on the fly (SDP OUTPUT_DST = PDP, PDP FLYING_MODE = ON): SDP's output atoms in cube order
     wire        sdp_fly_valid, sdp_fly_ready;
     wire [63:0] sdp_fly_data;
@@ -278,40 +160,40 @@ module nvdla_pp_top #(
         .op_en(pdp_op_en & (pdp_flying | rdma_op_en)), .flying(pdp_flying),
         .fly_valid(sdp_fly_valid), .fly_ready(sdp_fly_ready), .fly_data(sdp_fly_data),
         .done(pdp_done), .busy(pdp_busy_unused),
-        .pooling_method(pdp_d_operation_mode_cfg_pooling_method),
-        .split_num(pdp_d_operation_mode_cfg_split_num),
-        .cube_in_width_m1(pdp_d_data_cube_in_width_cube_in_width),
-        .cube_in_height_m1(pdp_d_data_cube_in_height_cube_in_height),
-        .cube_in_channel_m1(pdp_d_data_cube_in_channel_cube_in_channel),
-        .cube_out_width_m1(pdp_d_data_cube_out_width_cube_out_width),
-        .cube_out_height_m1(pdp_d_data_cube_out_height_cube_out_height),
-        .in_first_m1(pdp_d_partial_width_in_partial_width_in_first),
-        .in_mid_m1(pdp_d_partial_width_in_partial_width_in_mid),
-        .in_last_m1(pdp_d_partial_width_in_partial_width_in_last),
-        .out_first_m1(pdp_d_partial_width_out_partial_width_out_first),
-        .out_mid_m1(pdp_d_partial_width_out_partial_width_out_mid),
-        .out_last_m1(pdp_d_partial_width_out_partial_width_out_last),
-        .kernel_w_m1(pdp_d_pooling_kernel_cfg_kernel_width),
-        .kernel_h_m1(pdp_d_pooling_kernel_cfg_kernel_height),
-        .stride_w_m1(pdp_d_pooling_kernel_cfg_kernel_stride_width),
-        .stride_h_m1(pdp_d_pooling_kernel_cfg_kernel_stride_height),
-        .pad_left(pdp_d_pooling_padding_cfg_pad_left),
-        .pad_top(pdp_d_pooling_padding_cfg_pad_top),
-        .pad_value_1x(pdp_d_pooling_padding_value_1_cfg_pad_value_1x),
-        .pad_value_2x(pdp_d_pooling_padding_value_2_cfg_pad_value_2x),
-        .pad_value_3x(pdp_d_pooling_padding_value_3_cfg_pad_value_3x),
-        .pad_value_4x(pdp_d_pooling_padding_value_4_cfg_pad_value_4x),
-        .pad_value_5x(pdp_d_pooling_padding_value_5_cfg_pad_value_5x),
-        .pad_value_6x(pdp_d_pooling_padding_value_6_cfg_pad_value_6x),
-        .pad_value_7x(pdp_d_pooling_padding_value_7_cfg_pad_value_7x),
-        .recip_width(pdp_d_recip_kernel_width_recip_kernel_width),
-        .recip_height(pdp_d_recip_kernel_height_recip_kernel_height),
-        .dst_base(pdp_d_dst_base_addr_low_dst_base_addr_low),
-        .dst_line_stride(pdp_d_dst_line_stride_dst_line_stride),
-        .dst_surface_stride(pdp_d_dst_surface_stride_dst_surface_stride),
-        .src_base(rdma_d_src_base_addr_low_src_base_addr_low),
-        .src_line_stride(rdma_d_src_line_stride_src_line_stride),
-        .src_surface_stride(rdma_d_src_surface_stride_src_surface_stride),
+        .pooling_method(pdp_cfg[`PDP_POOLING_METHOD]),
+        .split_num(pdp_cfg[`PDP_SPLIT_NUM]),
+        .cube_in_width_m1(pdp_cfg[`PDP_CUBE_IN_WIDTH]),
+        .cube_in_height_m1(pdp_cfg[`PDP_CUBE_IN_HEIGHT]),
+        .cube_in_channel_m1(pdp_cfg[`PDP_CUBE_IN_CHANNEL]),
+        .cube_out_width_m1(pdp_cfg[`PDP_CUBE_OUT_WIDTH]),
+        .cube_out_height_m1(pdp_cfg[`PDP_CUBE_OUT_HEIGHT]),
+        .in_first_m1(pdp_cfg[`PDP_PARTIAL_WIDTH_IN_FIRST]),
+        .in_mid_m1(pdp_cfg[`PDP_PARTIAL_WIDTH_IN_MID]),
+        .in_last_m1(pdp_cfg[`PDP_PARTIAL_WIDTH_IN_LAST]),
+        .out_first_m1(pdp_cfg[`PDP_PARTIAL_WIDTH_OUT_FIRST]),
+        .out_mid_m1(pdp_cfg[`PDP_PARTIAL_WIDTH_OUT_MID]),
+        .out_last_m1(pdp_cfg[`PDP_PARTIAL_WIDTH_OUT_LAST]),
+        .kernel_w_m1(pdp_cfg[`PDP_KERNEL_WIDTH]),
+        .kernel_h_m1(pdp_cfg[`PDP_KERNEL_HEIGHT]),
+        .stride_w_m1(pdp_cfg[`PDP_KERNEL_STRIDE_WIDTH]),
+        .stride_h_m1(pdp_cfg[`PDP_KERNEL_STRIDE_HEIGHT]),
+        .pad_left(pdp_cfg[`PDP_PAD_LEFT]),
+        .pad_top(pdp_cfg[`PDP_PAD_TOP]),
+        .pad_value_1x(pdp_cfg[`PDP_PAD_VALUE_1X]),
+        .pad_value_2x(pdp_cfg[`PDP_PAD_VALUE_2X]),
+        .pad_value_3x(pdp_cfg[`PDP_PAD_VALUE_3X]),
+        .pad_value_4x(pdp_cfg[`PDP_PAD_VALUE_4X]),
+        .pad_value_5x(pdp_cfg[`PDP_PAD_VALUE_5X]),
+        .pad_value_6x(pdp_cfg[`PDP_PAD_VALUE_6X]),
+        .pad_value_7x(pdp_cfg[`PDP_PAD_VALUE_7X]),
+        .recip_width(pdp_cfg[`PDP_RECIP_KERNEL_WIDTH]),
+        .recip_height(pdp_cfg[`PDP_RECIP_KERNEL_HEIGHT]),
+        .dst_base(pdp_cfg[`PDP_DST_BASE_ADDR_LOW]),
+        .dst_line_stride(pdp_cfg[`PDP_DST_LINE_STRIDE]),
+        .dst_surface_stride(pdp_cfg[`PDP_DST_SURFACE_STRIDE]),
+        .src_base(pdp_rdma_cfg[`PDP_RDMA_SRC_BASE_ADDR_LOW]),
+        .src_line_stride(pdp_rdma_cfg[`PDP_RDMA_SRC_LINE_STRIDE]),
+        .src_surface_stride(pdp_rdma_cfg[`PDP_RDMA_SRC_SURFACE_STRIDE]),
         .m_axi_arvalid(pdp_axi_arvalid), .m_axi_arready(pdp_axi_arready), .m_axi_araddr(pdp_axi_araddr),
         .m_axi_arlen(pdp_axi_arlen), .m_axi_arsize(pdp_axi_arsize), .m_axi_arburst(pdp_axi_arburst),
         .m_axi_arid(pdp_axi_arid), .m_axi_rvalid(pdp_axi_rvalid), .m_axi_rready(pdp_axi_rready),
@@ -326,61 +208,6 @@ module nvdla_pp_top #(
 
     // ---- CDP registers (both groups), consumer-group fields out ------------------------------------------
     /* verilator lint_off UNUSEDSIGNAL */
-    wire cdp_s_lut_access_cfg_lut_table_id;
-    wire cdp_s_lut_access_cfg_lut_access_type;
-    wire cdp_s_lut_cfg_lut_le_function;
-    wire cdp_s_lut_cfg_lut_uflow_priority;
-    wire cdp_s_lut_cfg_lut_oflow_priority;
-    wire cdp_s_lut_cfg_lut_hybrid_priority;
-    wire [7:0] cdp_s_lut_info_lut_le_index_offset;
-    wire [7:0] cdp_s_lut_info_lut_le_index_select;
-    wire [7:0] cdp_s_lut_info_lut_lo_index_select;
-    wire [31:0] cdp_s_lut_le_start_low_lut_le_start_low;
-    wire [5:0] cdp_s_lut_le_start_high_lut_le_start_high;
-    wire [31:0] cdp_s_lut_le_end_low_lut_le_end_low;
-    wire [5:0] cdp_s_lut_le_end_high_lut_le_end_high;
-    wire [31:0] cdp_s_lut_lo_start_low_lut_lo_start_low;
-    wire [5:0] cdp_s_lut_lo_start_high_lut_lo_start_high;
-    wire [31:0] cdp_s_lut_lo_end_low_lut_lo_end_low;
-    wire [5:0] cdp_s_lut_lo_end_high_lut_lo_end_high;
-    wire [15:0] cdp_s_lut_le_slope_scale_lut_le_slope_uflow_scale;
-    wire [15:0] cdp_s_lut_le_slope_scale_lut_le_slope_oflow_scale;
-    wire [4:0] cdp_s_lut_le_slope_shift_lut_le_slope_uflow_shift;
-    wire [4:0] cdp_s_lut_le_slope_shift_lut_le_slope_oflow_shift;
-    wire [15:0] cdp_s_lut_lo_slope_scale_lut_lo_slope_uflow_scale;
-    wire [15:0] cdp_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale;
-    wire [4:0] cdp_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift;
-    wire [4:0] cdp_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift;
-    wire cdp_d_func_bypass_sqsum_bypass;
-    wire cdp_d_func_bypass_mul_bypass;
-    wire [31:0] cdp_d_dst_base_addr_low_dst_base_addr_low;
-    wire [31:0] cdp_d_dst_base_addr_high_dst_base_addr_high;
-    wire [31:0] cdp_d_dst_line_stride_dst_line_stride;
-    wire [31:0] cdp_d_dst_surface_stride_dst_surface_stride;
-    wire cdp_d_dst_dma_cfg_dst_ram_type;
-    wire [1:0] cdp_d_data_format_input_data_type;
-    wire cdp_d_nan_flush_to_zero_nan_to_zero;
-    wire [1:0] cdp_d_lrn_cfg_normalz_len;
-    wire [15:0] cdp_d_datin_offset_datin_offset;
-    wire [15:0] cdp_d_datin_scale_datin_scale;
-    wire [4:0] cdp_d_datin_shifter_datin_shifter;
-    wire [31:0] cdp_d_datout_offset_datout_offset;
-    wire [15:0] cdp_d_datout_scale_datout_scale;
-    wire [5:0] cdp_d_datout_shifter_datout_shifter;
-    wire cdp_d_perf_enable_dma_en;
-    wire cdp_d_perf_enable_lut_en;
-    wire [31:0] cdp_d_cya_cya;
-    wire [12:0] crdma_d_data_cube_width_width;
-    wire [12:0] crdma_d_data_cube_height_height;
-    wire [12:0] crdma_d_data_cube_channel_channel;
-    wire [31:0] crdma_d_src_base_addr_low_src_base_addr_low;
-    wire [31:0] crdma_d_src_base_addr_high_src_base_addr_high;
-    wire [31:0] crdma_d_src_line_stride_src_line_stride;
-    wire [31:0] crdma_d_src_surface_stride_src_surface_stride;
-    wire crdma_d_src_dma_cfg_src_ram_type;
-    wire [1:0] crdma_d_data_format_input_data;
-    wire crdma_d_perf_enable_dma_en;
-    wire [31:0] crdma_d_cya_cya;
     // the register block's LUT strobes: the core takes its accesses from the CSB request (see below)
     wire [9:0]  cdp_lut_access_addr;
     wire        cdp_lut_access_wr, cdp_lut_access_rd;
@@ -390,89 +217,37 @@ module nvdla_pp_top #(
     wire        cdp_op_en, cdp_consumer, crdma_op_en, crdma_consumer_unused, cdp_done;
     wire [31:0] cdp_cnt_le_hit, cdp_cnt_lo_hit, cdp_cnt_uflow, cdp_cnt_oflow, cdp_cnt_hybrid, cdp_cnt_out_sat;
 
+    /* verilator lint_off UNUSEDSIGNAL */  // fields no block reads (CYA, RAM types, high address words)
+    wire [`CDP_CFG_W-1:0] cdp_cfg;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [`CDP_STAT_W-1:0] cdp_stat;
+    assign cdp_stat[`CDP_NAN_INPUT_NUM] = 32'd0;
+    assign cdp_stat[`CDP_INF_INPUT_NUM] = 32'd0;
+    assign cdp_stat[`CDP_NAN_OUTPUT_NUM] = 32'd0;
+    assign cdp_stat[`CDP_OUT_SATURATION] = cdp_cnt_out_sat;
+    assign cdp_stat[`CDP_PERF_WRITE_STALL] = 32'd0;
+    assign cdp_stat[`CDP_PERF_LUT_UFLOW] = cdp_cnt_uflow;
+    assign cdp_stat[`CDP_PERF_LUT_OFLOW] = cdp_cnt_oflow;
+    assign cdp_stat[`CDP_PERF_LUT_HYBRID] = cdp_cnt_hybrid;
+    assign cdp_stat[`CDP_PERF_LUT_LE_HIT] = cdp_cnt_le_hit;
+    assign cdp_stat[`CDP_PERF_LUT_LO_HIT] = cdp_cnt_lo_hit;
     nvdla_cdp_regs u_cdp_regs (
-        .clk(clk), .rst_n(rst_n),
-        .reg_sel(reg_sel[U_CDP]), .reg_offset(reg_offset), .reg_wdata(reg_wdata), .reg_write(reg_write),
-        .reg_rdata(reg_rdata[U_CDP*32 +: 32]),
-        .dp_done(cdp_done), .op_en(cdp_op_en), .consumer(cdp_consumer),
-        .lut_access_addr(cdp_lut_access_addr),
-        .lut_access_wr(cdp_lut_access_wr),
-        .lut_access_wdata(cdp_lut_access_wdata),
-        .lut_access_rd(cdp_lut_access_rd),
-        .lut_access_rdata(cdp_lut_access_rdata),
-        .s_lut_access_cfg_lut_table_id(cdp_s_lut_access_cfg_lut_table_id),
-        .s_lut_access_cfg_lut_access_type(cdp_s_lut_access_cfg_lut_access_type),
-        .s_lut_cfg_lut_le_function(cdp_s_lut_cfg_lut_le_function),
-        .s_lut_cfg_lut_uflow_priority(cdp_s_lut_cfg_lut_uflow_priority),
-        .s_lut_cfg_lut_oflow_priority(cdp_s_lut_cfg_lut_oflow_priority),
-        .s_lut_cfg_lut_hybrid_priority(cdp_s_lut_cfg_lut_hybrid_priority),
-        .s_lut_info_lut_le_index_offset(cdp_s_lut_info_lut_le_index_offset),
-        .s_lut_info_lut_le_index_select(cdp_s_lut_info_lut_le_index_select),
-        .s_lut_info_lut_lo_index_select(cdp_s_lut_info_lut_lo_index_select),
-        .s_lut_le_start_low_lut_le_start_low(cdp_s_lut_le_start_low_lut_le_start_low),
-        .s_lut_le_start_high_lut_le_start_high(cdp_s_lut_le_start_high_lut_le_start_high),
-        .s_lut_le_end_low_lut_le_end_low(cdp_s_lut_le_end_low_lut_le_end_low),
-        .s_lut_le_end_high_lut_le_end_high(cdp_s_lut_le_end_high_lut_le_end_high),
-        .s_lut_lo_start_low_lut_lo_start_low(cdp_s_lut_lo_start_low_lut_lo_start_low),
-        .s_lut_lo_start_high_lut_lo_start_high(cdp_s_lut_lo_start_high_lut_lo_start_high),
-        .s_lut_lo_end_low_lut_lo_end_low(cdp_s_lut_lo_end_low_lut_lo_end_low),
-        .s_lut_lo_end_high_lut_lo_end_high(cdp_s_lut_lo_end_high_lut_lo_end_high),
-        .s_lut_le_slope_scale_lut_le_slope_uflow_scale(cdp_s_lut_le_slope_scale_lut_le_slope_uflow_scale),
-        .s_lut_le_slope_scale_lut_le_slope_oflow_scale(cdp_s_lut_le_slope_scale_lut_le_slope_oflow_scale),
-        .s_lut_le_slope_shift_lut_le_slope_uflow_shift(cdp_s_lut_le_slope_shift_lut_le_slope_uflow_shift),
-        .s_lut_le_slope_shift_lut_le_slope_oflow_shift(cdp_s_lut_le_slope_shift_lut_le_slope_oflow_shift),
-        .s_lut_lo_slope_scale_lut_lo_slope_uflow_scale(cdp_s_lut_lo_slope_scale_lut_lo_slope_uflow_scale),
-        .s_lut_lo_slope_scale_lut_lo_slope_oflow_scale(cdp_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale),
-        .s_lut_lo_slope_shift_lut_lo_slope_uflow_shift(cdp_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift),
-        .s_lut_lo_slope_shift_lut_lo_slope_oflow_shift(cdp_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift),
-        .d_func_bypass_sqsum_bypass(cdp_d_func_bypass_sqsum_bypass),
-        .d_func_bypass_mul_bypass(cdp_d_func_bypass_mul_bypass),
-        .d_dst_base_addr_low_dst_base_addr_low(cdp_d_dst_base_addr_low_dst_base_addr_low),
-        .d_dst_base_addr_high_dst_base_addr_high(cdp_d_dst_base_addr_high_dst_base_addr_high),
-        .d_dst_line_stride_dst_line_stride(cdp_d_dst_line_stride_dst_line_stride),
-        .d_dst_surface_stride_dst_surface_stride(cdp_d_dst_surface_stride_dst_surface_stride),
-        .d_dst_dma_cfg_dst_ram_type(cdp_d_dst_dma_cfg_dst_ram_type),
-        .d_data_format_input_data_type(cdp_d_data_format_input_data_type),
-        .d_nan_flush_to_zero_nan_to_zero(cdp_d_nan_flush_to_zero_nan_to_zero),
-        .d_lrn_cfg_normalz_len(cdp_d_lrn_cfg_normalz_len),
-        .d_datin_offset_datin_offset(cdp_d_datin_offset_datin_offset),
-        .d_datin_scale_datin_scale(cdp_d_datin_scale_datin_scale),
-        .d_datin_shifter_datin_shifter(cdp_d_datin_shifter_datin_shifter),
-        .d_datout_offset_datout_offset(cdp_d_datout_offset_datout_offset),
-        .d_datout_scale_datout_scale(cdp_d_datout_scale_datout_scale),
-        .d_datout_shifter_datout_shifter(cdp_d_datout_shifter_datout_shifter),
-        .d_perf_enable_dma_en(cdp_d_perf_enable_dma_en),
-        .d_perf_enable_lut_en(cdp_d_perf_enable_lut_en),
-        .d_cya_cya(cdp_d_cya_cya),
-        .d_nan_input_num_nan_input_num(32'd0),
-        .d_inf_input_num_inf_input_num(32'd0),
-        .d_nan_output_num_nan_output_num(32'd0),
-        .d_out_saturation_out_saturation(cdp_cnt_out_sat),
-        .d_perf_write_stall_perf_write_stall(32'd0),
-        .d_perf_lut_uflow_perf_lut_uflow(cdp_cnt_uflow),
-        .d_perf_lut_oflow_perf_lut_oflow(cdp_cnt_oflow),
-        .d_perf_lut_hybrid_perf_lut_hybrid(cdp_cnt_hybrid),
-        .d_perf_lut_le_hit_perf_lut_le_hit(cdp_cnt_le_hit),
-        .d_perf_lut_lo_hit_perf_lut_lo_hit(cdp_cnt_lo_hit)
+        .clk(clk), .rst_n(rst_n), .reg_sel(reg_sel[U_CDP]), .reg_offset(reg_offset), .reg_wdata(reg_wdata),
+        .reg_write(reg_write), .reg_rdata(reg_rdata[U_CDP*32 +: 32]), .dp_done(cdp_done), .op_en(cdp_op_en),
+        .consumer(cdp_consumer), .lut_access_addr(cdp_lut_access_addr), .lut_access_wr(cdp_lut_access_wr),
+        .lut_access_wdata(cdp_lut_access_wdata), .lut_access_rd(cdp_lut_access_rd),
+        .lut_access_rdata(cdp_lut_access_rdata), .cfg(cdp_cfg), .stat(cdp_stat)
     );
 
+    /* verilator lint_off UNUSEDSIGNAL */  // fields no block reads (CYA, RAM types, high address words)
+    wire [`CDP_RDMA_CFG_W-1:0] cdp_rdma_cfg;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [`CDP_RDMA_STAT_W-1:0] cdp_rdma_stat;
+    assign cdp_rdma_stat[`CDP_RDMA_PERF_READ_STALL] = 32'd0;
     nvdla_cdp_rdma_regs u_cdp_rdma_regs (
-        .clk(clk), .rst_n(rst_n),
-        .reg_sel(reg_sel[U_CDP_RDMA]), .reg_offset(reg_offset), .reg_wdata(reg_wdata), .reg_write(reg_write),
-        .reg_rdata(reg_rdata[U_CDP_RDMA*32 +: 32]),
-        .dp_done(cdp_done & crdma_op_en), .op_en(crdma_op_en), .consumer(crdma_consumer_unused),
-        .d_data_cube_width_width(crdma_d_data_cube_width_width),
-        .d_data_cube_height_height(crdma_d_data_cube_height_height),
-        .d_data_cube_channel_channel(crdma_d_data_cube_channel_channel),
-        .d_src_base_addr_low_src_base_addr_low(crdma_d_src_base_addr_low_src_base_addr_low),
-        .d_src_base_addr_high_src_base_addr_high(crdma_d_src_base_addr_high_src_base_addr_high),
-        .d_src_line_stride_src_line_stride(crdma_d_src_line_stride_src_line_stride),
-        .d_src_surface_stride_src_surface_stride(crdma_d_src_surface_stride_src_surface_stride),
-        .d_src_dma_cfg_src_ram_type(crdma_d_src_dma_cfg_src_ram_type),
-        .d_data_format_input_data(crdma_d_data_format_input_data),
-        .d_perf_enable_dma_en(crdma_d_perf_enable_dma_en),
-        .d_cya_cya(crdma_d_cya_cya),
-        .d_perf_read_stall_perf_read_stall(32'd0)
+        .clk(clk), .rst_n(rst_n), .reg_sel(reg_sel[U_CDP_RDMA]), .reg_offset(reg_offset), .reg_wdata(reg_wdata),
+        .reg_write(reg_write), .reg_rdata(reg_rdata[U_CDP_RDMA*32 +: 32]), .dp_done(cdp_done & crdma_op_en),
+        .op_en(crdma_op_en), .consumer(crdma_consumer_unused), .cfg(cdp_rdma_cfg), .stat(cdp_rdma_stat)
     );
 
     // ---- CDP datapath ---------------------------------------------------------------------------------
@@ -520,43 +295,43 @@ module nvdla_pp_top #(
     nvdla_cdp #(.ATOM(8), .CHUNK(8), .CNT_W(32), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_cdp (
         .clk(clk), .rst_n(rst_n),
         .op_en(cdp_op_en & crdma_op_en), .done(cdp_done), .busy(cdp_busy_unused),
-        .width_m1(crdma_d_data_cube_width_width),
-        .height_m1(crdma_d_data_cube_height_height),
-        .channel_m1(crdma_d_data_cube_channel_channel),
-        .src_base(crdma_d_src_base_addr_low_src_base_addr_low),
-        .src_line_stride(crdma_d_src_line_stride_src_line_stride),
-        .src_surface_stride(crdma_d_src_surface_stride_src_surface_stride),
-        .dst_base(cdp_d_dst_base_addr_low_dst_base_addr_low),
-        .dst_line_stride(cdp_d_dst_line_stride_dst_line_stride),
-        .dst_surface_stride(cdp_d_dst_surface_stride_dst_surface_stride),
-        .normalz_len(cdp_d_lrn_cfg_normalz_len),
-        .sqsum_bypass(cdp_d_func_bypass_sqsum_bypass),
-        .mul_bypass(cdp_d_func_bypass_mul_bypass),
-        .datin_offset(cdp_d_datin_offset_datin_offset),
-        .datin_scale(cdp_d_datin_scale_datin_scale),
-        .datin_shifter(cdp_d_datin_shifter_datin_shifter),
-        .datout_offset(cdp_d_datout_offset_datout_offset),
-        .datout_scale(cdp_d_datout_scale_datout_scale),
-        .datout_shifter(cdp_d_datout_shifter_datout_shifter),
-        .lut_le_function(cdp_s_lut_cfg_lut_le_function),
-        .lut_uflow_priority(cdp_s_lut_cfg_lut_uflow_priority),
-        .lut_oflow_priority(cdp_s_lut_cfg_lut_oflow_priority),
-        .lut_hybrid_priority(cdp_s_lut_cfg_lut_hybrid_priority),
-        .lut_le_index_offset(cdp_s_lut_info_lut_le_index_offset),
-        .lut_le_index_select(cdp_s_lut_info_lut_le_index_select),
-        .lut_lo_index_select(cdp_s_lut_info_lut_lo_index_select),
-        .lut_le_start({cdp_s_lut_le_start_high_lut_le_start_high, cdp_s_lut_le_start_low_lut_le_start_low}),
-        .lut_le_end({cdp_s_lut_le_end_high_lut_le_end_high, cdp_s_lut_le_end_low_lut_le_end_low}),
-        .lut_lo_start({cdp_s_lut_lo_start_high_lut_lo_start_high, cdp_s_lut_lo_start_low_lut_lo_start_low}),
-        .lut_lo_end({cdp_s_lut_lo_end_high_lut_lo_end_high, cdp_s_lut_lo_end_low_lut_lo_end_low}),
-        .lut_le_slope_uflow_scale(cdp_s_lut_le_slope_scale_lut_le_slope_uflow_scale),
-        .lut_le_slope_oflow_scale(cdp_s_lut_le_slope_scale_lut_le_slope_oflow_scale),
-        .lut_le_slope_uflow_shift(cdp_s_lut_le_slope_shift_lut_le_slope_uflow_shift),
-        .lut_le_slope_oflow_shift(cdp_s_lut_le_slope_shift_lut_le_slope_oflow_shift),
-        .lut_lo_slope_uflow_scale(cdp_s_lut_lo_slope_scale_lut_lo_slope_uflow_scale),
-        .lut_lo_slope_oflow_scale(cdp_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale),
-        .lut_lo_slope_uflow_shift(cdp_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift),
-        .lut_lo_slope_oflow_shift(cdp_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift),
+        .width_m1(cdp_rdma_cfg[`CDP_RDMA_WIDTH]),
+        .height_m1(cdp_rdma_cfg[`CDP_RDMA_HEIGHT]),
+        .channel_m1(cdp_rdma_cfg[`CDP_RDMA_CHANNEL]),
+        .src_base(cdp_rdma_cfg[`CDP_RDMA_SRC_BASE_ADDR_LOW]),
+        .src_line_stride(cdp_rdma_cfg[`CDP_RDMA_SRC_LINE_STRIDE]),
+        .src_surface_stride(cdp_rdma_cfg[`CDP_RDMA_SRC_SURFACE_STRIDE]),
+        .dst_base(cdp_cfg[`CDP_DST_BASE_ADDR_LOW]),
+        .dst_line_stride(cdp_cfg[`CDP_DST_LINE_STRIDE]),
+        .dst_surface_stride(cdp_cfg[`CDP_DST_SURFACE_STRIDE]),
+        .normalz_len(cdp_cfg[`CDP_NORMALZ_LEN]),
+        .sqsum_bypass(cdp_cfg[`CDP_SQSUM_BYPASS]),
+        .mul_bypass(cdp_cfg[`CDP_MUL_BYPASS]),
+        .datin_offset(cdp_cfg[`CDP_DATIN_OFFSET]),
+        .datin_scale(cdp_cfg[`CDP_DATIN_SCALE]),
+        .datin_shifter(cdp_cfg[`CDP_DATIN_SHIFTER]),
+        .datout_offset(cdp_cfg[`CDP_DATOUT_OFFSET]),
+        .datout_scale(cdp_cfg[`CDP_DATOUT_SCALE]),
+        .datout_shifter(cdp_cfg[`CDP_DATOUT_SHIFTER]),
+        .lut_le_function(cdp_cfg[`CDP_LUT_LE_FUNCTION]),
+        .lut_uflow_priority(cdp_cfg[`CDP_LUT_UFLOW_PRIORITY]),
+        .lut_oflow_priority(cdp_cfg[`CDP_LUT_OFLOW_PRIORITY]),
+        .lut_hybrid_priority(cdp_cfg[`CDP_LUT_HYBRID_PRIORITY]),
+        .lut_le_index_offset(cdp_cfg[`CDP_LUT_LE_INDEX_OFFSET]),
+        .lut_le_index_select(cdp_cfg[`CDP_LUT_LE_INDEX_SELECT]),
+        .lut_lo_index_select(cdp_cfg[`CDP_LUT_LO_INDEX_SELECT]),
+        .lut_le_start({cdp_cfg[`CDP_LUT_LE_START_HIGH], cdp_cfg[`CDP_LUT_LE_START_LOW]}),
+        .lut_le_end({cdp_cfg[`CDP_LUT_LE_END_HIGH], cdp_cfg[`CDP_LUT_LE_END_LOW]}),
+        .lut_lo_start({cdp_cfg[`CDP_LUT_LO_START_HIGH], cdp_cfg[`CDP_LUT_LO_START_LOW]}),
+        .lut_lo_end({cdp_cfg[`CDP_LUT_LO_END_HIGH], cdp_cfg[`CDP_LUT_LO_END_LOW]}),
+        .lut_le_slope_uflow_scale(cdp_cfg[`CDP_LUT_LE_SLOPE_UFLOW_SCALE]),
+        .lut_le_slope_oflow_scale(cdp_cfg[`CDP_LUT_LE_SLOPE_OFLOW_SCALE]),
+        .lut_le_slope_uflow_shift(cdp_cfg[`CDP_LUT_LE_SLOPE_UFLOW_SHIFT]),
+        .lut_le_slope_oflow_shift(cdp_cfg[`CDP_LUT_LE_SLOPE_OFLOW_SHIFT]),
+        .lut_lo_slope_uflow_scale(cdp_cfg[`CDP_LUT_LO_SLOPE_UFLOW_SCALE]),
+        .lut_lo_slope_oflow_scale(cdp_cfg[`CDP_LUT_LO_SLOPE_OFLOW_SCALE]),
+        .lut_lo_slope_uflow_shift(cdp_cfg[`CDP_LUT_LO_SLOPE_UFLOW_SHIFT]),
+        .lut_lo_slope_oflow_shift(cdp_cfg[`CDP_LUT_LO_SLOPE_OFLOW_SHIFT]),
         .acc_cfg_we(cdp_acc_cfg_we), .acc_cfg_addr(csb_req_wdat[CDP_LUT_ADDR_MSB:CDP_LUT_ADDR_LSB]),
         .acc_cfg_table(csb_req_wdat[CDP_LUT_TABLE_ID_MSB:CDP_LUT_TABLE_ID_LSB]),
         .acc_cfg_write(csb_req_wdat[CDP_LUT_ACCESS_TYPE_MSB:CDP_LUT_ACCESS_TYPE_LSB]),
@@ -602,139 +377,6 @@ module nvdla_pp_top #(
     wire sdp_lut_access_wr;
     wire [15:0] sdp_lut_access_wdata;
     wire sdp_lut_access_rd;
-    wire sdp_s_lut_access_cfg_lut_table_id;
-    wire sdp_s_lut_access_cfg_lut_access_type;
-    wire sdp_s_lut_cfg_lut_le_function;
-    wire sdp_s_lut_cfg_lut_uflow_priority;
-    wire sdp_s_lut_cfg_lut_oflow_priority;
-    wire sdp_s_lut_cfg_lut_hybrid_priority;
-    wire [7:0] sdp_s_lut_info_lut_le_index_offset;
-    wire [7:0] sdp_s_lut_info_lut_le_index_select;
-    wire [7:0] sdp_s_lut_info_lut_lo_index_select;
-    wire [31:0] sdp_s_lut_le_start_lut_le_start;
-    wire [31:0] sdp_s_lut_le_end_lut_le_end;
-    wire [31:0] sdp_s_lut_lo_start_lut_lo_start;
-    wire [31:0] sdp_s_lut_lo_end_lut_lo_end;
-    wire [15:0] sdp_s_lut_le_slope_scale_lut_le_slope_uflow_scale;
-    wire [15:0] sdp_s_lut_le_slope_scale_lut_le_slope_oflow_scale;
-    wire [4:0] sdp_s_lut_le_slope_shift_lut_le_slope_uflow_shift;
-    wire [4:0] sdp_s_lut_le_slope_shift_lut_le_slope_oflow_shift;
-    wire [15:0] sdp_s_lut_lo_slope_scale_lut_lo_slope_uflow_scale;
-    wire [15:0] sdp_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale;
-    wire [4:0] sdp_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift;
-    wire [4:0] sdp_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift;
-    wire [12:0] sdp_d_data_cube_width_width;
-    wire [12:0] sdp_d_data_cube_height_height;
-    wire [12:0] sdp_d_data_cube_channel_channel;
-    wire [31:0] sdp_d_dst_base_addr_low_dst_base_addr_low;
-    wire [31:0] sdp_d_dst_base_addr_high_dst_base_addr_high;
-    wire [31:0] sdp_d_dst_line_stride_dst_line_stride;
-    wire [31:0] sdp_d_dst_surface_stride_dst_surface_stride;
-    wire sdp_d_dp_bs_cfg_bs_bypass;
-    wire sdp_d_dp_bs_cfg_bs_alu_bypass;
-    wire [1:0] sdp_d_dp_bs_cfg_bs_alu_algo;
-    wire sdp_d_dp_bs_cfg_bs_mul_bypass;
-    wire sdp_d_dp_bs_cfg_bs_mul_prelu;
-    wire sdp_d_dp_bs_cfg_bs_relu_bypass;
-    wire sdp_d_dp_bs_alu_cfg_bs_alu_src;
-    wire [5:0] sdp_d_dp_bs_alu_cfg_bs_alu_shift_value;
-    wire [15:0] sdp_d_dp_bs_alu_src_value_bs_alu_operand;
-    wire sdp_d_dp_bs_mul_cfg_bs_mul_src;
-    wire [7:0] sdp_d_dp_bs_mul_cfg_bs_mul_shift_value;
-    wire [15:0] sdp_d_dp_bs_mul_src_value_bs_mul_operand;
-    wire sdp_d_dp_bn_cfg_bn_bypass;
-    wire sdp_d_dp_bn_cfg_bn_alu_bypass;
-    wire [1:0] sdp_d_dp_bn_cfg_bn_alu_algo;
-    wire sdp_d_dp_bn_cfg_bn_mul_bypass;
-    wire sdp_d_dp_bn_cfg_bn_mul_prelu;
-    wire sdp_d_dp_bn_cfg_bn_relu_bypass;
-    wire sdp_d_dp_bn_alu_cfg_bn_alu_src;
-    wire [5:0] sdp_d_dp_bn_alu_cfg_bn_alu_shift_value;
-    wire [15:0] sdp_d_dp_bn_alu_src_value_bn_alu_operand;
-    wire sdp_d_dp_bn_mul_cfg_bn_mul_src;
-    wire [7:0] sdp_d_dp_bn_mul_cfg_bn_mul_shift_value;
-    wire [15:0] sdp_d_dp_bn_mul_src_value_bn_mul_operand;
-    wire sdp_d_dp_ew_cfg_ew_bypass;
-    wire sdp_d_dp_ew_cfg_ew_alu_bypass;
-    wire [1:0] sdp_d_dp_ew_cfg_ew_alu_algo;
-    wire sdp_d_dp_ew_cfg_ew_mul_bypass;
-    wire sdp_d_dp_ew_cfg_ew_mul_prelu;
-    wire sdp_d_dp_ew_cfg_ew_lut_bypass;
-    wire sdp_d_dp_ew_alu_cfg_ew_alu_src;
-    wire sdp_d_dp_ew_alu_cfg_ew_alu_cvt_bypass;
-    wire [31:0] sdp_d_dp_ew_alu_src_value_ew_alu_operand;
-    wire [31:0] sdp_d_dp_ew_alu_cvt_offset_value_ew_alu_cvt_offset;
-    wire [15:0] sdp_d_dp_ew_alu_cvt_scale_value_ew_alu_cvt_scale;
-    wire [5:0] sdp_d_dp_ew_alu_cvt_truncate_value_ew_alu_cvt_truncate;
-    wire sdp_d_dp_ew_mul_cfg_ew_mul_src;
-    wire sdp_d_dp_ew_mul_cfg_ew_mul_cvt_bypass;
-    wire [31:0] sdp_d_dp_ew_mul_src_value_ew_mul_operand;
-    wire [31:0] sdp_d_dp_ew_mul_cvt_offset_value_ew_mul_cvt_offset;
-    wire [15:0] sdp_d_dp_ew_mul_cvt_scale_value_ew_mul_cvt_scale;
-    wire [5:0] sdp_d_dp_ew_mul_cvt_truncate_value_ew_mul_cvt_truncate;
-    wire [9:0] sdp_d_dp_ew_truncate_value_ew_truncate;
-    wire sdp_d_feature_mode_cfg_flying_mode;
-    wire sdp_d_feature_mode_cfg_output_dst;
-    wire sdp_d_feature_mode_cfg_winograd;
-    wire sdp_d_feature_mode_cfg_nan_to_zero;
-    wire [4:0] sdp_d_feature_mode_cfg_batch_number;
-    wire sdp_d_dst_dma_cfg_dst_ram_type;
-    wire [31:0] sdp_d_dst_batch_stride_dst_batch_stride;
-    wire [1:0] sdp_d_data_format_proc_precision;
-    wire [1:0] sdp_d_data_format_out_precision;
-    wire [31:0] sdp_d_cvt_offset_cvt_offset;
-    wire [15:0] sdp_d_cvt_scale_cvt_scale;
-    wire [5:0] sdp_d_cvt_shift_cvt_shift;
-    wire sdp_d_perf_enable_perf_dma_en;
-    wire sdp_d_perf_enable_perf_lut_en;
-    wire sdp_d_perf_enable_perf_sat_en;
-    wire sdp_d_perf_enable_perf_nan_inf_count_en;
-    wire [12:0] srdma_d_data_cube_width_width;
-    wire [12:0] srdma_d_data_cube_height_height;
-    wire [12:0] srdma_d_data_cube_channel_channel;
-    wire [31:0] srdma_d_src_base_addr_low_src_base_addr_low;
-    wire [31:0] srdma_d_src_base_addr_high_src_base_addr_high;
-    wire [31:0] srdma_d_src_line_stride_src_line_stride;
-    wire [31:0] srdma_d_src_surface_stride_src_surface_stride;
-    wire srdma_d_brdma_cfg_brdma_disable;
-    wire [1:0] srdma_d_brdma_cfg_brdma_data_use;
-    wire srdma_d_brdma_cfg_brdma_data_size;
-    wire srdma_d_brdma_cfg_brdma_data_mode;
-    wire srdma_d_brdma_cfg_brdma_ram_type;
-    wire [31:0] srdma_d_bs_base_addr_low_bs_base_addr_low;
-    wire [31:0] srdma_d_bs_base_addr_high_bs_base_addr_high;
-    wire [31:0] srdma_d_bs_line_stride_bs_line_stride;
-    wire [31:0] srdma_d_bs_surface_stride_bs_surface_stride;
-    wire [31:0] srdma_d_bs_batch_stride_bs_batch_stride;
-    wire srdma_d_nrdma_cfg_nrdma_disable;
-    wire [1:0] srdma_d_nrdma_cfg_nrdma_data_use;
-    wire srdma_d_nrdma_cfg_nrdma_data_size;
-    wire srdma_d_nrdma_cfg_nrdma_data_mode;
-    wire srdma_d_nrdma_cfg_nrdma_ram_type;
-    wire [31:0] srdma_d_bn_base_addr_low_bn_base_addr_low;
-    wire [31:0] srdma_d_bn_base_addr_high_bn_base_addr_high;
-    wire [31:0] srdma_d_bn_line_stride_bn_line_stride;
-    wire [31:0] srdma_d_bn_surface_stride_bn_surface_stride;
-    wire [31:0] srdma_d_bn_batch_stride_bn_batch_stride;
-    wire srdma_d_erdma_cfg_erdma_disable;
-    wire [1:0] srdma_d_erdma_cfg_erdma_data_use;
-    wire srdma_d_erdma_cfg_erdma_data_size;
-    wire srdma_d_erdma_cfg_erdma_data_mode;
-    wire srdma_d_erdma_cfg_erdma_ram_type;
-    wire [31:0] srdma_d_ew_base_addr_low_ew_base_addr_low;
-    wire [31:0] srdma_d_ew_base_addr_high_ew_base_addr_high;
-    wire [31:0] srdma_d_ew_line_stride_ew_line_stride;
-    wire [31:0] srdma_d_ew_surface_stride_ew_surface_stride;
-    wire [31:0] srdma_d_ew_batch_stride_ew_batch_stride;
-    wire srdma_d_feature_mode_cfg_flying_mode;
-    wire srdma_d_feature_mode_cfg_winograd;
-    wire [1:0] srdma_d_feature_mode_cfg_in_precision;
-    wire [1:0] srdma_d_feature_mode_cfg_proc_precision;
-    wire [1:0] srdma_d_feature_mode_cfg_out_precision;
-    wire [4:0] srdma_d_feature_mode_cfg_batch_number;
-    wire srdma_d_src_dma_cfg_src_ram_type;
-    wire srdma_d_perf_enable_perf_dma_en;
-    wire srdma_d_perf_enable_perf_nan_inf_count_en;
     // the register block's LUT strobes: the datapath takes its accesses from the CSB request (see CDP)
     /* verilator lint_on UNUSEDSIGNAL */
     wire [15:0] sdp_lut_access_rdata;
@@ -742,175 +384,45 @@ module nvdla_pp_top #(
     wire        sdp_status_unequal;
     wire [31:0] sdp_cnt_le_hit, sdp_cnt_lo_hit, sdp_cnt_uflow, sdp_cnt_oflow, sdp_cnt_hybrid, sdp_cnt_out_sat;
 
+    /* verilator lint_off UNUSEDSIGNAL */  // fields no block reads (CYA, RAM types, high address words)
+    wire [`SDP_CFG_W-1:0] sdp_cfg;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [`SDP_STAT_W-1:0] sdp_stat;
+    assign sdp_stat[`SDP_STATUS_UNEQUAL] = sdp_status_unequal;
+    assign sdp_stat[`SDP_STATUS_NAN_INPUT_NUM] = 32'd0;
+    assign sdp_stat[`SDP_STATUS_INF_INPUT_NUM] = 32'd0;
+    assign sdp_stat[`SDP_STATUS_NAN_OUTPUT_NUM] = 32'd0;
+    assign sdp_stat[`SDP_WDMA_STALL] = 32'd0;
+    assign sdp_stat[`SDP_LUT_UFLOW] = sdp_cnt_uflow;
+    assign sdp_stat[`SDP_LUT_OFLOW] = sdp_cnt_oflow;
+    assign sdp_stat[`SDP_OUT_SATURATION] = sdp_cnt_out_sat;
+    assign sdp_stat[`SDP_LUT_HYBRID] = sdp_cnt_hybrid;
+    assign sdp_stat[`SDP_LUT_LE_HIT] = sdp_cnt_le_hit;
+    assign sdp_stat[`SDP_LUT_LO_HIT] = sdp_cnt_lo_hit;
     nvdla_sdp_regs u_sdp_regs (
-        .clk(clk), .rst_n(rst_n),
-        .reg_sel(reg_sel[U_SDP]), .reg_offset(reg_offset), .reg_wdata(reg_wdata), .reg_write(reg_write),
-        .reg_rdata(reg_rdata[U_SDP*32 +: 32]),
-        .dp_done(sdp_done), .op_en(sdp_op_en), .consumer(sdp_consumer),
-        .lut_access_addr(sdp_lut_access_addr),
-        .lut_access_wr(sdp_lut_access_wr),
-        .lut_access_wdata(sdp_lut_access_wdata),
-        .lut_access_rd(sdp_lut_access_rd),
-        .lut_access_rdata(sdp_lut_access_rdata),
-        .s_lut_access_cfg_lut_table_id(sdp_s_lut_access_cfg_lut_table_id),
-        .s_lut_access_cfg_lut_access_type(sdp_s_lut_access_cfg_lut_access_type),
-        .s_lut_cfg_lut_le_function(sdp_s_lut_cfg_lut_le_function),
-        .s_lut_cfg_lut_uflow_priority(sdp_s_lut_cfg_lut_uflow_priority),
-        .s_lut_cfg_lut_oflow_priority(sdp_s_lut_cfg_lut_oflow_priority),
-        .s_lut_cfg_lut_hybrid_priority(sdp_s_lut_cfg_lut_hybrid_priority),
-        .s_lut_info_lut_le_index_offset(sdp_s_lut_info_lut_le_index_offset),
-        .s_lut_info_lut_le_index_select(sdp_s_lut_info_lut_le_index_select),
-        .s_lut_info_lut_lo_index_select(sdp_s_lut_info_lut_lo_index_select),
-        .s_lut_le_start_lut_le_start(sdp_s_lut_le_start_lut_le_start),
-        .s_lut_le_end_lut_le_end(sdp_s_lut_le_end_lut_le_end),
-        .s_lut_lo_start_lut_lo_start(sdp_s_lut_lo_start_lut_lo_start),
-        .s_lut_lo_end_lut_lo_end(sdp_s_lut_lo_end_lut_lo_end),
-        .s_lut_le_slope_scale_lut_le_slope_uflow_scale(sdp_s_lut_le_slope_scale_lut_le_slope_uflow_scale),
-        .s_lut_le_slope_scale_lut_le_slope_oflow_scale(sdp_s_lut_le_slope_scale_lut_le_slope_oflow_scale),
-        .s_lut_le_slope_shift_lut_le_slope_uflow_shift(sdp_s_lut_le_slope_shift_lut_le_slope_uflow_shift),
-        .s_lut_le_slope_shift_lut_le_slope_oflow_shift(sdp_s_lut_le_slope_shift_lut_le_slope_oflow_shift),
-        .s_lut_lo_slope_scale_lut_lo_slope_uflow_scale(sdp_s_lut_lo_slope_scale_lut_lo_slope_uflow_scale),
-        .s_lut_lo_slope_scale_lut_lo_slope_oflow_scale(sdp_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale),
-        .s_lut_lo_slope_shift_lut_lo_slope_uflow_shift(sdp_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift),
-        .s_lut_lo_slope_shift_lut_lo_slope_oflow_shift(sdp_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift),
-        .d_data_cube_width_width(sdp_d_data_cube_width_width),
-        .d_data_cube_height_height(sdp_d_data_cube_height_height),
-        .d_data_cube_channel_channel(sdp_d_data_cube_channel_channel),
-        .d_dst_base_addr_low_dst_base_addr_low(sdp_d_dst_base_addr_low_dst_base_addr_low),
-        .d_dst_base_addr_high_dst_base_addr_high(sdp_d_dst_base_addr_high_dst_base_addr_high),
-        .d_dst_line_stride_dst_line_stride(sdp_d_dst_line_stride_dst_line_stride),
-        .d_dst_surface_stride_dst_surface_stride(sdp_d_dst_surface_stride_dst_surface_stride),
-        .d_dp_bs_cfg_bs_bypass(sdp_d_dp_bs_cfg_bs_bypass),
-        .d_dp_bs_cfg_bs_alu_bypass(sdp_d_dp_bs_cfg_bs_alu_bypass),
-        .d_dp_bs_cfg_bs_alu_algo(sdp_d_dp_bs_cfg_bs_alu_algo),
-        .d_dp_bs_cfg_bs_mul_bypass(sdp_d_dp_bs_cfg_bs_mul_bypass),
-        .d_dp_bs_cfg_bs_mul_prelu(sdp_d_dp_bs_cfg_bs_mul_prelu),
-        .d_dp_bs_cfg_bs_relu_bypass(sdp_d_dp_bs_cfg_bs_relu_bypass),
-        .d_dp_bs_alu_cfg_bs_alu_src(sdp_d_dp_bs_alu_cfg_bs_alu_src),
-        .d_dp_bs_alu_cfg_bs_alu_shift_value(sdp_d_dp_bs_alu_cfg_bs_alu_shift_value),
-        .d_dp_bs_alu_src_value_bs_alu_operand(sdp_d_dp_bs_alu_src_value_bs_alu_operand),
-        .d_dp_bs_mul_cfg_bs_mul_src(sdp_d_dp_bs_mul_cfg_bs_mul_src),
-        .d_dp_bs_mul_cfg_bs_mul_shift_value(sdp_d_dp_bs_mul_cfg_bs_mul_shift_value),
-        .d_dp_bs_mul_src_value_bs_mul_operand(sdp_d_dp_bs_mul_src_value_bs_mul_operand),
-        .d_dp_bn_cfg_bn_bypass(sdp_d_dp_bn_cfg_bn_bypass),
-        .d_dp_bn_cfg_bn_alu_bypass(sdp_d_dp_bn_cfg_bn_alu_bypass),
-        .d_dp_bn_cfg_bn_alu_algo(sdp_d_dp_bn_cfg_bn_alu_algo),
-        .d_dp_bn_cfg_bn_mul_bypass(sdp_d_dp_bn_cfg_bn_mul_bypass),
-        .d_dp_bn_cfg_bn_mul_prelu(sdp_d_dp_bn_cfg_bn_mul_prelu),
-        .d_dp_bn_cfg_bn_relu_bypass(sdp_d_dp_bn_cfg_bn_relu_bypass),
-        .d_dp_bn_alu_cfg_bn_alu_src(sdp_d_dp_bn_alu_cfg_bn_alu_src),
-        .d_dp_bn_alu_cfg_bn_alu_shift_value(sdp_d_dp_bn_alu_cfg_bn_alu_shift_value),
-        .d_dp_bn_alu_src_value_bn_alu_operand(sdp_d_dp_bn_alu_src_value_bn_alu_operand),
-        .d_dp_bn_mul_cfg_bn_mul_src(sdp_d_dp_bn_mul_cfg_bn_mul_src),
-        .d_dp_bn_mul_cfg_bn_mul_shift_value(sdp_d_dp_bn_mul_cfg_bn_mul_shift_value),
-        .d_dp_bn_mul_src_value_bn_mul_operand(sdp_d_dp_bn_mul_src_value_bn_mul_operand),
-        .d_dp_ew_cfg_ew_bypass(sdp_d_dp_ew_cfg_ew_bypass),
-        .d_dp_ew_cfg_ew_alu_bypass(sdp_d_dp_ew_cfg_ew_alu_bypass),
-        .d_dp_ew_cfg_ew_alu_algo(sdp_d_dp_ew_cfg_ew_alu_algo),
-        .d_dp_ew_cfg_ew_mul_bypass(sdp_d_dp_ew_cfg_ew_mul_bypass),
-        .d_dp_ew_cfg_ew_mul_prelu(sdp_d_dp_ew_cfg_ew_mul_prelu),
-        .d_dp_ew_cfg_ew_lut_bypass(sdp_d_dp_ew_cfg_ew_lut_bypass),
-        .d_dp_ew_alu_cfg_ew_alu_src(sdp_d_dp_ew_alu_cfg_ew_alu_src),
-        .d_dp_ew_alu_cfg_ew_alu_cvt_bypass(sdp_d_dp_ew_alu_cfg_ew_alu_cvt_bypass),
-        .d_dp_ew_alu_src_value_ew_alu_operand(sdp_d_dp_ew_alu_src_value_ew_alu_operand),
-        .d_dp_ew_alu_cvt_offset_value_ew_alu_cvt_offset(sdp_d_dp_ew_alu_cvt_offset_value_ew_alu_cvt_offset),
-        .d_dp_ew_alu_cvt_scale_value_ew_alu_cvt_scale(sdp_d_dp_ew_alu_cvt_scale_value_ew_alu_cvt_scale),
-        .d_dp_ew_alu_cvt_truncate_value_ew_alu_cvt_truncate(sdp_d_dp_ew_alu_cvt_truncate_value_ew_alu_cvt_truncate),
-        .d_dp_ew_mul_cfg_ew_mul_src(sdp_d_dp_ew_mul_cfg_ew_mul_src),
-        .d_dp_ew_mul_cfg_ew_mul_cvt_bypass(sdp_d_dp_ew_mul_cfg_ew_mul_cvt_bypass),
-        .d_dp_ew_mul_src_value_ew_mul_operand(sdp_d_dp_ew_mul_src_value_ew_mul_operand),
-        .d_dp_ew_mul_cvt_offset_value_ew_mul_cvt_offset(sdp_d_dp_ew_mul_cvt_offset_value_ew_mul_cvt_offset),
-        .d_dp_ew_mul_cvt_scale_value_ew_mul_cvt_scale(sdp_d_dp_ew_mul_cvt_scale_value_ew_mul_cvt_scale),
-        .d_dp_ew_mul_cvt_truncate_value_ew_mul_cvt_truncate(sdp_d_dp_ew_mul_cvt_truncate_value_ew_mul_cvt_truncate),
-        .d_dp_ew_truncate_value_ew_truncate(sdp_d_dp_ew_truncate_value_ew_truncate),
-        .d_feature_mode_cfg_flying_mode(sdp_d_feature_mode_cfg_flying_mode),
-        .d_feature_mode_cfg_output_dst(sdp_d_feature_mode_cfg_output_dst),
-        .d_feature_mode_cfg_winograd(sdp_d_feature_mode_cfg_winograd),
-        .d_feature_mode_cfg_nan_to_zero(sdp_d_feature_mode_cfg_nan_to_zero),
-        .d_feature_mode_cfg_batch_number(sdp_d_feature_mode_cfg_batch_number),
-        .d_dst_dma_cfg_dst_ram_type(sdp_d_dst_dma_cfg_dst_ram_type),
-        .d_dst_batch_stride_dst_batch_stride(sdp_d_dst_batch_stride_dst_batch_stride),
-        .d_data_format_proc_precision(sdp_d_data_format_proc_precision),
-        .d_data_format_out_precision(sdp_d_data_format_out_precision),
-        .d_cvt_offset_cvt_offset(sdp_d_cvt_offset_cvt_offset),
-        .d_cvt_scale_cvt_scale(sdp_d_cvt_scale_cvt_scale),
-        .d_cvt_shift_cvt_shift(sdp_d_cvt_shift_cvt_shift),
-        .d_perf_enable_perf_dma_en(sdp_d_perf_enable_perf_dma_en),
-        .d_perf_enable_perf_lut_en(sdp_d_perf_enable_perf_lut_en),
-        .d_perf_enable_perf_sat_en(sdp_d_perf_enable_perf_sat_en),
-        .d_perf_enable_perf_nan_inf_count_en(sdp_d_perf_enable_perf_nan_inf_count_en),
-        .d_status_status_unequal(sdp_status_unequal),
-        .d_status_nan_input_num_status_nan_input_num(32'd0),
-        .d_status_inf_input_num_status_inf_input_num(32'd0),
-        .d_status_nan_output_num_status_nan_output_num(32'd0),
-        .d_perf_wdma_write_stall_wdma_stall(32'd0),
-        .d_perf_lut_uflow_lut_uflow(sdp_cnt_uflow),
-        .d_perf_lut_oflow_lut_oflow(sdp_cnt_oflow),
-        .d_perf_out_saturation_out_saturation(sdp_cnt_out_sat),
-        .d_perf_lut_hybrid_lut_hybrid(sdp_cnt_hybrid),
-        .d_perf_lut_le_hit_lut_le_hit(sdp_cnt_le_hit),
-        .d_perf_lut_lo_hit_lut_lo_hit(sdp_cnt_lo_hit)
+        .clk(clk), .rst_n(rst_n), .reg_sel(reg_sel[U_SDP]), .reg_offset(reg_offset), .reg_wdata(reg_wdata),
+        .reg_write(reg_write), .reg_rdata(reg_rdata[U_SDP*32 +: 32]), .dp_done(sdp_done), .op_en(sdp_op_en),
+        .consumer(sdp_consumer), .lut_access_addr(sdp_lut_access_addr), .lut_access_wr(sdp_lut_access_wr),
+        .lut_access_wdata(sdp_lut_access_wdata), .lut_access_rd(sdp_lut_access_rd),
+        .lut_access_rdata(sdp_lut_access_rdata), .cfg(sdp_cfg), .stat(sdp_stat)
     );
 
     // SDP_RDMA's OP_EN takes part only when the layer reads something (always here: the input comes from
     // memory); its group latches on the same done.
+    /* verilator lint_off UNUSEDSIGNAL */  // fields no block reads (CYA, RAM types, high address words)
+    wire [`SDP_RDMA_CFG_W-1:0] sdp_rdma_cfg;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [`SDP_RDMA_STAT_W-1:0] sdp_rdma_stat;
+    assign sdp_rdma_stat[`SDP_RDMA_STATUS_NAN_INPUT_NUM] = 32'd0;
+    assign sdp_rdma_stat[`SDP_RDMA_STATUS_INF_INPUT_NUM] = 32'd0;
+    assign sdp_rdma_stat[`SDP_RDMA_MRDMA_STALL] = 32'd0;
+    assign sdp_rdma_stat[`SDP_RDMA_BRDMA_STALL] = 32'd0;
+    assign sdp_rdma_stat[`SDP_RDMA_NRDMA_STALL] = 32'd0;
+    assign sdp_rdma_stat[`SDP_RDMA_ERDMA_STALL] = 32'd0;
     nvdla_sdp_rdma_regs u_sdp_rdma_regs (
-        .clk(clk), .rst_n(rst_n),
-        .reg_sel(reg_sel[U_SDP_RDMA]), .reg_offset(reg_offset), .reg_wdata(reg_wdata), .reg_write(reg_write),
-        .reg_rdata(reg_rdata[U_SDP_RDMA*32 +: 32]),
-        .dp_done(sdp_done & srdma_op_en), .op_en(srdma_op_en), .consumer(srdma_consumer_unused),
-        .d_data_cube_width_width(srdma_d_data_cube_width_width),
-        .d_data_cube_height_height(srdma_d_data_cube_height_height),
-        .d_data_cube_channel_channel(srdma_d_data_cube_channel_channel),
-        .d_src_base_addr_low_src_base_addr_low(srdma_d_src_base_addr_low_src_base_addr_low),
-        .d_src_base_addr_high_src_base_addr_high(srdma_d_src_base_addr_high_src_base_addr_high),
-        .d_src_line_stride_src_line_stride(srdma_d_src_line_stride_src_line_stride),
-        .d_src_surface_stride_src_surface_stride(srdma_d_src_surface_stride_src_surface_stride),
-        .d_brdma_cfg_brdma_disable(srdma_d_brdma_cfg_brdma_disable),
-        .d_brdma_cfg_brdma_data_use(srdma_d_brdma_cfg_brdma_data_use),
-        .d_brdma_cfg_brdma_data_size(srdma_d_brdma_cfg_brdma_data_size),
-        .d_brdma_cfg_brdma_data_mode(srdma_d_brdma_cfg_brdma_data_mode),
-        .d_brdma_cfg_brdma_ram_type(srdma_d_brdma_cfg_brdma_ram_type),
-        .d_bs_base_addr_low_bs_base_addr_low(srdma_d_bs_base_addr_low_bs_base_addr_low),
-        .d_bs_base_addr_high_bs_base_addr_high(srdma_d_bs_base_addr_high_bs_base_addr_high),
-        .d_bs_line_stride_bs_line_stride(srdma_d_bs_line_stride_bs_line_stride),
-        .d_bs_surface_stride_bs_surface_stride(srdma_d_bs_surface_stride_bs_surface_stride),
-        .d_bs_batch_stride_bs_batch_stride(srdma_d_bs_batch_stride_bs_batch_stride),
-        .d_nrdma_cfg_nrdma_disable(srdma_d_nrdma_cfg_nrdma_disable),
-        .d_nrdma_cfg_nrdma_data_use(srdma_d_nrdma_cfg_nrdma_data_use),
-        .d_nrdma_cfg_nrdma_data_size(srdma_d_nrdma_cfg_nrdma_data_size),
-        .d_nrdma_cfg_nrdma_data_mode(srdma_d_nrdma_cfg_nrdma_data_mode),
-        .d_nrdma_cfg_nrdma_ram_type(srdma_d_nrdma_cfg_nrdma_ram_type),
-        .d_bn_base_addr_low_bn_base_addr_low(srdma_d_bn_base_addr_low_bn_base_addr_low),
-        .d_bn_base_addr_high_bn_base_addr_high(srdma_d_bn_base_addr_high_bn_base_addr_high),
-        .d_bn_line_stride_bn_line_stride(srdma_d_bn_line_stride_bn_line_stride),
-        .d_bn_surface_stride_bn_surface_stride(srdma_d_bn_surface_stride_bn_surface_stride),
-        .d_bn_batch_stride_bn_batch_stride(srdma_d_bn_batch_stride_bn_batch_stride),
-        .d_erdma_cfg_erdma_disable(srdma_d_erdma_cfg_erdma_disable),
-        .d_erdma_cfg_erdma_data_use(srdma_d_erdma_cfg_erdma_data_use),
-        .d_erdma_cfg_erdma_data_size(srdma_d_erdma_cfg_erdma_data_size),
-        .d_erdma_cfg_erdma_data_mode(srdma_d_erdma_cfg_erdma_data_mode),
-        .d_erdma_cfg_erdma_ram_type(srdma_d_erdma_cfg_erdma_ram_type),
-        .d_ew_base_addr_low_ew_base_addr_low(srdma_d_ew_base_addr_low_ew_base_addr_low),
-        .d_ew_base_addr_high_ew_base_addr_high(srdma_d_ew_base_addr_high_ew_base_addr_high),
-        .d_ew_line_stride_ew_line_stride(srdma_d_ew_line_stride_ew_line_stride),
-        .d_ew_surface_stride_ew_surface_stride(srdma_d_ew_surface_stride_ew_surface_stride),
-        .d_ew_batch_stride_ew_batch_stride(srdma_d_ew_batch_stride_ew_batch_stride),
-        .d_feature_mode_cfg_flying_mode(srdma_d_feature_mode_cfg_flying_mode),
-        .d_feature_mode_cfg_winograd(srdma_d_feature_mode_cfg_winograd),
-        .d_feature_mode_cfg_in_precision(srdma_d_feature_mode_cfg_in_precision),
-        .d_feature_mode_cfg_proc_precision(srdma_d_feature_mode_cfg_proc_precision),
-        .d_feature_mode_cfg_out_precision(srdma_d_feature_mode_cfg_out_precision),
-        .d_feature_mode_cfg_batch_number(srdma_d_feature_mode_cfg_batch_number),
-        .d_src_dma_cfg_src_ram_type(srdma_d_src_dma_cfg_src_ram_type),
-        .d_perf_enable_perf_dma_en(srdma_d_perf_enable_perf_dma_en),
-        .d_perf_enable_perf_nan_inf_count_en(srdma_d_perf_enable_perf_nan_inf_count_en),
-        .d_status_nan_input_num_status_nan_input_num(32'd0),
-        .d_status_inf_input_num_status_inf_input_num(32'd0),
-        .d_perf_mrdma_read_stall_mrdma_stall(32'd0),
-        .d_perf_brdma_read_stall_brdma_stall(32'd0),
-        .d_perf_nrdma_read_stall_nrdma_stall(32'd0),
-        .d_perf_erdma_read_stall_erdma_stall(32'd0)
+        .clk(clk), .rst_n(rst_n), .reg_sel(reg_sel[U_SDP_RDMA]), .reg_offset(reg_offset), .reg_wdata(reg_wdata),
+        .reg_write(reg_write), .reg_rdata(reg_rdata[U_SDP_RDMA*32 +: 32]), .dp_done(sdp_done & srdma_op_en),
+        .op_en(srdma_op_en), .consumer(srdma_consumer_unused), .cfg(sdp_rdma_cfg), .stat(sdp_rdma_stat)
     );
 
     // ---- SDP datapath ---------------------------------------------------------------------------------
@@ -953,73 +465,73 @@ module nvdla_pp_top #(
     nvdla_sdp #(.ATOM(8), .CNT_W(32), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_sdp (
         .clk(clk), .rst_n(rst_n),
         .op_en(sdp_op_en & srdma_op_en), .done(sdp_done), .busy(sdp_busy_unused),
-        .width_m1(srdma_d_data_cube_width_width),
-        .height_m1(srdma_d_data_cube_height_height),
-        .channel_m1(srdma_d_data_cube_channel_channel),
-        .src_base(srdma_d_src_base_addr_low_src_base_addr_low),
-        .src_line_stride(srdma_d_src_line_stride_src_line_stride),
-        .src_surface_stride(srdma_d_src_surface_stride_src_surface_stride),
-        .dst_base(sdp_d_dst_base_addr_low_dst_base_addr_low),
-        .dst_line_stride(sdp_d_dst_line_stride_dst_line_stride),
-        .dst_surface_stride(sdp_d_dst_surface_stride_dst_surface_stride),
-        .output_dst(sdp_d_feature_mode_cfg_output_dst),
-        .brdma_disable(srdma_d_brdma_cfg_brdma_disable), .brdma_data_use(srdma_d_brdma_cfg_brdma_data_use),
-        .brdma_data_size(srdma_d_brdma_cfg_brdma_data_size), .brdma_data_mode(srdma_d_brdma_cfg_brdma_data_mode),
-        .bs_base(srdma_d_bs_base_addr_low_bs_base_addr_low), .bs_line_stride(srdma_d_bs_line_stride_bs_line_stride),
-        .bs_surface_stride(srdma_d_bs_surface_stride_bs_surface_stride),
-        .nrdma_disable(srdma_d_nrdma_cfg_nrdma_disable), .nrdma_data_use(srdma_d_nrdma_cfg_nrdma_data_use),
-        .nrdma_data_size(srdma_d_nrdma_cfg_nrdma_data_size), .nrdma_data_mode(srdma_d_nrdma_cfg_nrdma_data_mode),
-        .bn_base(srdma_d_bn_base_addr_low_bn_base_addr_low), .bn_line_stride(srdma_d_bn_line_stride_bn_line_stride),
-        .bn_surface_stride(srdma_d_bn_surface_stride_bn_surface_stride),
-        .erdma_disable(srdma_d_erdma_cfg_erdma_disable), .erdma_data_use(srdma_d_erdma_cfg_erdma_data_use),
-        .erdma_data_size(srdma_d_erdma_cfg_erdma_data_size), .erdma_data_mode(srdma_d_erdma_cfg_erdma_data_mode),
-        .ew_base(srdma_d_ew_base_addr_low_ew_base_addr_low), .ew_line_stride(srdma_d_ew_line_stride_ew_line_stride),
-        .ew_surface_stride(srdma_d_ew_surface_stride_ew_surface_stride),
-        .bs_bypass(sdp_d_dp_bs_cfg_bs_bypass), .bs_alu_bypass(sdp_d_dp_bs_cfg_bs_alu_bypass),
-        .bs_alu_algo(sdp_d_dp_bs_cfg_bs_alu_algo), .bs_alu_src(sdp_d_dp_bs_alu_cfg_bs_alu_src),
-        .bs_alu_shift(sdp_d_dp_bs_alu_cfg_bs_alu_shift_value), .bs_alu_operand(sdp_d_dp_bs_alu_src_value_bs_alu_operand),
-        .bs_mul_bypass(sdp_d_dp_bs_cfg_bs_mul_bypass), .bs_mul_prelu(sdp_d_dp_bs_cfg_bs_mul_prelu),
-        .bs_mul_src(sdp_d_dp_bs_mul_cfg_bs_mul_src), .bs_mul_shift(sdp_d_dp_bs_mul_cfg_bs_mul_shift_value),
-        .bs_mul_operand(sdp_d_dp_bs_mul_src_value_bs_mul_operand), .bs_relu_bypass(sdp_d_dp_bs_cfg_bs_relu_bypass),
-        .bn_bypass(sdp_d_dp_bn_cfg_bn_bypass), .bn_alu_bypass(sdp_d_dp_bn_cfg_bn_alu_bypass),
-        .bn_alu_algo(sdp_d_dp_bn_cfg_bn_alu_algo), .bn_alu_src(sdp_d_dp_bn_alu_cfg_bn_alu_src),
-        .bn_alu_shift(sdp_d_dp_bn_alu_cfg_bn_alu_shift_value), .bn_alu_operand(sdp_d_dp_bn_alu_src_value_bn_alu_operand),
-        .bn_mul_bypass(sdp_d_dp_bn_cfg_bn_mul_bypass), .bn_mul_prelu(sdp_d_dp_bn_cfg_bn_mul_prelu),
-        .bn_mul_src(sdp_d_dp_bn_mul_cfg_bn_mul_src), .bn_mul_shift(sdp_d_dp_bn_mul_cfg_bn_mul_shift_value),
-        .bn_mul_operand(sdp_d_dp_bn_mul_src_value_bn_mul_operand), .bn_relu_bypass(sdp_d_dp_bn_cfg_bn_relu_bypass),
-        .ew_bypass(sdp_d_dp_ew_cfg_ew_bypass), .ew_alu_bypass(sdp_d_dp_ew_cfg_ew_alu_bypass),
-        .ew_alu_algo(sdp_d_dp_ew_cfg_ew_alu_algo),
-        .ew_alu_src(sdp_d_dp_ew_alu_cfg_ew_alu_src), .ew_alu_cvt_bypass(sdp_d_dp_ew_alu_cfg_ew_alu_cvt_bypass),
-        .ew_alu_operand(sdp_d_dp_ew_alu_src_value_ew_alu_operand),
-        .ew_alu_cvt_offset(sdp_d_dp_ew_alu_cvt_offset_value_ew_alu_cvt_offset),
-        .ew_alu_cvt_scale(sdp_d_dp_ew_alu_cvt_scale_value_ew_alu_cvt_scale),
-        .ew_alu_cvt_truncate(sdp_d_dp_ew_alu_cvt_truncate_value_ew_alu_cvt_truncate),
-        .ew_mul_bypass(sdp_d_dp_ew_cfg_ew_mul_bypass), .ew_mul_prelu(sdp_d_dp_ew_cfg_ew_mul_prelu),
-        .ew_mul_src(sdp_d_dp_ew_mul_cfg_ew_mul_src), .ew_mul_cvt_bypass(sdp_d_dp_ew_mul_cfg_ew_mul_cvt_bypass),
-        .ew_mul_operand(sdp_d_dp_ew_mul_src_value_ew_mul_operand),
-        .ew_mul_cvt_offset(sdp_d_dp_ew_mul_cvt_offset_value_ew_mul_cvt_offset),
-        .ew_mul_cvt_scale(sdp_d_dp_ew_mul_cvt_scale_value_ew_mul_cvt_scale),
-        .ew_mul_cvt_truncate(sdp_d_dp_ew_mul_cvt_truncate_value_ew_mul_cvt_truncate),
-        .ew_truncate(sdp_d_dp_ew_truncate_value_ew_truncate), .ew_lut_bypass(sdp_d_dp_ew_cfg_ew_lut_bypass),
-        .cvt_offset(sdp_d_cvt_offset_cvt_offset), .cvt_scale(sdp_d_cvt_scale_cvt_scale),
-        .cvt_shift(sdp_d_cvt_shift_cvt_shift),
-        .lut_le_function(sdp_s_lut_cfg_lut_le_function),
-        .lut_uflow_priority(sdp_s_lut_cfg_lut_uflow_priority),
-        .lut_oflow_priority(sdp_s_lut_cfg_lut_oflow_priority),
-        .lut_hybrid_priority(sdp_s_lut_cfg_lut_hybrid_priority),
-        .lut_le_index_offset(sdp_s_lut_info_lut_le_index_offset),
-        .lut_le_index_select(sdp_s_lut_info_lut_le_index_select),
-        .lut_lo_index_select(sdp_s_lut_info_lut_lo_index_select),
-        .lut_le_start(sdp_s_lut_le_start_lut_le_start), .lut_le_end(sdp_s_lut_le_end_lut_le_end),
-        .lut_lo_start(sdp_s_lut_lo_start_lut_lo_start), .lut_lo_end(sdp_s_lut_lo_end_lut_lo_end),
-        .lut_le_slope_uflow_scale(sdp_s_lut_le_slope_scale_lut_le_slope_uflow_scale),
-        .lut_le_slope_oflow_scale(sdp_s_lut_le_slope_scale_lut_le_slope_oflow_scale),
-        .lut_le_slope_uflow_shift(sdp_s_lut_le_slope_shift_lut_le_slope_uflow_shift),
-        .lut_le_slope_oflow_shift(sdp_s_lut_le_slope_shift_lut_le_slope_oflow_shift),
-        .lut_lo_slope_uflow_scale(sdp_s_lut_lo_slope_scale_lut_lo_slope_uflow_scale),
-        .lut_lo_slope_oflow_scale(sdp_s_lut_lo_slope_scale_lut_lo_slope_oflow_scale),
-        .lut_lo_slope_uflow_shift(sdp_s_lut_lo_slope_shift_lut_lo_slope_uflow_shift),
-        .lut_lo_slope_oflow_shift(sdp_s_lut_lo_slope_shift_lut_lo_slope_oflow_shift),
+        .width_m1(sdp_rdma_cfg[`SDP_RDMA_WIDTH]),
+        .height_m1(sdp_rdma_cfg[`SDP_RDMA_HEIGHT]),
+        .channel_m1(sdp_rdma_cfg[`SDP_RDMA_CHANNEL]),
+        .src_base(sdp_rdma_cfg[`SDP_RDMA_SRC_BASE_ADDR_LOW]),
+        .src_line_stride(sdp_rdma_cfg[`SDP_RDMA_SRC_LINE_STRIDE]),
+        .src_surface_stride(sdp_rdma_cfg[`SDP_RDMA_SRC_SURFACE_STRIDE]),
+        .dst_base(sdp_cfg[`SDP_DST_BASE_ADDR_LOW]),
+        .dst_line_stride(sdp_cfg[`SDP_DST_LINE_STRIDE]),
+        .dst_surface_stride(sdp_cfg[`SDP_DST_SURFACE_STRIDE]),
+        .output_dst(sdp_cfg[`SDP_OUTPUT_DST]),
+        .brdma_disable(sdp_rdma_cfg[`SDP_RDMA_BRDMA_DISABLE]), .brdma_data_use(sdp_rdma_cfg[`SDP_RDMA_BRDMA_DATA_USE]),
+        .brdma_data_size(sdp_rdma_cfg[`SDP_RDMA_BRDMA_DATA_SIZE]), .brdma_data_mode(sdp_rdma_cfg[`SDP_RDMA_BRDMA_DATA_MODE]),
+        .bs_base(sdp_rdma_cfg[`SDP_RDMA_BS_BASE_ADDR_LOW]), .bs_line_stride(sdp_rdma_cfg[`SDP_RDMA_BS_LINE_STRIDE]),
+        .bs_surface_stride(sdp_rdma_cfg[`SDP_RDMA_BS_SURFACE_STRIDE]),
+        .nrdma_disable(sdp_rdma_cfg[`SDP_RDMA_NRDMA_DISABLE]), .nrdma_data_use(sdp_rdma_cfg[`SDP_RDMA_NRDMA_DATA_USE]),
+        .nrdma_data_size(sdp_rdma_cfg[`SDP_RDMA_NRDMA_DATA_SIZE]), .nrdma_data_mode(sdp_rdma_cfg[`SDP_RDMA_NRDMA_DATA_MODE]),
+        .bn_base(sdp_rdma_cfg[`SDP_RDMA_BN_BASE_ADDR_LOW]), .bn_line_stride(sdp_rdma_cfg[`SDP_RDMA_BN_LINE_STRIDE]),
+        .bn_surface_stride(sdp_rdma_cfg[`SDP_RDMA_BN_SURFACE_STRIDE]),
+        .erdma_disable(sdp_rdma_cfg[`SDP_RDMA_ERDMA_DISABLE]), .erdma_data_use(sdp_rdma_cfg[`SDP_RDMA_ERDMA_DATA_USE]),
+        .erdma_data_size(sdp_rdma_cfg[`SDP_RDMA_ERDMA_DATA_SIZE]), .erdma_data_mode(sdp_rdma_cfg[`SDP_RDMA_ERDMA_DATA_MODE]),
+        .ew_base(sdp_rdma_cfg[`SDP_RDMA_EW_BASE_ADDR_LOW]), .ew_line_stride(sdp_rdma_cfg[`SDP_RDMA_EW_LINE_STRIDE]),
+        .ew_surface_stride(sdp_rdma_cfg[`SDP_RDMA_EW_SURFACE_STRIDE]),
+        .bs_bypass(sdp_cfg[`SDP_BS_BYPASS]), .bs_alu_bypass(sdp_cfg[`SDP_BS_ALU_BYPASS]),
+        .bs_alu_algo(sdp_cfg[`SDP_BS_ALU_ALGO]), .bs_alu_src(sdp_cfg[`SDP_BS_ALU_SRC]),
+        .bs_alu_shift(sdp_cfg[`SDP_BS_ALU_SHIFT_VALUE]), .bs_alu_operand(sdp_cfg[`SDP_BS_ALU_OPERAND]),
+        .bs_mul_bypass(sdp_cfg[`SDP_BS_MUL_BYPASS]), .bs_mul_prelu(sdp_cfg[`SDP_BS_MUL_PRELU]),
+        .bs_mul_src(sdp_cfg[`SDP_BS_MUL_SRC]), .bs_mul_shift(sdp_cfg[`SDP_BS_MUL_SHIFT_VALUE]),
+        .bs_mul_operand(sdp_cfg[`SDP_BS_MUL_OPERAND]), .bs_relu_bypass(sdp_cfg[`SDP_BS_RELU_BYPASS]),
+        .bn_bypass(sdp_cfg[`SDP_BN_BYPASS]), .bn_alu_bypass(sdp_cfg[`SDP_BN_ALU_BYPASS]),
+        .bn_alu_algo(sdp_cfg[`SDP_BN_ALU_ALGO]), .bn_alu_src(sdp_cfg[`SDP_BN_ALU_SRC]),
+        .bn_alu_shift(sdp_cfg[`SDP_BN_ALU_SHIFT_VALUE]), .bn_alu_operand(sdp_cfg[`SDP_BN_ALU_OPERAND]),
+        .bn_mul_bypass(sdp_cfg[`SDP_BN_MUL_BYPASS]), .bn_mul_prelu(sdp_cfg[`SDP_BN_MUL_PRELU]),
+        .bn_mul_src(sdp_cfg[`SDP_BN_MUL_SRC]), .bn_mul_shift(sdp_cfg[`SDP_BN_MUL_SHIFT_VALUE]),
+        .bn_mul_operand(sdp_cfg[`SDP_BN_MUL_OPERAND]), .bn_relu_bypass(sdp_cfg[`SDP_BN_RELU_BYPASS]),
+        .ew_bypass(sdp_cfg[`SDP_EW_BYPASS]), .ew_alu_bypass(sdp_cfg[`SDP_EW_ALU_BYPASS]),
+        .ew_alu_algo(sdp_cfg[`SDP_EW_ALU_ALGO]),
+        .ew_alu_src(sdp_cfg[`SDP_EW_ALU_SRC]), .ew_alu_cvt_bypass(sdp_cfg[`SDP_EW_ALU_CVT_BYPASS]),
+        .ew_alu_operand(sdp_cfg[`SDP_EW_ALU_OPERAND]),
+        .ew_alu_cvt_offset(sdp_cfg[`SDP_EW_ALU_CVT_OFFSET]),
+        .ew_alu_cvt_scale(sdp_cfg[`SDP_EW_ALU_CVT_SCALE]),
+        .ew_alu_cvt_truncate(sdp_cfg[`SDP_EW_ALU_CVT_TRUNCATE]),
+        .ew_mul_bypass(sdp_cfg[`SDP_EW_MUL_BYPASS]), .ew_mul_prelu(sdp_cfg[`SDP_EW_MUL_PRELU]),
+        .ew_mul_src(sdp_cfg[`SDP_EW_MUL_SRC]), .ew_mul_cvt_bypass(sdp_cfg[`SDP_EW_MUL_CVT_BYPASS]),
+        .ew_mul_operand(sdp_cfg[`SDP_EW_MUL_OPERAND]),
+        .ew_mul_cvt_offset(sdp_cfg[`SDP_EW_MUL_CVT_OFFSET]),
+        .ew_mul_cvt_scale(sdp_cfg[`SDP_EW_MUL_CVT_SCALE]),
+        .ew_mul_cvt_truncate(sdp_cfg[`SDP_EW_MUL_CVT_TRUNCATE]),
+        .ew_truncate(sdp_cfg[`SDP_EW_TRUNCATE]), .ew_lut_bypass(sdp_cfg[`SDP_EW_LUT_BYPASS]),
+        .cvt_offset(sdp_cfg[`SDP_CVT_OFFSET]), .cvt_scale(sdp_cfg[`SDP_CVT_SCALE]),
+        .cvt_shift(sdp_cfg[`SDP_CVT_SHIFT]),
+        .lut_le_function(sdp_cfg[`SDP_LUT_LE_FUNCTION]),
+        .lut_uflow_priority(sdp_cfg[`SDP_LUT_UFLOW_PRIORITY]),
+        .lut_oflow_priority(sdp_cfg[`SDP_LUT_OFLOW_PRIORITY]),
+        .lut_hybrid_priority(sdp_cfg[`SDP_LUT_HYBRID_PRIORITY]),
+        .lut_le_index_offset(sdp_cfg[`SDP_LUT_LE_INDEX_OFFSET]),
+        .lut_le_index_select(sdp_cfg[`SDP_LUT_LE_INDEX_SELECT]),
+        .lut_lo_index_select(sdp_cfg[`SDP_LUT_LO_INDEX_SELECT]),
+        .lut_le_start(sdp_cfg[`SDP_LUT_LE_START]), .lut_le_end(sdp_cfg[`SDP_LUT_LE_END]),
+        .lut_lo_start(sdp_cfg[`SDP_LUT_LO_START]), .lut_lo_end(sdp_cfg[`SDP_LUT_LO_END]),
+        .lut_le_slope_uflow_scale(sdp_cfg[`SDP_LUT_LE_SLOPE_UFLOW_SCALE]),
+        .lut_le_slope_oflow_scale(sdp_cfg[`SDP_LUT_LE_SLOPE_OFLOW_SCALE]),
+        .lut_le_slope_uflow_shift(sdp_cfg[`SDP_LUT_LE_SLOPE_UFLOW_SHIFT]),
+        .lut_le_slope_oflow_shift(sdp_cfg[`SDP_LUT_LE_SLOPE_OFLOW_SHIFT]),
+        .lut_lo_slope_uflow_scale(sdp_cfg[`SDP_LUT_LO_SLOPE_UFLOW_SCALE]),
+        .lut_lo_slope_oflow_scale(sdp_cfg[`SDP_LUT_LO_SLOPE_OFLOW_SCALE]),
+        .lut_lo_slope_uflow_shift(sdp_cfg[`SDP_LUT_LO_SLOPE_UFLOW_SHIFT]),
+        .lut_lo_slope_oflow_shift(sdp_cfg[`SDP_LUT_LO_SLOPE_OFLOW_SHIFT]),
         .acc_cfg_we(sdp_acc_cfg_we), .acc_cfg_addr(csb_req_wdat[SDP_LUT_ADDR_MSB:SDP_LUT_ADDR_LSB]),
         .acc_cfg_table(csb_req_wdat[SDP_LUT_TABLE_ID_MSB:SDP_LUT_TABLE_ID_LSB]),
         .acc_cfg_write(csb_req_wdat[SDP_LUT_ACCESS_TYPE_MSB:SDP_LUT_ACCESS_TYPE_LSB]),

@@ -58,6 +58,7 @@ module nvdla_regs_sdp_top (
     wire [31:0] st_sdp_rdma_3 = stat_base + 32'd259;
     wire [31:0] st_sdp_rdma_4 = stat_base + 32'd260;
     wire [31:0] st_sdp_rdma_5 = stat_base + 32'd261;
+    wire [680:0] sdp_rdma_cfg;  // unused but for the LUT table id
     nvdla_sdp_rdma_regs u_sdp_rdma (
         .clk(clk),
         .rst_n(rst_n),
@@ -69,12 +70,8 @@ module nvdla_regs_sdp_top (
         .dp_done(dp_done[0]),
         .op_en(op_en[0]),
         .consumer(consumer[0]),
-        .d_status_nan_input_num_status_nan_input_num(st_sdp_rdma_0[31:0]),
-        .d_status_inf_input_num_status_inf_input_num(st_sdp_rdma_1[31:0]),
-        .d_perf_mrdma_read_stall_mrdma_stall(st_sdp_rdma_2[31:0]),
-        .d_perf_brdma_read_stall_brdma_stall(st_sdp_rdma_3[31:0]),
-        .d_perf_nrdma_read_stall_nrdma_stall(st_sdp_rdma_4[31:0]),
-        .d_perf_erdma_read_stall_erdma_stall(st_sdp_rdma_5[31:0])
+        .stat({st_sdp_rdma_5[31:0], st_sdp_rdma_4[31:0], st_sdp_rdma_3[31:0], st_sdp_rdma_2[31:0], st_sdp_rdma_1[31:0], st_sdp_rdma_0[31:0]}),
+        .cfg(sdp_rdma_cfg)
     );
 
     wire [31:0] st_sdp_0 = stat_base + 32'd512;
@@ -88,10 +85,11 @@ module nvdla_regs_sdp_top (
     wire [31:0] st_sdp_8 = stat_base + 32'd520;
     wire [31:0] st_sdp_9 = stat_base + 32'd521;
     wire [31:0] st_sdp_10 = stat_base + 32'd522;
+    wire [815:0] sdp_cfg;  // unused but for the LUT table id
     wire [9:0]  sdp_lut_addr;
     wire        sdp_lut_wr;
     wire [15:0] sdp_lut_wdata;
-    wire        sdp_lut_table;
+    wire        sdp_lut_table = sdp_cfg[0];
     reg  [15:0] sdp_lut [0:2047];  // {table, addr}
     integer sdp_i;
     initial for (sdp_i = 0; sdp_i < 2048; sdp_i = sdp_i + 1)
@@ -108,18 +106,8 @@ module nvdla_regs_sdp_top (
         .dp_done(dp_done[1]),
         .op_en(op_en[1]),
         .consumer(consumer[1]),
-        .d_status_status_unequal(st_sdp_0[0]),
-        .d_status_nan_input_num_status_nan_input_num(st_sdp_1[31:0]),
-        .d_status_inf_input_num_status_inf_input_num(st_sdp_2[31:0]),
-        .d_status_nan_output_num_status_nan_output_num(st_sdp_3[31:0]),
-        .d_perf_wdma_write_stall_wdma_stall(st_sdp_4[31:0]),
-        .d_perf_lut_uflow_lut_uflow(st_sdp_5[31:0]),
-        .d_perf_lut_oflow_lut_oflow(st_sdp_6[31:0]),
-        .d_perf_out_saturation_out_saturation(st_sdp_7[31:0]),
-        .d_perf_lut_hybrid_lut_hybrid(st_sdp_8[31:0]),
-        .d_perf_lut_le_hit_lut_le_hit(st_sdp_9[31:0]),
-        .d_perf_lut_lo_hit_lut_lo_hit(st_sdp_10[31:0]),
-        .s_lut_access_cfg_lut_table_id(sdp_lut_table),
+        .stat({st_sdp_10[31:0], st_sdp_9[31:0], st_sdp_8[31:0], st_sdp_7[31:0], st_sdp_6[31:0], st_sdp_5[31:0], st_sdp_4[31:0], st_sdp_3[31:0], st_sdp_2[31:0], st_sdp_1[31:0], st_sdp_0[0:0]}),
+        .cfg(sdp_cfg),
         .lut_access_addr(sdp_lut_addr),
         .lut_access_wr(sdp_lut_wr),
         .lut_access_wdata(sdp_lut_wdata),
@@ -128,6 +116,7 @@ module nvdla_regs_sdp_top (
     );
 
     wire [31:0] st_cdp_rdma_0 = stat_base + 32'd1280;
+    wire [202:0] cdp_rdma_cfg;  // unused but for the LUT table id
     nvdla_cdp_rdma_regs u_cdp_rdma (
         .clk(clk),
         .rst_n(rst_n),
@@ -139,6 +128,7 @@ module nvdla_regs_sdp_top (
         .dp_done(dp_done[2]),
         .op_en(op_en[2]),
         .consumer(consumer[2]),
-        .d_perf_read_stall_perf_read_stall(st_cdp_rdma_0[31:0])
+        .stat({st_cdp_rdma_0[31:0]}),
+        .cfg(cdp_rdma_cfg)
     );
 endmodule
