@@ -31,16 +31,6 @@ LATCH = "latch"
 MASK32 = 0xFFFFFFFF
 LUT_REGS = ("S_LUT_ACCESS_CFG", "S_LUT_ACCESS_DATA")
 
-# Until the description carries them (regmap: per statistic "stat", per unit "lut_pointer"), today's values
-# from scripts/gen_regs_rtl.py (_HOLD_STATS, _LUT_STYLE).
-_HOLD_FALLBACK: dict[str, tuple[str, ...]] = {
-    "PDP_RDMA": ("D_PERF_READ_STALL",),
-    "PDP": ("D_PERF_WRITE_STALL",),
-    "CDP_RDMA": ("D_PERF_READ_STALL",),
-    "CDP": ("D_OUT_SATURATION", "D_PERF_WRITE_STALL", "D_PERF_LUT_UFLOW", "D_PERF_LUT_OFLOW",
-            "D_PERF_LUT_HYBRID", "D_PERF_LUT_LE_HIT", "D_PERF_LUT_LO_HIT"),
-}
-_LUT_FALLBACK = {"CDP": "saturate", "SDP": "wrap"}
 # GLB interrupt sources nv_small does not have (rtl/glb/nvdla_glb.v STATUS_IMPL): their status bits read 0.
 GLB_ABSENT = ("BDMA", "RUBIK")
 
@@ -63,21 +53,15 @@ def field_mask(unit: str, reg: str, accesses: Iterable[str]) -> int:
 
 
 def stat_style(unit: str, reg: str) -> str | None:
-    """HOLD or LATCH for a statistic register (a D_ register with RO fields), None for any other."""
-    r = registers.registers(unit)[reg]
-    if r["group"] != "dual" or not any(acc == "RO" for _m, _l, acc in r["fields"].values()):
-        return None
-    if "stat" in r:
-        return str(r["stat"])
-    return HOLD if reg in _HOLD_FALLBACK.get(unit, ()) else LATCH
+    """HOLD or LATCH for a statistic register (the description's "stat"), None for any other register."""
+    style = registers.registers(unit)[reg].get("stat")
+    return None if style is None else str(style)
 
 
 def lut_pointer(unit: str) -> str | None:
     """"saturate" or "wrap": how the unit's LUT access pointer moves; None for a unit without a LUT."""
-    u = registers.UNITS[unit]
-    if "lut_pointer" in u:
-        return str(u["lut_pointer"])
-    return _LUT_FALLBACK.get(unit) if "S_LUT_ACCESS_CFG" in u["registers"] else None
+    style = registers.UNITS[unit].get("lut_pointer")
+    return None if style is None else str(style)
 
 
 def intr_bits(unit: str) -> tuple[int, int]:

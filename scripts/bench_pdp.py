@@ -12,7 +12,8 @@ For every PDP-only NVDLA trace in traces/nv_small* and for 64x64x64 int8 cubes, 
   cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
               C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
 Every layer is also checked: the output span must equal the reference model's (models/subsystem.ModelTarget
-fed the same steps), the bytes written must be exactly the output cube, and traces must match their golden CRCs.
+fed the same steps), the bytes written must be exactly the output cube, and traces must match their golden
+CRCs.
 A benchmark of a wrong design is worthless, so a failed check is printed in the table and sets the exit code.
 Figures only: no timed pass/fail.
 
