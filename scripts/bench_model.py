@@ -16,8 +16,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from models.cdp import CdpConfig, cdp_compute  # noqa: E402
-from models.lut import LutConfig, lut_lookup  # noqa: E402
 from models.driver_pdp import recip_kernel  # noqa: E402
+from models.lut import LutConfig, lut_lookup  # noqa: E402
 from models.pdp import PdpConfig, pdp_pool  # noqa: E402
 from models.sdp import SdpConfig, sdp_compute  # noqa: E402
 from models.sdp_datapath import Operands  # noqa: E402
