@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 from typing import TypeVar
 
-import numpy as np
 from cocotb.handle import SimHandleBase
 from cocotb.triggers import ReadOnly, RisingEdge
 
@@ -51,17 +50,9 @@ class CdpTop(Top):
         done = await wait_status_bit(self.dut, self.csb, bits, bound, only=True)
         return None if done is None else done[0]
 
-    async def stats(self, group: int) -> dict[str, int]:
-        """The statistics registers of one CDP register group (selected with S_POINTER.PRODUCER)."""
-        await self.write("CDP", "S_POINTER", group)
-        return {reg: await self.read("CDP", reg) for reg in STATS}
-
     async def check_stats(self, label: str) -> None:
-        for group in (0, 1):
-            got = await self.stats(group)
-            want = self.group_stats[group]
-            assert got == want, f"{label}: CDP group {group} statistics registers read {got}, the model " \
-                                f"expects {want}"
+        """Both CDP register groups' statistics registers hold what the model says."""
+        await self.check_group_registers("CDP", self.group_stats, label)
 
 
 TopT = TypeVar("TopT", bound=CdpTop)
@@ -108,21 +99,19 @@ def compare(top: CdpTop, layer: Layer, label: str) -> None:
     """The destination region (gaps and guards included) against the model; names the first wrong element."""
     cfg = layer.prog.config
     lo, hi = dst_span(cfg)
-    actual = np.frombuffer(top.ram.read(lo, hi - lo), dtype=np.uint8)
-    expected = top.mem.read(lo, hi - lo)
-    bad = np.flatnonzero(actual != expected)
-    if not bad.size:
+    wrong = top.mismatch(lo, hi)
+    if not wrong:
         return
-    addr = lo + int(bad[0])
+    count, addr, *raw = wrong
     where = OutputLayout("CDP", layer.prog.group, cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride,
                          cfg.width, cfg.height, cfg.channels).coordinate(addr)
-    e, a = (int(as_signed(int(x[bad[0]]), 8)) for x in (expected, actual))
+    e, a = (int(as_signed(x, 8)) for x in raw)
     if where is None:
         element = f"a gap or guard byte at {addr:#x} (must stay untouched): expected {e}, actual {a}"
     else:
         w, h, c = where
         element = f"h={h}, w={w}, c={c} (address {addr:#x}): expected {e}, actual {a}"
-    raise AssertionError(f"{label}: {bad.size} wrong bytes in [{lo:#x}, {hi:#x}); first {element}\n"
+    raise AssertionError(f"{label}: {count} wrong bytes in [{lo:#x}, {hi:#x}); first {element}\n"
                          f"  {describe(layer)}")
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
 import numpy as np
@@ -94,6 +94,28 @@ class Top:
         data = self.rng.randbytes(hi - lo)
         self.ram.write(lo, data)
         self.mem.write(lo, np.frombuffer(data, dtype=np.uint8))
+
+    async def group_registers(self, unit: str, group: int, regs: Iterable[str]) -> dict[str, int]:
+        """Registers of one register group of `unit` (selected with S_POINTER.PRODUCER)."""
+        await self.write(unit, "S_POINTER", group)
+        return {reg: await self.read(unit, reg) for reg in regs}
+
+    async def check_group_registers(self, unit: str, want: Sequence[Mapping[str, int]], label: str) -> None:
+        """Each register group of `unit` holds what the model says (want[group]: register -> value)."""
+        for group, regs in enumerate(want):
+            got = await self.group_registers(unit, group, regs)
+            bad = {reg: (got[reg], value) for reg, value in regs.items() if got[reg] != value}
+            assert not bad, f"{label}: {unit} group {group} registers (read, model): {bad}"
+
+    def mismatch(self, lo: int, hi: int) -> tuple[int, int, int, int] | None:
+        """The RAM's [lo, hi) against the model's memory: None if equal, else (wrong bytes, first wrong
+        address, expected byte, actual byte)."""
+        actual = np.frombuffer(self.ram.read(lo, hi - lo), dtype=np.uint8)
+        expected = self.mem.read(lo, hi - lo)
+        bad = np.flatnonzero(actual != expected)
+        if not bad.size:
+            return None
+        return int(bad.size), lo + int(bad[0]), int(expected[bad[0]]), int(actual[bad[0]])
 
     async def wait_done(self, group: int, bound: int = DONE_BOUND) -> tuple[int, int] | None:
         """Wait for PDP's done interrupt of `group`, clear it (W1C); (cycles waited, status seen) or None."""
@@ -187,14 +209,12 @@ def describe(desc: Mapping[str, object], prog: PdpProgram) -> str:
 
 def compare(top: Top, cfg: PdpConfig, label: str) -> None:
     lo, hi = dst_span(cfg)
-    actual = np.frombuffer(top.ram.read(lo, hi - lo), dtype=np.uint8)
-    expected = top.mem.read(lo, hi - lo)
-    bad = np.flatnonzero(actual != expected)
-    if bad.size:
-        addr = lo + int(bad[0])
+    wrong = top.mismatch(lo, hi)
+    if wrong:
+        count, addr, e, a = wrong
         raise AssertionError(
-            f"{label}: {bad.size} wrong bytes in [{lo:#x}, {hi:#x}); first at {addr:#x}, "
-            f"{locate(cfg, addr)}: expected {int(expected[bad[0]]):#04x}, actual {int(actual[bad[0]]):#04x}")
+            f"{label}: {count} wrong bytes in [{lo:#x}, {hi:#x}); first at {addr:#x}, "
+            f"{locate(cfg, addr)}: expected {e:#04x}, actual {a:#04x}")
 
 
 def prepare(top: Top, prog: PdpProgram) -> None:
