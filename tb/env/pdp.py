@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 import numpy as np
@@ -26,6 +26,7 @@ from models.driver import PdpProgram, Surface, pdp_layer
 from models.errors import ConfigError
 from models.memory import Memory
 from models.pdp import PdpConfig, run_pdp
+from models.precision import as_signed
 from tb import pdp_coverage
 from tb.batch import Batch
 from tb.bench_target import on_wrapper, start_top, wait_status_bit
@@ -107,15 +108,21 @@ class Top:
             bad = {reg: (got[reg], value) for reg, value in regs.items() if got[reg] != value}
             assert not bad, f"{label}: {unit} group {group} registers (read, model): {bad}"
 
-    def mismatch(self, lo: int, hi: int) -> tuple[int, int, int, int] | None:
-        """The RAM's [lo, hi) against the model's memory: None if equal, else (wrong bytes, first wrong
-        address, expected byte, actual byte)."""
+    def check_region(self, lo: int, hi: int, label: str, where: Callable[[int], str], *, signed: bool = False,
+                     detail: str = "") -> None:
+        """The RAM's [lo, hi) equals the model's memory; else fail naming the first wrong byte (`where(addr)`:
+        what that byte is), its values as int8 (`signed`) or hex bytes, then `detail`."""
         actual = np.frombuffer(self.ram.read(lo, hi - lo), dtype=np.uint8)
         expected = self.mem.read(lo, hi - lo)
         bad = np.flatnonzero(actual != expected)
         if not bad.size:
-            return None
-        return int(bad.size), lo + int(bad[0]), int(expected[bad[0]]), int(actual[bad[0]])
+            return
+        addr = lo + int(bad[0])
+        e, a = (int(x[bad[0]]) for x in (expected, actual))
+        values = f"expected {int(as_signed(e, 8))}, actual {int(as_signed(a, 8))}" if signed else \
+            f"expected {e:#04x}, actual {a:#04x}"
+        raise AssertionError(f"{label}: {bad.size} wrong bytes in [{lo:#x}, {hi:#x}); first at {addr:#x}, "
+                             f"{where(addr)}: {values}{detail}")
 
     async def wait_done(self, group: int, bound: int = DONE_BOUND) -> tuple[int, int] | None:
         """Wait for PDP's done interrupt of `group`, clear it (W1C); (cycles waited, status seen) or None."""
@@ -208,13 +215,7 @@ def describe(desc: Mapping[str, object], prog: PdpProgram) -> str:
 
 
 def compare(top: Top, cfg: PdpConfig, label: str) -> None:
-    lo, hi = dst_span(cfg)
-    wrong = top.mismatch(lo, hi)
-    if wrong:
-        count, addr, e, a = wrong
-        raise AssertionError(
-            f"{label}: {count} wrong bytes in [{lo:#x}, {hi:#x}); first at {addr:#x}, "
-            f"{locate(cfg, addr)}: expected {e:#04x}, actual {a:#04x}")
+    top.check_region(*dst_span(cfg), label, lambda addr: locate(cfg, addr))
 
 
 def prepare(top: Top, prog: PdpProgram) -> None:

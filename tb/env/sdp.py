@@ -12,7 +12,6 @@ from cocotb.handle import SimHandleBase
 from numpy.typing import NDArray
 
 from models.memory import Memory
-from models.precision import as_signed
 from models.sdp import SdpConfig, SdpResult, run_sdp, sdp_compute
 from tb.bfm.sim_memory import SimMemory
 from tb.env.cdp import CdpTop, check_idle, make_top
@@ -129,15 +128,9 @@ def locate(cfg: SdpConfig, addr: int) -> str:
 def compare(top: SdpTop, layer: Layer, label: str) -> None:
     """The destination region (gaps and guards included) against the model; names the first wrong element."""
     cfg = layer.prog.config
-    lo, hi = dst_span(cfg)
-    wrong = top.mismatch(lo, hi)
-    if not wrong:
-        return
-    count, addr, *raw = wrong
-    e, a = (int(as_signed(x, 8)) for x in raw)
-    what = "nothing may be written in EQL mode; " if cfg.ew.eql else ""
-    raise AssertionError(f"{label}: {count} wrong bytes in [{lo:#x}, {hi:#x}); {what}first at {addr:#x}, "
-                         f"{locate(cfg, addr)}: expected {e}, actual {a}\n  {describe(layer)}")
+    eql = " (nothing may be written in EQL mode)" if cfg.ew.eql else ""
+    top.check_region(*dst_span(cfg), label, lambda addr: locate(cfg, addr), signed=True,
+                     detail=f"{eql}\n  {describe(layer)}")
 
 
 def expect(top: SdpTop, layer: Layer) -> SdpResult:
