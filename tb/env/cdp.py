@@ -8,12 +8,10 @@ from __future__ import annotations
 import random
 from typing import TypeVar
 
-import numpy as np
 from cocotb.handle import SimHandleBase
 from cocotb.triggers import ReadOnly, RisingEdge
 
 from models.cdp import CdpConfig, cube_layouts, run_cdp
-from models.precision import as_signed
 from models.regfile import intr_bit
 from tb.bench_target import wait_status_bit
 from tb.bfm.sim_memory import SimMemory
@@ -48,17 +46,9 @@ class CdpTop(Top):
         done = await wait_status_bit(self.dut, self.csb, bits, bound, only=True)
         return None if done is None else done[0]
 
-    async def stats(self, group: int) -> dict[str, int]:
-        """The statistics registers of one CDP register group (selected with S_POINTER.PRODUCER)."""
-        await self.write("CDP", "S_POINTER", group)
-        return {reg: await self.read("CDP", reg) for reg in STATS}
-
     async def check_stats(self, label: str) -> None:
-        for group in (0, 1):
-            got = await self.stats(group)
-            want = self.group_stats[group]
-            assert got == want, f"{label}: CDP group {group} statistics registers read {got}, the model " \
-                                f"expects {want}"
+        """Both CDP register groups' statistics registers hold what the model says."""
+        await self.check_group_registers("CDP", self.group_stats, label)
 
 
 TopT = TypeVar("TopT", bound=CdpTop)
@@ -95,25 +85,20 @@ def prepare(top: CdpTop, layer: Layer) -> None:
     top.ram.write(lo, top.mem.read(lo, hi - lo).tobytes())
 
 
+def locate(layer: Layer, addr: int) -> str:
+    """Name an output byte: its (h, w, c) in the output cube, or a gap/guard byte."""
+    cfg = layer.prog.config
+    where = cube_layouts(cfg)[1].coordinate(addr)
+    if where is None:
+        return "a gap or guard byte (must stay untouched)"
+    c, h, w = where
+    return f"h={h}, w={w}, c={c}"
+
+
 def compare(top: CdpTop, layer: Layer, label: str) -> None:
     """The destination region (gaps and guards included) against the model; names the first wrong element."""
-    cfg = layer.prog.config
-    lo, hi = dst_span(cfg)
-    actual = np.frombuffer(top.ram.read(lo, hi - lo), dtype=np.uint8)
-    expected = top.mem.read(lo, hi - lo)
-    bad = np.flatnonzero(actual != expected)
-    if not bad.size:
-        return
-    addr = lo + int(bad[0])
-    where = cube_layouts(cfg)[1].coordinate(addr)
-    e, a = (int(as_signed(int(x[bad[0]]), 8)) for x in (expected, actual))
-    if where is None:
-        element = f"a gap or guard byte at {addr:#x} (must stay untouched): expected {e}, actual {a}"
-    else:
-        c, h, w = where
-        element = f"h={h}, w={w}, c={c} (address {addr:#x}): expected {e}, actual {a}"
-    raise AssertionError(f"{label}: {bad.size} wrong bytes in [{lo:#x}, {hi:#x}); first {element}\n"
-                         f"  {describe(layer)}")
+    top.check_region(*dst_span(layer.prog.config), label, lambda addr: locate(layer, addr), signed=True,
+                     detail=f"\n  {describe(layer)}")
 
 
 def expect_stats(top: CdpTop, layer: Layer) -> None:
