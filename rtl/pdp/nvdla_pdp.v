@@ -32,9 +32,7 @@ module nvdla_pdp #(
     // configuration: the register bundles of PDP and PDP_RDMA (rtl/gen/nvdla_pdp*_fields.vh). The datapath
     // takes its geometry from PDP and only the source addresses from PDP_RDMA, as NVDLA's does.
     input  wire [`PDP_CFG_W-1:0]       cfg,
-    /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
     input  wire [`PDP_RDMA_CFG_W-1:0]  rdma_cfg,
-    /* verilator lint_on UNUSEDSIGNAL */
     // statistics into the register blocks (none counted yet: they read 0, as before)
     output wire [`PDP_STAT_W-1:0]      stat,
     output wire [`PDP_RDMA_STAT_W-1:0] rdma_stat,
@@ -124,15 +122,7 @@ module nvdla_pdp #(
 
     nvdla_pdp_dma_seq #(.WRITE_SIDE(0), .ATOM_BYTES(ATOM), .LEN_W(LEN_W)) u_rd_seq (
         .clk(clk), .rst_n(rst_n), .start(rd_start),
-        .split_num(pcfg[`PDP_SPLIT_NUM]),
-        .cube_in_width_m1(pcfg[`PDP_CUBE_IN_WIDTH]), .cube_out_width_m1(pcfg[`PDP_CUBE_OUT_WIDTH]),
-        .in_first_m1(pcfg[`PDP_PARTIAL_WIDTH_IN_FIRST]), .in_mid_m1(pcfg[`PDP_PARTIAL_WIDTH_IN_MID]),
-        .in_last_m1(pcfg[`PDP_PARTIAL_WIDTH_IN_LAST]),
-        .out_first_m1(pcfg[`PDP_PARTIAL_WIDTH_OUT_FIRST]), .out_mid_m1(pcfg[`PDP_PARTIAL_WIDTH_OUT_MID]),
-        .out_last_m1(pcfg[`PDP_PARTIAL_WIDTH_OUT_LAST]),
-        .kernel_w_m1(pcfg[`PDP_KERNEL_WIDTH]), .stride_w_m1(pcfg[`PDP_KERNEL_STRIDE_WIDTH]),
-        .height_m1(pcfg[`PDP_CUBE_IN_HEIGHT]), .channel_m1(pcfg[`PDP_CUBE_IN_CHANNEL]),
-        .base(rdma_cfg[`PDP_RDMA_SRC_BASE_ADDR_LOW]), .line_stride(rdma_cfg[`PDP_RDMA_SRC_LINE_STRIDE]), .surface_stride(rdma_cfg[`PDP_RDMA_SRC_SURFACE_STRIDE]),
+        .cfg(pcfg), .rdma_cfg(rdma_cfg),
         .cmd_valid(rd_cmd_valid), .cmd_ready(rd_cmd_ready), .cmd_addr(rd_cmd_addr), .cmd_beats(rd_cmd_beats),
         .done(rd_seq_done)
     );
@@ -175,15 +165,7 @@ module nvdla_pdp #(
 
     nvdla_pdp_dma_seq #(.WRITE_SIDE(1), .ATOM_BYTES(ATOM), .LEN_W(LEN_W)) u_wr_seq (
         .clk(clk), .rst_n(rst_n), .start(start),
-        .split_num(pcfg[`PDP_SPLIT_NUM]),
-        .cube_in_width_m1(pcfg[`PDP_CUBE_IN_WIDTH]), .cube_out_width_m1(pcfg[`PDP_CUBE_OUT_WIDTH]),
-        .in_first_m1(pcfg[`PDP_PARTIAL_WIDTH_IN_FIRST]), .in_mid_m1(pcfg[`PDP_PARTIAL_WIDTH_IN_MID]),
-        .in_last_m1(pcfg[`PDP_PARTIAL_WIDTH_IN_LAST]),
-        .out_first_m1(pcfg[`PDP_PARTIAL_WIDTH_OUT_FIRST]), .out_mid_m1(pcfg[`PDP_PARTIAL_WIDTH_OUT_MID]),
-        .out_last_m1(pcfg[`PDP_PARTIAL_WIDTH_OUT_LAST]),
-        .kernel_w_m1(pcfg[`PDP_KERNEL_WIDTH]), .stride_w_m1(pcfg[`PDP_KERNEL_STRIDE_WIDTH]),
-        .height_m1(pcfg[`PDP_CUBE_OUT_HEIGHT]), .channel_m1(pcfg[`PDP_CUBE_IN_CHANNEL]),
-        .base(cfg[`PDP_DST_BASE_ADDR_LOW]), .line_stride(cfg[`PDP_DST_LINE_STRIDE]), .surface_stride(cfg[`PDP_DST_SURFACE_STRIDE]),
+        .cfg(pcfg), .rdma_cfg(rdma_cfg),
         .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .cmd_beats(wr_cmd_beats),
         .done(wr_seq_done)
     );

@@ -151,13 +151,7 @@ module nvdla_pdp_core #(
     wire        band_first, band_last;
 
     nvdla_pdp_split u_split (
-        .pass(pass), .split_num(cfg[`PDP_SPLIT_NUM]),
-        .cube_in_width_m1(cfg[`PDP_CUBE_IN_WIDTH]), .cube_out_width_m1(cfg[`PDP_CUBE_OUT_WIDTH]),
-        .in_first_m1(cfg[`PDP_PARTIAL_WIDTH_IN_FIRST]), .in_mid_m1(cfg[`PDP_PARTIAL_WIDTH_IN_MID]),
-        .in_last_m1(cfg[`PDP_PARTIAL_WIDTH_IN_LAST]),
-        .out_first_m1(cfg[`PDP_PARTIAL_WIDTH_OUT_FIRST]), .out_mid_m1(cfg[`PDP_PARTIAL_WIDTH_OUT_MID]),
-        .out_last_m1(cfg[`PDP_PARTIAL_WIDTH_OUT_LAST]),
-        .kernel_w_m1(cfg[`PDP_KERNEL_WIDTH]), .stride_w_m1(cfg[`PDP_KERNEL_STRIDE_WIDTH]),
+        .pass(pass), .cfg(cfg),
         .in_start(band_in_start), .in_width(band_in_w), .out_start(band_out_start), .out_width(band_out_w),
         .first(band_first), .last(band_last)
     );
