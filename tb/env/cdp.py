@@ -12,21 +12,18 @@ import numpy as np
 from cocotb.handle import SimHandleBase
 from cocotb.triggers import ReadOnly, RisingEdge
 
-from models.cdp import CdpConfig, run_cdp
-from models.driver_cdp import Surface
-from models.memory import write_cube
+from models.cdp import CdpConfig, cube_layouts, run_cdp
 from models.precision import as_signed
-from models.replay import OutputLayout
+from models.regfile import intr_bit
 from tb.bench_target import wait_status_bit
 from tb.bfm.sim_memory import SimMemory
 from tb.env.pdp import Top, start
 from tb.stimulus.cdp_top import (
-    ATOM,
     Layer,
     describe,
 )
 
-INTR_BIT = {"CDP": 2, "PDP": 4}     # GLB S_INTR_STATUS: unit group 0 / 1 = bit, bit + 1
+INTR_BIT = {u: intr_bit(u, 0) for u in ("CDP", "PDP")}  # GLB S_INTR_STATUS: group 1 = bit + 1
 IDLE, RUNNING, PENDING = 0, 1, 2    # S_STATUS.STATUS_{0,1}
 GUARD = 64                          # bytes checked untouched before and after each destination cube
 POLL = 32                           # cycles between interrupt polls
@@ -81,14 +78,8 @@ async def setup(dut: SimHandleBase, salt: str) -> CdpTop:
 
 # ---- memory, running, scoring --------------------------------------------------------------------------
 
-def cube_span(s: Surface, width: int, height: int, channels: int) -> tuple[int, int]:
-    surfaces = -(-channels // ATOM)
-    return s.base, s.base + (surfaces - 1) * s.surface_stride + (height - 1) * s.line_stride + width * ATOM
-
-
 def dst_span(cfg: CdpConfig) -> tuple[int, int]:
-    lo, hi = cube_span(Surface(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride), cfg.width,
-                       cfg.height, cfg.channels)
+    lo, hi = cube_layouts(cfg)[1].extent()
     return lo - GUARD, hi + GUARD
 
 
@@ -96,11 +87,11 @@ def prepare(top: CdpTop, layer: Layer) -> None:
     """Random background at the source and around the destination, then the layer's cube at the source, in
     the RAM and in the model's memory alike."""
     cfg = layer.prog.config
-    src = Surface(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride)
-    lo, hi = cube_span(src, cfg.width, cfg.height, cfg.channels)
+    src = cube_layouts(cfg)[0]
+    lo, hi = src.extent()
     top.fill(lo, hi)
     top.fill(*dst_span(cfg))
-    write_cube(top.mem, src.base, src.line_stride, src.surface_stride, layer.cube)
+    src.write(top.mem, layer.cube)
     top.ram.write(lo, top.mem.read(lo, hi - lo).tobytes())
 
 
@@ -114,13 +105,12 @@ def compare(top: CdpTop, layer: Layer, label: str) -> None:
     if not bad.size:
         return
     addr = lo + int(bad[0])
-    where = OutputLayout("CDP", layer.prog.group, cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride,
-                         cfg.width, cfg.height, cfg.channels).coordinate(addr)
+    where = cube_layouts(cfg)[1].coordinate(addr)
     e, a = (int(as_signed(int(x[bad[0]]), 8)) for x in (expected, actual))
     if where is None:
         element = f"a gap or guard byte at {addr:#x} (must stay untouched): expected {e}, actual {a}"
     else:
-        w, h, c = where
+        c, h, w = where
         element = f"h={h}, w={w}, c={c} (address {addr:#x}): expected {e}, actual {a}"
     raise AssertionError(f"{label}: {bad.size} wrong bytes in [{lo:#x}, {hi:#x}); first {element}\n"
                          f"  {describe(layer)}")

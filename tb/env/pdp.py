@@ -22,10 +22,11 @@ from cocotb.triggers import ClockCycles
 from cocotbext.axi import AxiBus, AxiRam
 
 from models import registers as regmap
-from models.driver import PdpProgram, Surface, pdp_layer
+from models.driver_pdp import PdpProgram, Surface, pdp_layer
 from models.errors import ConfigError
 from models.memory import Memory
-from models.pdp import PdpConfig, run_pdp
+from models.pdp import PdpConfig, dst_layout, run_pdp, src_layout
+from models.regfile import intr_bit
 from tb import pdp_coverage
 from tb.batch import Batch
 from tb.bench_target import on_wrapper, start_top, wait_status_bit
@@ -40,8 +41,8 @@ ATOM = 8
 # The units whose generated register block the top is built from (others answer as unmapped addresses).
 TOP_UNITS = tuple(u for u in regmap.UNITS if f"rtl/gen/nvdla_{u.lower()}_regs.v" in find("top_pdp").sources)
 SIDE_EFFECT_READS = ("S_LUT_ACCESS_DATA",)   # reading moves the CDP LUT pointer: never snapshot it
-PDP_INTR_BIT = 4                    # GLB S_INTR_STATUS: PDP group 0 / 1 = bits 4 / 5
-SDP_INTR_BIT = 0                    # SDP group 0 / 1 = bits 0 / 1
+PDP_INTR_BIT = intr_bit("PDP", 0)   # GLB S_INTR_STATUS: group 1 is the next bit
+SDP_INTR_BIT = intr_bit("SDP", 0)
 IDLE, RUNNING, PENDING = 0, 1, 2    # S_STATUS.STATUS_{0,1}
 GUARD = 64                          # bytes checked untouched before and after each destination cube
 # A layer of the sizes used here takes a few thousand cycles even with heavy AXI stalls; this only bounds
@@ -152,20 +153,13 @@ async def setup(dut: SimHandleBase, salt: str) -> Top:
 
 # ---- layers: extents, running, scoring ----------------------------------------------------------------
 
-def cube_span(base: int, line: int, surf: int, width: int, height: int, channels: int) -> tuple[int, int]:
-    surfaces = -(-channels // ATOM)
-    return base, base + (surfaces - 1) * surf + (height - 1) * line + width * ATOM
-
-
 def dst_span(cfg: PdpConfig) -> tuple[int, int]:
-    lo, hi = cube_span(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg.out_width,
-                       cfg.out_height, cfg.channels)
+    lo, hi = dst_layout(cfg).extent()
     return lo - GUARD, hi + GUARD
 
 
 def src_span(cfg: PdpConfig) -> tuple[int, int]:
-    return cube_span(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.input_columns(),
-                     cfg.in_height, cfg.channels)
+    return src_layout(cfg).extent()
 
 
 def locate(cfg: PdpConfig, addr: int) -> str:

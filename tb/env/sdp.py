@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 
 from models.memory import Memory
 from models.precision import as_signed
+from models.regfile import intr_bit
 from models.sdp import SdpConfig, SdpResult, run_sdp, sdp_compute
 from tb.bfm.sim_memory import SimMemory
 from tb.env.cdp import CdpTop, check_idle, make_top
@@ -23,7 +24,7 @@ from tb.stimulus.sdp_top import (
     describe,
 )
 
-SDP_INTR_BIT = 0                     # GLB S_INTR_STATUS: SDP group 0 / 1 = bits 0 / 1
+SDP_INTR_BIT = intr_bit("SDP", 0)     # GLB S_INTR_STATUS: group 1 = the next bit
 SDP_AXI_ID = 2                       # the top's AXI IDs: PDP 0, CDP 1, SDP 2
 GUARD = 64                           # bytes checked untouched before and after each destination cube
 STATS = {"D_PERF_LUT_LE_HIT": "le_hit", "D_PERF_LUT_LO_HIT": "lo_hit", "D_PERF_LUT_UFLOW": "uflow",
