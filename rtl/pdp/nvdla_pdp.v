@@ -1,8 +1,9 @@
 // PDP hardware layer: read DMA (PDP_RDMA) -> pooling core -> write DMA, on one AXI4 master each way.
 //
-// `op_en` is the register block's OP_EN of the consumer group; a layer starts on its rising edge (or when it
-// is still high after the previous layer's done), and `done` pulses once the last output write has its
-// AXI response, so an interrupt raised on `done` is never ahead of the memory (the trace CRCs rely on that).
+// `op_en` is the register block's OP_EN of the consumer group, and with input from memory PDP_RDMA's too
+// (`rdma_op_en`); a layer starts when they rise (or are still high after the previous layer's done), and
+// `done` pulses once the last output write has its AXI response, so an interrupt raised on `done` is never
+// ahead of the memory (the trace CRCs rely on that).
 // `done` also waits for the read side: every read command issued, every burst returned and every beat taken
 // by the core (which drops input columns/lines no output needs). An inconsistent program can have input
 // after the last output; none of it may stay in flight, or the next layer would receive it.
@@ -69,10 +70,10 @@ module nvdla_pdp #(
     localparam LEN_W  = 16;
 
     // ---- statistics -------------------------------------------------------------------------------------
-    assign stat[`PDP_INF_INPUT_NUM]            = 32'd0;
-    assign stat[`PDP_NAN_INPUT_NUM]            = 32'd0;
-    assign stat[`PDP_NAN_OUTPUT_NUM]           = 32'd0;
-    assign stat[`PDP_PERF_WRITE_STALL]         = 32'd0;
+    assign stat[`PDP_INF_INPUT_NUM]             = 32'd0;
+    assign stat[`PDP_NAN_INPUT_NUM]             = 32'd0;
+    assign stat[`PDP_NAN_OUTPUT_NUM]            = 32'd0;
+    assign stat[`PDP_PERF_WRITE_STALL]          = 32'd0;
     assign rdma_stat[`PDP_RDMA_PERF_READ_STALL] = 32'd0;
 
     // ---- configuration --------------------------------------------------------------------------------
