@@ -1,7 +1,7 @@
 """Bench of the PDP DMA command sequence (rtl/pdp/nvdla_pdp_dma_seq.v): random split-width geometries,
 the read side and the write side, every command compared with the sequence NVDLA's PDP RDMA issues
 (seed 001 split-width rules; NVIDIA cmod PdpRdmaSequenceThread): per pass, per surface, one command per
-line of the pass's column band."""
+line of the pass's column band. The block takes the PDP and PDP_RDMA register bundles (tb/bundle.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
 from tb import outcome
 from tb.bfm.stream import StreamSink, pick_pause
+from tb.bundle import CfgBundle
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 
 ATOM = 8
@@ -80,15 +81,33 @@ def random_geometry(rng: random.Random) -> Geometry:
 
 
 async def run_geometry(dut, g: Geometry, write_side: bool, rng: random.Random) -> None:
-    dut.split_num.value = g.split_num
-    dut.cube_in_width_m1.value = g.in_width - 1
-    dut.cube_out_width_m1.value = g.out_width - 1
-    for name, value in [("in_first_m1", g.first_in), ("in_mid_m1", g.mid_in), ("in_last_m1", g.last_in),
-                        ("out_first_m1", g.first_out), ("out_mid_m1", g.mid_out),
-                        ("out_last_m1", g.last_out), ("kernel_w_m1", g.kernel_w),
-                        ("stride_w_m1", g.stride_w), ("height_m1", g.height), ("channel_m1", g.channels)]:
-        getattr(dut, name).value = value - 1
-    dut.base.value, dut.line_stride.value, dut.surface_stride.value = g.base, g.line_stride, g.surface_stride
+    cfg, rdma_cfg = CfgBundle(dut.cfg, "PDP"), CfgBundle(dut.rdma_cfg, "PDP_RDMA")
+    cfg.update({"D_OPERATION_MODE_CFG.SPLIT_NUM": g.split_num,
+                "D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH": g.in_width - 1,
+                "D_DATA_CUBE_OUT_WIDTH.CUBE_OUT_WIDTH": g.out_width - 1,
+                "D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL": g.channels - 1,
+                "D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST": g.first_in - 1,
+                "D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_MID": g.mid_in - 1,
+                "D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_LAST": g.last_in - 1,
+                "D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_FIRST": g.first_out - 1,
+                "D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_MID": g.mid_out - 1,
+                "D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_LAST": g.last_out - 1,
+                "D_POOLING_KERNEL_CFG.KERNEL_WIDTH": g.kernel_w - 1,
+                "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH": g.stride_w - 1})
+    # this side's lines and addresses from g; the other side's fields get unrelated values it must not read
+    ours = (g.height, g.base, g.line_stride, g.surface_stride)
+    other = (rng.randint(1, 6), *(rng.randrange(1 << 32) for _ in range(3)))
+    dst, src = (ours, other) if write_side else (other, ours)
+    cfg.update({"D_DATA_CUBE_OUT_HEIGHT.CUBE_OUT_HEIGHT": dst[0] - 1,
+                "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": dst[1],
+                "D_DST_LINE_STRIDE.DST_LINE_STRIDE": dst[2],
+                "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": dst[3],
+                "D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT": src[0] - 1})
+    rdma_cfg.update({"D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": src[1],
+                     "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": src[2],
+                     "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": src[3]})
+    cfg.apply()
+    rdma_cfg.apply()
     await RisingEdge(dut.clk)
     dut.start.value = 1
     await RisingEdge(dut.clk)

@@ -1,12 +1,16 @@
 // PDP hardware layer: read DMA (PDP_RDMA) -> pooling core -> write DMA, on one AXI4 master each way.
 //
-// `op_en` is the register block's OP_EN of the consumer group; a layer starts on its rising edge (or when it
-// is still high after the previous layer's done), and `done` pulses once the last output write has its
-// AXI response, so an interrupt raised on `done` is never ahead of the memory (the trace CRCs rely on that).
+// `op_en` is the register block's OP_EN of the consumer group, and with input from memory PDP_RDMA's too
+// (`rdma_op_en`); a layer starts when they rise (or are still high after the previous layer's done), and
+// `done` pulses once the last output write has its AXI response, so an interrupt raised on `done` is never
+// ahead of the memory (the trace CRCs rely on that).
 // `done` also waits for the read side: every read command issued, every burst returned and every beat taken
 // by the core (which drops input columns/lines no output needs). An inconsistent program can have input
 // after the last output; none of it may stay in flight, or the next layer would receive it.
 // The configuration must hold from start to done, as the register groups guarantee.
+`include "nvdla_pdp_fields.vh"
+`include "nvdla_pdp_rdma_fields.vh"
+
 module nvdla_pdp #(
     parameter ATOM            = 8,     // int8 lanes per atom = bytes per 64-bit beat
     parameter MAX_W           = 64,    // output columns of one band the core's line buffer holds
@@ -15,52 +19,24 @@ module nvdla_pdp #(
 ) (
     input  wire              clk,
     input  wire              rst_n,
-    input  wire              op_en,
+    input  wire              op_en,            // PDP's OP_EN (consumer group)
+    input  wire              rdma_op_en,       // PDP_RDMA's OP_EN: a layer with input from memory waits for it
     // On-the-fly input from SDP (FLYING_MODE = ON): the core takes its input from the fly_* stream (SDP's
     // output, cube order: surface, line, column) instead of the read DMA. NVDLA forbids split width on the
     // fly; such a program runs here without split, so the core takes exactly the input cube's atoms. The
     // layer waits for an SDP layer with OUTPUT_DST = PDP, as in NVDLA (the driver pairs them: same cube).
-    input  wire              flying,
     input  wire              fly_valid,
     output wire              fly_ready,
     input  wire [ATOM*8-1:0] fly_data,
     output wire              done,
     output wire              busy,
-    // configuration (register encodings, "_m1" = value minus one)
-    input  wire [1:0]        pooling_method,
-    input  wire [7:0]        split_num,
-    input  wire [12:0]       cube_in_width_m1,
-    input  wire [12:0]       cube_in_height_m1,
-    input  wire [12:0]       cube_in_channel_m1,
-    input  wire [12:0]       cube_out_width_m1,
-    input  wire [12:0]       cube_out_height_m1,
-    input  wire [9:0]        in_first_m1,
-    input  wire [9:0]        in_mid_m1,
-    input  wire [9:0]        in_last_m1,
-    input  wire [9:0]        out_first_m1,
-    input  wire [9:0]        out_mid_m1,
-    input  wire [9:0]        out_last_m1,
-    input  wire [3:0]        kernel_w_m1,
-    input  wire [3:0]        kernel_h_m1,
-    input  wire [3:0]        stride_w_m1,
-    input  wire [3:0]        stride_h_m1,
-    input  wire [2:0]        pad_left,
-    input  wire [2:0]        pad_top,
-    input  wire [18:0]       pad_value_1x,
-    input  wire [18:0]       pad_value_2x,
-    input  wire [18:0]       pad_value_3x,
-    input  wire [18:0]       pad_value_4x,
-    input  wire [18:0]       pad_value_5x,
-    input  wire [18:0]       pad_value_6x,
-    input  wire [18:0]       pad_value_7x,
-    input  wire [16:0]       recip_width,
-    input  wire [16:0]       recip_height,
-    input  wire [31:0]       src_base,
-    input  wire [31:0]       src_line_stride,
-    input  wire [31:0]       src_surface_stride,
-    input  wire [31:0]       dst_base,
-    input  wire [31:0]       dst_line_stride,
-    input  wire [31:0]       dst_surface_stride,
+    // configuration: the register bundles of PDP and PDP_RDMA (rtl/gen/nvdla_pdp*_fields.vh). The datapath
+    // takes its geometry from PDP and only the source addresses from PDP_RDMA, as NVDLA's does.
+    input  wire [`PDP_CFG_W-1:0]       cfg,
+    input  wire [`PDP_RDMA_CFG_W-1:0]  rdma_cfg,
+    // statistics into the register blocks (none counted yet: they read 0, as before)
+    output wire [`PDP_STAT_W-1:0]      stat,
+    output wire [`PDP_RDMA_STAT_W-1:0] rdma_stat,
     // AXI4 master, 64-bit data, 32-bit addresses
     output wire              m_axi_arvalid,
     input  wire              m_axi_arready,
@@ -93,12 +69,29 @@ module nvdla_pdp #(
     localparam DATA_W = ATOM * 8;
     localparam LEN_W  = 16;
 
+    // ---- statistics -------------------------------------------------------------------------------------
+    assign stat[`PDP_INF_INPUT_NUM]             = 32'd0;
+    assign stat[`PDP_NAN_INPUT_NUM]             = 32'd0;
+    assign stat[`PDP_NAN_OUTPUT_NUM]            = 32'd0;
+    assign stat[`PDP_PERF_WRITE_STALL]          = 32'd0;
+    assign rdma_stat[`PDP_RDMA_PERF_READ_STALL] = 32'd0;
+
+    // ---- configuration --------------------------------------------------------------------------------
+    wire flying = ~cfg[`PDP_FLYING_MODE];   // FLYING_MODE: 0 = on the fly, 1 = off
+    // On the fly every block sees SPLIT_NUM = 0 (one pass over the whole cube).
+    reg [`PDP_CFG_W-1:0] pcfg;
+    always @(*) begin
+        pcfg = cfg;
+        if (flying) pcfg[`PDP_SPLIT_NUM] = 8'd0;
+    end
+
     // ---- layer control (rtl/common/nvdla_layer_ctrl.v: start, running, sticky finished flags, done) -------
+    // On-the-fly layers need no RDMA; memory-input layers wait for the RDMA's group to be enabled too.
+    wire layer_op_en = op_en & (flying | rdma_op_en);
     wire running;
     wire core_finished, wr_cmds_finished, rd_cmds_finished;
     wire start;                        // starts the core and the write side
     wire rd_start = start & ~flying;   // the read DMA only for input from memory
-    wire [7:0] split_eff = flying ? 8'd0 : split_num;
     wire core_done, wr_seq_done, wr_idle, core_busy, rd_busy, rd_seq_done;
     reg  flying_layer;
     // rd_busy covers the burst splitter, the bursts in flight and the beat waiting for the core; the core's
@@ -108,7 +101,7 @@ module nvdla_pdp #(
     wire finish   = core_finished & (flying_layer | rd_clean) & wr_cmds_finished & wr_idle;
 
     nvdla_layer_ctrl #(.N_FLAGS(3)) u_ctrl (
-        .clk(clk), .rst_n(rst_n), .op_en(op_en),
+        .clk(clk), .rst_n(rst_n), .op_en(layer_op_en),
         .set({rd_seq_done, wr_seq_done, core_done}), .finish(finish),
         .start(start), .running(running), .finished({rd_cmds_finished, wr_cmds_finished, core_finished}),
         .done(done)
@@ -130,12 +123,7 @@ module nvdla_pdp #(
 
     nvdla_pdp_dma_seq #(.WRITE_SIDE(0), .ATOM_BYTES(ATOM), .LEN_W(LEN_W)) u_rd_seq (
         .clk(clk), .rst_n(rst_n), .start(rd_start),
-        .split_num(split_eff), .cube_in_width_m1(cube_in_width_m1), .cube_out_width_m1(cube_out_width_m1),
-        .in_first_m1(in_first_m1), .in_mid_m1(in_mid_m1), .in_last_m1(in_last_m1),
-        .out_first_m1(out_first_m1), .out_mid_m1(out_mid_m1), .out_last_m1(out_last_m1),
-        .kernel_w_m1(kernel_w_m1), .stride_w_m1(stride_w_m1),
-        .height_m1(cube_in_height_m1), .channel_m1(cube_in_channel_m1),
-        .base(src_base), .line_stride(src_line_stride), .surface_stride(src_surface_stride),
+        .cfg(pcfg), .rdma_cfg(rdma_cfg),
         .cmd_valid(rd_cmd_valid), .cmd_ready(rd_cmd_ready), .cmd_addr(rd_cmd_addr), .cmd_beats(rd_cmd_beats),
         .done(rd_seq_done)
     );
@@ -166,19 +154,7 @@ module nvdla_pdp #(
 
     nvdla_pdp_core #(.ATOM(ATOM), .MAX_W(MAX_W)) u_core (
         .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .done(core_done),
-        .pooling_method(pooling_method), .split_num(split_eff),
-        .cube_in_width_m1(cube_in_width_m1), .cube_in_height_m1(cube_in_height_m1),
-        .cube_in_channel_m1(cube_in_channel_m1), .cube_out_width_m1(cube_out_width_m1),
-        .cube_out_height_m1(cube_out_height_m1),
-        .in_first_m1(in_first_m1), .in_mid_m1(in_mid_m1), .in_last_m1(in_last_m1),
-        .out_first_m1(out_first_m1), .out_mid_m1(out_mid_m1), .out_last_m1(out_last_m1),
-        .kernel_w_m1(kernel_w_m1), .kernel_h_m1(kernel_h_m1),
-        .stride_w_m1(stride_w_m1), .stride_h_m1(stride_h_m1),
-        .pad_left(pad_left), .pad_top(pad_top),
-        .pad_value_1x(pad_value_1x), .pad_value_2x(pad_value_2x), .pad_value_3x(pad_value_3x),
-        .pad_value_4x(pad_value_4x), .pad_value_5x(pad_value_5x), .pad_value_6x(pad_value_6x),
-        .pad_value_7x(pad_value_7x),
-        .recip_width(recip_width), .recip_height(recip_height),
+        .cfg(pcfg),
         .in_valid(core_in_valid), .in_ready(core_in_ready), .in_data(core_in_data),
         .out_valid(pool_valid), .out_ready(pool_ready), .out_data(pool_data)
     );
@@ -190,12 +166,7 @@ module nvdla_pdp #(
 
     nvdla_pdp_dma_seq #(.WRITE_SIDE(1), .ATOM_BYTES(ATOM), .LEN_W(LEN_W)) u_wr_seq (
         .clk(clk), .rst_n(rst_n), .start(start),
-        .split_num(split_eff), .cube_in_width_m1(cube_in_width_m1), .cube_out_width_m1(cube_out_width_m1),
-        .in_first_m1(in_first_m1), .in_mid_m1(in_mid_m1), .in_last_m1(in_last_m1),
-        .out_first_m1(out_first_m1), .out_mid_m1(out_mid_m1), .out_last_m1(out_last_m1),
-        .kernel_w_m1(kernel_w_m1), .stride_w_m1(stride_w_m1),
-        .height_m1(cube_out_height_m1), .channel_m1(cube_in_channel_m1),
-        .base(dst_base), .line_stride(dst_line_stride), .surface_stride(dst_surface_stride),
+        .cfg(pcfg), .rdma_cfg(rdma_cfg),
         .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .cmd_beats(wr_cmd_beats),
         .done(wr_seq_done)
     );

@@ -25,6 +25,8 @@
 // and the output leaves through a skid buffer, so no combinational path crosses the block.
 // `start` is taken when the core is idle (busy low); the configuration must hold until `done`, a one-cycle
 // pulse once the last output atom was accepted and every input atom of the layer taken (whichever is later).
+`include "nvdla_pdp_fields.vh"
+
 module nvdla_pdp_core #(
     parameter ATOM  = 8,    // int8 lanes per atom (nv_small: 8)
     parameter MAX_W = 64    // output columns of one band the line buffer holds (the model allows 448)
@@ -34,39 +36,12 @@ module nvdla_pdp_core #(
     input  wire              start,
     output wire              busy,
     output reg               done,
-    // configuration, register encodings ("_m1": value minus one)
-    input  wire [1:0]        pooling_method,      // 0 average, 1 max, 2 min (3 acts as min)
-    input  wire [7:0]        split_num,
-    input  wire [12:0]       cube_in_width_m1,
-    input  wire [12:0]       cube_in_height_m1,
-    input  wire [12:0]       cube_in_channel_m1,
-    input  wire [12:0]       cube_out_width_m1,
-    input  wire [12:0]       cube_out_height_m1,
-    input  wire [9:0]        in_first_m1,
-    input  wire [9:0]        in_mid_m1,
-    input  wire [9:0]        in_last_m1,
-    input  wire [9:0]        out_first_m1,
-    input  wire [9:0]        out_mid_m1,
-    input  wire [9:0]        out_last_m1,
-    input  wire [3:0]        kernel_w_m1,
-    input  wire [3:0]        kernel_h_m1,
-    input  wire [3:0]        stride_w_m1,
-    input  wire [3:0]        stride_h_m1,
-    // Right and bottom padding are implied by the sizes (windows past the last column/row), as in the model.
-    input  wire [2:0]        pad_left,
-    input  wire [2:0]        pad_top,
-    // PAD_VALUE_{n}X: bits 18:16 cannot reach the 16-bit sums
-    /* verilator lint_off UNUSEDSIGNAL */
-    input  wire [18:0]       pad_value_1x,
-    input  wire [18:0]       pad_value_2x,
-    input  wire [18:0]       pad_value_3x,
-    input  wire [18:0]       pad_value_4x,
-    input  wire [18:0]       pad_value_5x,
-    input  wire [18:0]       pad_value_6x,
-    input  wire [18:0]       pad_value_7x,
+    // configuration: the PDP register bundle (rtl/gen/nvdla_pdp_fields.vh), register encodings (sizes,
+    // kernel and partial widths are "value minus one"). Right and bottom padding are implied by the sizes
+    // (windows past the last column/row), as in the model.
+    /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
+    input  wire [`PDP_CFG_W-1:0] cfg,
     /* verilator lint_on UNUSEDSIGNAL */
-    input  wire [16:0]       recip_width,
-    input  wire [16:0]       recip_height,
     // input atoms (lane i in bits [8i+7:8i])
     input  wire              in_valid,
     output wire              in_ready,
@@ -94,23 +69,33 @@ module nvdla_pdp_core #(
     localparam [13:0]          MAX_W14 = MAX_W;
 
     // ---------------------------------------------------------------- configuration, derived
-    wire [4:0]  kw = {1'b0, kernel_w_m1} + 5'd1;
-    wire [4:0]  kh = {1'b0, kernel_h_m1} + 5'd1;
-    wire [4:0]  sw = {1'b0, stride_w_m1} + 5'd1;
-    wire [4:0]  sh = {1'b0, stride_h_m1} + 5'd1;
-    wire [13:0] in_h     = {1'b0, cube_in_height_m1} + 14'd1;
-    wire [13:0] out_h    = {1'b0, cube_out_height_m1} + 14'd1;
-    wire [13:0] surfaces = ({1'b0, cube_in_channel_m1} >> ATOM_SH) + 14'd1;
+    wire [4:0]  kw = {1'b0, cfg[`PDP_KERNEL_WIDTH]} + 5'd1;
+    wire [4:0]  kh = {1'b0, cfg[`PDP_KERNEL_HEIGHT]} + 5'd1;
+    wire [4:0]  sw = {1'b0, cfg[`PDP_KERNEL_STRIDE_WIDTH]} + 5'd1;
+    wire [4:0]  sh = {1'b0, cfg[`PDP_KERNEL_STRIDE_HEIGHT]} + 5'd1;
+    wire [13:0] in_h     = {1'b0, cfg[`PDP_CUBE_IN_HEIGHT]} + 14'd1;
+    wire [13:0] out_h    = {1'b0, cfg[`PDP_CUBE_OUT_HEIGHT]} + 14'd1;
+    wire [13:0] surfaces = ({1'b0, cfg[`PDP_CUBE_IN_CHANNEL]} >> ATOM_SH) + 14'd1;
 
     wire signed [CW-1:0] s_kw  = {{(CW-5){1'b0}}, kw};
     wire signed [CW-1:0] s_kh  = {{(CW-5){1'b0}}, kh};
     wire signed [CW-1:0] s_sw  = {{(CW-5){1'b0}}, sw};
     wire signed [CW-1:0] s_sh  = {{(CW-5){1'b0}}, sh};
-    wire signed [CW-1:0] s_pt  = {{(CW-3){1'b0}}, pad_top};
+    wire signed [CW-1:0] s_pt  = {{(CW-3){1'b0}}, cfg[`PDP_PAD_TOP]};
     wire signed [CW-1:0] s_inh = {{(CW-14){1'b0}}, in_h};
 
     // PAD_VALUE_{n}X as the int16 the sums add: the field is sign-extended from its INT8 sign bit
-    // (n * int8 needs 8, 9, 10, 10, 11, 11, 11 bits); bits above the sign bit are kept when it is clear.
+    // (n * int8 needs 8, 9, 10, 10, 11, 11, 11 bits); bits above the sign bit are kept when it is clear
+    // (bits 18:16 cannot reach the 16-bit sums).
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [18:0] pad_value_1x = cfg[`PDP_PAD_VALUE_1X];
+    wire [18:0] pad_value_2x = cfg[`PDP_PAD_VALUE_2X];
+    wire [18:0] pad_value_3x = cfg[`PDP_PAD_VALUE_3X];
+    wire [18:0] pad_value_4x = cfg[`PDP_PAD_VALUE_4X];
+    wire [18:0] pad_value_5x = cfg[`PDP_PAD_VALUE_5X];
+    wire [18:0] pad_value_6x = cfg[`PDP_PAD_VALUE_6X];
+    wire [18:0] pad_value_7x = cfg[`PDP_PAD_VALUE_7X];
+    /* verilator lint_on UNUSEDSIGNAL */
     wire [15:0] pv1 = pad_value_1x[7]  ? {8'hff, pad_value_1x[7:0]}  : pad_value_1x[15:0];
     wire [15:0] pv2 = pad_value_2x[8]  ? {7'h7f, pad_value_2x[8:0]}  : pad_value_2x[15:0];
     wire [15:0] pv3 = pad_value_3x[9]  ? {6'h3f, pad_value_3x[9:0]}  : pad_value_3x[15:0];
@@ -166,16 +151,12 @@ module nvdla_pdp_core #(
     wire        band_first, band_last;
 
     nvdla_pdp_split u_split (
-        .pass(pass), .split_num(split_num),
-        .cube_in_width_m1(cube_in_width_m1), .cube_out_width_m1(cube_out_width_m1),
-        .in_first_m1(in_first_m1), .in_mid_m1(in_mid_m1), .in_last_m1(in_last_m1),
-        .out_first_m1(out_first_m1), .out_mid_m1(out_mid_m1), .out_last_m1(out_last_m1),
-        .kernel_w_m1(kernel_w_m1), .stride_w_m1(stride_w_m1),
+        .pass(pass), .cfg(cfg),
         .in_start(band_in_start), .in_width(band_in_w), .out_start(band_out_start), .out_width(band_out_w),
         .first(band_first), .last(band_last)
     );
 
-    wire signed [CW-1:0] s_pl   = {{(CW-3){1'b0}}, band_first ? pad_left : 3'd0};
+    wire signed [CW-1:0] s_pl   = {{(CW-3){1'b0}}, band_first ? cfg[`PDP_PAD_LEFT] : 3'd0};
     wire signed [CW-1:0] s_inw  = {{(CW-14){1'b0}}, band_in_w};
     wire signed [CW-1:0] s_x    = {{(CW-14){1'b0}}, h_x};
 
@@ -281,7 +262,7 @@ module nvdla_pdp_core #(
         if (h_go && h_need_in) win <= {win[(NB-1)*DW-1:0], in_data};
     end
 
-    wire [1:0] method = pooling_method;
+    wire [1:0] method = cfg[`PDP_POOLING_METHOD];   // 0 average, 1 max, 2 min (3 acts as min)
     wire       m_ave  = method == 2'd0;
     wire       m_max  = method == 2'd1;
 
@@ -494,11 +475,11 @@ module nvdla_pdp_core #(
             always @(posedge clk) begin
                 if (en[1]) v2_sum[l*16 +: 16] <= vsum[l*16 +: 16];
                 if (en[2]) begin
-                    s1_p[l*P1_W +: P1_W] <= $signed(v2_sum[l*16 +: 16]) * $signed({1'b0, recip_width});
+                    s1_p[l*P1_W +: P1_W] <= $signed(v2_sum[l*16 +: 16]) * $signed({1'b0, cfg[`PDP_RECIP_KERNEL_WIDTH]});
                     s1_t[l*8 +: 8]       <= v2_sum[l*16 +: 8];
                 end
                 if (en[3]) begin
-                    s2_p[l*P2_W +: P2_W] <= r1 * $signed({1'b0, recip_height});
+                    s2_p[l*P2_W +: P2_W] <= r1 * $signed({1'b0, cfg[`PDP_RECIP_KERNEL_HEIGHT]});
                     s2_t[l*8 +: 8]       <= s1_t[l*8 +: 8];
                 end
                 // the output atom is int8: the average is stored by truncation to 8 bits

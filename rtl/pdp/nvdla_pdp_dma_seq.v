@@ -1,6 +1,9 @@
 // Command sequence of one PDP DMA side over all split-width passes: for each pass, every line of every
 // surface of that pass's column band (nvdla_pdp_split gives the band). WRITE_SIDE = 0 walks the input
 // (PDP_RDMA source) with input widths; WRITE_SIDE = 1 walks the output (PDP destination).
+`include "nvdla_pdp_fields.vh"
+`include "nvdla_pdp_rdma_fields.vh"
+
 module nvdla_pdp_dma_seq #(
     parameter WRITE_SIDE = 0,
     parameter ATOM_BYTES = 8,
@@ -9,23 +12,12 @@ module nvdla_pdp_dma_seq #(
     input  wire             clk,
     input  wire             rst_n,
     input  wire             start,            // pulse; configuration holds until done
-    // split geometry (value-minus-one register encodings)
-    input  wire [7:0]       split_num,
-    input  wire [12:0]      cube_in_width_m1,
-    input  wire [12:0]      cube_out_width_m1,
-    input  wire [9:0]       in_first_m1,
-    input  wire [9:0]       in_mid_m1,
-    input  wire [9:0]       in_last_m1,
-    input  wire [9:0]       out_first_m1,
-    input  wire [9:0]       out_mid_m1,
-    input  wire [9:0]       out_last_m1,
-    input  wire [3:0]       kernel_w_m1,
-    input  wire [3:0]       stride_w_m1,
-    input  wire [12:0]      height_m1,        // lines per surface on this side
-    input  wire [12:0]      channel_m1,
-    input  wire [31:0]      base,
-    input  wire [31:0]      line_stride,
-    input  wire [31:0]      surface_stride,
+    // the register bundles (rtl/gen/nvdla_pdp*_fields.vh): the geometry always comes from PDP's, the
+    // addresses from PDP_RDMA's (read side) or PDP's (write side)
+    /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
+    input  wire [`PDP_CFG_W-1:0]      cfg,
+    input  wire [`PDP_RDMA_CFG_W-1:0] rdma_cfg,
+    /* verilator lint_on UNUSEDSIGNAL */
     output wire             cmd_valid,
     input  wire             cmd_ready,
     output wire [31:0]      cmd_addr,
@@ -33,6 +25,14 @@ module nvdla_pdp_dma_seq #(
     output wire             done              // pulse after the last command was accepted
 );
     localparam BYTE_SHIFT = $clog2(ATOM_BYTES);
+
+    // this side's cube: input lines from PDP_RDMA's source, output lines to PDP's destination
+    wire [12:0] height_m1      = WRITE_SIDE ? cfg[`PDP_CUBE_OUT_HEIGHT] : cfg[`PDP_CUBE_IN_HEIGHT];
+    wire [12:0] channel_m1     = cfg[`PDP_CUBE_IN_CHANNEL];
+    wire [31:0] base           = WRITE_SIDE ? cfg[`PDP_DST_BASE_ADDR_LOW] : rdma_cfg[`PDP_RDMA_SRC_BASE_ADDR_LOW];
+    wire [31:0] line_stride    = WRITE_SIDE ? cfg[`PDP_DST_LINE_STRIDE] : rdma_cfg[`PDP_RDMA_SRC_LINE_STRIDE];
+    wire [31:0] surface_stride = WRITE_SIDE ? cfg[`PDP_DST_SURFACE_STRIDE]
+                                            : rdma_cfg[`PDP_RDMA_SRC_SURFACE_STRIDE];
 
     reg  [7:0]  pass;
     reg         running;
@@ -48,11 +48,7 @@ module nvdla_pdp_dma_seq #(
     wire               last_pass;
 
     nvdla_pdp_split u_split (
-        .pass(pass), .split_num(split_num),
-        .cube_in_width_m1(cube_in_width_m1), .cube_out_width_m1(cube_out_width_m1),
-        .in_first_m1(in_first_m1), .in_mid_m1(in_mid_m1), .in_last_m1(in_last_m1),
-        .out_first_m1(out_first_m1), .out_mid_m1(out_mid_m1), .out_last_m1(out_last_m1),
-        .kernel_w_m1(kernel_w_m1), .stride_w_m1(stride_w_m1),
+        .pass(pass), .cfg(cfg),
         .in_start(in_start), .in_width(in_width), .out_start(out_start), .out_width(out_width),
         .first(first_pass), .last(last_pass)
     );

@@ -5,19 +5,14 @@
 // all their inputs, and reads MID (or LAST for the final pass) plus that overlap. Output passes tile the
 // output width with no overlap. Register fields are "value minus one" encoded, as NVDLA stores them.
 // Combinational: each user (read DMA, write DMA, pooling core) asks for the pass it is working on.
+`include "nvdla_pdp_fields.vh"
+
 module nvdla_pdp_split (
     input  wire [7:0]         pass,
-    input  wire [7:0]         split_num,
-    input  wire [12:0]        cube_in_width_m1,
-    input  wire [12:0]        cube_out_width_m1,
-    input  wire [9:0]         in_first_m1,
-    input  wire [9:0]         in_mid_m1,
-    input  wire [9:0]         in_last_m1,
-    input  wire [9:0]         out_first_m1,
-    input  wire [9:0]         out_mid_m1,
-    input  wire [9:0]         out_last_m1,
-    input  wire [3:0]         kernel_w_m1,
-    input  wire [3:0]         stride_w_m1,
+    // the PDP register bundle (rtl/gen/nvdla_pdp_fields.vh): SPLIT_NUM, cube and partial widths, kernel
+    /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
+    input  wire [`PDP_CFG_W-1:0] cfg,
+    /* verilator lint_on UNUSEDSIGNAL */
     output reg  signed [19:0] in_start,    // first input column of the pass (atoms from the base address)
     output reg  [13:0]        in_width,    // input columns the pass reads
     output reg  [19:0]        out_start,   // first output column of the pass
@@ -25,6 +20,18 @@ module nvdla_pdp_split (
     output wire               first,       // the pass gets the left padding
     output wire               last         // the pass gets the right padding
 );
+    wire [7:0]  split_num         = cfg[`PDP_SPLIT_NUM];
+    wire [12:0] cube_in_width_m1  = cfg[`PDP_CUBE_IN_WIDTH];
+    wire [12:0] cube_out_width_m1 = cfg[`PDP_CUBE_OUT_WIDTH];
+    wire [9:0]  in_first_m1       = cfg[`PDP_PARTIAL_WIDTH_IN_FIRST];
+    wire [9:0]  in_mid_m1         = cfg[`PDP_PARTIAL_WIDTH_IN_MID];
+    wire [9:0]  in_last_m1        = cfg[`PDP_PARTIAL_WIDTH_IN_LAST];
+    wire [9:0]  out_first_m1      = cfg[`PDP_PARTIAL_WIDTH_OUT_FIRST];
+    wire [9:0]  out_mid_m1        = cfg[`PDP_PARTIAL_WIDTH_OUT_MID];
+    wire [9:0]  out_last_m1       = cfg[`PDP_PARTIAL_WIDTH_OUT_LAST];
+    wire [3:0]  kernel_w_m1       = cfg[`PDP_KERNEL_WIDTH];
+    wire [3:0]  stride_w_m1       = cfg[`PDP_KERNEL_STRIDE_WIDTH];
+
     wire        split   = split_num != 8'd0;
     wire [7:0]  n_before  = pass - 8'd1;     // mid passes n_before this one (valid for pass > 0)
     wire signed [5:0] overlap = $signed({2'b00, kernel_w_m1}) - $signed({2'b00, stride_w_m1});

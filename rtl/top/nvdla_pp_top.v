@@ -88,30 +88,19 @@ module nvdla_pp_top #(
         .reg_rdata(reg_rdata)
     );
 
-    // ---- PDP registers (both groups), consumer-group fields out ------------------------------------------
-    // Register fields this top does not use (CYA, perf enables, high address words, RAM types, ...) are left
-    // unread on purpose: they exist so that software sees NVDLA's register file.
+    // ---- PDP registers (both groups): configuration bundles to nvdla_pdp, its statistics back -----------
     wire pdp_op_en, pdp_consumer, rdma_op_en, rdma_consumer_unused, pdp_done;
 
-    /* verilator lint_off UNUSEDSIGNAL */  // fields no block reads (CYA, RAM types, high address words)
     wire [`PDP_CFG_W-1:0] pdp_cfg;
-    /* verilator lint_on UNUSEDSIGNAL */
     wire [`PDP_STAT_W-1:0] pdp_stat;
-    assign pdp_stat[`PDP_INF_INPUT_NUM] = 32'd0;
-    assign pdp_stat[`PDP_NAN_INPUT_NUM] = 32'd0;
-    assign pdp_stat[`PDP_NAN_OUTPUT_NUM] = 32'd0;
-    assign pdp_stat[`PDP_PERF_WRITE_STALL] = 32'd0;
     nvdla_pdp_regs u_pdp_regs (
         .clk(clk), .rst_n(rst_n), .reg_sel(reg_sel[U_PDP]), .reg_offset(reg_offset), .reg_wdata(reg_wdata),
         .reg_write(reg_write), .reg_rdata(reg_rdata[U_PDP*32 +: 32]), .dp_done(pdp_done), .op_en(pdp_op_en),
         .consumer(pdp_consumer), .cfg(pdp_cfg), .stat(pdp_stat)
     );
 
-    /* verilator lint_off UNUSEDSIGNAL */  // fields no block reads (CYA, RAM types, high address words)
     wire [`PDP_RDMA_CFG_W-1:0] pdp_rdma_cfg;
-    /* verilator lint_on UNUSEDSIGNAL */
     wire [`PDP_RDMA_STAT_W-1:0] pdp_rdma_stat;
-    assign pdp_rdma_stat[`PDP_RDMA_PERF_READ_STALL] = 32'd0;
     nvdla_pdp_rdma_regs u_pdp_rdma_regs (
         .clk(clk), .rst_n(rst_n), .reg_sel(reg_sel[U_PDP_RDMA]), .reg_offset(reg_offset), .reg_wdata(reg_wdata),
         .reg_write(reg_write), .reg_rdata(reg_rdata[U_PDP_RDMA*32 +: 32]), .dp_done(pdp_done & rdma_op_en),
@@ -148,52 +137,16 @@ module nvdla_pp_top #(
     wire [1:0] pdp_axi_bresp;
 
     // ---- PDP datapath ---------------------------------------------------------------------------------
-    // On-the-fly layers need no RDMA; memory-input layers wait for the RDMA's group to be enabled too.
-    wire pdp_flying = ~pdp_cfg[`PDP_FLYING_MODE];   // FLYING_MODE: 0 = on the fly, 1 = off
     // SDP -> PDP on the fly (SDP OUTPUT_DST = PDP, PDP FLYING_MODE = ON): SDP's output atoms in cube order
     wire        sdp_fly_valid, sdp_fly_ready;
     wire [63:0] sdp_fly_data;
     wire pdp_busy_unused;
 
     nvdla_pdp #(.ATOM(8), .MAX_W(PDP_MAX_W), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_pdp (
-        .clk(clk), .rst_n(rst_n),
-        .op_en(pdp_op_en & (pdp_flying | rdma_op_en)), .flying(pdp_flying),
+        .clk(clk), .rst_n(rst_n), .op_en(pdp_op_en), .rdma_op_en(rdma_op_en),
         .fly_valid(sdp_fly_valid), .fly_ready(sdp_fly_ready), .fly_data(sdp_fly_data),
         .done(pdp_done), .busy(pdp_busy_unused),
-        .pooling_method(pdp_cfg[`PDP_POOLING_METHOD]),
-        .split_num(pdp_cfg[`PDP_SPLIT_NUM]),
-        .cube_in_width_m1(pdp_cfg[`PDP_CUBE_IN_WIDTH]),
-        .cube_in_height_m1(pdp_cfg[`PDP_CUBE_IN_HEIGHT]),
-        .cube_in_channel_m1(pdp_cfg[`PDP_CUBE_IN_CHANNEL]),
-        .cube_out_width_m1(pdp_cfg[`PDP_CUBE_OUT_WIDTH]),
-        .cube_out_height_m1(pdp_cfg[`PDP_CUBE_OUT_HEIGHT]),
-        .in_first_m1(pdp_cfg[`PDP_PARTIAL_WIDTH_IN_FIRST]),
-        .in_mid_m1(pdp_cfg[`PDP_PARTIAL_WIDTH_IN_MID]),
-        .in_last_m1(pdp_cfg[`PDP_PARTIAL_WIDTH_IN_LAST]),
-        .out_first_m1(pdp_cfg[`PDP_PARTIAL_WIDTH_OUT_FIRST]),
-        .out_mid_m1(pdp_cfg[`PDP_PARTIAL_WIDTH_OUT_MID]),
-        .out_last_m1(pdp_cfg[`PDP_PARTIAL_WIDTH_OUT_LAST]),
-        .kernel_w_m1(pdp_cfg[`PDP_KERNEL_WIDTH]),
-        .kernel_h_m1(pdp_cfg[`PDP_KERNEL_HEIGHT]),
-        .stride_w_m1(pdp_cfg[`PDP_KERNEL_STRIDE_WIDTH]),
-        .stride_h_m1(pdp_cfg[`PDP_KERNEL_STRIDE_HEIGHT]),
-        .pad_left(pdp_cfg[`PDP_PAD_LEFT]),
-        .pad_top(pdp_cfg[`PDP_PAD_TOP]),
-        .pad_value_1x(pdp_cfg[`PDP_PAD_VALUE_1X]),
-        .pad_value_2x(pdp_cfg[`PDP_PAD_VALUE_2X]),
-        .pad_value_3x(pdp_cfg[`PDP_PAD_VALUE_3X]),
-        .pad_value_4x(pdp_cfg[`PDP_PAD_VALUE_4X]),
-        .pad_value_5x(pdp_cfg[`PDP_PAD_VALUE_5X]),
-        .pad_value_6x(pdp_cfg[`PDP_PAD_VALUE_6X]),
-        .pad_value_7x(pdp_cfg[`PDP_PAD_VALUE_7X]),
-        .recip_width(pdp_cfg[`PDP_RECIP_KERNEL_WIDTH]),
-        .recip_height(pdp_cfg[`PDP_RECIP_KERNEL_HEIGHT]),
-        .dst_base(pdp_cfg[`PDP_DST_BASE_ADDR_LOW]),
-        .dst_line_stride(pdp_cfg[`PDP_DST_LINE_STRIDE]),
-        .dst_surface_stride(pdp_cfg[`PDP_DST_SURFACE_STRIDE]),
-        .src_base(pdp_rdma_cfg[`PDP_RDMA_SRC_BASE_ADDR_LOW]),
-        .src_line_stride(pdp_rdma_cfg[`PDP_RDMA_SRC_LINE_STRIDE]),
-        .src_surface_stride(pdp_rdma_cfg[`PDP_RDMA_SRC_SURFACE_STRIDE]),
+        .cfg(pdp_cfg), .rdma_cfg(pdp_rdma_cfg), .stat(pdp_stat), .rdma_stat(pdp_rdma_stat),
         .m_axi_arvalid(pdp_axi_arvalid), .m_axi_arready(pdp_axi_arready), .m_axi_araddr(pdp_axi_araddr),
         .m_axi_arlen(pdp_axi_arlen), .m_axi_arsize(pdp_axi_arsize), .m_axi_arburst(pdp_axi_arburst),
         .m_axi_arid(pdp_axi_arid), .m_axi_rvalid(pdp_axi_rvalid), .m_axi_rready(pdp_axi_rready),
