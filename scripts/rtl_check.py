@@ -1,9 +1,9 @@
 """Lint (verilator --lint-only -Wall) and synthesis (Yosys) of every RTL module.
 
-Every file under rtl/ holds one module named like the file. Lint takes each module as top in turn with all
-of rtl/ visible; synthesis runs once per top-level module (one that no other module instantiates) and
-prints its cell count, and the count of each sub-block of more than 1000 cells. Exit status is non-zero on
-any warning or error.
+Every file under rtl/ holds one module named like the file (the dependency graph: tb/rtl_deps.py). Lint
+takes each module as top in turn with the files it needs; synthesis runs once per top-level module (one
+that no other module instantiates) and prints its cell count, and the count of each sub-block of more than
+1000 cells. Exit status is non-zero on any warning or error.
 
 Synthesis levels: "full" (`make synth`, nightly) maps to gates with ABC; "fast" (the pytest check in
 `make test`) stops before ABC, which is 60% of Yosys's time on the whole top (12 of 13 minutes on 2 loaded
@@ -20,40 +20,17 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tb.rtl_deps import INCLUDE_DIRS, RTL_DIR, dependencies, module_names, top_modules, verilog_files  # noqa: E402
+
 # `include search path (generated headers such as rtl/gen/nvdla_csb_map.vh), repo-relative for yowasp
-INCLUDES = ("-Irtl/gen",)
+INCLUDES = tuple(f"-I{d}" for d in INCLUDE_DIRS)
 
 
 def rtl_files() -> list[Path]:
-    return sorted(p.relative_to(ROOT) for p in (ROOT / "rtl").rglob("*.v"))
-
-
-def module_names(files: list[Path]) -> dict[str, Path]:
-    return {f.stem: f for f in files}
-
-
-def instantiated(path: Path, modules: dict[str, Path]) -> set[str]:
-    """Names of the project modules that the module in `path` instantiates."""
-    body = (ROOT / path).read_text()
-    found = re.findall(r"^\s*([A-Za-z_]\w*)\s*(?:#\s*\(|[A-Za-z_]\w*\s*\()", body, re.M)
-    return {name for name in found if name in modules and name != path.stem}
-
-
-def dependencies(top: str, modules: dict[str, Path]) -> list[Path]:
-    """The files a module needs: itself and everything it instantiates, transitively."""
-    seen, todo = {top}, [top]
-    while todo:
-        for child in instantiated(modules[todo.pop()], modules):
-            if child not in seen:
-                seen.add(child)
-                todo.append(child)
-    return sorted(modules[name] for name in seen)
-
-
-def top_modules(modules: dict[str, Path]) -> list[str]:
-    """Modules no other module instantiates: the ones synthesis must start from."""
-    used = set().union(*(instantiated(path, modules) for path in modules.values()))
-    return [m for m in modules if m not in used]
+    return verilog_files(RTL_DIR)
 
 
 def verilator() -> tuple[str, dict[str, str]]:

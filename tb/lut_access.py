@@ -15,7 +15,7 @@ import numpy as np
 from models import registers as regmap
 from models.lut import LE_ENTRIES, LO_ENTRIES, LutRam
 from tb.common import scaled
-from tb.lut_stimulus import random_table
+from tb.stimulus.lut import random_table
 
 HISTORY = 12        # accesses named when a read mismatches
 

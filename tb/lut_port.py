@@ -15,7 +15,7 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 from numpy.typing import NDArray
 
 from models.lut import LE_ENTRIES, LO_ENTRIES
-from tb.lut_stimulus import random_table
+from tb.stimulus.lut import random_table
 
 ACC_STROBES = ("acc_cfg_we", "acc_data_we", "acc_data_re")
 ACC_VALUES = ("acc_cfg_addr", "acc_cfg_table", "acc_cfg_write", "acc_data_wdata")

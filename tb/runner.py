@@ -21,10 +21,12 @@ from pathlib import Path
 
 from tb import outcome
 from tb.benches import Bench
+from tb.rtl_deps import INCLUDE_DIRS
 
 ROOT = Path(__file__).resolve().parent.parent
-# `include search path of every build (generated headers such as rtl/gen/nvdla_csb_map.vh)
-INCLUDE_DIRS = ("rtl/gen",)
+# Touched after each build: a header newer than it rebuilds (cocotb's runner compares sources only, and
+# Icarus rebuilds only when a source is newer than its output).
+BUILT_STAMP = ".built"
 # Verilator code coverage (`run_bench(coverage=True)`, `make coverage`): what is counted, where it is written.
 COVERAGE_BUILD_ARGS = ["--coverage-line", "--coverage-toggle"]
 COVERAGE_FILE = "coverage.dat"
@@ -176,10 +178,14 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
             build_args += ["--trace-fst", "--trace-structs"]
         if coverage:
             build_args += COVERAGE_BUILD_ARGS
+    stamp = build_dir / BUILT_STAMP
+    built = stamp.stat().st_mtime if stamp.exists() else 0.0
+    headers_changed = any((ROOT / h).stat().st_mtime > built for h in bench.headers)
     runner.build(sources=[ROOT / s for s in bench.sources], hdl_toplevel=bench.toplevel, parameters=params,
-                 includes=[ROOT / d for d in INCLUDE_DIRS],
+                 includes=[ROOT / d for d in INCLUDE_DIRS], always=headers_changed,
                  build_args=build_args, build_dir=build_dir, waves=waves, timescale=("1ns", "1ps"),
                  log_file=build_dir / "build.log")
+    stamp.touch()
     if seed is None:
         seed = int(time.time() * 1000) % (1 << 31)
     env = {"BENCH_PARAMS": json.dumps(params), "BENCH_SEED": str(seed), "NIGHTLY": "1" if nightly else "0",

@@ -32,15 +32,21 @@ from numpy.typing import NDArray
 
 from models import lut_program
 from models.cdp import CdpConfig, CdpResult, cdp_compute, input_convert, square_sum
-from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, lut_lookup
+from models.lut import EXPONENT, LutConfig, lut_lookup
 from models.lut_regs import lut_fields
-from models.precision import as_signed
 from tb import outcome
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import bench_params, make_rng, nightly, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
 from tb.lut_port import LutPortDriver, check_readback
-from tb.lut_stimulus import Shape, random_config, random_table
+from tb.stimulus.cdp_core import (
+    aimed_lut,
+    input_convertor,
+    narrow_lut,
+    output_convertor,
+    random_cube_data,
+)
+from tb.stimulus.lut import Shape, random_config
 
 CLOCK_NS = 10
 SUM_MAX = 9 * 256 * 256          # the widest square sum: nine 9-bit squares
@@ -247,96 +253,6 @@ def random_cube(rng: random.Random, geo: Geometry, nightly_size: bool = False) -
     c = rng.choice([1, geo.atom - 1, geo.atom, geo.atom + 1, rng.randint(1, 5 * big // 2 * geo.atom),
                     rng.randint(2, 3 * geo.atom)])
     return max(w, 1), h, max(c, 1)
-
-
-def random_cube_data(rng: random.Random, w: int, h: int, c_pad: int) -> NDArray[np.int8]:
-    nprng = np.random.default_rng(rng.getrandbits(32))
-    kind = rng.choice(["uniform", "uniform", "small", "extremes"])
-    if kind == "small":
-        data = nprng.integers(-12, 13, size=(c_pad, h, w))
-    elif kind == "extremes":
-        data = nprng.choice([-128, -127, -1, 0, 1, 126, 127], size=(c_pad, h, w))
-    else:
-        data = nprng.integers(-128, 128, size=(c_pad, h, w))
-    return data.astype(np.int8)
-
-
-def _shift_for(rng: random.Random, magnitude: float, out_bits: int, max_shift: int) -> int:
-    """A shift that brings `magnitude` to about out_bits bits, give or take, so some outputs saturate."""
-    bits = max(int(magnitude), 1).bit_length()
-    return max(0, min(max_shift, bits - out_bits + rng.randint(-1, 2)))
-
-
-def input_convertor(rng: random.Random) -> dict[str, int]:
-    offset = rng.choice([0, rng.randint(-128, 127), rng.randint(-8, 8)]) & 0xFF
-    # the upper byte of DATIN_OFFSET is not used (int8): random junk there must change nothing
-    offset |= rng.choice([0, 0, rng.randint(0, 0xFF)]) << 8
-    scale = rng.choice([1, rng.randint(1, 300), rng.randint(-300, -1), rng.randint(-32768, 32767)])
-    if rng.random() < 0.8:
-        shift = _shift_for(rng, 256 * abs(scale), 9, 31)
-    else:
-        shift = rng.randint(0, 31)
-    return {"D_DATIN_OFFSET.DATIN_OFFSET": offset, "D_DATIN_SCALE.DATIN_SCALE": scale & 0xFFFF,
-            "D_DATIN_SHIFTER.DATIN_SHIFTER": shift}
-
-
-def output_convertor(rng: random.Random, v: NDArray[np.int64]) -> dict[str, int]:
-    """Output convertor aimed at the layer's multiply results v: mostly in range, some saturating."""
-    centre = int(np.median(v)) if v.size else 0
-    offset = rng.choice([0, centre, rng.randint(-(1 << 24), (1 << 24) - 1)])
-    raw_offset = offset & 0x1FFFFFF
-    # bits above the 25-bit offset are not used: random junk there must change nothing
-    raw_offset |= rng.choice([0, 0, rng.randint(0, 0x7F)]) << 25
-    scale = rng.choice([1, rng.randint(1, 2000), rng.randint(-2000, -1), rng.randint(-32768, 32767)])
-    spread = float(np.percentile(np.abs(v - as_signed(offset, 25)), 90)) if v.size else 1.0
-    if rng.random() < 0.85:
-        shift = _shift_for(rng, spread * abs(scale), 8, 63)
-    else:
-        shift = rng.randint(0, 63)
-    return {"D_DATOUT_OFFSET.DATOUT_OFFSET": raw_offset, "D_DATOUT_SCALE.DATOUT_SCALE": scale & 0xFFFF,
-            "D_DATOUT_SHIFTER.DATOUT_SHIFTER": shift}
-
-
-def aimed_lut(rng: random.Random, values: NDArray[np.int64]) -> LutConfig:
-    """A random LUT whose tables sit on the layer's LUT inputs, so hits and every flow case occur."""
-    lo_v, hi_v = (int(np.percentile(values, q)) for q in (rng.choice([0, 5, 20]), rng.choice([60, 90, 100])))
-    span = max(hi_v - lo_v, 1)
-    lo_sel = max(-8, min(13, span.bit_length() - 8 + rng.randint(-1, 1)))
-    lo_start = lo_v + rng.randint(-span // 4, span // 4)
-    common = dict(unit="CDP", lo_index_select=lo_sel, lo_start=lo_start,
-                  lo_end=lo_start + (1 << (lo_sel + 8)),
-                  uflow_priority=rng.randint(0, 1), oflow_priority=rng.randint(0, 1),
-                  hybrid_priority=rng.randint(0, 1), le=random_table(rng, LE_ENTRIES),
-                  lo=random_table(rng, LO_ENTRIES))
-    slopes = {f"{t}_{f}_{k}": v for t in ("le", "lo") for f in ("uflow", "oflow")
-              for k, v in zip(("scale", "shift"), (rng.randint(-32768, 32767), rng.randint(-16, 15)),
-                              strict=True)}
-    if rng.random() < 0.5:
-        le_sel = max(-6, min(15, span.bit_length() - 6 + rng.randint(-2, 1)))
-        le_start = lo_v + rng.randint(-span // 2, span // 2)
-        return LutConfig(le_function=LINEAR, le_index_select=le_sel, le_start=le_start,
-                         le_end=le_start + (1 << (le_sel + 6)), **common, **slopes)
-    offset = rng.randint(-3, 6)
-    le_start = lo_v - rng.randint(0, 1 << max(offset, 0))
-    return LutConfig(le_function=EXPONENT, le_index_offset=offset, le_index_select=rng.randint(-128, 127),
-                     le_start=le_start, le_end=le_start + rng.choice([span, 1 << 20, 1 << 36]),
-                     **common, **slopes)
-
-
-def narrow_lut(rng: random.Random, values: NDArray[np.int64]) -> LutConfig:
-    """Both tables (LE linear) inside the middle half of the layer's LUT inputs: the inputs below
-    underflow both, those above overflow both, the middle ones hit."""
-    lo_v, hi_v = (int(np.percentile(values, q)) for q in (25, 75))
-    span = max(hi_v - lo_v, 1)
-    lo_sel, le_sel = max(-8, span.bit_length() - 9), max(-6, span.bit_length() - 7)
-    slopes = {f"{t}_{f}_{k}": v for t in ("le", "lo") for f in ("uflow", "oflow")
-              for k, v in zip(("scale", "shift"), (rng.randint(-32768, 32767), rng.randint(-16, 15)),
-                              strict=True)}
-    return LutConfig(unit="CDP", le_function=LINEAR, le_index_select=le_sel, le_start=lo_v,
-                     le_end=lo_v + (1 << (le_sel + 6)), lo_index_select=lo_sel, lo_start=lo_v,
-                     lo_end=lo_v + (1 << (lo_sel + 8)), uflow_priority=rng.randint(0, 1),
-                     oflow_priority=rng.randint(0, 1), hybrid_priority=rng.randint(0, 1),
-                     le=random_table(rng, LE_ENTRIES), lo=random_table(rng, LO_ENTRIES), **slopes)
 
 
 @functools.cache

@@ -45,7 +45,7 @@ from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import make_rng, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
 from tb.lanes import pack, unpack
-from tb.lut_stimulus import (
+from tb.stimulus.lut import (
     Goal,
     Mode,
     Priorities,

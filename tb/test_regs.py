@@ -224,17 +224,13 @@ class Bench:
         await ReadOnly()
         sh, inst = self.shadow[unit], self.instance(unit)
         # grouped units: the packed cfg bundle; GLB: each register's image
-        cfg = regs.unpack_bundle(unit, "cfg", int(inst.cfg.value)) if unit in self.grouped else {}
+        imgs = {reg: int(getattr(inst, reg.lower()).value) for reg in rw_regs(unit)} if unit == "GLB" else {}
+        out = regs.decode_fields(unit, imgs) if imgs else regs.unpack_bundle(unit, "cfg", int(inst.cfg.value))
         for reg in rw_regs(unit):
             r = sh.regs[reg]
             value = sh.s[reg] if r["group"] == "single" else sh.d[sh.consumer][reg]
-            image = None if unit in self.grouped else int(getattr(inst, reg.lower()).value)
             for fname, want in regs.decode_fields(unit, {reg: value}).items():
-                if image is None:
-                    got = cfg[fname]
-                else:
-                    msb, lsb, _access = r["fields"][fname.split(".", 1)[1]]
-                    got = regs.field_value(image, msb, lsb)
+                got = out[fname]
                 assert got == want, f"{unit} output {fname} = {got:#x}, expected {want:#x}"
         if unit in self.grouped:
             assert self.bit(self.dut.consumer, unit) == sh.consumer, f"{unit} consumer output"

@@ -3,7 +3,7 @@
 Layers are programmed over CSB from the driver layer's register writes (models/driver.py), the AXI memory
 (cocotbext-axi AxiRam, which also checks the AXI protocol) stalls every channel at random, and each layer's
 destination region, guard bytes and line/surface gaps included, is compared byte for byte with the model
-(models/pdp.run_pdp) run on a mirror of the memory (harness and layers: tb/pdp_top.py). Tests:
+(models/pdp.run_pdp) run on a mirror of the memory (harness and layers: tb/env/pdp.py). Tests:
 - random_layers: random legal layers (method, kernel 1-8, stride, pads, pad value, split width sometimes),
   NIGHTLY: 200 of them on the simulation memory (bench top_pdp_mem, this test only), 20 on the AxiRam;
 - register_groups: group 1 programmed while group 0 runs, S_POINTER / S_STATUS read back, writes to the
@@ -31,10 +31,10 @@ from models.driver import PdpProgram, Surface, pdp_layer
 from models.driver_sdp import sdp_layer
 from models.errors import ConfigError
 from models.pdp import PdpConfig, check_memory_layout, run_pdp
-from tb import pdp_top
 from tb.bench_target import batch_count
 from tb.common import scaled
-from tb.pdp_top import (
+from tb.env import pdp as pdp_env
+from tb.env.pdp import (
     ATOM,
     DONE_BOUND,
     DST_REGION,
@@ -64,7 +64,7 @@ from tb.pdp_top import (
 async def random_layers(dut: SimHandleBase) -> None:
     # NIGHTLY: ~1e7 input samples (README "Nightly") on the simulation memory (bench top_pdp_mem), ~15x
     # faster than on the AxiRam, which runs a tenth of them
-    await pdp_top.random_layers(dut, batch_count(dut, 8, 1500))
+    await pdp_env.random_layers(dut, batch_count(dut, 8, 1500))
 
 
 # ---- register groups ------------------------------------------------------------------------------------

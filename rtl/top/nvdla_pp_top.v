@@ -518,113 +518,41 @@ module nvdla_pp_top #(
         .m_axi_bresp(sdp_axi_bresp)
     );
 
-    // ---- AXI: PDP and CDP share the inner arbiter, which shares the master with SDP -----------------------
-    wire pc_axi_arvalid, pc_axi_arready, pc_axi_rvalid, pc_axi_rready, pc_axi_rlast;
-    wire pc_axi_awvalid, pc_axi_awready, pc_axi_wvalid, pc_axi_wready, pc_axi_wlast;
-    wire pc_axi_bvalid, pc_axi_bready;
-    wire [31:0] pc_axi_araddr, pc_axi_awaddr;
-    wire [7:0]  pc_axi_arlen, pc_axi_awlen, pc_axi_wstrb;
-    wire [2:0]  pc_axi_arsize, pc_axi_awsize;
-    wire [1:0]  pc_axi_arburst, pc_axi_awburst, pc_axi_rresp, pc_axi_bresp;
-    wire [3:0]  pc_axi_arid, pc_axi_awid, pc_axi_rid, pc_axi_bid;
-    wire [63:0] pc_axi_rdata, pc_axi_wdata;
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [3:0]  leaf_rid_pdp, leaf_bid_pdp, leaf_rid_cdp, leaf_bid_cdp, leaf_rid_sdp, leaf_bid_sdp;
+    // ---- AXI: one arbiter, master index = the ID the memory sees (PDP 0, CDP 1, SDP 2) -----------------------
+    /* verilator lint_off UNUSEDSIGNAL */  // the units take responses by their own valid, not by ID
+    wire [3*4-1:0] unit_rid_unused, unit_bid_unused;
     /* verilator lint_on UNUSEDSIGNAL */
-
-    nvdla_axi_arb #(.ADDR_W(32), .DATA_W(64), .ID_W(4), .ID_BIT(0), .W_DEPTH(2 * MAX_BURST)) u_axi_arb_pc (
+    nvdla_axi_arb #(.N(3), .ADDR_W(32), .DATA_W(64), .ID_W(4), .ID_BIT(0), .W_DEPTH(2 * MAX_BURST)) u_axi_arb (
         .clk(clk), .rst_n(rst_n),
-        .s0_arvalid(pdp_axi_arvalid),
-        .s0_arready(pdp_axi_arready),
-        .s0_araddr(pdp_axi_araddr),
-        .s0_arlen(pdp_axi_arlen),
-        .s0_arsize(pdp_axi_arsize),
-        .s0_arburst(pdp_axi_arburst), .s0_arid(4'd0), .s0_rid(leaf_rid_pdp),
-        .s0_rvalid(pdp_axi_rvalid),
-        .s0_rready(pdp_axi_rready),
-        .s0_rdata(pdp_axi_rdata),
-        .s0_rresp(pdp_axi_rresp),
-        .s0_rlast(pdp_axi_rlast),
-        .s0_awvalid(pdp_axi_awvalid),
-        .s0_awready(pdp_axi_awready),
-        .s0_awaddr(pdp_axi_awaddr),
-        .s0_awlen(pdp_axi_awlen),
-        .s0_awsize(pdp_axi_awsize),
-        .s0_awburst(pdp_axi_awburst), .s0_awid(4'd0), .s0_bid(leaf_bid_pdp),
-        .s0_wvalid(pdp_axi_wvalid),
-        .s0_wready(pdp_axi_wready),
-        .s0_wdata(pdp_axi_wdata),
-        .s0_wstrb(pdp_axi_wstrb),
-        .s0_wlast(pdp_axi_wlast),
-        .s0_bvalid(pdp_axi_bvalid),
-        .s0_bready(pdp_axi_bready),
-        .s0_bresp(pdp_axi_bresp),
-        .s1_arvalid(cdp_axi_arvalid),
-        .s1_arready(cdp_axi_arready),
-        .s1_araddr(cdp_axi_araddr),
-        .s1_arlen(cdp_axi_arlen),
-        .s1_arsize(cdp_axi_arsize),
-        .s1_arburst(cdp_axi_arburst), .s1_arid(4'd0), .s1_rid(leaf_rid_cdp),
-        .s1_rvalid(cdp_axi_rvalid),
-        .s1_rready(cdp_axi_rready),
-        .s1_rdata(cdp_axi_rdata),
-        .s1_rresp(cdp_axi_rresp),
-        .s1_rlast(cdp_axi_rlast),
-        .s1_awvalid(cdp_axi_awvalid),
-        .s1_awready(cdp_axi_awready),
-        .s1_awaddr(cdp_axi_awaddr),
-        .s1_awlen(cdp_axi_awlen),
-        .s1_awsize(cdp_axi_awsize),
-        .s1_awburst(cdp_axi_awburst), .s1_awid(4'd0), .s1_bid(leaf_bid_cdp),
-        .s1_wvalid(cdp_axi_wvalid),
-        .s1_wready(cdp_axi_wready),
-        .s1_wdata(cdp_axi_wdata),
-        .s1_wstrb(cdp_axi_wstrb),
-        .s1_wlast(cdp_axi_wlast),
-        .s1_bvalid(cdp_axi_bvalid),
-        .s1_bready(cdp_axi_bready),
-        .s1_bresp(cdp_axi_bresp),
-        .m_arvalid(pc_axi_arvalid),
-        .m_arready(pc_axi_arready),
-        .m_araddr(pc_axi_araddr),
-        .m_arlen(pc_axi_arlen),
-        .m_arsize(pc_axi_arsize),
-        .m_arburst(pc_axi_arburst),
-        .m_arid(pc_axi_arid),
-        .m_rvalid(pc_axi_rvalid),
-        .m_rready(pc_axi_rready),
-        .m_rdata(pc_axi_rdata),
-        .m_rresp(pc_axi_rresp),
-        .m_rlast(pc_axi_rlast),
-        .m_awvalid(pc_axi_awvalid),
-        .m_awready(pc_axi_awready),
-        .m_awaddr(pc_axi_awaddr),
-        .m_awlen(pc_axi_awlen),
-        .m_awsize(pc_axi_awsize),
-        .m_awburst(pc_axi_awburst),
-        .m_awid(pc_axi_awid),
-        .m_wvalid(pc_axi_wvalid),
-        .m_wready(pc_axi_wready),
-        .m_wdata(pc_axi_wdata),
-        .m_wstrb(pc_axi_wstrb),
-        .m_wlast(pc_axi_wlast),
-        .m_bvalid(pc_axi_bvalid),
-        .m_bready(pc_axi_bready),
-        .m_bresp(pc_axi_bresp),
-        .m_rid(pc_axi_rid),
-        .m_bid(pc_axi_bid)
-    );
-
-    nvdla_axi_arb #(.ADDR_W(32), .DATA_W(64), .ID_W(4), .ID_BIT(1), .W_DEPTH(2 * MAX_BURST)) u_axi_arb (
-        .clk(clk), .rst_n(rst_n),
-        .s0_arvalid(pc_axi_arvalid), .s0_arready(pc_axi_arready), .s0_araddr(pc_axi_araddr), .s0_arlen(pc_axi_arlen), .s0_arsize(pc_axi_arsize), .s0_arburst(pc_axi_arburst), .s0_arid(pc_axi_arid),
-        .s0_rvalid(pc_axi_rvalid), .s0_rready(pc_axi_rready), .s0_rdata(pc_axi_rdata), .s0_rresp(pc_axi_rresp), .s0_rlast(pc_axi_rlast), .s0_rid(pc_axi_rid),
-        .s0_awvalid(pc_axi_awvalid), .s0_awready(pc_axi_awready), .s0_awaddr(pc_axi_awaddr), .s0_awlen(pc_axi_awlen), .s0_awsize(pc_axi_awsize), .s0_awburst(pc_axi_awburst), .s0_awid(pc_axi_awid),
-        .s0_wvalid(pc_axi_wvalid), .s0_wready(pc_axi_wready), .s0_wdata(pc_axi_wdata), .s0_wstrb(pc_axi_wstrb), .s0_wlast(pc_axi_wlast), .s0_bvalid(pc_axi_bvalid), .s0_bready(pc_axi_bready), .s0_bresp(pc_axi_bresp), .s0_bid(pc_axi_bid),
-        .s1_arvalid(sdp_axi_arvalid), .s1_arready(sdp_axi_arready), .s1_araddr(sdp_axi_araddr), .s1_arlen(sdp_axi_arlen), .s1_arsize(sdp_axi_arsize), .s1_arburst(sdp_axi_arburst), .s1_arid(sdp_axi_arid),
-        .s1_rvalid(sdp_axi_rvalid), .s1_rready(sdp_axi_rready), .s1_rdata(sdp_axi_rdata), .s1_rresp(sdp_axi_rresp), .s1_rlast(sdp_axi_rlast), .s1_rid(leaf_rid_sdp),
-        .s1_awvalid(sdp_axi_awvalid), .s1_awready(sdp_axi_awready), .s1_awaddr(sdp_axi_awaddr), .s1_awlen(sdp_axi_awlen), .s1_awsize(sdp_axi_awsize), .s1_awburst(sdp_axi_awburst), .s1_awid(sdp_axi_awid),
-        .s1_wvalid(sdp_axi_wvalid), .s1_wready(sdp_axi_wready), .s1_wdata(sdp_axi_wdata), .s1_wstrb(sdp_axi_wstrb), .s1_wlast(sdp_axi_wlast), .s1_bvalid(sdp_axi_bvalid), .s1_bready(sdp_axi_bready), .s1_bresp(sdp_axi_bresp), .s1_bid(leaf_bid_sdp),
+        .s_arvalid({sdp_axi_arvalid, cdp_axi_arvalid, pdp_axi_arvalid}),
+        .s_arready({sdp_axi_arready, cdp_axi_arready, pdp_axi_arready}),
+        .s_araddr({sdp_axi_araddr, cdp_axi_araddr, pdp_axi_araddr}),
+        .s_arlen({sdp_axi_arlen, cdp_axi_arlen, pdp_axi_arlen}),
+        .s_arsize({sdp_axi_arsize, cdp_axi_arsize, pdp_axi_arsize}),
+        .s_arburst({sdp_axi_arburst, cdp_axi_arburst, pdp_axi_arburst}),
+        .s_arid({sdp_axi_arid, cdp_axi_arid, pdp_axi_arid}),
+        .s_rvalid({sdp_axi_rvalid, cdp_axi_rvalid, pdp_axi_rvalid}),
+        .s_rready({sdp_axi_rready, cdp_axi_rready, pdp_axi_rready}),
+        .s_rdata({sdp_axi_rdata, cdp_axi_rdata, pdp_axi_rdata}),
+        .s_rresp({sdp_axi_rresp, cdp_axi_rresp, pdp_axi_rresp}),
+        .s_rlast({sdp_axi_rlast, cdp_axi_rlast, pdp_axi_rlast}),
+        .s_awvalid({sdp_axi_awvalid, cdp_axi_awvalid, pdp_axi_awvalid}),
+        .s_awready({sdp_axi_awready, cdp_axi_awready, pdp_axi_awready}),
+        .s_awaddr({sdp_axi_awaddr, cdp_axi_awaddr, pdp_axi_awaddr}),
+        .s_awlen({sdp_axi_awlen, cdp_axi_awlen, pdp_axi_awlen}),
+        .s_awsize({sdp_axi_awsize, cdp_axi_awsize, pdp_axi_awsize}),
+        .s_awburst({sdp_axi_awburst, cdp_axi_awburst, pdp_axi_awburst}),
+        .s_awid({sdp_axi_awid, cdp_axi_awid, pdp_axi_awid}),
+        .s_wvalid({sdp_axi_wvalid, cdp_axi_wvalid, pdp_axi_wvalid}),
+        .s_wready({sdp_axi_wready, cdp_axi_wready, pdp_axi_wready}),
+        .s_wdata({sdp_axi_wdata, cdp_axi_wdata, pdp_axi_wdata}),
+        .s_wstrb({sdp_axi_wstrb, cdp_axi_wstrb, pdp_axi_wstrb}),
+        .s_wlast({sdp_axi_wlast, cdp_axi_wlast, pdp_axi_wlast}),
+        .s_bvalid({sdp_axi_bvalid, cdp_axi_bvalid, pdp_axi_bvalid}),
+        .s_bready({sdp_axi_bready, cdp_axi_bready, pdp_axi_bready}),
+        .s_bresp({sdp_axi_bresp, cdp_axi_bresp, pdp_axi_bresp}),
+        .s_rid(unit_rid_unused),
+        .s_bid(unit_bid_unused),
         .m_arvalid(m_axi_arvalid),
         .m_arready(m_axi_arready),
         .m_araddr(m_axi_araddr),
@@ -637,6 +565,7 @@ module nvdla_pp_top #(
         .m_rdata(m_axi_rdata),
         .m_rresp(m_axi_rresp),
         .m_rlast(m_axi_rlast),
+        .m_rid(m_axi_rid),
         .m_awvalid(m_axi_awvalid),
         .m_awready(m_axi_awready),
         .m_awaddr(m_axi_awaddr),
@@ -652,7 +581,6 @@ module nvdla_pp_top #(
         .m_bvalid(m_axi_bvalid),
         .m_bready(m_axi_bready),
         .m_bresp(m_axi_bresp),
-        .m_rid(m_axi_rid),
         .m_bid(m_axi_bid)
     );
 
@@ -667,8 +595,4 @@ module nvdla_pp_top #(
         .intr(intr)
     );
 
-    // Each DMA uses one ID; the arbiter sets the IDs on the shared port (the master index) itself.
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [15:0] unused_ids = {pdp_axi_arid, pdp_axi_awid, cdp_axi_arid, cdp_axi_awid};
-    /* verilator lint_on UNUSEDSIGNAL */
 endmodule

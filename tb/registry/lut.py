@@ -3,13 +3,10 @@
 
 from __future__ import annotations
 
-from tb.benches import COMMON, Bench
-
-LUT = COMMON + ("rtl/prec/nvdla_round_sat.v", "rtl/lut/nvdla_lut_index.v", "rtl/lut/nvdla_lut_ram.v",
-                "rtl/lut/nvdla_lut_interp.v", "rtl/lut/nvdla_lut.v")
+from tb.benches import Bench
 
 BENCHES = (
-    Bench("lut", "nvdla_lut", LUT, "tb.test_lut", (
+    Bench("lut", "nvdla_lut", "tb.test_lut", (
         {"SDP": 1, "IN_W": 32, "CFG_W": 32, "LANES": 1},
         {"SDP": 1, "IN_W": 32, "CFG_W": 32, "LANES": 2},
         {"SDP": 0, "IN_W": 37, "CFG_W": 38, "LANES": 1},

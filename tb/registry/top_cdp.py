@@ -10,7 +10,7 @@ from tb.benches import Bench
 from tb.registry.top import TIMING_ARGS, TOP, TOP_MEM
 
 BENCHES = (
-    Bench("top_cdp", "nvdla_pp_top", TOP, "tb.test_top_cdp", ({"PDP_MAX_W": 64},)),
-    Bench("top_cdp_mem", "nvdla_pp_top_mem", TOP_MEM, "tb.test_top_cdp", ({"PDP_MAX_W": 64},),
+    Bench("top_cdp", TOP, "tb.test_top_cdp", ({"PDP_MAX_W": 64},)),
+    Bench("top_cdp_mem", TOP_MEM, "tb.test_top_cdp", ({"PDP_MAX_W": 64},),
           build_args=TIMING_ARGS, tests=("random_layers",)),
 )

@@ -10,5 +10,5 @@ from tb.registry.top import TIMING_ARGS, TOP_MEM
 _PARAMS = next(b.param_sets for b in TOP_BENCHES if b.name == "top_traces")
 
 BENCHES = (
-    Bench("top_mem", "nvdla_pp_top_mem", TOP_MEM, "tb.test_sim_memory", _PARAMS, build_args=TIMING_ARGS),
+    Bench("top_mem", TOP_MEM, "tb.test_sim_memory", _PARAMS, build_args=TIMING_ARGS),
 )

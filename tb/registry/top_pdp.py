@@ -15,7 +15,7 @@ from tb.registry.top import TIMING_ARGS, TOP, TOP_MEM
 _PARAMS = next(b.param_sets for b in TOP_BENCHES if b.name == "top_traces")
 
 BENCHES = (
-    Bench("top_pdp", "nvdla_pp_top", TOP, "tb.test_top_pdp", _PARAMS),
-    Bench("top_pdp_mem", "nvdla_pp_top_mem", TOP_MEM, "tb.test_top_pdp", _PARAMS, build_args=TIMING_ARGS,
+    Bench("top_pdp", TOP, "tb.test_top_pdp", _PARAMS),
+    Bench("top_pdp_mem", TOP_MEM, "tb.test_top_pdp", _PARAMS, build_args=TIMING_ARGS,
           tests=("random_layers",)),
 )

@@ -11,7 +11,7 @@ from tb.benches import Bench
 from tb.registry.top import TIMING_ARGS, TOP, TOP_MEM
 
 BENCHES = (
-    Bench("top_sdp", "nvdla_pp_top", TOP, "tb.test_top_sdp", ({"PDP_MAX_W": 64},)),
-    Bench("top_sdp_mem", "nvdla_pp_top_mem", TOP_MEM, "tb.test_top_sdp", ({"PDP_MAX_W": 64},),
+    Bench("top_sdp", TOP, "tb.test_top_sdp", ({"PDP_MAX_W": 64},)),
+    Bench("top_sdp_mem", TOP_MEM, "tb.test_top_sdp", ({"PDP_MAX_W": 64},),
           build_args=TIMING_ARGS, tests=("random_layers",)),
 )

@@ -10,7 +10,7 @@ import numpy as np
 
 from models.sdp import sdp_compute
 from models.sdp_datapath import ALU_SUM, XBlock, x_block
-from tests.model.test_sdp import bs_regs, cfg_of
+from tests.model.sdp_regs import bs_regs, cfg_of
 
 INT32_MAX = (1 << 31) - 1
 

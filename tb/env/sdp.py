@@ -1,0 +1,179 @@
+"""The SDP top-level environment: `SdpTop` (tb/env/cdp.py's `CdpTop` plus what each SDP register group's
+statistics registers must hold), its start-up, and how an SDP layer's input and operand cubes are written
+in memory, run and scored against models.sdp.run_sdp.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from cocotb.handle import SimHandleBase
+from numpy.typing import NDArray
+
+from models.memory import Memory
+from models.precision import as_signed
+from models.sdp import SdpConfig, SdpResult, run_sdp, sdp_compute
+from tb.bfm.sim_memory import SimMemory
+from tb.env.cdp import CdpTop, check_idle, make_top
+from tb.stimulus.sdp_top import (
+    ATOM,
+    Layer,
+    OperandData,
+    describe,
+)
+
+SDP_INTR_BIT = 0                     # GLB S_INTR_STATUS: SDP group 0 / 1 = bits 0 / 1
+SDP_AXI_ID = 2                       # the top's AXI IDs: PDP 0, CDP 1, SDP 2
+GUARD = 64                           # bytes checked untouched before and after each destination cube
+STATS = {"D_PERF_LUT_LE_HIT": "le_hit", "D_PERF_LUT_LO_HIT": "lo_hit", "D_PERF_LUT_UFLOW": "uflow",
+         "D_PERF_LUT_OFLOW": "oflow", "D_PERF_LUT_HYBRID": "hybrid",
+         "D_PERF_OUT_SATURATION": "out_saturation", "D_STATUS": "status_unequal"}
+
+
+# ---- the DUT ------------------------------------------------------------------------------------------
+
+class SdpTop(CdpTop):
+    """tb/env/cdp.py's top (CSB master, AxiRam with random stalls, model memory, interrupt waits, the
+    CDP statistics) plus what each SDP register group's statistics registers must hold (reset: 0)."""
+
+    def __init__(self, dut: SimHandleBase, rng: random.Random, sim_mem: SimMemory | None = None) -> None:
+        super().__init__(dut, rng, sim_mem)
+        self.sdp_stats: list[dict[str, int]] = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
+
+    async def read_sdp_stats(self, group: int) -> dict[str, int]:
+        """The statistics registers of one SDP register group (selected with S_POINTER.PRODUCER)."""
+        await self.write("SDP", "S_POINTER", group)
+        return {reg: await self.read("SDP", reg) for reg in STATS}
+
+    async def check_sdp_stats(self, label: str) -> None:
+        for group in (0, 1):
+            got = await self.read_sdp_stats(group)
+            want = self.sdp_stats[group]
+            bad = {reg: (got[reg], want[reg]) for reg in STATS if got[reg] != want[reg]}
+            assert not bad, f"{label}: SDP group {group} registers (read, model): {bad}"
+
+
+async def setup(dut: SimHandleBase, salt: str) -> SdpTop:
+    return await make_top(dut, salt, SdpTop)
+
+
+# ---- memory, running, scoring --------------------------------------------------------------------------
+
+def cube_span(base: int, line: int, surf: int, cfg: SdpConfig, packed: bool,
+              elem: int = 1) -> tuple[int, int]:
+    """[first, last + 1) bytes a cube of cfg's geometry can touch; `packed`: one atom per surface back to back
+    (a per-kernel operand block, a 1x1 input or output; a 1x1 per-element operand cube keeps its strides)."""
+    atom = ATOM * elem
+    if packed:
+        return base, base + cfg.surfaces * atom
+    return base, base + (cfg.surfaces - 1) * surf + (cfg.height - 1) * line + cfg.width * atom
+
+
+def dst_span(cfg: SdpConfig) -> tuple[int, int]:
+    lo, hi = cube_span(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg, cfg.is_1x1)
+    return lo - GUARD, hi + GUARD
+
+
+def write_feature(mem: Memory, base: int, line: int, surf: int, packed: bool,
+                  lanes: NDArray[np.uint8]) -> None:
+    """Store [surfaces, h, w, bytes per atom] in the feature layout of docs/CONTRACTS.md (one write per line;
+    packed: all surfaces back to back from the base)."""
+    if packed:
+        mem.write(base, lanes.reshape(-1))
+        return
+    for s in range(lanes.shape[0]):
+        for y in range(lanes.shape[1]):
+            mem.write(base + s * surf + y * line, lanes[s, y].reshape(-1))
+
+
+def operand_bytes(od: OperandData) -> NDArray[np.uint8]:
+    """[surfaces, h, w, 8 * bytes per element]: element i of an atom at i * bpe, its components (ALU then
+    MUL) adjacent, each 1 or 2 bytes little endian."""
+    vals = np.stack(od.comps, axis=-1)                       # [c_pad, h, w, ways]
+    c_pad, h, w, ways = vals.shape
+    vals = vals.reshape(c_pad // ATOM, ATOM, h, w, ways).transpose(0, 2, 3, 1, 4)
+    dtype = "<i2" if od.dma.two_byte else "i1"
+    return np.ascontiguousarray(vals.astype(dtype)).view(np.uint8).reshape(c_pad // ATOM, h, w, -1)
+
+
+def prepare(top: SdpTop, layer: Layer) -> None:
+    """Random background over every cube the layer touches (and around the destination), then the input
+    cube and the operand cubes, in the model's memory, copied to the RAM."""
+    cfg = layer.prog.config
+    spans = [cube_span(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg, cfg.is_1x1),
+             dst_span(cfg)]
+    for od in layer.operands.values():
+        if od is not None:
+            d = od.dma
+            spans.append(cube_span(d.base, d.line_stride, d.surface_stride, cfg, not d.per_element,
+                                   d.bytes_per_element))
+    for lo, hi in spans:
+        top.fill(lo, hi)
+    lanes = (layer.cube & 0xFF).astype(np.uint8).reshape(cfg.surfaces, ATOM, cfg.height, cfg.width)
+    write_feature(top.mem, cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.is_1x1,
+                  lanes.transpose(0, 2, 3, 1))
+    for od in layer.operands.values():
+        if od is not None:
+            d = od.dma
+            write_feature(top.mem, d.base, d.line_stride, d.surface_stride, not d.per_element,
+                          operand_bytes(od))
+    for lo, hi in spans:
+        top.ram.write(lo, top.mem.read(lo, hi - lo).tobytes())
+
+
+def locate(cfg: SdpConfig, addr: int) -> str:
+    """Name an output byte: (surface, line, column, channel) of the output cube, or a gap/guard byte."""
+    for s in range(cfg.surfaces):
+        for y in range(cfg.height):
+            start = (cfg.dst_base + s * cfg.width * cfg.height * ATOM if cfg.is_1x1
+                     else cfg.dst_base + s * cfg.dst_surface_stride + y * cfg.dst_line_stride)
+            if start <= addr < start + cfg.width * ATOM:
+                col, lane = divmod(addr - start, ATOM)
+                return f"surface {s}, line {y}, column {col}, channel {s * ATOM + lane}"
+    return "a gap or guard byte outside the output cube (must stay untouched)"
+
+
+def compare(top: SdpTop, layer: Layer, label: str) -> None:
+    """The destination region (gaps and guards included) against the model; names the first wrong element."""
+    cfg = layer.prog.config
+    lo, hi = dst_span(cfg)
+    actual = np.frombuffer(top.ram.read(lo, hi - lo), dtype=np.uint8)
+    expected = top.mem.read(lo, hi - lo)
+    bad = np.flatnonzero(actual != expected)
+    if not bad.size:
+        return
+    addr = lo + int(bad[0])
+    e, a = (int(as_signed(int(x[bad[0]]), 8)) for x in (expected, actual))
+    what = "nothing may be written in EQL mode; " if cfg.ew.eql else ""
+    raise AssertionError(f"{label}: {bad.size} wrong bytes in [{lo:#x}, {hi:#x}); {what}first at {addr:#x}, "
+                         f"{locate(cfg, addr)}: expected {e}, actual {a}\n  {describe(layer)}")
+
+
+def expect(top: SdpTop, layer: Layer) -> SdpResult:
+    """Run the model on the mirror (after the RTL ran) and record what the group's registers must hold. The
+    model reads the operands from memory itself: they must be the ones the bench wrote."""
+    prog = layer.prog
+    res = run_sdp(prog.config, top.mem, lut_tables=prog.lut_tables)
+    mine = sdp_compute(layer.cube, prog.config, layer.ops, lut_tables=prog.lut_tables)
+    assert np.array_equal(mine.data, res.output), \
+        f"bench bug: the operands the bench wrote are not what the model reads back\n  {describe(layer)}"
+    layer.res = res
+    counts = {**dict.fromkeys(("le_hit", "lo_hit", "uflow", "oflow", "hybrid"), 0), **res.lut_stats,
+              "out_saturation": res.saturation_count, "status_unequal": int(res.status_unequal)}
+    top.sdp_stats[prog.group] = {reg: counts[name] for reg, name in STATS.items()}
+    return res
+
+
+async def run_layer(top: SdpTop, layer: Layer, label: str) -> int:
+    """Program over CSB, start, wait for the interrupt, score output and statistics; the cycles waited."""
+    prepare(top, layer)
+    top.new_pauses()
+    await top.issue(layer.prog.writes)
+    waited = await top.wait_intr(1 << (SDP_INTR_BIT + layer.prog.group))
+    assert waited is not None, f"{label}: no SDP_{layer.prog.group} interrupt\n  {describe(layer)}"
+    expect(top, layer)
+    compare(top, layer, label)
+    await top.check_sdp_stats(f"{label} ({describe(layer)})")
+    await check_idle(top, label, "SDP")
+    return waited

@@ -1,0 +1,153 @@
+"""Random legal CDP layers for the top-level benches, programmed through the CDP driver layer
+(models/driver_cdp.py): window lengths, bypass modes, convertors and LUT kinds (the LUT helper's programs,
+random, aimed, narrow and one-table LUTs), cube sizes and strided placements.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from models import lut_program
+from models.cdp import CdpResult, cdp_compute, input_convert, square_sum
+from models.driver_cdp import CdpProgram, Convertor, Surface, cdp_layer
+from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
+from models.precision import as_signed
+from tb.common import nightly
+from tb.stimulus.cdp_core import aimed_lut, input_convertor, narrow_lut, output_convertor, random_cube_data
+from tb.stimulus.lut import Shape, random_config, random_table
+
+ATOM = 8
+SRC_REGION, DST_REGION = 0x2000_0000, 0x9000_0000
+LUT_KINDS = ("lrn exp", "lrn default", "sigmoid", "random", "aimed", "narrow", "one table")
+
+
+
+# ---- layers -------------------------------------------------------------------------------------------
+
+@functools.cache
+def programs() -> dict[str, lut_program.LutProgram]:
+    """The LUT helper's CDP programs (their search takes seconds: built once per simulation)."""
+    return {"lrn exp": lut_program.lrn(le_mode="exponent"), "lrn default": lut_program.lrn(),
+            "sigmoid": lut_program.sigmoid(unit="CDP")}
+
+
+@dataclass
+class Layer:
+    desc: dict[str, object]
+    prog: CdpProgram
+    cube: NDArray[np.int8]
+    """[padded channels, h, w] written at the source (the padding lanes random, as memory would hold)."""
+    kind: str
+    label: str = ""
+    res: CdpResult | None = field(default=None, repr=False)
+
+
+def random_dims(rng: random.Random, big: bool) -> tuple[int, int, int]:
+    """(W, H, C): mostly not multiples of 8 (the chunk and the atom), sometimes exactly at the edges."""
+    scale = 3 if big else 1
+    w = rng.choice([1, 7, 8, 9, 15, 17, rng.randint(1, 24 * scale)])
+    h = rng.choice([1, 2, rng.randint(1, 3 * scale)])
+    c = rng.choice([1, 3, 7, 8, 9, 17, rng.randint(1, 40 * scale)])
+    return w, h, c
+
+
+def placement(rng: random.Random, region: int, width: int, height: int) -> Surface:
+    """Random 8-byte aligned base in a 1 MiB window, line/surface strides packed or with random gaps."""
+    line = width * ATOM + ATOM * rng.choice([0, 0, 1, rng.randint(2, 16)])
+    surf = line * height + ATOM * rng.choice([0, 0, 1, rng.randint(2, 64)])
+    return Surface(region + ATOM * rng.randrange(1 << 17), line, surf)
+
+
+def signed_datin(raw: Mapping[str, int]) -> Convertor:
+    """tb/stimulus/cdp_core.py's random input convertor (raw fields) as the driver's signed values."""
+    return Convertor(int(as_signed(raw["D_DATIN_OFFSET.DATIN_OFFSET"] & 0xFF, 8)),
+                     int(as_signed(raw["D_DATIN_SCALE.DATIN_SCALE"], 16)),
+                     raw["D_DATIN_SHIFTER.DATIN_SHIFTER"])
+
+
+def signed_datout(raw: Mapping[str, int]) -> Convertor:
+    return Convertor(int(as_signed(raw["D_DATOUT_OFFSET.DATOUT_OFFSET"] & 0x1FFFFFF, 25)),
+                     int(as_signed(raw["D_DATOUT_SCALE.DATOUT_SCALE"], 16)),
+                     raw["D_DATOUT_SHIFTER.DATOUT_SHIFTER"])
+
+
+def one_table_lut(rng: random.Random, values: NDArray[np.int64]) -> LutConfig:
+    """One table (LE or LO, linear) over the middle of the layer's LUT inputs, the other entirely above
+    them: inputs that hit count as that table's hits alone (the LO-only hit is rare otherwise)."""
+    lo_v, hi_v = (int(np.percentile(values, q)) for q in (10, 90))
+    span = max(hi_v - lo_v, 1)
+    above = int(values.max()) + 1 + rng.randint(0, 1000)
+    lo_on_data = rng.random() < 0.7    # the LO-only hit is the rarer one elsewhere
+    lo_sel = max(-8, min(13, span.bit_length() - 8)) if lo_on_data else rng.randint(-8, 4)
+    le_sel = rng.randint(-6, 4) if lo_on_data else max(-6, min(15, span.bit_length() - 6))
+    lo_start, le_start = (lo_v, above) if lo_on_data else (above, lo_v)
+    slopes = {f"{t}_{f}_{k}": v for t in ("le", "lo") for f in ("uflow", "oflow")
+              for k, v in zip(("scale", "shift"), (rng.randint(-32768, 32767), rng.randint(-16, 15)),
+                              strict=True)}
+    return LutConfig(unit="CDP", le_function=LINEAR, le_index_select=le_sel, le_start=le_start,
+                     le_end=le_start + (1 << (le_sel + 6)), lo_index_select=lo_sel, lo_start=lo_start,
+                     lo_end=lo_start + (1 << (lo_sel + 8)), uflow_priority=rng.randint(0, 1),
+                     oflow_priority=rng.randint(0, 1), hybrid_priority=rng.randint(0, 1),
+                     le=random_table(rng, LE_ENTRIES), lo=random_table(rng, LO_ENTRIES), **slopes)
+
+
+def choose_lut(rng: random.Random, kind: str, lut_in: NDArray[np.int64]) -> LutConfig:
+    if kind in programs():
+        return programs()[kind].lut_config()
+    if kind == "random":
+        return random_config(Shape(ATOM, 37, 38, False), rng)
+    makers = {"aimed": aimed_lut, "narrow": narrow_lut, "one table": one_table_lut}
+    return makers[kind](rng, lut_in.reshape(-1))
+
+
+def make_layer(rng: random.Random, index: int, group: int, *, kind: str | None = None,
+               dims: tuple[int, int, int] | None = None, src_region: int = SRC_REGION,
+               dst_region: int = DST_REGION) -> Layer:
+    """A random legal layer through the driver. The first layers walk the window lengths, the bypass modes
+    and the LUT kinds, so that even a short run has them all."""
+    w, h, c = dims or random_dims(rng, nightly())
+    modes = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 0), (0, 0)]
+    sqsum_bypass, mul_bypass = modes[index] if index < len(modes) else rng.choice(modes + [(0, 0)] * 3)
+    kind = kind or (LUT_KINDS[index] if index < len(LUT_KINDS) else rng.choice(LUT_KINDS))
+    # the LRN programs expect the square sums of int8 codes: often an identity input convertor for them
+    identity = kind.startswith("lrn") and rng.random() < 0.5
+    datin = Convertor() if identity else signed_datin(input_convertor(rng))
+    desc: dict[str, object] = {
+        "local_size": 2 * (index % 4) + 3 if index < 8 else rng.choice([3, 5, 7, 9]),
+        "sqsum_bypass": bool(sqsum_bypass), "mul_bypass": bool(mul_bypass), "datin": datin,
+        "src": placement(rng, src_region, w, h), "dst": placement(rng, dst_region, w, h),
+        "perf": rng.random() < 0.5}
+    surfaces = -(-c // ATOM)
+    cube = random_cube_data(rng, w, h, surfaces * ATOM)
+    # a provisional program (default LUT and output convertor) gives the LUT inputs and products of the data,
+    # so that the LUT and the output convertor can be aimed at them
+    base = cdp_layer(w, h, c, lut=LutConfig(unit="CDP"), group=group, **desc)  # type: ignore[arg-type]
+    x9 = input_convert(cube, base.config)
+    lut = choose_lut(rng, kind, x9 if sqsum_bypass else square_sum(x9, base.config.local_size))
+    with_lut = cdp_layer(w, h, c, lut=lut, group=group, **desc)  # type: ignore[arg-type]
+    looked = cdp_compute(cube, with_lut.config).lut
+    assert looked is not None
+    v = looked.output if mul_bypass else looked.output * x9
+    desc["datout"] = signed_datout(output_convertor(rng, v))
+    prog = cdp_layer(w, h, c, lut=lut, group=group, **desc)  # type: ignore[arg-type]
+    return Layer({"dims": (w, h, c), **desc}, prog, cube, kind)
+
+
+def describe(layer: Layer) -> str:
+    cfg, lut = layer.prog.config, layer.prog.config.lut
+    mode = "EXP" if lut.le_function == EXPONENT else "LIN"
+    src = (cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride)
+    dst = (cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride)
+    return (f"group {layer.prog.group}: {cfg.width}x{cfg.height}x{cfg.channels} LRN{cfg.local_size} "
+            f"bypass sqsum={int(cfg.sqsum_bypass)} mul={int(cfg.mul_bypass)}; "
+            f"in cvt {layer.desc['datin']}, out cvt {layer.desc.get('datout')}; LUT {layer.kind}: LE {mode} "
+            f"[{lut.le_start}, {lut.le_end}] sel={lut.le_index_select} off={lut.le_index_offset}, LO "
+            f"[{lut.lo_start}, {lut.lo_end}] sel={lut.lo_index_select}, priorities u/o/h="
+            f"{lut.uflow_priority}/{lut.oflow_priority}/{lut.hybrid_priority}; "
+            f"src (base, line, surface) {tuple(hex(v) for v in src)}, dst {tuple(hex(v) for v in dst)}")
