@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from models.cube import CubeLayout
 from models.errors import ConfigError
-from models.feature_lines import read_lines, write_lines
 from models.lut import LutConfig, LutResult, lut_lookup
 from models.lut import advisories as lut_advisories
 from models.precision import ConvertorParams, as_signed, convert
@@ -239,9 +239,14 @@ def cdp_compute(cube: ArrayLike, cfg: CdpConfig) -> CdpResult:
 
 def run_cdp(cfg: CdpConfig, mem: object) -> CdpResult:
     """Run one CDP layer: read the cube through CDP_RDMA, normalize, write every lane of every atom."""
-    atom = cfg.atom_bytes
-    cube = read_lines(mem, cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.width,
-                       cfg.height, cfg.surfaces, atom)
-    res = cdp_compute(cube, cfg)
-    write_lines(mem, cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, res.output, atom)
+    src, dst = cube_layouts(cfg)
+    res = cdp_compute(src.read_lanes(mem), cfg)  # type: ignore[arg-type]
+    dst.write(mem, res.output)  # type: ignore[arg-type]
     return res
+
+
+def cube_layouts(cfg: CdpConfig) -> tuple[CubeLayout, CubeLayout]:
+    """(source, destination) cubes of a CDP layer (same size: LRN runs across channels)."""
+    dims = (cfg.width, cfg.height, cfg.channels, cfg.atom_bytes)
+    return (CubeLayout(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, *dims),
+            CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, *dims))

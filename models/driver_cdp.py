@@ -30,15 +30,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models import registers
-from models.cdp import CdpConfig
-from models.driver import (
-    ADDRESS_SPACE,
+from models.cdp import CdpConfig, cube_layouts
+from models.driver_common import (
     ATOM_BYTES,
     RAM_TYPE_MC,
     RegWrite,
     Surface,
     check_fits,
-    extent,
+    check_placement,
     lut_unit_writes,
     program_fields,
 )
@@ -147,17 +146,8 @@ def _fields(width: int, height: int, channels: int, local_size: int, sqsum_bypas
 
 
 def _check_placement(cfg: CdpConfig) -> None:
-    dims = (cfg.width, cfg.height, cfg.channels)
-    spans = {"SRC": extent(Surface(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride), *dims),
-             "DST": extent(Surface(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride), *dims)}
-    for side, (lo, hi) in spans.items():
-        if hi > ADDRESS_SPACE:
-            raise ConfigError(f"CDP driver: the {side} cube must lie inside the 32-bit address space",
-                              {f"{side}_BASE_ADDR": lo, "end": hi})
-    (s_lo, s_hi), (d_lo, d_hi) = spans["SRC"], spans["DST"]
-    if s_lo < d_hi and d_lo < s_hi:
-        raise ConfigError("CDP driver: source and destination cubes must not overlap",
-                          {"SRC": s_lo, "SRC_end": s_hi, "DST": d_lo, "DST_end": d_hi})
+    src, dst = cube_layouts(cfg)
+    check_placement("CDP", {"SRC": src, "DST": dst})
 
 
 

@@ -41,13 +41,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from models import registers
-from models.driver import (
-    ADDRESS_SPACE,
+from models.cube import CubeLayout
+from models.driver_common import (
     ATOM_BYTES,
     RAM_TYPE_MC,
     RegWrite,
     Surface,
     check_fits,
+    check_placement,
     lut_unit_writes,
     program_fields,
 )
@@ -353,44 +354,30 @@ def _check_lut_use(cfg: SdpConfig, lut: LutConfig | None) -> None:
     LutConfig.from_fields({"SDP": lut_fields(lut)}, "SDP", (lut.le, lut.lo))
 
 
-def _extent(base: int, line: int, surf: int, width: int, height: int, surfaces: int, elem: int,
-            packed: bool) -> tuple[int, int]:
-    """[first, last + 1) byte addresses a cube can touch (its bounding range, gaps included)."""
-    atom = ATOM_BYTES * elem
-    if packed:
-        return base, base + surfaces * height * width * atom
-    return base, base + (surfaces - 1) * surf + (height - 1) * line + width * atom
-
-
-def _spans(cfg: SdpConfig) -> dict[str, tuple[int, int]]:
-    """The cubes this layer reads and writes (an output only when it goes to memory)."""
+def _cubes(cfg: SdpConfig) -> dict[str, CubeLayout]:
+    """The cubes this layer reads and writes (an output only when it goes to memory); a 1x1 cube and
+    per-kernel operands are packed."""
     s, w, h = cfg.surfaces, cfg.width, cfg.height
-    spans = {"SRC": _extent(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, w, h, s, 1,
-                            cfg.is_1x1)}
+    c = s * ATOM_BYTES
+
+    def cube(base: int, line: int, surf: int, elem: int, packed: bool) -> CubeLayout:
+        if packed:
+            return CubeLayout.packed(base, w, h, c, ATOM_BYTES, elem)
+        return CubeLayout(base, line, surf, w, h, c, ATOM_BYTES, elem)
+
+    cubes = {"SRC": cube(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, 1, cfg.is_1x1)}
     for name, blk, dma in _blocks(cfg):
         if dma.enabled and _reads_memory(blk):
             bpe = dma.bytes_per_element
-            spans[name] = (_extent(dma.base, dma.line_stride, dma.surface_stride, w, h, s, bpe, False)
-                           if dma.per_element else _extent(dma.base, 0, 0, 1, 1, s, bpe, True))
+            cubes[name] = (cube(dma.base, dma.line_stride, dma.surface_stride, bpe, False) if dma.per_element
+                           else CubeLayout.packed(dma.base, 1, 1, c, ATOM_BYTES, bpe))
     if not (cfg.ew.eql or cfg.to_pdp):
-        spans["DST"] = _extent(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, w, h, s, 1,
-                               cfg.is_1x1)
-    return spans
+        cubes["DST"] = cube(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, 1, cfg.is_1x1)
+    return cubes
 
 
 def _check_placement(cfg: SdpConfig) -> None:
-    spans = _spans(cfg)
-    for side, (lo, hi) in spans.items():
-        if hi > ADDRESS_SPACE:
-            raise ConfigError(f"SDP driver: the {side} cube must lie inside the 32-bit address space",
-                              {f"{side}_BASE_ADDR": lo, "end": hi})
-    if "DST" not in spans:
-        return
-    d_lo, d_hi = spans["DST"]
-    for side, (lo, hi) in spans.items():
-        if side != "DST" and lo < d_hi and d_lo < hi:
-            raise ConfigError(f"SDP driver: the destination must not overlap the {side} cube",
-                              {side: lo, f"{side}_end": hi, "DST": d_lo, "DST_end": d_hi})
+    check_placement("SDP", _cubes(cfg))
 
 
 # Defaults of sdp_layer: a block bypassed, the identity output convertor, a disabled operand DMA.

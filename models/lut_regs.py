@@ -14,6 +14,7 @@ from numpy.typing import ArrayLike
 
 from models import registers
 from models.lut import INPUT_BITS, LutConfig
+from models.regfile import RegWrite
 
 TABLE_IDS = {"LE": 0, "LO": 1}      # S_LUT_ACCESS_CFG.LUT_TABLE_ID
 LUT_WRITE = 1                       # S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE: write
@@ -61,6 +62,6 @@ def table_writes(unit: str, le: Sequence[int] | ArrayLike,
     return writes
 
 
-def lut_writes(lut: LutConfig) -> list[tuple[str, str, int]]:
-    """table_writes of a LutConfig's tables as (unit, register, value), the drivers' RegWrite."""
-    return [(lut.unit, reg, value) for reg, value in table_writes(lut.unit, lut.le, lut.lo)]
+def lut_writes(lut: LutConfig) -> list[RegWrite]:
+    """table_writes of a LutConfig's tables as the drivers' RegWrite."""
+    return [RegWrite(lut.unit, reg, value) for reg, value in table_writes(lut.unit, lut.le, lut.lo)]

@@ -1,7 +1,5 @@
-"""Sparse byte-addressed memory (32-bit addresses) and the NVDLA feature-cube layout.
+"""Sparse byte-addressed memory (32-bit addresses); the feature-cube layout in it is models/cube.py.
 
-Feature layout (8-byte atom in nv_small):
-addr(w, h, c) = base + (c // atom) * surface_stride + h * line_stride + w * atom + c % atom.
 Memory never written reads as zero, like NVDLA's trace player after ALL_ZERO.
 """
 
@@ -69,36 +67,3 @@ class Memory:
         other._pages = {k: v.copy() for k, v in self._pages.items()}
         return other
 
-
-def cube_addresses(base: int, line_stride: int, surface_stride: int, w: int, h: int, c: int,
-                   atom_bytes: int = 8) -> NDArray[np.int64]:
-    """Byte address of every element of a [c, h, w] cube (channels padded to whole atoms not included)."""
-    cc, hh, ww = np.meshgrid(np.arange(c), np.arange(h), np.arange(w), indexing="ij")
-    return (base + (cc // atom_bytes) * surface_stride + hh * line_stride + ww * atom_bytes
-            + cc % atom_bytes).astype(np.int64)
-
-
-def read_cube(mem: Memory, base: int, line_stride: int, surface_stride: int, w: int, h: int, c: int,
-              atom_bytes: int = 8) -> NDArray[np.int8]:
-    """The int8 cube [c, h, w] stored in the feature layout."""
-    surfaces = -(-c // atom_bytes)
-    out = np.empty((surfaces, h, w * atom_bytes), dtype=np.uint8)
-    for s in range(surfaces):
-        for y in range(h):
-            out[s, y] = mem.read(base + s * surface_stride + y * line_stride, w * atom_bytes)
-    cube = out.reshape(surfaces, h, w, atom_bytes).transpose(0, 3, 1, 2).reshape(surfaces * atom_bytes, h, w)
-    return cube[:c].view(np.int8)
-
-
-def write_cube(mem: Memory, base: int, line_stride: int, surface_stride: int, cube: ArrayLike,
-               atom_bytes: int = 8) -> None:
-    """Store an int8 cube [c, h, w]; channels padded with zero lanes to whole atoms (all lanes written)."""
-    arr = np.asarray(cube).astype(np.int64)
-    c, h, w = arr.shape
-    surfaces = -(-c // atom_bytes)
-    padded = np.zeros((surfaces * atom_bytes, h, w), dtype=np.int64)
-    padded[:c] = arr
-    atoms = (padded & 0xFF).astype(np.uint8).reshape(surfaces, atom_bytes, h, w).transpose(0, 2, 3, 1)
-    for s in range(surfaces):
-        for y in range(h):
-            mem.write(base + s * surface_stride + y * line_stride, atoms[s, y].reshape(-1))

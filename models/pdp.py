@@ -20,8 +20,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models.cdp import check_layout
+from models.cube import CubeLayout
 from models.errors import ConfigError
-from models.feature_lines import read_lines, write_lines
 from models.precision import as_signed, rshift_round
 
 IntArray = NDArray[np.int64]
@@ -427,7 +427,6 @@ class PdpResult:
 def run_pdp(cfg: PdpConfig, mem: object, flying_input: NDArray[np.integer] | None = None) -> PdpResult:
     """Run one PDP hardware layer: read (or take from SDP), pool, write every lane of every atom."""
     check_memory_layout(cfg)
-    atom = cfg.atom_bytes
     if cfg.flying:
         if flying_input is None:
             raise ValueError("PDP is in on-the-fly mode: pass the SDP output cube as flying_input")
@@ -437,8 +436,18 @@ def run_pdp(cfg: PdpConfig, mem: object, flying_input: NDArray[np.integer] | Non
             cube = np.concatenate([cube, pad])
         cube = cube[:cfg.padded_channels]
     else:
-        cube = read_lines(mem, cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride,
-                           cfg.input_columns(), cfg.in_height, cfg.surfaces, atom)
+        cube = src_layout(cfg).read_lanes(mem)  # type: ignore[arg-type]
     out = pdp_pool(cube, cfg)
-    write_lines(mem, cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, out, atom)
+    dst_layout(cfg).write(mem, out)  # type: ignore[arg-type]
     return PdpResult(out)
+
+
+def src_layout(cfg: PdpConfig) -> CubeLayout:
+    """The input cube PDP_RDMA reads (every column a band reads: input_columns())."""
+    return CubeLayout(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.input_columns(),
+                      cfg.in_height, cfg.channels, cfg.atom_bytes)
+
+
+def dst_layout(cfg: PdpConfig) -> CubeLayout:
+    return CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg.out_width,
+                      cfg.out_height, cfg.channels, cfg.atom_bytes)

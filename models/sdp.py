@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models.cdp import check_layout
+from models.cube import CubeLayout
 from models.errors import ConfigError
 from models.sdp_datapath import (
     ALU_EQL,
@@ -356,17 +357,19 @@ def sdp_compute(cube: NDArray[np.integer], cfg: SdpConfig, ops: Operands | None 
 
 def _read_feature(mem: object, base: int, line_stride: int, surface_stride: int, width: int, height: int,
                   surfaces: int, atom: int, elem_bytes: int, contiguous: bool) -> NDArray[np.uint8]:
-    """Read [surfaces, height, width, atom * elem_bytes] bytes, one read per line (or one for packed)."""
-    line_bytes = width * atom * elem_bytes
-    out = np.empty((surfaces, height, line_bytes), dtype=np.uint8)
-    if contiguous:
-        flat = np.asarray(mem.read(base, surfaces * height * line_bytes), dtype=np.uint8)  # type: ignore
-        return flat.reshape(surfaces, height, width, atom * elem_bytes)
-    for s in range(surfaces):
-        for h in range(height):
-            addr = (base + s * surface_stride + h * line_stride) & 0xFFFFFFFF
-            out[s, h] = np.asarray(mem.read(addr, line_bytes), dtype=np.uint8)  # type: ignore[attr-defined]
-    return out.reshape(surfaces, height, width, atom * elem_bytes)
+    """Read [surfaces, height, width, atom * elem_bytes] bytes (contiguous: a packed cube)."""
+    channels = surfaces * atom
+    layout = (CubeLayout.packed(base, width, height, channels, atom, elem_bytes) if contiguous
+              else CubeLayout(base, line_stride, surface_stride, width, height, channels, atom, elem_bytes))
+    return layout.read_atoms(mem)  # type: ignore[arg-type]
+
+
+def dst_layout(cfg: SdpConfig) -> CubeLayout:
+    """The output cube in memory: a 1x1 cube is written packed (surfaces back to back from the base)."""
+    if cfg.is_1x1:
+        return CubeLayout.packed(cfg.dst_base, cfg.width, cfg.height, cfg.channels, cfg.atom_bytes)
+    return CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg.width, cfg.height,
+                      cfg.channels, cfg.atom_bytes)
 
 
 def _to_cube(raw: NDArray[np.uint8], two_byte: bool, ways: int, atom: int) -> list[IntArray]:
@@ -429,14 +432,5 @@ def run_sdp(cfg: SdpConfig, mem: object, flying_input: NDArray[np.integer] | Non
     res = sdp_compute(cube, cfg, _read_operands(cfg, mem, sec_mem), lut_tables=lut_tables)
     written = not (cfg.ew.eql or cfg.to_pdp)
     if written:
-        out = res.data.astype(np.int8)
-        atoms = out.reshape(cfg.surfaces, atom, cfg.height, cfg.width).transpose(0, 2, 3, 1)
-        if cfg.is_1x1:
-            # A 1x1 cube is written packed: surfaces back to back from the base.
-            mem.write(cfg.dst_base, atoms.reshape(-1).view(np.uint8))  # type: ignore[attr-defined]
-        else:
-            for s in range(cfg.surfaces):
-                for h in range(cfg.height):
-                    addr = (cfg.dst_base + s * cfg.dst_surface_stride + h * cfg.dst_line_stride) & 0xFFFFFFFF
-                    mem.write(addr, atoms[s, h].reshape(-1).view(np.uint8))  # type: ignore[attr-defined]
+        dst_layout(cfg).write(mem, res.data.astype(np.int8))  # type: ignore[arg-type]
     return SdpResult(res.data, res.saturation_count, res.unequal, res.lut_stats, written)

@@ -14,7 +14,7 @@ The table (scripts/bench_pdp.py's, same columns) shows:
               channels, so this is the bound CDP can reach (one atom in and one out per cycle);
   cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
               C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
-Every layer is checked: the output span must equal the reference model's (models/replay.ModelTarget fed the
+Every layer is checked: the output span must equal the reference model's (models/subsystem.ModelTarget fed the
 same steps, LUT writes included), the bytes written must be exactly the output cube, the LUT statistics and
 D_OUT_SATURATION registers must hold the model's counts, and traces must match their golden CRCs. A failed
 check is printed in the table and sets the exit code. Figures only: no timed pass/fail.
@@ -45,7 +45,8 @@ from models import lut_program  # noqa: E402
 from models import registers as regmap  # noqa: E402
 from models.cdp import cdp_compute, input_convert  # noqa: E402
 from models.driver_cdp import Convertor, Surface, cdp_layer  # noqa: E402
-from models.replay import MemWrite, RegWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
+from models.regfile import RegWrite  # noqa: E402
+from models.replay import MemWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
 from models.trace import TraceError, default_trace_folders  # noqa: E402
 from scripts.bench_pdp import table  # noqa: E402
 from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402

@@ -16,6 +16,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from models.cdp import CdpConfig, cdp_compute  # noqa: E402
+from models.driver_pdp import recip_kernel  # noqa: E402
 from models.lut import LutConfig, lut_lookup  # noqa: E402
 from models.pdp import PdpConfig, pdp_pool  # noqa: E402
 from models.sdp import SdpConfig, sdp_compute  # noqa: E402
@@ -34,8 +35,8 @@ def pdp_config(method: int) -> PdpConfig:
         "D_OPERATION_MODE_CFG.POOLING_METHOD": method, "D_OPERATION_MODE_CFG.FLYING_MODE": 1,
         "D_POOLING_KERNEL_CFG.KERNEL_WIDTH": 2, "D_POOLING_KERNEL_CFG.KERNEL_HEIGHT": 2,
         "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH": 1, "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_HEIGHT": 1,
-        "D_RECIP_KERNEL_WIDTH.RECIP_KERNEL_WIDTH": 0x5555,
-        "D_RECIP_KERNEL_HEIGHT.RECIP_KERNEL_HEIGHT": 0x5555,
+        "D_RECIP_KERNEL_WIDTH.RECIP_KERNEL_WIDTH": recip_kernel(3),
+        "D_RECIP_KERNEL_HEIGHT.RECIP_KERNEL_HEIGHT": recip_kernel(3),
         "D_POOLING_PADDING_CFG.PAD_LEFT": 1, "D_POOLING_PADDING_CFG.PAD_TOP": 1,
         "D_POOLING_PADDING_VALUE_1_CFG.PAD_VALUE_1X": 3, "D_POOLING_PADDING_VALUE_2_CFG.PAD_VALUE_2X": 6,
     }

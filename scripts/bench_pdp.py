@@ -11,8 +11,9 @@ For every PDP-only NVDLA trace in traces/nv_small* and for 64x64x64 int8 cubes, 
   busiest     cycles / (the busier of read and write bytes / 8): how close to saturating one direction;
   cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
               C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
-Every layer is also checked: the output span must equal the reference model's (models/replay.ModelTarget fed
-the same steps), the bytes written must be exactly the output cube, and traces must match their golden CRCs.
+Every layer is also checked: the output span must equal the reference model's (models/subsystem.ModelTarget
+fed the same steps), the bytes written must be exactly the output cube, and traces must match their golden
+CRCs.
 A benchmark of a wrong design is worthless, so a failed check is printed in the table and sets the exit code.
 Figures only: no timed pass/fail.
 
@@ -39,8 +40,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from models import registers as regmap  # noqa: E402
+from models.driver_pdp import recip_kernel  # noqa: E402
 from models.pdp import AVERAGE, MAX, PdpConfig, check_memory_layout  # noqa: E402
-from models.replay import MemWrite, RegWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
+from models.regfile import RegWrite  # noqa: E402
+from models.replay import MemWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
 from models.trace import TraceError, default_trace_folders  # noqa: E402
 from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from tb import outcome  # noqa: E402
@@ -76,11 +79,6 @@ SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000
 
 
-def recip(k: int) -> int:
-    """RECIP_KERNEL_{WIDTH,HEIGHT}: 1/k in 16-bit fraction format (1.0 = 0x10000), rounded to nearest."""
-    return (2 * (1 << 16) + k) // (2 * k)
-
-
 def cube_fields(layer: CubeLayer) -> dict[str, dict[str, int]]:
     """Register fields of a packed (line- and surface-packed) cube layer, no split."""
     n, k, s, p = layer.size, layer.kernel, layer.stride, layer.pad
@@ -96,8 +94,8 @@ def cube_fields(layer: CubeLayer) -> dict[str, dict[str, int]]:
            "D_OPERATION_MODE_CFG.POOLING_METHOD": layer.method, "D_OPERATION_MODE_CFG.FLYING_MODE": 1,
            "D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_FIRST": out - 1,
            "D_POOLING_KERNEL_CFG.KERNEL_HEIGHT": k - 1, "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_HEIGHT": s - 1,
-           "D_RECIP_KERNEL_WIDTH.RECIP_KERNEL_WIDTH": recip(k),
-           "D_RECIP_KERNEL_HEIGHT.RECIP_KERNEL_HEIGHT": recip(k),
+           "D_RECIP_KERNEL_WIDTH.RECIP_KERNEL_WIDTH": recip_kernel(k),
+           "D_RECIP_KERNEL_HEIGHT.RECIP_KERNEL_HEIGHT": recip_kernel(k),
            "D_POOLING_PADDING_CFG.PAD_LEFT": p, "D_POOLING_PADDING_CFG.PAD_RIGHT": p,
            "D_POOLING_PADDING_CFG.PAD_TOP": p, "D_POOLING_PADDING_CFG.PAD_BOTTOM": p,
            "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": DST_BASE, "D_DST_LINE_STRIDE.DST_LINE_STRIDE": line_out,

@@ -23,7 +23,7 @@ the top (rtl/top/nvdla_pp_top.v) runs the layer with the simulation memory
   ratios      cycles / bound and cycles / busier;
   cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
               C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
-Every layer is checked: the output span must equal the replay model's (models/replay.ModelTarget fed the
+Every layer is checked: the output span must equal the replay model's (models/subsystem.ModelTarget fed the
 same steps, LUT writes included) and the bytes written must be exactly the output cube (nothing at all in
 EQL mode); D_PERF_LUT_{LE_HIT,LO_HIT,UFLOW,OFLOW,HYBRID}, D_PERF_OUT_SATURATION and D_STATUS of each
 register group the model ran, read over CSB, must hold the model's values (0 for the LUT counters of a layer
@@ -74,16 +74,11 @@ from models.driver_sdp import (  # noqa: E402
     sdp_layer,
 )
 from models.memory import Memory  # noqa: E402
-from models.replay import (  # noqa: E402
-    MemWrite,
-    RegWrite,
-    RunRecord,
-    Step,
-    WaitInterrupt,
-    trace_steps,
-)
+from models.regfile import RegWrite  # noqa: E402
+from models.replay import MemWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
 from models.sdp import SdpResult, run_sdp  # noqa: E402
 from models.sdp_datapath import ALU_EQL, ALU_SUM  # noqa: E402
+from models.subsystem import RunRecord  # noqa: E402
 from models.trace import TraceError, default_trace_folders  # noqa: E402
 from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from tb import outcome  # noqa: E402

@@ -24,19 +24,18 @@ from cocotb.triggers import ClockCycles, First, RisingEdge, Timer
 from cocotb.utils import get_sim_time
 
 from models import registers as regmap
+from models.regfile import RegWrite, intr_bit, intr_mask
 from models.replay import (
-    INTR_BIT,
     CheckCrc,
     MemFill,
     MemWrite,
-    ModelTarget,
-    RegWrite,
     Step,
     TraceResult,
     WaitInterrupt,
     crc_failure,
     locate_against,
 )
+from models.subsystem import ModelTarget
 from models.trace import TraceError
 from tb.bfm.csb import CsbMaster
 from tb.bfm.sim_memory import MemTiming, SimMemory
@@ -46,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CLK_NS = 10                       # the wrapper's clock: 100 MHz
 LAYER_TIMEOUT_CYCLES = 2_000_000  # bounds a hang only
 BUS_BYTES = 8                     # 64-bit AXI data
-DONE_BITS = 0x3F                  # GLB S_INTR_MASK: SDP, CDP and PDP done, groups 0 and 1
+DONE_BITS = intr_mask(("SDP", "CDP", "PDP"))  # GLB S_INTR_MASK: their done, groups 0 and 1
 
 
 @dataclass
@@ -162,7 +161,7 @@ def with_interrupt_masks(steps: list[Step]) -> list[Step]:
             end += 1
         waits = [s for s in steps[i:end] if isinstance(s, WaitInterrupt)]
         if waits:
-            bit = 1 << (INTR_BIT[waits[-1].unit] + waits[-1].group)
+            bit = 1 << intr_bit(waits[-1].unit, waits[-1].group)
             out.append(RegWrite("GLB", "S_INTR_MASK", DONE_BITS & ~bit))
         out += steps[start:end]
         start = i = end
@@ -213,7 +212,7 @@ class BenchTarget:
 
     async def _wait_interrupt(self, unit: str, group: int) -> bool:
         """Wait for the unit's done bit in GLB S_INTR_STATUS and clear it (write 1)."""
-        return await wait_status_bit(self.dut, self.csb, 1 << (INTR_BIT[unit] + group)) is not None
+        return await wait_status_bit(self.dut, self.csb, 1 << intr_bit(unit, group)) is not None
 
     async def replay(self, name: str, steps: list[Step]) -> TraceResult:
         """A whole NVDLA trace: its CRC steps are the checks (its layers may overwrite each other's outputs,
@@ -294,7 +293,7 @@ class BenchTarget:
                 lines.append(f"W {regmap.address(step.unit, step.reg):x} {step.value:x} {int(enable)} "
                              f"{int(enable and bool(step.value & 1))}")
             elif isinstance(step, WaitInterrupt):
-                lines.append(f"I {status:x} {1 << (INTR_BIT[step.unit] + step.group):x}")
+                lines.append(f"I {status:x} {1 << intr_bit(step.unit, step.group):x}")
         layout = self.model.runs[-1].layout if self.model.runs else None
         if layout is not None:
             surfaces = -(-layout.channels // layout.atom_bytes)

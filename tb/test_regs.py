@@ -1,8 +1,8 @@
 """Bench of the generated register blocks and the GLB interrupt block, through the generated wrappers
 tb/hdl/nvdla_regs_top.v (GLB, PDP_RDMA, PDP, CDP) and tb/hdl/nvdla_regs_sdp_top.v (GLB, SDP_RDMA, SDP,
-CDP_RDMA): the units behind the CSB slave, driven by the CSB master BFM and scored against a Python shadow
-of NVDLA's register semantics built on models/registers.py (regmap README: "Register groups", "Accesses to
-unmapped or reserved addresses", "LUT access", "GLB interrupts").
+CDP_RDMA): the units behind the CSB slave, driven by the CSB master BFM and scored against the register-file
+model models/regfile.py as shadow (regmap README: "Register groups", "Accesses to unmapped or reserved
+addresses", "LUT access", "GLB interrupts").
 
 A wrapper gives statistic k of unit u the live value stat_base + (u << 8) + k (u: index in the
 description); dp_done / op_en / consumer bit i belongs to its i-th unit with register groups; the GLB sees
@@ -13,13 +13,24 @@ each unit's done pulse tagged with its CONSUMER group; each LUT port has a memor
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 
 import cocotb
 from cocotb.handle import SimHandleBase
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
 from models import registers as regs
+from models.regfile import (
+    GLB_IMPLEMENTED,
+    INTR_UNITS,
+    LUT_REGS,
+    MASK32,
+    Glb,
+    RegisterFile,
+    field_mask,
+    intr_bit,
+    intr_mask,
+    stat_style,
+)
 from tb import outcome
 from tb.bfm.csb import CsbMaster
 from tb.common import make_rng, scaled, start_clock_and_reset
@@ -28,38 +39,15 @@ from tb.funcov import Covergroup
 UNITS = list(regs.UNITS)
 GROUPED = [u for u in UNITS if any(r["group"] == "dual" for r in regs.registers(u).values())]
 OP_EN_DELAY = 3
-MASK32 = 0xFFFFFFFF
-# Statistics held by the datapath per group and never cleared on OP_EN (README: PDP/CDP and their RDMA
-# perf and LUT counters and CDP's saturation count); the others latch on OP_EN falling, clear on arm.
-HOLD_UNITS = ("PDP_RDMA", "PDP", "CDP_RDMA", "CDP")
 # Registers whose read has a side effect (moves the LUT pointer): only the LUT tests read them.
 SIDE_EFFECT = ("S_LUT_ACCESS_DATA",)
-LUT_REGS = ("S_LUT_ACCESS_CFG", "S_LUT_ACCESS_DATA")
-# GLB interrupt bits that exist in nv_small (no BDMA 6/7, no RUBIK 8/9)
-GLB_IMPL = 0x3F003F
-GLB_DONE_BIT = {"SDP": 0, "CDP": 2, "PDP": 4}
-
-
-def field_mask(unit: str, reg: str, accesses: Iterable[str]) -> int:
-    mask = 0
-    for msb, lsb, access in regs.registers(unit)[reg]["fields"].values():
-        if access in accesses:
-            mask |= ((1 << (msb - lsb + 1)) - 1) << lsb
-    return mask
-
-
-def is_stat(unit: str, reg: str) -> bool:
-    r = regs.registers(unit)[reg]
-    return r["group"] == "dual" and any(acc == "RO" for _m, _l, acc in r["fields"].values())
-
-
-def is_hold(unit: str, reg: str) -> bool:
-    return unit in HOLD_UNITS and "NAN" not in reg and "INF" not in reg
+# the units whose done sets a GLB interrupt bit
+GLB_SOURCES = tuple(u for u in UNITS if u in INTR_UNITS)
 
 
 def stat_fields(unit: str) -> list[tuple[str, str]]:
     """(register, field) of every statistic, in the wrapper's numbering order."""
-    return [(name, fname) for name, r in regs.registers(unit).items() if is_stat(unit, name)
+    return [(name, fname) for name, r in regs.registers(unit).items() if stat_style(unit, name)
             for fname, (_m, _l, acc) in r["fields"].items() if acc == "RO"]
 
 
@@ -77,71 +65,14 @@ def random_fields(rng: random.Random, unit: str, reg: str) -> int:
     return value | (rng.getrandbits(32) & reserved & MASK32)
 
 
-class UnitShadow:
-    """Expected state of one unit's register block, as NVDLA defines it."""
-
-    def __init__(self, unit: str) -> None:
-        self.unit = unit
-        self.regs = regs.registers(unit)
-        resets = regs.reset_values(unit)
-        self.s = {n: v for n, v in resets.items() if self.regs[n]["group"] == "single"}
-        self.d = [{n: v for n, v in resets.items() if self.regs[n]["group"] == "dual"} for _ in range(2)]
-        self.producer = 0
-        self.consumer = 0
-        self.op_en = [0, 0]
-
-    def status(self) -> int:
-        def one(g: int) -> int:
-            return 0 if not self.op_en[g] else (1 if self.consumer == g else 2)
-        return one(0) | one(1) << 16
-
-    def write(self, reg: str, value: int) -> None:
-        if reg == "S_POINTER":
-            self.producer = regs.decode_fields(self.unit, {reg: value})["S_POINTER.PRODUCER"]
-            return
-        rw = field_mask(self.unit, reg, ("RW",))
-        if self.regs[reg]["group"] == "single":
-            self.s[reg] = (self.s[reg] & ~rw) | (value & rw)
-            return
-        g = self.producer
-        if self.op_en[g]:
-            return  # writes to a running or pending group are dropped
-        if reg == "D_OP_ENABLE":
-            if value & 1:
-                self.op_en[g] = 1
-                for name in self.d[g]:  # arming clears the group's latched statistics
-                    if is_stat(self.unit, name) and not is_hold(self.unit, name):
-                        self.d[g][name] = 0
-            return
-        self.d[g][reg] = (self.d[g][reg] & ~rw) | (value & rw)
-
-    def read(self, reg: str) -> int:
-        if reg == "S_STATUS":
-            return self.status()
-        if reg == "S_POINTER":
-            return self.producer | self.consumer << 16
-        if reg == "D_OP_ENABLE":
-            return self.op_en[self.producer]
-        if self.regs[reg]["group"] == "single":
-            return self.s[reg]
-        return self.d[self.producer][reg]
-
-    def done(self, live: dict[str, int]) -> None:
-        g = self.consumer
-        for name, value in live.items():
-            if is_hold(self.unit, name) or self.op_en[g]:
-                self.d[g][name] = value
-        self.op_en[g] = 0
-        self.consumer ^= 1
-
-
 class Bench:
     def __init__(self, dut: SimHandleBase, rng: random.Random) -> None:
         self.dut = dut
         self.rng = rng
         self.csb = CsbMaster(dut.clk, dut)
-        self.shadow = {u: UnitShadow(u) for u in UNITS}
-        self.intr_status = 0  # GLB S_INTR_STATUS
+        # the expected state of every register block: the one register-file model (models/regfile.py)
+        self.glb = Glb()
+        self.shadow: dict[str, RegisterFile] = {u: self.glb if u == "GLB" else RegisterFile(u) for u in UNITS}
         # the units this wrapper holds, and the order of its dp_done / op_en / consumer bits
         self.units = [u for u in UNITS if hasattr(dut, f"u_{u.lower()}")]
         self.grouped = [u for u in self.units if u in GROUPED]
@@ -152,22 +83,22 @@ class Bench:
     # --- CSB access -------------------------------------------------------------------------------------
     async def write(self, unit: str, reg: str, value: int) -> None:
         await self.csb.write(regs.address(unit, reg), value, nposted=self.rng.random() < 0.5)
-        if (unit, reg) == ("GLB", "S_INTR_STATUS"):
-            self.intr_status &= ~value
-        elif (unit, reg) == ("GLB", "S_INTR_SET"):
-            self.intr_status |= value & GLB_IMPL
-        elif reg not in LUT_REGS:  # the LUT tests keep their own expectations
+        if reg not in LUT_REGS:  # the LUT tests keep their own expectations
             self.shadow[unit].write(reg, value)
 
+    @property
+    def intr_status(self) -> int:
+        return self.glb.status_bits
+
     def intr_mask(self) -> int:
-        return self.shadow["GLB"].s["S_INTR_MASK"]
+        return self.glb.mask
 
     async def read(self, unit: str, reg: str) -> int:
         return await self.csb.read(regs.address(unit, reg))
 
     async def expect(self, unit: str, reg: str, what: str = "") -> None:
         got = await self.read(unit, reg)
-        want = self.intr_status if (unit, reg) == ("GLB", "S_INTR_STATUS") else self.shadow[unit].read(reg)
+        want = self.shadow[unit].read(reg)
         where = f"{unit}.{reg} {what}".rstrip()
         assert got == want, f"{where}: read {got:#010x}, expected {want:#010x}"
 
@@ -208,8 +139,8 @@ class Bench:
 
     def model_done(self, unit: str) -> None:
         """The GLB status bit of the finished group (its CONSUMER), then the unit's own state."""
-        if unit in GLB_DONE_BIT:
-            self.intr_status |= 1 << (GLB_DONE_BIT[unit] + self.shadow[unit].consumer)
+        if unit in GLB_SOURCES:
+            self.glb.unit_done(unit, self.shadow[unit].consumer)
         self.shadow[unit].done(self.live_stats(unit))
 
     def instance(self, unit: str) -> SimHandleBase:
@@ -227,8 +158,7 @@ class Bench:
         imgs = {reg: int(getattr(inst, reg.lower()).value) for reg in rw_regs(unit)} if unit == "GLB" else {}
         out = regs.decode_fields(unit, imgs) if imgs else regs.unpack_bundle(unit, "cfg", int(inst.cfg.value))
         for reg in rw_regs(unit):
-            r = sh.regs[reg]
-            value = sh.s[reg] if r["group"] == "single" else sh.d[sh.consumer][reg]
+            value = sh.consumer_value(reg)
             for fname, want in regs.decode_fields(unit, {reg: value}).items():
                 got = out[fname]
                 assert got == want, f"{unit} output {fname} = {got:#x}, expected {want:#x}"
@@ -337,7 +267,8 @@ async def unmapped_addresses(dut: SimHandleBase) -> None:
 @cocotb.test()
 async def group_handover(dut: SimHandleBase) -> None:
     """Program group 1 while group 0 runs, both run in turn: status, pointer, dropped writes, the
-    datapath's op_en (low for OP_EN_DELAY cycles after done, then the pending group) and its D_ fields."""
+    datapath's op_en (low for OP_EN_DELAY cycles after done, then the pending group) and its D_ fields;
+    then group 0 armed again (latched statistics cleared, held ones kept)."""
     tb = await setup(dut, "groups")
     for unit in tb.grouped:
         sh = tb.shadow[unit]
@@ -373,6 +304,11 @@ async def group_handover(dut: SimHandleBase) -> None:
         await tb.check_outputs(unit)
         assert sh.status() == 0 and not tb.bit(dut.op_en, unit)
         await tb.expect_all(unit, "both idle")
+        # group 0 again: arming clears its latched statistics, its held ones stay
+        assert sh.producer == 0 and sh.consumer == 0
+        await tb.write(unit, "D_OP_ENABLE", 1)
+        await tb.expect_all(unit, "group 0 armed again")
+        await tb.done(unit)
 
 
 async def done_and_count_op_en_low(tb: Bench, unit: str) -> int:
@@ -443,7 +379,7 @@ async def glb_check(tb: Bench, what: str) -> None:
     await tb.expect("GLB", "S_INTR_MASK", what)
     assert await tb.read("GLB", "S_INTR_SET") == 0, "S_INTR_SET is write-only and reads 0"
     await ReadOnly()
-    want = int(bool(tb.intr_status & ~tb.intr_mask() & MASK32))
+    want = int(tb.glb.intr)
     assert int(tb.dut.intr.value) == want, f"intr {what}: expected {want}"
     await RisingEdge(tb.dut.clk)
 
@@ -454,18 +390,18 @@ async def glb_interrupts(dut: SimHandleBase) -> None:
     absent units' bits stay 0); mask 1 = masked; intr = |(status & ~mask); then a random walk."""
     tb = await setup(dut, "glb")
     await glb_check(tb, "after reset")
-    sources = [u for u in GLB_DONE_BIT if u in tb.grouped]
+    sources = [u for u in GLB_SOURCES if u in tb.grouped]
     assert sources, "the wrapper has no unit that raises a GLB interrupt"
     for unit in sources:
         for _group in range(2):
             await tb.done(unit)
             await glb_check(tb, f"after {unit} done")
-    assert tb.intr_status == sum(3 << GLB_DONE_BIT[u] for u in sources)
+    assert tb.intr_status == intr_mask(sources)
     for bit in range(6):  # clear one at a time: bits written 0 stay
         await tb.write("GLB", "S_INTR_STATUS", 1 << bit)
         await glb_check(tb, f"after W1C of bit {bit}")
     await tb.write("GLB", "S_INTR_SET", MASK32)
-    assert tb.intr_status == GLB_IMPL
+    assert tb.intr_status == GLB_IMPLEMENTED
     await glb_check(tb, "after S_INTR_SET of every bit")
     await tb.write("GLB", "S_INTR_MASK", MASK32)
     await glb_check(tb, "all masked")
@@ -488,7 +424,7 @@ async def glb_interrupts(dut: SimHandleBase) -> None:
 async def set_wins_over_clear(tb: Bench, unit: str) -> None:
     """A done pulse in the very cycle a W1C write of the same bit takes effect leaves the bit set."""
     dut = tb.dut
-    bit = GLB_DONE_BIT[unit] + tb.shadow[unit].consumer
+    bit = intr_bit(unit, tb.shadow[unit].consumer)
     await tb.write("GLB", "S_INTR_SET", 1 << bit)
     status_word = regs.address("GLB", "S_INTR_STATUS") >> 2
 

@@ -1,13 +1,13 @@
 """Bench of the SDP datapath core (rtl/sdp/nvdla_sdp_core.v) against models/sdp.py sdp_compute.
 
 Every configuration is a set of raw SDP / SDP_RDMA register fields: the model's SdpConfig comes from
-SdpConfig.from_fields (so the Limitation rules hold), and the DUT gets the same raw values on its ports.
+SdpConfig.from_fields (so the Limitation rules hold), and the DUT gets the same raw values in its cfg bundle.
 Memory operands are the model's Operands (per channel or per element, int8 or int16 values); the operand
 streams carry them per atom (lane i: ALU [15:0], MUL [31:16]); a stream is enabled exactly when the
 wrapper would enable it (RDMA on and an active ALU or MUL of the block takes its operand from memory).
 The LUT tables go in through the access port. Atoms stream in cube order (surface, line, column) with
 random backpressure on all five streams; every lane of every atom is scored, and the LUT statistics, the
-output saturation count and status_unequal are compared after every configuration.
+output saturation count and STATUS_UNEQUAL (the stat bundle) are compared after every configuration.
 
 - random_configs: random register fields (every ALU algo of BS/BN/EW incl. EQL, PReLU with and without
   ALU, ReLU, every register/memory source combination, shifts up to their field maximum, EW truncate up to
@@ -47,6 +47,7 @@ from models.sdp_datapath import (
 )
 from tb import outcome
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
+from tb.bundle import CfgBundle, read_stat
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
 from tb.lut_port import LutPortDriver, check_readback
@@ -67,52 +68,6 @@ COUNTERS = ("le_hit", "lo_hit", "uflow", "oflow", "hybrid")
 
 def atom_lanes() -> int:
     return int(bench_params().get("ATOM", 8))
-
-
-# ------------------------------------------------------------------------------------------ port map
-def port_fields() -> dict[str, str]:
-    """DUT configuration port -> "REG.FIELD" of the SDP unit (raw, unsigned as stored)."""
-    m: dict[str, str] = {}
-    for p in ("BS", "BN"):
-        lo = p.lower()
-        cfg, alu, mul = f"D_DP_{p}_CFG.{p}_", f"D_DP_{p}_ALU_", f"D_DP_{p}_MUL_"
-        m.update({f"{lo}_bypass": cfg + "BYPASS", f"{lo}_alu_bypass": cfg + "ALU_BYPASS",
-                  f"{lo}_alu_algo": cfg + "ALU_ALGO", f"{lo}_mul_bypass": cfg + "MUL_BYPASS",
-                  f"{lo}_mul_prelu": cfg + "MUL_PRELU", f"{lo}_relu_bypass": cfg + "RELU_BYPASS",
-                  f"{lo}_alu_src": f"{alu}CFG.{p}_ALU_SRC",
-                  f"{lo}_alu_shift": f"{alu}CFG.{p}_ALU_SHIFT_VALUE",
-                  f"{lo}_alu_operand": f"{alu}SRC_VALUE.{p}_ALU_OPERAND",
-                  f"{lo}_mul_src": f"{mul}CFG.{p}_MUL_SRC",
-                  f"{lo}_mul_shift": f"{mul}CFG.{p}_MUL_SHIFT_VALUE",
-                  f"{lo}_mul_operand": f"{mul}SRC_VALUE.{p}_MUL_OPERAND"})
-    cfg = "D_DP_EW_CFG.EW_"
-    m.update({"ew_bypass": cfg + "BYPASS", "ew_alu_bypass": cfg + "ALU_BYPASS",
-              "ew_alu_algo": cfg + "ALU_ALGO",
-              "ew_mul_bypass": cfg + "MUL_BYPASS", "ew_mul_prelu": cfg + "MUL_PRELU",
-              "ew_lut_bypass": cfg + "LUT_BYPASS", "ew_truncate": "D_DP_EW_TRUNCATE_VALUE.EW_TRUNCATE"})
-    for op in ("ALU", "MUL"):
-        lo = f"ew_{op.lower()}"
-        m.update({f"{lo}_src": f"D_DP_EW_{op}_CFG.EW_{op}_SRC",
-                  f"{lo}_cvt_bypass": f"D_DP_EW_{op}_CFG.EW_{op}_CVT_BYPASS",
-                  f"{lo}_operand": f"D_DP_EW_{op}_SRC_VALUE.EW_{op}_OPERAND",
-                  f"{lo}_cvt_offset": f"D_DP_EW_{op}_CVT_OFFSET_VALUE.EW_{op}_CVT_OFFSET",
-                  f"{lo}_cvt_scale": f"D_DP_EW_{op}_CVT_SCALE_VALUE.EW_{op}_CVT_SCALE",
-                  f"{lo}_cvt_truncate": f"D_DP_EW_{op}_CVT_TRUNCATE_VALUE.EW_{op}_CVT_TRUNCATE"})
-    for name in ("OFFSET", "SCALE", "SHIFT"):
-        m[f"cvt_{name.lower()}"] = f"D_CVT_{name}.CVT_{name}"
-    for name in ("LE_FUNCTION", "UFLOW_PRIORITY", "OFLOW_PRIORITY", "HYBRID_PRIORITY"):
-        m[f"lut_{name.lower()}"] = f"S_LUT_CFG.LUT_{name}"
-    for name in ("LE_INDEX_OFFSET", "LE_INDEX_SELECT", "LO_INDEX_SELECT"):
-        m[f"lut_{name.lower()}"] = f"S_LUT_INFO.LUT_{name}"
-    for reg in ("LE_START", "LE_END", "LO_START", "LO_END"):
-        m[f"lut_{reg.lower()}"] = f"S_LUT_{reg}.LUT_{reg}"
-    for table in ("LE", "LO"):
-        for flow in ("UFLOW", "OFLOW"):
-            for kind in ("SCALE", "SHIFT"):
-                m[f"lut_{table.lower()}_slope_{flow.lower()}_{kind.lower()}"] = \
-                    f"S_LUT_{table}_SLOPE_{kind}.LUT_{table}_SLOPE_{flow}_{kind}"
-    return m
-
 
 
 # ------------------------------------------------------------------------------------------ coverage
@@ -190,11 +145,11 @@ class Coverage(Covergroup):
 
 # ------------------------------------------------------------------------------------------ DUT driver
 class SdpDriver(LutPortDriver):
-    """Drives the configuration ports from raw fields, the LUT access port and start; reads the results."""
+    """Drives the configuration bundle from raw fields, the LUT access port and start; reads the results
+    from the statistics bundle."""
 
     def __init__(self, dut: SimHandleBase) -> None:
         super().__init__(dut)
-        self.ports = port_fields()
 
     async def reset(self) -> None:
         d = self.dut
@@ -204,9 +159,9 @@ class SdpDriver(LutPortDriver):
         self.clear_access()
 
     def apply(self, case: Case, op_en: dict[str, bool] | None = None) -> None:
-        s = case.fields["SDP"]
-        for port, field in self.ports.items():
-            getattr(self.dut, port).value = int(s.get(field, 0))
+        cfg = CfgBundle(self.dut.cfg, "SDP")
+        cfg.update(case.fields["SDP"])
+        cfg.apply()
         for name in ("bs", "bn", "ew"):
             en = case.op_en(name) if op_en is None else op_en[name]
             getattr(self.dut, f"{name}_op_en").value = int(en)
@@ -214,9 +169,10 @@ class SdpDriver(LutPortDriver):
     async def results(self) -> dict[str, int]:
         await ReadOnly()
         d = self.dut
-        got = {name: int(getattr(d, f"cnt_{name}").value) for name in COUNTERS}
-        got["out_saturation"] = int(d.cnt_out_sat.value)
-        got["unequal"] = int(d.status_unequal.value)
+        stat = read_stat(d.stat, "SDP")
+        got = {name: stat[f"D_PERF_LUT_{name.upper()}.LUT_{name.upper()}"] for name in COUNTERS}
+        got["out_saturation"] = stat["D_PERF_OUT_SATURATION.OUT_SATURATION"]
+        got["unequal"] = stat["D_STATUS.STATUS_UNEQUAL"]
         await FallingEdge(self.clk)
         return got
 

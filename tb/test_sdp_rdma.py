@@ -38,6 +38,7 @@ from models.sdp import (
 )
 from tb import outcome
 from tb.bfm.stream import StreamSink, never_pause, pick_pause
+from tb.bundle import CfgBundle
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 
 ATOM = 8
@@ -277,18 +278,13 @@ def make_ram(dut) -> AxiRamRead:
 
 
 def drive_layer(dut, layer: Layer) -> None:
-    dut.width_m1.value, dut.height_m1.value = layer.width - 1, layer.height - 1
-    dut.channel_m1.value = layer.channels - 1
-    dut.src_base.value, dut.src_line_stride.value = layer.src_base, layer.src_line
-    dut.src_surface_stride.value = layer.src_surf
+    """The layer's SDP_RDMA fields into the cfg bundle (fields it does not name are 0), and the stream
+    enables the unit would derive from its SDP fields."""
+    cfg = CfgBundle(dut.rdma_cfg, "SDP_RDMA")
+    cfg.update(fields_of(layer)["SDP_RDMA"])
+    cfg.apply()
     for name, dma in layer.ops.items():
         getattr(dut, f"{name}_en").value = int(dma.enabled)
-        getattr(dut, f"{name}_data_use").value = dma.data_use
-        getattr(dut, f"{name}_data_size").value = int(dma.two_byte)
-        getattr(dut, f"{name}_data_mode").value = int(dma.per_element)
-        getattr(dut, f"{name}_base").value = dma.base
-        getattr(dut, f"{name}_line_stride").value = dma.line_stride
-        getattr(dut, f"{name}_surface_stride").value = dma.surface_stride
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Top-level tests of the PDP slice (rtl/top/nvdla_pp_top.v), driven the way software drives NVDLA.
 
-Layers are programmed over CSB from the driver layer's register writes (models/driver.py), the AXI memory
+Layers are programmed over CSB from the driver layer's register writes (models/driver_pdp.py), the AXI memory
 (cocotbext-axi AxiRam, which also checks the AXI protocol) stalls every channel at random, and each layer's
 destination region, guard bytes and line/surface gaps included, is compared byte for byte with the model
 (models/pdp.run_pdp) run on a mirror of the memory (harness and layers: tb/env/pdp.py). Tests:
@@ -27,7 +27,7 @@ from cocotb.handle import SimHandleBase
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
 from models import registers as regmap
-from models.driver import PdpProgram, Surface, pdp_layer
+from models.driver_pdp import PdpProgram, Surface, pdp_layer
 from models.driver_sdp import sdp_layer
 from models.errors import ConfigError
 from models.pdp import PdpConfig, check_memory_layout, run_pdp

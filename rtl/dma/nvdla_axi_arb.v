@@ -152,8 +152,9 @@ module nvdla_axi_arb #(
     // ---- R and B: routed by the index bits of the ID ------------------------------------------------------
     wire [IDX_W-1:0] r_to = m_rid[ID_BIT +: IDX_W];
     wire [IDX_W-1:0] b_to = m_bid[ID_BIT +: IDX_W];
-    assign m_rready = s_rready[r_to];
-    assign m_bready = s_bready[b_to];
+    // gated by VALID: the ID is only meaningful with it (a 4-state memory model may leave it X before)
+    assign m_rready = m_rvalid & s_rready[r_to];
+    assign m_bready = m_bvalid & s_bready[b_to];
 
     // ---- per-master write queues ------------------------------------------------------------------------
     wire [N-1:0]      eligible;       // a whole burst buffered, its request at the head of the queue

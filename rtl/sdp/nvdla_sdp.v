@@ -7,7 +7,7 @@
 //   - memory (OUTPUT_DST = MEM, EW not in EQL mode): written with the destination strides; a 1x1 cube is
 //     written packed (surfaces back to back), as the model and NVIDIA's C model do;
 //   - PDP (OUTPUT_DST = PDP): handed on the `fly_*` stream, which the PDP consumes in the same order;
-//   - nowhere (EQL mode): the compare results are drained; status_unequal reports any difference.
+//   - nowhere (EQL mode): the compare results are drained; D_STATUS.STATUS_UNEQUAL reports any difference.
 // `done` pulses once every output atom has left the core and, when writing, every write has its AXI
 // response, so an interrupt raised on `done` is never ahead of the memory.
 //
@@ -18,9 +18,10 @@
 // one waiting for the other. FLYING_MODE (input from the convolution core) has no source in this subsystem:
 // the input is read from memory whatever it says, and the driver layer rejects such programs.
 // The configuration must hold from start to done, as the register groups guarantee.
+`include "nvdla_sdp_fields.vh"
+`include "nvdla_sdp_rdma_fields.vh"
 module nvdla_sdp #(
     parameter ATOM            = 8,     // int8 lanes per atom = bytes per 64-bit beat
-    parameter CNT_W           = 32,
     parameter MAX_BURST       = 16,
     parameter MAX_OUTSTANDING = 8,
     parameter FIFO_DEPTH      = 32     // beats buffered per read stream
@@ -30,108 +31,12 @@ module nvdla_sdp #(
     input  wire              op_en,
     output wire              done,
     output wire              busy,
-    // cube (SDP_RDMA, value-minus-one encodings) and memory layout
-    input  wire [12:0]       width_m1,
-    input  wire [12:0]       height_m1,
-    input  wire [12:0]       channel_m1,
-    input  wire [31:0]       src_base,
-    input  wire [31:0]       src_line_stride,
-    input  wire [31:0]       src_surface_stride,
-    input  wire [31:0]       dst_base,
-    input  wire [31:0]       dst_line_stride,
-    input  wire [31:0]       dst_surface_stride,
-    input  wire              output_dst,        // D_FEATURE_MODE_CFG.OUTPUT_DST: 0 memory, 1 PDP
-    // operand read DMAs (SDP_RDMA D_BRDMA_CFG / D_NRDMA_CFG / D_ERDMA_CFG and their addresses)
-    input  wire              brdma_disable,
-    input  wire [1:0]        brdma_data_use,
-    input  wire              brdma_data_size,
-    input  wire              brdma_data_mode,
-    input  wire [31:0]       bs_base,
-    input  wire [31:0]       bs_line_stride,
-    input  wire [31:0]       bs_surface_stride,
-    input  wire              nrdma_disable,
-    input  wire [1:0]        nrdma_data_use,
-    input  wire              nrdma_data_size,
-    input  wire              nrdma_data_mode,
-    input  wire [31:0]       bn_base,
-    input  wire [31:0]       bn_line_stride,
-    input  wire [31:0]       bn_surface_stride,
-    input  wire              erdma_disable,
-    input  wire [1:0]        erdma_data_use,
-    input  wire              erdma_data_size,
-    input  wire              erdma_data_mode,
-    input  wire [31:0]       ew_base,
-    input  wire [31:0]       ew_line_stride,
-    input  wire [31:0]       ew_surface_stride,
-    // D_DP_BS_* / D_DP_BN_* (raw fields)
-    input  wire              bs_bypass,
-    input  wire              bs_alu_bypass,
-    input  wire [1:0]        bs_alu_algo,
-    input  wire              bs_alu_src,
-    input  wire [5:0]        bs_alu_shift,
-    input  wire [15:0]       bs_alu_operand,
-    input  wire              bs_mul_bypass,
-    input  wire              bs_mul_prelu,
-    input  wire              bs_mul_src,
-    input  wire [7:0]        bs_mul_shift,
-    input  wire [15:0]       bs_mul_operand,
-    input  wire              bs_relu_bypass,
-    input  wire              bn_bypass,
-    input  wire              bn_alu_bypass,
-    input  wire [1:0]        bn_alu_algo,
-    input  wire              bn_alu_src,
-    input  wire [5:0]        bn_alu_shift,
-    input  wire [15:0]       bn_alu_operand,
-    input  wire              bn_mul_bypass,
-    input  wire              bn_mul_prelu,
-    input  wire              bn_mul_src,
-    input  wire [7:0]        bn_mul_shift,
-    input  wire [15:0]       bn_mul_operand,
-    input  wire              bn_relu_bypass,
-    // D_DP_EW_*
-    input  wire              ew_bypass,
-    input  wire              ew_alu_bypass,
-    input  wire [1:0]        ew_alu_algo,
-    input  wire              ew_alu_src,
-    input  wire              ew_alu_cvt_bypass,
-    input  wire [31:0]       ew_alu_operand,
-    input  wire [31:0]       ew_alu_cvt_offset,
-    input  wire [15:0]       ew_alu_cvt_scale,
-    input  wire [5:0]        ew_alu_cvt_truncate,
-    input  wire              ew_mul_bypass,
-    input  wire              ew_mul_prelu,
-    input  wire              ew_mul_src,
-    input  wire              ew_mul_cvt_bypass,
-    input  wire [31:0]       ew_mul_operand,
-    input  wire [31:0]       ew_mul_cvt_offset,
-    input  wire [15:0]       ew_mul_cvt_scale,
-    input  wire [5:0]        ew_mul_cvt_truncate,
-    input  wire [9:0]        ew_truncate,
-    input  wire              ew_lut_bypass,
-    // D_CVT_*
-    input  wire [31:0]       cvt_offset,
-    input  wire [15:0]       cvt_scale,
-    input  wire [5:0]        cvt_shift,
-    // S_LUT_* (SDP: START/END 32 bits)
-    input  wire              lut_le_function,
-    input  wire              lut_uflow_priority,
-    input  wire              lut_oflow_priority,
-    input  wire              lut_hybrid_priority,
-    input  wire [7:0]        lut_le_index_offset,
-    input  wire [7:0]        lut_le_index_select,
-    input  wire [7:0]        lut_lo_index_select,
-    input  wire [31:0]       lut_le_start,
-    input  wire [31:0]       lut_le_end,
-    input  wire [31:0]       lut_lo_start,
-    input  wire [31:0]       lut_lo_end,
-    input  wire [15:0]       lut_le_slope_uflow_scale,
-    input  wire [15:0]       lut_le_slope_oflow_scale,
-    input  wire [4:0]        lut_le_slope_uflow_shift,
-    input  wire [4:0]        lut_le_slope_oflow_shift,
-    input  wire [15:0]       lut_lo_slope_uflow_scale,
-    input  wire [15:0]       lut_lo_slope_oflow_scale,
-    input  wire [4:0]        lut_lo_slope_uflow_shift,
-    input  wire [4:0]        lut_lo_slope_oflow_shift,
+    // register bundles (rtl/gen/nvdla_sdp_fields.vh, nvdla_sdp_rdma_fields.vh): SDP's datapath, LUT and
+    // destination; SDP_RDMA's cube (value-minus-one encodings), source and operand DMAs
+    /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
+    input  wire [`SDP_CFG_W-1:0]      cfg,
+    input  wire [`SDP_RDMA_CFG_W-1:0] rdma_cfg,
+    /* verilator lint_on UNUSEDSIGNAL */
     // LUT access port (S_LUT_ACCESS_CFG / S_LUT_ACCESS_DATA strobes, rtl/lut/nvdla_lut_ram.v semantics)
     input  wire              acc_cfg_we,
     input  wire [9:0]        acc_cfg_addr,
@@ -145,13 +50,8 @@ module nvdla_sdp #(
     input  wire              acc_data_re,
     output wire [15:0]       acc_data_rdata,
     // statistics and status of the last layer (hold from done to the next start)
-    output wire [CNT_W-1:0]  cnt_le_hit,
-    output wire [CNT_W-1:0]  cnt_lo_hit,
-    output wire [CNT_W-1:0]  cnt_uflow,
-    output wire [CNT_W-1:0]  cnt_oflow,
-    output wire [CNT_W-1:0]  cnt_hybrid,
-    output wire [CNT_W-1:0]  cnt_out_sat,
-    output wire              status_unequal,
+    output wire [`SDP_STAT_W-1:0]      stat,
+    output wire [`SDP_RDMA_STAT_W-1:0] rdma_stat,
     // output on the fly to PDP (OUTPUT_DST = PDP), cube order
     output wire              fly_valid,
     input  wire              fly_ready,
@@ -195,13 +95,24 @@ module nvdla_sdp #(
                   input disable_dma);
         used = ~disable_dma & ~bypass & ((~alu_bypass & alu_src) | (~mul_bypass & mul_src));
     endfunction
-    wire bs_op_en = used(bs_bypass, bs_alu_bypass, bs_alu_src, bs_mul_bypass, bs_mul_src, brdma_disable);
-    wire bn_op_en = used(bn_bypass, bn_alu_bypass, bn_alu_src, bn_mul_bypass, bn_mul_src, nrdma_disable);
-    wire ew_op_en = used(ew_bypass, ew_alu_bypass, ew_alu_src, ew_mul_bypass, ew_mul_src, erdma_disable);
+    wire bs_op_en = used(cfg[`SDP_BS_BYPASS], cfg[`SDP_BS_ALU_BYPASS], cfg[`SDP_BS_ALU_SRC],
+                         cfg[`SDP_BS_MUL_BYPASS], cfg[`SDP_BS_MUL_SRC], rdma_cfg[`SDP_RDMA_BRDMA_DISABLE]);
+    wire bn_op_en = used(cfg[`SDP_BN_BYPASS], cfg[`SDP_BN_ALU_BYPASS], cfg[`SDP_BN_ALU_SRC],
+                         cfg[`SDP_BN_MUL_BYPASS], cfg[`SDP_BN_MUL_SRC], rdma_cfg[`SDP_RDMA_NRDMA_DISABLE]);
+    wire ew_op_en = used(cfg[`SDP_EW_BYPASS], cfg[`SDP_EW_ALU_BYPASS], cfg[`SDP_EW_ALU_SRC],
+                         cfg[`SDP_EW_MUL_BYPASS], cfg[`SDP_EW_MUL_SRC], rdma_cfg[`SDP_RDMA_ERDMA_DISABLE]);
 
-    wire eql      = ~ew_bypass & ~ew_alu_bypass & (ew_alu_algo == EQL);
-    wire to_pdp   = output_dst & ~eql;        // EQL mode outputs nothing, whatever OUTPUT_DST says
-    wire to_mem   = ~output_dst & ~eql;
+    wire eql        = ~cfg[`SDP_EW_BYPASS] & ~cfg[`SDP_EW_ALU_BYPASS] & (cfg[`SDP_EW_ALU_ALGO] == EQL);
+    wire output_dst = cfg[`SDP_OUTPUT_DST];   // 0 memory, 1 PDP
+    wire to_pdp     = output_dst & ~eql;      // EQL mode outputs nothing, whatever OUTPUT_DST says
+    wire to_mem     = ~output_dst & ~eql;
+
+    // one geometry for the read streams, the core and the write side: SDP_RDMA's
+    wire [12:0] width_m1   = rdma_cfg[`SDP_RDMA_WIDTH];
+    wire [12:0] height_m1  = rdma_cfg[`SDP_RDMA_HEIGHT];
+    /* verilator lint_off UNUSEDSIGNAL */  // the channel bits inside an atom do not count
+    wire [12:0] channel_m1 = rdma_cfg[`SDP_RDMA_CHANNEL];
+    /* verilator lint_on UNUSEDSIGNAL */
 
     // ---- layer control (rtl/common/nvdla_layer_ctrl.v: start, running, sticky finished flag, done) --------
     wire running;
@@ -251,17 +162,7 @@ module nvdla_sdp #(
     nvdla_sdp_rdma #(.ATOM(ATOM), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING),
                      .FIFO_DEPTH(FIFO_DEPTH)) u_rdma (
         .clk(clk), .rst_n(rst_n), .start(start), .busy(rd_busy),
-        .width_m1(width_m1), .height_m1(height_m1), .channel_m1(channel_m1),
-        .src_base(src_base), .src_line_stride(src_line_stride), .src_surface_stride(src_surface_stride),
-        .bs_en(bs_op_en), .bs_data_use(brdma_data_use), .bs_data_size(brdma_data_size),
-        .bs_data_mode(brdma_data_mode), .bs_base(bs_base), .bs_line_stride(bs_line_stride),
-        .bs_surface_stride(bs_surface_stride),
-        .bn_en(bn_op_en), .bn_data_use(nrdma_data_use), .bn_data_size(nrdma_data_size),
-        .bn_data_mode(nrdma_data_mode), .bn_base(bn_base), .bn_line_stride(bn_line_stride),
-        .bn_surface_stride(bn_surface_stride),
-        .ew_en(ew_op_en), .ew_data_use(erdma_data_use), .ew_data_size(erdma_data_size),
-        .ew_data_mode(erdma_data_mode), .ew_base(ew_base), .ew_line_stride(ew_line_stride),
-        .ew_surface_stride(ew_surface_stride),
+        .rdma_cfg(rdma_cfg), .bs_en(bs_op_en), .bn_en(bn_op_en), .ew_en(ew_op_en),
         .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),
         .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst),
         .m_axi_arid(m_axi_arid), .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready),
@@ -273,35 +174,8 @@ module nvdla_sdp #(
     );
 
     // ---- datapath ---------------------------------------------------------------------------------------
-    nvdla_sdp_core #(.ATOM(ATOM), .CNT_W(CNT_W)) u_core (
-        .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy),
-        .bs_bypass(bs_bypass), .bs_alu_bypass(bs_alu_bypass), .bs_alu_algo(bs_alu_algo),
-        .bs_alu_src(bs_alu_src), .bs_alu_shift(bs_alu_shift), .bs_alu_operand(bs_alu_operand),
-        .bs_mul_bypass(bs_mul_bypass), .bs_mul_prelu(bs_mul_prelu), .bs_mul_src(bs_mul_src),
-        .bs_mul_shift(bs_mul_shift), .bs_mul_operand(bs_mul_operand), .bs_relu_bypass(bs_relu_bypass),
-        .bn_bypass(bn_bypass), .bn_alu_bypass(bn_alu_bypass), .bn_alu_algo(bn_alu_algo),
-        .bn_alu_src(bn_alu_src), .bn_alu_shift(bn_alu_shift), .bn_alu_operand(bn_alu_operand),
-        .bn_mul_bypass(bn_mul_bypass), .bn_mul_prelu(bn_mul_prelu), .bn_mul_src(bn_mul_src),
-        .bn_mul_shift(bn_mul_shift), .bn_mul_operand(bn_mul_operand), .bn_relu_bypass(bn_relu_bypass),
-        .ew_bypass(ew_bypass), .ew_alu_bypass(ew_alu_bypass), .ew_alu_algo(ew_alu_algo),
-        .ew_alu_src(ew_alu_src), .ew_alu_cvt_bypass(ew_alu_cvt_bypass), .ew_alu_operand(ew_alu_operand),
-        .ew_alu_cvt_offset(ew_alu_cvt_offset), .ew_alu_cvt_scale(ew_alu_cvt_scale),
-        .ew_alu_cvt_truncate(ew_alu_cvt_truncate),
-        .ew_mul_bypass(ew_mul_bypass), .ew_mul_prelu(ew_mul_prelu), .ew_mul_src(ew_mul_src),
-        .ew_mul_cvt_bypass(ew_mul_cvt_bypass), .ew_mul_operand(ew_mul_operand),
-        .ew_mul_cvt_offset(ew_mul_cvt_offset), .ew_mul_cvt_scale(ew_mul_cvt_scale),
-        .ew_mul_cvt_truncate(ew_mul_cvt_truncate), .ew_truncate(ew_truncate), .ew_lut_bypass(ew_lut_bypass),
-        .cvt_offset(cvt_offset), .cvt_scale(cvt_scale), .cvt_shift(cvt_shift),
-        .lut_le_function(lut_le_function), .lut_uflow_priority(lut_uflow_priority),
-        .lut_oflow_priority(lut_oflow_priority), .lut_hybrid_priority(lut_hybrid_priority),
-        .lut_le_index_offset(lut_le_index_offset), .lut_le_index_select(lut_le_index_select),
-        .lut_lo_index_select(lut_lo_index_select),
-        .lut_le_start(lut_le_start), .lut_le_end(lut_le_end), .lut_lo_start(lut_lo_start),
-        .lut_lo_end(lut_lo_end),
-        .lut_le_slope_uflow_scale(lut_le_slope_uflow_scale), .lut_le_slope_oflow_scale(lut_le_slope_oflow_scale),
-        .lut_le_slope_uflow_shift(lut_le_slope_uflow_shift), .lut_le_slope_oflow_shift(lut_le_slope_oflow_shift),
-        .lut_lo_slope_uflow_scale(lut_lo_slope_uflow_scale), .lut_lo_slope_oflow_scale(lut_lo_slope_oflow_scale),
-        .lut_lo_slope_uflow_shift(lut_lo_slope_uflow_shift), .lut_lo_slope_oflow_shift(lut_lo_slope_oflow_shift),
+    nvdla_sdp_core #(.ATOM(ATOM)) u_core (
+        .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .cfg(cfg),
         .acc_cfg_we(acc_cfg_we), .acc_cfg_addr(acc_cfg_addr), .acc_cfg_table(acc_cfg_table),
         .acc_cfg_write(acc_cfg_write), .acc_cfg_addr_q(acc_cfg_addr_q), .acc_table(acc_table),
         .acc_write(acc_write), .acc_data_we(acc_data_we), .acc_data_wdata(acc_data_wdata),
@@ -311,10 +185,16 @@ module nvdla_sdp #(
         .bs_op_valid(bs_valid), .bs_op_ready(bs_ready), .bs_op_data(bs_data),
         .bn_op_valid(bn_valid), .bn_op_ready(bn_ready), .bn_op_data(bn_data),
         .ew_op_valid(ew_valid), .ew_op_ready(ew_ready), .ew_op_data(ew_data),
-        .out_valid(core_valid), .out_ready(core_ready), .out_data(core_data),
-        .cnt_le_hit(cnt_le_hit), .cnt_lo_hit(cnt_lo_hit), .cnt_uflow(cnt_uflow), .cnt_oflow(cnt_oflow),
-        .cnt_hybrid(cnt_hybrid), .cnt_out_sat(cnt_out_sat), .status_unequal(status_unequal)
+        .out_valid(core_valid), .out_ready(core_ready), .out_data(core_data), .stat(stat)
     );
+
+    // SDP_RDMA's statistics: INT8 input has no NaN or Inf, and the read DMAs do not count their stalls
+    assign rdma_stat[`SDP_RDMA_STATUS_NAN_INPUT_NUM] = 32'd0;
+    assign rdma_stat[`SDP_RDMA_STATUS_INF_INPUT_NUM] = 32'd0;
+    assign rdma_stat[`SDP_RDMA_MRDMA_STALL]          = 32'd0;
+    assign rdma_stat[`SDP_RDMA_BRDMA_STALL]          = 32'd0;
+    assign rdma_stat[`SDP_RDMA_NRDMA_STALL]          = 32'd0;
+    assign rdma_stat[`SDP_RDMA_ERDMA_STALL]          = 32'd0;
 
     // ---- output routing: memory, PDP, or drained (EQL). Selected by flags latched at start. --------------
     reg route_pdp;
@@ -340,9 +220,9 @@ module nvdla_sdp #(
 
     nvdla_cube_walker #(.ADDR_W(32), .LEN_W(LEN_W)) u_wr_walk (
         .clk(clk), .rst_n(rst_n), .start(wr_start),
-        .base(dst_base),
-        .line_stride(dst_line_stride),
-        .surface_stride(dst_surface_stride),
+        .base(cfg[`SDP_DST_BASE_ADDR_LOW]),
+        .line_stride(cfg[`SDP_DST_LINE_STRIDE]),
+        .surface_stride(cfg[`SDP_DST_SURFACE_STRIDE]),
         // a 1x1 cube is one line of all its surfaces, as the read DMA reads a 1x1 input
         .width(packed_cube ? {{(LEN_W-14){1'b0}}, surfaces}
                            : {{(LEN_W-13){1'b0}}, width_m1} + {{(LEN_W-1){1'b0}}, 1'b1}),

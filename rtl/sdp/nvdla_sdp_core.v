@@ -2,7 +2,8 @@
 //   BS (nvdla_sdp_x) -> BN (nvdla_sdp_x) -> EW MUL, ALU (nvdla_sdp_y, operands from nvdla_sdp_ewcvt)
 //   -> EW LUT (nvdla_lut, SDP flavour; skipped when bypassed) -> output convertor (nvdla_sdp_ocvt).
 // Ports and stream contract: docs/CONTRACTS.md "SDP core". One atom (ATOM int8 lanes) per cycle sustained,
-// valid/ready with full backpressure on all five streams.
+// valid/ready with full backpressure on all five streams. The configuration comes in as the SDP register
+// bundle `cfg` and the counts leave as its `stat` bundle, sliced here with the generated names.
 //
 // Every input stream enters through its own skid buffer, so each *_ready is a flop and nothing passes
 // combinationally from an input to an output; out_valid/out_data are the output convertor's registers.
@@ -14,84 +15,18 @@
 // LUT is bypassed, straight on; the choice is configuration, fixed while samples are in flight, so the
 // two paths never hold atoms at the same time. Then the output convertor's three stages.
 // Configuration must be stable while busy; the LUT tables must not be written then.
+`include "nvdla_sdp_fields.vh"
 module nvdla_sdp_core #(
-    parameter ATOM  = 8,
-    parameter CNT_W = 32
+    parameter ATOM  = 8
 ) (
     input  wire                 clk,
     input  wire                 rst_n,
     input  wire                 start,
     output wire                 busy,
-    // D_DP_BS_*
-    input  wire                 bs_bypass,
-    input  wire                 bs_alu_bypass,
-    input  wire [1:0]           bs_alu_algo,
-    input  wire                 bs_alu_src,
-    input  wire [5:0]           bs_alu_shift,
-    input  wire [15:0]          bs_alu_operand,
-    input  wire                 bs_mul_bypass,
-    input  wire                 bs_mul_prelu,
-    input  wire                 bs_mul_src,
-    input  wire [7:0]           bs_mul_shift,
-    input  wire [15:0]          bs_mul_operand,
-    input  wire                 bs_relu_bypass,
-    // D_DP_BN_*
-    input  wire                 bn_bypass,
-    input  wire                 bn_alu_bypass,
-    input  wire [1:0]           bn_alu_algo,
-    input  wire                 bn_alu_src,
-    input  wire [5:0]           bn_alu_shift,
-    input  wire [15:0]          bn_alu_operand,
-    input  wire                 bn_mul_bypass,
-    input  wire                 bn_mul_prelu,
-    input  wire                 bn_mul_src,
-    input  wire [7:0]           bn_mul_shift,
-    input  wire [15:0]          bn_mul_operand,
-    input  wire                 bn_relu_bypass,
-    // D_DP_EW_*
-    input  wire                 ew_bypass,
-    input  wire                 ew_alu_bypass,
-    input  wire [1:0]           ew_alu_algo,
-    input  wire                 ew_alu_src,
-    input  wire                 ew_alu_cvt_bypass,
-    input  wire [31:0]          ew_alu_operand,
-    input  wire [31:0]          ew_alu_cvt_offset,
-    input  wire [15:0]          ew_alu_cvt_scale,
-    input  wire [5:0]           ew_alu_cvt_truncate,
-    input  wire                 ew_mul_bypass,
-    input  wire                 ew_mul_prelu,
-    input  wire                 ew_mul_src,
-    input  wire                 ew_mul_cvt_bypass,
-    input  wire [31:0]          ew_mul_operand,
-    input  wire [31:0]          ew_mul_cvt_offset,
-    input  wire [15:0]          ew_mul_cvt_scale,
-    input  wire [5:0]           ew_mul_cvt_truncate,
-    input  wire [9:0]           ew_truncate,
-    input  wire                 ew_lut_bypass,
-    // D_CVT_*
-    input  wire [31:0]          cvt_offset,
-    input  wire [15:0]          cvt_scale,
-    input  wire [5:0]           cvt_shift,
-    // S_LUT_* (SDP: START/END 32 bits)
-    input  wire                 lut_le_function,
-    input  wire                 lut_uflow_priority,
-    input  wire                 lut_oflow_priority,
-    input  wire                 lut_hybrid_priority,
-    input  wire [7:0]           lut_le_index_offset,
-    input  wire [7:0]           lut_le_index_select,
-    input  wire [7:0]           lut_lo_index_select,
-    input  wire [31:0]          lut_le_start,
-    input  wire [31:0]          lut_le_end,
-    input  wire [31:0]          lut_lo_start,
-    input  wire [31:0]          lut_lo_end,
-    input  wire [15:0]          lut_le_slope_uflow_scale,
-    input  wire [15:0]          lut_le_slope_oflow_scale,
-    input  wire [4:0]           lut_le_slope_uflow_shift,
-    input  wire [4:0]           lut_le_slope_oflow_shift,
-    input  wire [15:0]          lut_lo_slope_uflow_scale,
-    input  wire [15:0]          lut_lo_slope_oflow_scale,
-    input  wire [4:0]           lut_lo_slope_uflow_shift,
-    input  wire [4:0]           lut_lo_slope_oflow_shift,
+    // SDP configuration bundle (rtl/gen/nvdla_sdp_fields.vh): D_DP_BS/BN/EW_*, D_CVT_*, S_LUT_*
+    /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
+    input  wire [`SDP_CFG_W-1:0] cfg,
+    /* verilator lint_on UNUSEDSIGNAL */
     // LUT access port (nvdla_lut, SDP wrapping pointer)
     input  wire                 acc_cfg_we,
     input  wire [9:0]           acc_cfg_addr,
@@ -124,15 +59,10 @@ module nvdla_sdp_core #(
     output wire                 out_valid,
     input  wire                 out_ready,
     output wire [ATOM*8-1:0]    out_data,
-    // statistics since start
-    output wire [CNT_W-1:0]     cnt_le_hit,
-    output wire [CNT_W-1:0]     cnt_lo_hit,
-    output wire [CNT_W-1:0]     cnt_uflow,
-    output wire [CNT_W-1:0]     cnt_oflow,
-    output wire [CNT_W-1:0]     cnt_hybrid,
-    output wire [CNT_W-1:0]     cnt_out_sat,
-    output reg                  status_unequal
+    // SDP statistics bundle: counts and EQL status since start (held from done to the next start)
+    output wire [`SDP_STAT_W-1:0] stat
 );
+    localparam CNT_W = 32;                   // the statistics registers' width (regmap)
     localparam DW    = ATOM * 32;            // 32-bit lanes of the flying data and of the operands
     localparam PRE_D = 9;                    // stall-pipeline stages before the LUT
 
@@ -201,68 +131,80 @@ module nvdla_sdp_core #(
 
     wire [DW-1:0] bs_out, bn_out, ew_alu_op, ew_mul_op, y_out;
 
+    // MUL_SHIFT_VALUE is 8 bits in the register map; the data path uses 6 (models/sdp_datapath.py)
+    wire [7:0] bs_mul_shift = cfg[`SDP_BS_MUL_SHIFT_VALUE];
+    wire [7:0] bn_mul_shift = cfg[`SDP_BN_MUL_SHIFT_VALUE];
+
     nvdla_sdp_x #(.LANES(ATOM)) u_bs (
         .clk(clk), .en(en[2:0]),
-        .cfg_bypass(bs_bypass), .cfg_alu_bypass(bs_alu_bypass), .cfg_alu_algo(bs_alu_algo),
-        .cfg_alu_src(bs_alu_src), .cfg_alu_shift(bs_alu_shift), .cfg_alu_operand(bs_alu_operand),
-        .cfg_mul_bypass(bs_mul_bypass), .cfg_mul_prelu(bs_mul_prelu), .cfg_mul_src(bs_mul_src),
-        .cfg_mul_shift(bs_mul_shift[5:0]), .cfg_mul_operand(bs_mul_operand), .cfg_relu_bypass(bs_relu_bypass),
+        .cfg_bypass(cfg[`SDP_BS_BYPASS]), .cfg_alu_bypass(cfg[`SDP_BS_ALU_BYPASS]),
+        .cfg_alu_algo(cfg[`SDP_BS_ALU_ALGO]), .cfg_alu_src(cfg[`SDP_BS_ALU_SRC]),
+        .cfg_alu_shift(cfg[`SDP_BS_ALU_SHIFT_VALUE]), .cfg_alu_operand(cfg[`SDP_BS_ALU_OPERAND]),
+        .cfg_mul_bypass(cfg[`SDP_BS_MUL_BYPASS]), .cfg_mul_prelu(cfg[`SDP_BS_MUL_PRELU]),
+        .cfg_mul_src(cfg[`SDP_BS_MUL_SRC]), .cfg_mul_shift(bs_mul_shift[5:0]),
+        .cfg_mul_operand(cfg[`SDP_BS_MUL_OPERAND]), .cfg_relu_bypass(cfg[`SDP_BS_RELU_BYPASS]),
         .op_en(bs_op_en), .in_x(x32), .in_op(bs_data), .out_x(bs_out)
     );
 
     nvdla_sdp_x #(.LANES(ATOM)) u_bn (
         .clk(clk), .en(en[5:3]),
-        .cfg_bypass(bn_bypass), .cfg_alu_bypass(bn_alu_bypass), .cfg_alu_algo(bn_alu_algo),
-        .cfg_alu_src(bn_alu_src), .cfg_alu_shift(bn_alu_shift), .cfg_alu_operand(bn_alu_operand),
-        .cfg_mul_bypass(bn_mul_bypass), .cfg_mul_prelu(bn_mul_prelu), .cfg_mul_src(bn_mul_src),
-        .cfg_mul_shift(bn_mul_shift[5:0]), .cfg_mul_operand(bn_mul_operand), .cfg_relu_bypass(bn_relu_bypass),
+        .cfg_bypass(cfg[`SDP_BN_BYPASS]), .cfg_alu_bypass(cfg[`SDP_BN_ALU_BYPASS]),
+        .cfg_alu_algo(cfg[`SDP_BN_ALU_ALGO]), .cfg_alu_src(cfg[`SDP_BN_ALU_SRC]),
+        .cfg_alu_shift(cfg[`SDP_BN_ALU_SHIFT_VALUE]), .cfg_alu_operand(cfg[`SDP_BN_ALU_OPERAND]),
+        .cfg_mul_bypass(cfg[`SDP_BN_MUL_BYPASS]), .cfg_mul_prelu(cfg[`SDP_BN_MUL_PRELU]),
+        .cfg_mul_src(cfg[`SDP_BN_MUL_SRC]), .cfg_mul_shift(bn_mul_shift[5:0]),
+        .cfg_mul_operand(cfg[`SDP_BN_MUL_OPERAND]), .cfg_relu_bypass(cfg[`SDP_BN_RELU_BYPASS]),
         .op_en(bn_op_en), .in_x(bs_out), .in_op(bn_d3), .out_x(bn_out)
     );
 
     nvdla_sdp_ewcvt #(.LANES(ATOM)) u_ewcvt (
         .clk(clk), .en(en[5:3]),
-        .cfg_alu_src(ew_alu_src), .cfg_alu_cvt_bypass(ew_alu_cvt_bypass), .cfg_alu_operand(ew_alu_operand),
-        .cfg_alu_cvt_offset(ew_alu_cvt_offset), .cfg_alu_cvt_scale(ew_alu_cvt_scale),
-        .cfg_alu_cvt_truncate(ew_alu_cvt_truncate),
-        .cfg_mul_src(ew_mul_src), .cfg_mul_cvt_bypass(ew_mul_cvt_bypass), .cfg_mul_operand(ew_mul_operand),
-        .cfg_mul_cvt_offset(ew_mul_cvt_offset), .cfg_mul_cvt_scale(ew_mul_cvt_scale),
-        .cfg_mul_cvt_truncate(ew_mul_cvt_truncate),
+        .cfg_alu_src(cfg[`SDP_EW_ALU_SRC]), .cfg_alu_cvt_bypass(cfg[`SDP_EW_ALU_CVT_BYPASS]),
+        .cfg_alu_operand(cfg[`SDP_EW_ALU_OPERAND]), .cfg_alu_cvt_offset(cfg[`SDP_EW_ALU_CVT_OFFSET]),
+        .cfg_alu_cvt_scale(cfg[`SDP_EW_ALU_CVT_SCALE]), .cfg_alu_cvt_truncate(cfg[`SDP_EW_ALU_CVT_TRUNCATE]),
+        .cfg_mul_src(cfg[`SDP_EW_MUL_SRC]), .cfg_mul_cvt_bypass(cfg[`SDP_EW_MUL_CVT_BYPASS]),
+        .cfg_mul_operand(cfg[`SDP_EW_MUL_OPERAND]), .cfg_mul_cvt_offset(cfg[`SDP_EW_MUL_CVT_OFFSET]),
+        .cfg_mul_cvt_scale(cfg[`SDP_EW_MUL_CVT_SCALE]), .cfg_mul_cvt_truncate(cfg[`SDP_EW_MUL_CVT_TRUNCATE]),
         .op_en(ew_op_en), .in_op(ew_d3), .out_alu_op(ew_alu_op), .out_mul_op(ew_mul_op)
     );
 
     nvdla_sdp_y #(.LANES(ATOM)) u_ew (
         .clk(clk), .en(en[8:6]),
-        .cfg_bypass(ew_bypass), .cfg_alu_bypass(ew_alu_bypass), .cfg_alu_algo(ew_alu_algo),
-        .cfg_mul_bypass(ew_mul_bypass), .cfg_mul_prelu(ew_mul_prelu), .cfg_truncate(ew_truncate),
+        .cfg_bypass(cfg[`SDP_EW_BYPASS]), .cfg_alu_bypass(cfg[`SDP_EW_ALU_BYPASS]),
+        .cfg_alu_algo(cfg[`SDP_EW_ALU_ALGO]), .cfg_mul_bypass(cfg[`SDP_EW_MUL_BYPASS]),
+        .cfg_mul_prelu(cfg[`SDP_EW_MUL_PRELU]), .cfg_truncate(cfg[`SDP_EW_TRUNCATE]),
         .in_x(bn_out), .in_alu_op(ew_alu_op), .in_mul_op(ew_mul_op), .out_x(y_out)
     );
 
     // ---------------------------------------------------------------- LUT, or around it
-    wire lut_on = ~ew_bypass & ~ew_lut_bypass;
-    wire eql    = ~ew_bypass & ~ew_alu_bypass & (ew_alu_algo == 2'd3);
+    wire ew_bypass = cfg[`SDP_EW_BYPASS];
+    wire lut_on    = ~ew_bypass & ~cfg[`SDP_EW_LUT_BYPASS];
+    wire eql       = ~ew_bypass & ~cfg[`SDP_EW_ALU_BYPASS] & (cfg[`SDP_EW_ALU_ALGO] == 2'd3);
 
     wire          lut_in_ready, lut_valid, ocvt_ready;
     wire [DW-1:0] lut_data;
 
     assign pre_ready = lut_on ? lut_in_ready : ocvt_ready;
 
+    wire [CNT_W-1:0] cnt_le_hit, cnt_lo_hit, cnt_uflow, cnt_oflow, cnt_hybrid, cnt_out_sat;
+
     /* verilator lint_off PINCONNECTEMPTY */
     nvdla_lut #(.LANES(ATOM), .IN_W(32), .CFG_W(32), .SDP(1), .CNT_W(CNT_W)) u_lut (
         .clk(clk), .rst_n(rst_n),
-        .cfg_le_function(lut_le_function), .cfg_uflow_priority(lut_uflow_priority),
-        .cfg_oflow_priority(lut_oflow_priority), .cfg_hybrid_priority(lut_hybrid_priority),
-        .cfg_le_index_offset(lut_le_index_offset), .cfg_le_index_select(lut_le_index_select),
-        .cfg_lo_index_select(lut_lo_index_select),
-        .cfg_le_start(lut_le_start), .cfg_le_end(lut_le_end),
-        .cfg_lo_start(lut_lo_start), .cfg_lo_end(lut_lo_end),
-        .cfg_le_slope_uflow_scale(lut_le_slope_uflow_scale),
-        .cfg_le_slope_oflow_scale(lut_le_slope_oflow_scale),
-        .cfg_le_slope_uflow_shift(lut_le_slope_uflow_shift),
-        .cfg_le_slope_oflow_shift(lut_le_slope_oflow_shift),
-        .cfg_lo_slope_uflow_scale(lut_lo_slope_uflow_scale),
-        .cfg_lo_slope_oflow_scale(lut_lo_slope_oflow_scale),
-        .cfg_lo_slope_uflow_shift(lut_lo_slope_uflow_shift),
-        .cfg_lo_slope_oflow_shift(lut_lo_slope_oflow_shift),
+        .cfg_le_function(cfg[`SDP_LUT_LE_FUNCTION]), .cfg_uflow_priority(cfg[`SDP_LUT_UFLOW_PRIORITY]),
+        .cfg_oflow_priority(cfg[`SDP_LUT_OFLOW_PRIORITY]), .cfg_hybrid_priority(cfg[`SDP_LUT_HYBRID_PRIORITY]),
+        .cfg_le_index_offset(cfg[`SDP_LUT_LE_INDEX_OFFSET]), .cfg_le_index_select(cfg[`SDP_LUT_LE_INDEX_SELECT]),
+        .cfg_lo_index_select(cfg[`SDP_LUT_LO_INDEX_SELECT]),
+        .cfg_le_start(cfg[`SDP_LUT_LE_START]), .cfg_le_end(cfg[`SDP_LUT_LE_END]),
+        .cfg_lo_start(cfg[`SDP_LUT_LO_START]), .cfg_lo_end(cfg[`SDP_LUT_LO_END]),
+        .cfg_le_slope_uflow_scale(cfg[`SDP_LUT_LE_SLOPE_UFLOW_SCALE]),
+        .cfg_le_slope_oflow_scale(cfg[`SDP_LUT_LE_SLOPE_OFLOW_SCALE]),
+        .cfg_le_slope_uflow_shift(cfg[`SDP_LUT_LE_SLOPE_UFLOW_SHIFT]),
+        .cfg_le_slope_oflow_shift(cfg[`SDP_LUT_LE_SLOPE_OFLOW_SHIFT]),
+        .cfg_lo_slope_uflow_scale(cfg[`SDP_LUT_LO_SLOPE_UFLOW_SCALE]),
+        .cfg_lo_slope_oflow_scale(cfg[`SDP_LUT_LO_SLOPE_OFLOW_SCALE]),
+        .cfg_lo_slope_uflow_shift(cfg[`SDP_LUT_LO_SLOPE_UFLOW_SHIFT]),
+        .cfg_lo_slope_oflow_shift(cfg[`SDP_LUT_LO_SLOPE_OFLOW_SHIFT]),
         .acc_cfg_we(acc_cfg_we), .acc_cfg_addr(acc_cfg_addr), .acc_cfg_table(acc_cfg_table),
         .acc_cfg_write(acc_cfg_write), .acc_cfg_addr_q(acc_cfg_addr_q), .acc_table(acc_table),
         .acc_write(acc_write), .acc_data_we(acc_data_we), .acc_data_wdata(acc_data_wdata),
@@ -276,12 +218,13 @@ module nvdla_sdp_core #(
     );
     /* verilator lint_on PINCONNECTEMPTY */
 
-    // ---------------------------------------------------------------- output convertor
+    // ---------------------------------------------------------------- output convertor, statistics
     wire [ATOM-1:0] out_sat, out_neq;
 
     nvdla_sdp_ocvt #(.LANES(ATOM)) u_ocvt (
         .clk(clk), .rst_n(rst_n),
-        .cfg_offset(cvt_offset), .cfg_scale(cvt_scale), .cfg_shift(cvt_shift), .cfg_eql(eql),
+        .cfg_offset(cfg[`SDP_CVT_OFFSET]), .cfg_scale(cfg[`SDP_CVT_SCALE]), .cfg_shift(cfg[`SDP_CVT_SHIFT]),
+        .cfg_eql(eql),
         .in_valid(lut_on ? lut_valid : pre_valid), .in_ready(ocvt_ready),
         .in_data(lut_on ? lut_data : y_out),
         .out_valid(out_valid), .out_ready(out_ready), .out_data(out_data), .out_sat(out_sat),
@@ -294,11 +237,25 @@ module nvdla_sdp_core #(
         .clk(clk), .rst_n(rst_n), .clr(start), .inc_valid(out_fire), .inc_mask(out_sat), .count(cnt_out_sat)
     );
 
+    reg status_unequal;
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) status_unequal <= 1'b0;
         else if (start) status_unequal <= 1'b0;
         else if (out_fire & (|out_neq)) status_unequal <= 1'b1;
     end
+
+    assign stat[`SDP_STATUS_UNEQUAL]         = status_unequal;
+    assign stat[`SDP_LUT_LE_HIT]             = cnt_le_hit;
+    assign stat[`SDP_LUT_LO_HIT]             = cnt_lo_hit;
+    assign stat[`SDP_LUT_UFLOW]              = cnt_uflow;
+    assign stat[`SDP_LUT_OFLOW]              = cnt_oflow;
+    assign stat[`SDP_LUT_HYBRID]             = cnt_hybrid;
+    assign stat[`SDP_OUT_SATURATION]         = cnt_out_sat;
+    // INT8 data has no NaN or Inf, and the write DMA (nvdla_sdp) does not count its stalls
+    assign stat[`SDP_STATUS_NAN_INPUT_NUM]   = 32'd0;
+    assign stat[`SDP_STATUS_INF_INPUT_NUM]   = 32'd0;
+    assign stat[`SDP_STATUS_NAN_OUTPUT_NUM]  = 32'd0;
+    assign stat[`SDP_WDMA_STALL]             = 32'd0;
 
     // ---------------------------------------------------------------- busy
     // atoms between the input skid and the output, plus operand atoms waiting in their skids
@@ -312,7 +269,6 @@ module nvdla_sdp_core #(
     end
     assign busy = (inflight != {INF_W{1'b0}}) | bs_valid | bn_valid | ew_valid;
 
-    // MUL_SHIFT_VALUE is 8 bits in the register map; the data path uses 6 (models/sdp_datapath.py)
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused_cfg = ^{bs_mul_shift[7:6], bn_mul_shift[7:6]};
     /* verilator lint_on UNUSEDSIGNAL */

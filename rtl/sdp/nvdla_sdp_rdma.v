@@ -4,6 +4,8 @@
 // (round robin, a burst only with FIFO space reserved for all its beats) -> nvdla_axi_rd (single ID, in
 // order) -> the stream's FIFO -> for an operand, nvdla_sdp_opnd (beats -> atoms, per-kernel repetition).
 // Every stream carries W*H*S atoms in cube order (surface, line, column); see docs/CONTRACTS.md.
+// The configuration is the SDP_RDMA register bundle `rdma_cfg`, sliced here with the generated names.
+`include "nvdla_sdp_rdma_fields.vh"
 module nvdla_sdp_rdma #(
     parameter ATOM            = 8,
     parameter MAX_BURST       = 16,
@@ -14,33 +16,14 @@ module nvdla_sdp_rdma #(
     input  wire               rst_n,
     input  wire               start,
     output wire               busy,
-    input  wire [12:0]        width_m1,
-    input  wire [12:0]        height_m1,
-    input  wire [12:0]        channel_m1,
-    input  wire [31:0]        src_base,
-    input  wire [31:0]        src_line_stride,
-    input  wire [31:0]        src_surface_stride,
+    // SDP_RDMA configuration bundle (rtl/gen/nvdla_sdp_rdma_fields.vh): cube, source and operand DMAs
+    /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
+    input  wire [`SDP_RDMA_CFG_W-1:0] rdma_cfg,
+    /* verilator lint_on UNUSEDSIGNAL */
+    // which operand streams this layer reads (an enabled DMA whose block takes an operand from memory)
     input  wire               bs_en,
-    input  wire [1:0]         bs_data_use,
-    input  wire               bs_data_size,
-    input  wire               bs_data_mode,
-    input  wire [31:0]        bs_base,
-    input  wire [31:0]        bs_line_stride,
-    input  wire [31:0]        bs_surface_stride,
     input  wire               bn_en,
-    input  wire [1:0]         bn_data_use,
-    input  wire               bn_data_size,
-    input  wire               bn_data_mode,
-    input  wire [31:0]        bn_base,
-    input  wire [31:0]        bn_line_stride,
-    input  wire [31:0]        bn_surface_stride,
     input  wire               ew_en,
-    input  wire [1:0]         ew_data_use,
-    input  wire               ew_data_size,
-    input  wire               ew_data_mode,
-    input  wire [31:0]        ew_base,
-    input  wire [31:0]        ew_line_stride,
-    input  wire [31:0]        ew_surface_stride,
     output wire               m_axi_arvalid,
     input  wire               m_axi_arready,
     output wire [31:0]        m_axi_araddr,
@@ -71,6 +54,9 @@ module nvdla_sdp_rdma #(
     localparam ATOM_SH = $clog2(ATOM);
 
     // ---- geometry ---------------------------------------------------------------------------------------
+    wire [12:0] width_m1   = rdma_cfg[`SDP_RDMA_WIDTH];
+    wire [12:0] height_m1  = rdma_cfg[`SDP_RDMA_HEIGHT];
+    wire [12:0] channel_m1 = rdma_cfg[`SDP_RDMA_CHANNEL];
     /* verilator lint_off UNUSEDSIGNAL */
     wire [12:0] surf_m1 = channel_m1 >> ATOM_SH;  // the channel bits inside an atom do not count
     /* verilator lint_on UNUSEDSIGNAL */
@@ -79,9 +65,12 @@ module nvdla_sdp_rdma #(
     wire [13:0] height   = {1'b0, height_m1} + 14'd1;
 
     // operand configuration, operand k (BS, BN, EW) at index k-1
-    wire [3*2-1:0] use_v  = {ew_data_use, bn_data_use, bs_data_use};
-    wire [2:0]     size_v = {ew_data_size, bn_data_size, bs_data_size};
-    wire [2:0]     mode_v = {ew_data_mode, bn_data_mode, bs_data_mode};
+    wire [3*2-1:0] use_v  = {rdma_cfg[`SDP_RDMA_ERDMA_DATA_USE], rdma_cfg[`SDP_RDMA_NRDMA_DATA_USE],
+                             rdma_cfg[`SDP_RDMA_BRDMA_DATA_USE]};
+    wire [2:0]     size_v = {rdma_cfg[`SDP_RDMA_ERDMA_DATA_SIZE], rdma_cfg[`SDP_RDMA_NRDMA_DATA_SIZE],
+                             rdma_cfg[`SDP_RDMA_BRDMA_DATA_SIZE]};
+    wire [2:0]     mode_v = {rdma_cfg[`SDP_RDMA_ERDMA_DATA_MODE], rdma_cfg[`SDP_RDMA_NRDMA_DATA_MODE],
+                             rdma_cfg[`SDP_RDMA_BRDMA_DATA_MODE]};
     wire [N-1:0]   en_v   = {ew_en, bn_en, bs_en, 1'b1};
 
     // per-stream walk: base, strides, beats per line, lines, surfaces
@@ -91,15 +80,18 @@ module nvdla_sdp_rdma #(
 
     // Input: a 1x1 cube is read packed (all surfaces back to back from the base) whatever its strides say.
     wire in_packed = width_m1 == 13'd0 && height_m1 == 13'd0;
-    assign w_base[31:0]     = src_base;
-    assign w_line[31:0]     = src_line_stride;
-    assign w_surf[31:0]     = src_surface_stride;
+    assign w_base[31:0]     = rdma_cfg[`SDP_RDMA_SRC_BASE_ADDR_LOW];
+    assign w_line[31:0]     = rdma_cfg[`SDP_RDMA_SRC_LINE_STRIDE];
+    assign w_surf[31:0]     = rdma_cfg[`SDP_RDMA_SRC_SURFACE_STRIDE];
     assign w_beats[15:0]    = in_packed ? {2'b0, surfaces} : {2'b0, width};
     assign w_height[13:0]   = in_packed ? 14'd1 : height;
     assign w_surfaces[13:0] = in_packed ? 14'd1 : surfaces;
-    assign w_base[32 +: 96] = {ew_base, bn_base, bs_base};
-    assign w_line[32 +: 96] = {ew_line_stride, bn_line_stride, bs_line_stride};
-    assign w_surf[32 +: 96] = {ew_surface_stride, bn_surface_stride, bs_surface_stride};
+    assign w_base[32 +: 96] = {rdma_cfg[`SDP_RDMA_EW_BASE_ADDR_LOW], rdma_cfg[`SDP_RDMA_BN_BASE_ADDR_LOW],
+                               rdma_cfg[`SDP_RDMA_BS_BASE_ADDR_LOW]};
+    assign w_line[32 +: 96] = {rdma_cfg[`SDP_RDMA_EW_LINE_STRIDE], rdma_cfg[`SDP_RDMA_BN_LINE_STRIDE],
+                               rdma_cfg[`SDP_RDMA_BS_LINE_STRIDE]};
+    assign w_surf[32 +: 96] = {rdma_cfg[`SDP_RDMA_EW_SURFACE_STRIDE], rdma_cfg[`SDP_RDMA_BN_SURFACE_STRIDE],
+                               rdma_cfg[`SDP_RDMA_BS_SURFACE_STRIDE]};
 
     genvar g;
     generate

@@ -326,24 +326,8 @@ module nvdla_pp_top #(
     /* verilator lint_on UNUSEDSIGNAL */
     wire [15:0] sdp_lut_access_rdata;
     wire        sdp_op_en, sdp_consumer, srdma_op_en, srdma_consumer_unused, sdp_done;
-    wire        sdp_status_unequal;
-    wire [31:0] sdp_cnt_le_hit, sdp_cnt_lo_hit, sdp_cnt_uflow, sdp_cnt_oflow, sdp_cnt_hybrid, sdp_cnt_out_sat;
-
-    /* verilator lint_off UNUSEDSIGNAL */  // fields no block reads (CYA, RAM types, high address words)
-    wire [`SDP_CFG_W-1:0] sdp_cfg;
-    /* verilator lint_on UNUSEDSIGNAL */
+    wire [`SDP_CFG_W-1:0]  sdp_cfg;
     wire [`SDP_STAT_W-1:0] sdp_stat;
-    assign sdp_stat[`SDP_STATUS_UNEQUAL] = sdp_status_unequal;
-    assign sdp_stat[`SDP_STATUS_NAN_INPUT_NUM] = 32'd0;
-    assign sdp_stat[`SDP_STATUS_INF_INPUT_NUM] = 32'd0;
-    assign sdp_stat[`SDP_STATUS_NAN_OUTPUT_NUM] = 32'd0;
-    assign sdp_stat[`SDP_WDMA_STALL] = 32'd0;
-    assign sdp_stat[`SDP_LUT_UFLOW] = sdp_cnt_uflow;
-    assign sdp_stat[`SDP_LUT_OFLOW] = sdp_cnt_oflow;
-    assign sdp_stat[`SDP_OUT_SATURATION] = sdp_cnt_out_sat;
-    assign sdp_stat[`SDP_LUT_HYBRID] = sdp_cnt_hybrid;
-    assign sdp_stat[`SDP_LUT_LE_HIT] = sdp_cnt_le_hit;
-    assign sdp_stat[`SDP_LUT_LO_HIT] = sdp_cnt_lo_hit;
     nvdla_sdp_regs u_sdp_regs (
         .clk(clk), .rst_n(rst_n), .reg_sel(reg_sel[U_SDP]), .reg_offset(reg_offset), .reg_wdata(reg_wdata),
         .reg_write(reg_write), .reg_rdata(reg_rdata[U_SDP*32 +: 32]), .dp_done(sdp_done), .op_en(sdp_op_en),
@@ -354,16 +338,8 @@ module nvdla_pp_top #(
 
     // SDP_RDMA's OP_EN takes part only when the layer reads something (always here: the input comes from
     // memory); its group latches on the same done.
-    /* verilator lint_off UNUSEDSIGNAL */  // fields no block reads (CYA, RAM types, high address words)
-    wire [`SDP_RDMA_CFG_W-1:0] sdp_rdma_cfg;
-    /* verilator lint_on UNUSEDSIGNAL */
+    wire [`SDP_RDMA_CFG_W-1:0]  sdp_rdma_cfg;
     wire [`SDP_RDMA_STAT_W-1:0] sdp_rdma_stat;
-    assign sdp_rdma_stat[`SDP_RDMA_STATUS_NAN_INPUT_NUM] = 32'd0;
-    assign sdp_rdma_stat[`SDP_RDMA_STATUS_INF_INPUT_NUM] = 32'd0;
-    assign sdp_rdma_stat[`SDP_RDMA_MRDMA_STALL] = 32'd0;
-    assign sdp_rdma_stat[`SDP_RDMA_BRDMA_STALL] = 32'd0;
-    assign sdp_rdma_stat[`SDP_RDMA_NRDMA_STALL] = 32'd0;
-    assign sdp_rdma_stat[`SDP_RDMA_ERDMA_STALL] = 32'd0;
     nvdla_sdp_rdma_regs u_sdp_rdma_regs (
         .clk(clk), .rst_n(rst_n), .reg_sel(reg_sel[U_SDP_RDMA]), .reg_offset(reg_offset), .reg_wdata(reg_wdata),
         .reg_write(reg_write), .reg_rdata(reg_rdata[U_SDP_RDMA*32 +: 32]), .dp_done(sdp_done & srdma_op_en),
@@ -407,76 +383,10 @@ module nvdla_pp_top #(
     wire sdp_axi_bready;
     wire [1:0] sdp_axi_bresp;
 
-    nvdla_sdp #(.ATOM(8), .CNT_W(32), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_sdp (
+    nvdla_sdp #(.ATOM(8), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_sdp (
         .clk(clk), .rst_n(rst_n),
         .op_en(sdp_op_en & srdma_op_en), .done(sdp_done), .busy(sdp_busy_unused),
-        .width_m1(sdp_rdma_cfg[`SDP_RDMA_WIDTH]),
-        .height_m1(sdp_rdma_cfg[`SDP_RDMA_HEIGHT]),
-        .channel_m1(sdp_rdma_cfg[`SDP_RDMA_CHANNEL]),
-        .src_base(sdp_rdma_cfg[`SDP_RDMA_SRC_BASE_ADDR_LOW]),
-        .src_line_stride(sdp_rdma_cfg[`SDP_RDMA_SRC_LINE_STRIDE]),
-        .src_surface_stride(sdp_rdma_cfg[`SDP_RDMA_SRC_SURFACE_STRIDE]),
-        .dst_base(sdp_cfg[`SDP_DST_BASE_ADDR_LOW]),
-        .dst_line_stride(sdp_cfg[`SDP_DST_LINE_STRIDE]),
-        .dst_surface_stride(sdp_cfg[`SDP_DST_SURFACE_STRIDE]),
-        .output_dst(sdp_cfg[`SDP_OUTPUT_DST]),
-        .brdma_disable(sdp_rdma_cfg[`SDP_RDMA_BRDMA_DISABLE]), .brdma_data_use(sdp_rdma_cfg[`SDP_RDMA_BRDMA_DATA_USE]),
-        .brdma_data_size(sdp_rdma_cfg[`SDP_RDMA_BRDMA_DATA_SIZE]), .brdma_data_mode(sdp_rdma_cfg[`SDP_RDMA_BRDMA_DATA_MODE]),
-        .bs_base(sdp_rdma_cfg[`SDP_RDMA_BS_BASE_ADDR_LOW]), .bs_line_stride(sdp_rdma_cfg[`SDP_RDMA_BS_LINE_STRIDE]),
-        .bs_surface_stride(sdp_rdma_cfg[`SDP_RDMA_BS_SURFACE_STRIDE]),
-        .nrdma_disable(sdp_rdma_cfg[`SDP_RDMA_NRDMA_DISABLE]), .nrdma_data_use(sdp_rdma_cfg[`SDP_RDMA_NRDMA_DATA_USE]),
-        .nrdma_data_size(sdp_rdma_cfg[`SDP_RDMA_NRDMA_DATA_SIZE]), .nrdma_data_mode(sdp_rdma_cfg[`SDP_RDMA_NRDMA_DATA_MODE]),
-        .bn_base(sdp_rdma_cfg[`SDP_RDMA_BN_BASE_ADDR_LOW]), .bn_line_stride(sdp_rdma_cfg[`SDP_RDMA_BN_LINE_STRIDE]),
-        .bn_surface_stride(sdp_rdma_cfg[`SDP_RDMA_BN_SURFACE_STRIDE]),
-        .erdma_disable(sdp_rdma_cfg[`SDP_RDMA_ERDMA_DISABLE]), .erdma_data_use(sdp_rdma_cfg[`SDP_RDMA_ERDMA_DATA_USE]),
-        .erdma_data_size(sdp_rdma_cfg[`SDP_RDMA_ERDMA_DATA_SIZE]), .erdma_data_mode(sdp_rdma_cfg[`SDP_RDMA_ERDMA_DATA_MODE]),
-        .ew_base(sdp_rdma_cfg[`SDP_RDMA_EW_BASE_ADDR_LOW]), .ew_line_stride(sdp_rdma_cfg[`SDP_RDMA_EW_LINE_STRIDE]),
-        .ew_surface_stride(sdp_rdma_cfg[`SDP_RDMA_EW_SURFACE_STRIDE]),
-        .bs_bypass(sdp_cfg[`SDP_BS_BYPASS]), .bs_alu_bypass(sdp_cfg[`SDP_BS_ALU_BYPASS]),
-        .bs_alu_algo(sdp_cfg[`SDP_BS_ALU_ALGO]), .bs_alu_src(sdp_cfg[`SDP_BS_ALU_SRC]),
-        .bs_alu_shift(sdp_cfg[`SDP_BS_ALU_SHIFT_VALUE]), .bs_alu_operand(sdp_cfg[`SDP_BS_ALU_OPERAND]),
-        .bs_mul_bypass(sdp_cfg[`SDP_BS_MUL_BYPASS]), .bs_mul_prelu(sdp_cfg[`SDP_BS_MUL_PRELU]),
-        .bs_mul_src(sdp_cfg[`SDP_BS_MUL_SRC]), .bs_mul_shift(sdp_cfg[`SDP_BS_MUL_SHIFT_VALUE]),
-        .bs_mul_operand(sdp_cfg[`SDP_BS_MUL_OPERAND]), .bs_relu_bypass(sdp_cfg[`SDP_BS_RELU_BYPASS]),
-        .bn_bypass(sdp_cfg[`SDP_BN_BYPASS]), .bn_alu_bypass(sdp_cfg[`SDP_BN_ALU_BYPASS]),
-        .bn_alu_algo(sdp_cfg[`SDP_BN_ALU_ALGO]), .bn_alu_src(sdp_cfg[`SDP_BN_ALU_SRC]),
-        .bn_alu_shift(sdp_cfg[`SDP_BN_ALU_SHIFT_VALUE]), .bn_alu_operand(sdp_cfg[`SDP_BN_ALU_OPERAND]),
-        .bn_mul_bypass(sdp_cfg[`SDP_BN_MUL_BYPASS]), .bn_mul_prelu(sdp_cfg[`SDP_BN_MUL_PRELU]),
-        .bn_mul_src(sdp_cfg[`SDP_BN_MUL_SRC]), .bn_mul_shift(sdp_cfg[`SDP_BN_MUL_SHIFT_VALUE]),
-        .bn_mul_operand(sdp_cfg[`SDP_BN_MUL_OPERAND]), .bn_relu_bypass(sdp_cfg[`SDP_BN_RELU_BYPASS]),
-        .ew_bypass(sdp_cfg[`SDP_EW_BYPASS]), .ew_alu_bypass(sdp_cfg[`SDP_EW_ALU_BYPASS]),
-        .ew_alu_algo(sdp_cfg[`SDP_EW_ALU_ALGO]),
-        .ew_alu_src(sdp_cfg[`SDP_EW_ALU_SRC]), .ew_alu_cvt_bypass(sdp_cfg[`SDP_EW_ALU_CVT_BYPASS]),
-        .ew_alu_operand(sdp_cfg[`SDP_EW_ALU_OPERAND]),
-        .ew_alu_cvt_offset(sdp_cfg[`SDP_EW_ALU_CVT_OFFSET]),
-        .ew_alu_cvt_scale(sdp_cfg[`SDP_EW_ALU_CVT_SCALE]),
-        .ew_alu_cvt_truncate(sdp_cfg[`SDP_EW_ALU_CVT_TRUNCATE]),
-        .ew_mul_bypass(sdp_cfg[`SDP_EW_MUL_BYPASS]), .ew_mul_prelu(sdp_cfg[`SDP_EW_MUL_PRELU]),
-        .ew_mul_src(sdp_cfg[`SDP_EW_MUL_SRC]), .ew_mul_cvt_bypass(sdp_cfg[`SDP_EW_MUL_CVT_BYPASS]),
-        .ew_mul_operand(sdp_cfg[`SDP_EW_MUL_OPERAND]),
-        .ew_mul_cvt_offset(sdp_cfg[`SDP_EW_MUL_CVT_OFFSET]),
-        .ew_mul_cvt_scale(sdp_cfg[`SDP_EW_MUL_CVT_SCALE]),
-        .ew_mul_cvt_truncate(sdp_cfg[`SDP_EW_MUL_CVT_TRUNCATE]),
-        .ew_truncate(sdp_cfg[`SDP_EW_TRUNCATE]), .ew_lut_bypass(sdp_cfg[`SDP_EW_LUT_BYPASS]),
-        .cvt_offset(sdp_cfg[`SDP_CVT_OFFSET]), .cvt_scale(sdp_cfg[`SDP_CVT_SCALE]),
-        .cvt_shift(sdp_cfg[`SDP_CVT_SHIFT]),
-        .lut_le_function(sdp_cfg[`SDP_LUT_LE_FUNCTION]),
-        .lut_uflow_priority(sdp_cfg[`SDP_LUT_UFLOW_PRIORITY]),
-        .lut_oflow_priority(sdp_cfg[`SDP_LUT_OFLOW_PRIORITY]),
-        .lut_hybrid_priority(sdp_cfg[`SDP_LUT_HYBRID_PRIORITY]),
-        .lut_le_index_offset(sdp_cfg[`SDP_LUT_LE_INDEX_OFFSET]),
-        .lut_le_index_select(sdp_cfg[`SDP_LUT_LE_INDEX_SELECT]),
-        .lut_lo_index_select(sdp_cfg[`SDP_LUT_LO_INDEX_SELECT]),
-        .lut_le_start(sdp_cfg[`SDP_LUT_LE_START]), .lut_le_end(sdp_cfg[`SDP_LUT_LE_END]),
-        .lut_lo_start(sdp_cfg[`SDP_LUT_LO_START]), .lut_lo_end(sdp_cfg[`SDP_LUT_LO_END]),
-        .lut_le_slope_uflow_scale(sdp_cfg[`SDP_LUT_LE_SLOPE_UFLOW_SCALE]),
-        .lut_le_slope_oflow_scale(sdp_cfg[`SDP_LUT_LE_SLOPE_OFLOW_SCALE]),
-        .lut_le_slope_uflow_shift(sdp_cfg[`SDP_LUT_LE_SLOPE_UFLOW_SHIFT]),
-        .lut_le_slope_oflow_shift(sdp_cfg[`SDP_LUT_LE_SLOPE_OFLOW_SHIFT]),
-        .lut_lo_slope_uflow_scale(sdp_cfg[`SDP_LUT_LO_SLOPE_UFLOW_SCALE]),
-        .lut_lo_slope_oflow_scale(sdp_cfg[`SDP_LUT_LO_SLOPE_OFLOW_SCALE]),
-        .lut_lo_slope_uflow_shift(sdp_cfg[`SDP_LUT_LO_SLOPE_UFLOW_SHIFT]),
-        .lut_lo_slope_oflow_shift(sdp_cfg[`SDP_LUT_LO_SLOPE_OFLOW_SHIFT]),
+        .cfg(sdp_cfg), .rdma_cfg(sdp_rdma_cfg),
         .acc_cfg_we(sdp_acc_cfg_we), .acc_cfg_addr(csb_req_wdat[SDP_LUT_ADDR_MSB:SDP_LUT_ADDR_LSB]),
         .acc_cfg_table(csb_req_wdat[SDP_LUT_TABLE_ID_MSB:SDP_LUT_TABLE_ID_LSB]),
         .acc_cfg_write(csb_req_wdat[SDP_LUT_ACCESS_TYPE_MSB:SDP_LUT_ACCESS_TYPE_LSB]),
@@ -485,9 +395,7 @@ module nvdla_pp_top #(
         .acc_data_wdata(csb_req_wdat[SDP_LUT_DATA_MSB:SDP_LUT_DATA_LSB]),
         .acc_data_re(sdp_acc_data & ~csb_req_write),
         .acc_data_rdata(sdp_lut_access_rdata),
-        .cnt_le_hit(sdp_cnt_le_hit), .cnt_lo_hit(sdp_cnt_lo_hit), .cnt_uflow(sdp_cnt_uflow),
-        .cnt_oflow(sdp_cnt_oflow), .cnt_hybrid(sdp_cnt_hybrid), .cnt_out_sat(sdp_cnt_out_sat),
-        .status_unequal(sdp_status_unequal),
+        .stat(sdp_stat), .rdma_stat(sdp_rdma_stat),
         .fly_valid(sdp_fly_valid), .fly_ready(sdp_fly_ready), .fly_data(sdp_fly_data),
         .m_axi_arvalid(sdp_axi_arvalid),
         .m_axi_arready(sdp_axi_arready),

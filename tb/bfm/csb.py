@@ -2,13 +2,15 @@
 
 One transaction with a response outstanding at a time, as NVIDIA's own CSB driver does: a read waits for
 its data pulse, a non-posted write for its write-complete pulse; a posted write returns once accepted.
+Callers in concurrent coroutines (a test and a background task) queue on a lock, as cocotbext-axi's masters
+queue their operations, so two transactions never drive the request port at once.
 Addresses are byte addresses; the bus carries word addresses (byte >> 2).
 """
 
 from __future__ import annotations
 
 from cocotb.handle import SimHandleBase
-from cocotb.triggers import ReadOnly, RisingEdge
+from cocotb.triggers import Lock, ReadOnly, RisingEdge
 
 
 class CsbTimeout(AssertionError):
@@ -27,6 +29,7 @@ class CsbMaster:
         self.resp_valid, self.resp_data = sig("resp_valid"), sig("resp_data")
         self.wr_complete = sig("wr_complete")
         self.req_valid.value = 0
+        self._busy = Lock()
 
     async def _request(self, byte_addr: int, data: int, write: bool, nposted: bool) -> None:
         if byte_addr & 3:
@@ -55,11 +58,16 @@ class CsbMaster:
         raise CsbTimeout(f"no CSB {what} within {self.timeout} cycles")
 
     async def write(self, byte_addr: int, data: int, nposted: bool = False) -> None:
-        await self._request(byte_addr, data, True, nposted)
-        if nposted:
-            await self._wait(self.wr_complete, f"write-complete for {byte_addr:#x}")
+        async with self._busy:
+            await self._request(byte_addr, data, True, nposted)
+            if nposted:
+                await self._wait(self.wr_complete, f"write-complete for {byte_addr:#x}")
 
     async def read(self, byte_addr: int) -> int:
+        async with self._busy:
+            return await self._read(byte_addr)
+
+    async def _read(self, byte_addr: int) -> int:
         await self._request(byte_addr, 0, False, False)
         for _ in range(self.timeout):
             await ReadOnly()

@@ -8,25 +8,20 @@ from __future__ import annotations
 import random
 from typing import TypeVar
 
-import numpy as np
 from cocotb.handle import SimHandleBase
 from cocotb.triggers import ReadOnly, RisingEdge
 
-from models.cdp import CdpConfig, run_cdp
-from models.driver_cdp import Surface
-from models.memory import write_cube
-from models.precision import as_signed
-from models.replay import OutputLayout
+from models.cdp import CdpConfig, cube_layouts, run_cdp
+from models.regfile import intr_bit
 from tb.bench_target import wait_status_bit
 from tb.bfm.sim_memory import SimMemory
 from tb.env.pdp import Top, start
 from tb.stimulus.cdp_top import (
-    ATOM,
     Layer,
     describe,
 )
 
-INTR_BIT = {"CDP": 2, "PDP": 4}     # GLB S_INTR_STATUS: unit group 0 / 1 = bit, bit + 1
+INTR_BIT = {u: intr_bit(u, 0) for u in ("CDP", "PDP")}  # GLB S_INTR_STATUS: group 1 = bit + 1
 IDLE, RUNNING, PENDING = 0, 1, 2    # S_STATUS.STATUS_{0,1}
 GUARD = 64                          # bytes checked untouched before and after each destination cube
 POLL = 32                           # cycles between interrupt polls
@@ -51,17 +46,9 @@ class CdpTop(Top):
         done = await wait_status_bit(self.dut, self.csb, bits, bound, only=True)
         return None if done is None else done[0]
 
-    async def stats(self, group: int) -> dict[str, int]:
-        """The statistics registers of one CDP register group (selected with S_POINTER.PRODUCER)."""
-        await self.write("CDP", "S_POINTER", group)
-        return {reg: await self.read("CDP", reg) for reg in STATS}
-
     async def check_stats(self, label: str) -> None:
-        for group in (0, 1):
-            got = await self.stats(group)
-            want = self.group_stats[group]
-            assert got == want, f"{label}: CDP group {group} statistics registers read {got}, the model " \
-                                f"expects {want}"
+        """Both CDP register groups' statistics registers hold what the model says."""
+        await self.check_group_registers("CDP", self.group_stats, label)
 
 
 TopT = TypeVar("TopT", bound=CdpTop)
@@ -81,14 +68,8 @@ async def setup(dut: SimHandleBase, salt: str) -> CdpTop:
 
 # ---- memory, running, scoring --------------------------------------------------------------------------
 
-def cube_span(s: Surface, width: int, height: int, channels: int) -> tuple[int, int]:
-    surfaces = -(-channels // ATOM)
-    return s.base, s.base + (surfaces - 1) * s.surface_stride + (height - 1) * s.line_stride + width * ATOM
-
-
 def dst_span(cfg: CdpConfig) -> tuple[int, int]:
-    lo, hi = cube_span(Surface(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride), cfg.width,
-                       cfg.height, cfg.channels)
+    lo, hi = cube_layouts(cfg)[1].extent()
     return lo - GUARD, hi + GUARD
 
 
@@ -96,34 +77,28 @@ def prepare(top: CdpTop, layer: Layer) -> None:
     """Random background at the source and around the destination, then the layer's cube at the source, in
     the RAM and in the model's memory alike."""
     cfg = layer.prog.config
-    src = Surface(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride)
-    lo, hi = cube_span(src, cfg.width, cfg.height, cfg.channels)
+    src = cube_layouts(cfg)[0]
+    lo, hi = src.extent()
     top.fill(lo, hi)
     top.fill(*dst_span(cfg))
-    write_cube(top.mem, src.base, src.line_stride, src.surface_stride, layer.cube)
+    src.write(top.mem, layer.cube)
     top.ram.write(lo, top.mem.read(lo, hi - lo).tobytes())
+
+
+def locate(layer: Layer, addr: int) -> str:
+    """Name an output byte: its (h, w, c) in the output cube, or a gap/guard byte."""
+    cfg = layer.prog.config
+    where = cube_layouts(cfg)[1].coordinate(addr)
+    if where is None:
+        return "a gap or guard byte (must stay untouched)"
+    c, h, w = where
+    return f"h={h}, w={w}, c={c}"
 
 
 def compare(top: CdpTop, layer: Layer, label: str) -> None:
     """The destination region (gaps and guards included) against the model; names the first wrong element."""
-    cfg = layer.prog.config
-    lo, hi = dst_span(cfg)
-    actual = np.frombuffer(top.ram.read(lo, hi - lo), dtype=np.uint8)
-    expected = top.mem.read(lo, hi - lo)
-    bad = np.flatnonzero(actual != expected)
-    if not bad.size:
-        return
-    addr = lo + int(bad[0])
-    where = OutputLayout("CDP", layer.prog.group, cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride,
-                         cfg.width, cfg.height, cfg.channels).coordinate(addr)
-    e, a = (int(as_signed(int(x[bad[0]]), 8)) for x in (expected, actual))
-    if where is None:
-        element = f"a gap or guard byte at {addr:#x} (must stay untouched): expected {e}, actual {a}"
-    else:
-        w, h, c = where
-        element = f"h={h}, w={w}, c={c} (address {addr:#x}): expected {e}, actual {a}"
-    raise AssertionError(f"{label}: {bad.size} wrong bytes in [{lo:#x}, {hi:#x}); first {element}\n"
-                         f"  {describe(layer)}")
+    top.check_region(*dst_span(layer.prog.config), label, lambda addr: locate(layer, addr), signed=True,
+                     detail=f"\n  {describe(layer)}")
 
 
 def expect_stats(top: CdpTop, layer: Layer) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 import numpy as np
@@ -22,10 +22,12 @@ from cocotb.triggers import ClockCycles
 from cocotbext.axi import AxiBus, AxiRam
 
 from models import registers as regmap
-from models.driver import PdpProgram, Surface, pdp_layer
+from models.driver_pdp import PdpProgram, Surface, pdp_layer
 from models.errors import ConfigError
 from models.memory import Memory
-from models.pdp import PdpConfig, run_pdp
+from models.pdp import PdpConfig, dst_layout, run_pdp, src_layout
+from models.precision import as_signed
+from models.regfile import intr_bit
 from tb import pdp_coverage
 from tb.batch import Batch
 from tb.bench_target import on_wrapper, start_top, wait_status_bit
@@ -40,8 +42,8 @@ ATOM = 8
 # The units whose generated register block the top is built from (others answer as unmapped addresses).
 TOP_UNITS = tuple(u for u in regmap.UNITS if f"rtl/gen/nvdla_{u.lower()}_regs.v" in find("top_pdp").sources)
 SIDE_EFFECT_READS = ("S_LUT_ACCESS_DATA",)   # reading moves the CDP LUT pointer: never snapshot it
-PDP_INTR_BIT = 4                    # GLB S_INTR_STATUS: PDP group 0 / 1 = bits 4 / 5
-SDP_INTR_BIT = 0                    # SDP group 0 / 1 = bits 0 / 1
+PDP_INTR_BIT = intr_bit("PDP", 0)   # GLB S_INTR_STATUS: group 1 is the next bit
+SDP_INTR_BIT = intr_bit("SDP", 0)
 IDLE, RUNNING, PENDING = 0, 1, 2    # S_STATUS.STATUS_{0,1}
 GUARD = 64                          # bytes checked untouched before and after each destination cube
 # A layer of the sizes used here takes a few thousand cycles even with heavy AXI stalls; this only bounds
@@ -94,6 +96,34 @@ class Top:
         data = self.rng.randbytes(hi - lo)
         self.ram.write(lo, data)
         self.mem.write(lo, np.frombuffer(data, dtype=np.uint8))
+
+    async def group_registers(self, unit: str, group: int, regs: Iterable[str]) -> dict[str, int]:
+        """Registers of one register group of `unit` (selected with S_POINTER.PRODUCER)."""
+        await self.write(unit, "S_POINTER", group)
+        return {reg: await self.read(unit, reg) for reg in regs}
+
+    async def check_group_registers(self, unit: str, want: Sequence[Mapping[str, int]], label: str) -> None:
+        """Each register group of `unit` holds what the model says (want[group]: register -> value)."""
+        for group, regs in enumerate(want):
+            got = await self.group_registers(unit, group, regs)
+            bad = {reg: (got[reg], value) for reg, value in regs.items() if got[reg] != value}
+            assert not bad, f"{label}: {unit} group {group} registers (read, model): {bad}"
+
+    def check_region(self, lo: int, hi: int, label: str, where: Callable[[int], str], *, signed: bool = False,
+                     detail: str = "") -> None:
+        """The RAM's [lo, hi) equals the model's memory; else fail naming the first wrong byte (`where(addr)`:
+        what that byte is), its values as int8 (`signed`) or hex bytes, then `detail`."""
+        actual = np.frombuffer(self.ram.read(lo, hi - lo), dtype=np.uint8)
+        expected = self.mem.read(lo, hi - lo)
+        bad = np.flatnonzero(actual != expected)
+        if not bad.size:
+            return
+        addr = lo + int(bad[0])
+        e, a = (int(x[bad[0]]) for x in (expected, actual))
+        values = f"expected {int(as_signed(e, 8))}, actual {int(as_signed(a, 8))}" if signed else \
+            f"expected {e:#04x}, actual {a:#04x}"
+        raise AssertionError(f"{label}: {bad.size} wrong bytes in [{lo:#x}, {hi:#x}); first at {addr:#x}, "
+                             f"{where(addr)}: {values}{detail}")
 
     async def wait_done(self, group: int, bound: int = DONE_BOUND) -> tuple[int, int] | None:
         """Wait for PDP's done interrupt of `group`, clear it (W1C); (cycles waited, status seen) or None."""
@@ -152,20 +182,13 @@ async def setup(dut: SimHandleBase, salt: str) -> Top:
 
 # ---- layers: extents, running, scoring ----------------------------------------------------------------
 
-def cube_span(base: int, line: int, surf: int, width: int, height: int, channels: int) -> tuple[int, int]:
-    surfaces = -(-channels // ATOM)
-    return base, base + (surfaces - 1) * surf + (height - 1) * line + width * ATOM
-
-
 def dst_span(cfg: PdpConfig) -> tuple[int, int]:
-    lo, hi = cube_span(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg.out_width,
-                       cfg.out_height, cfg.channels)
+    lo, hi = dst_layout(cfg).extent()
     return lo - GUARD, hi + GUARD
 
 
 def src_span(cfg: PdpConfig) -> tuple[int, int]:
-    return cube_span(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.input_columns(),
-                     cfg.in_height, cfg.channels)
+    return src_layout(cfg).extent()
 
 
 def locate(cfg: PdpConfig, addr: int) -> str:
@@ -186,15 +209,7 @@ def describe(desc: Mapping[str, object], prog: PdpProgram) -> str:
 
 
 def compare(top: Top, cfg: PdpConfig, label: str) -> None:
-    lo, hi = dst_span(cfg)
-    actual = np.frombuffer(top.ram.read(lo, hi - lo), dtype=np.uint8)
-    expected = top.mem.read(lo, hi - lo)
-    bad = np.flatnonzero(actual != expected)
-    if bad.size:
-        addr = lo + int(bad[0])
-        raise AssertionError(
-            f"{label}: {bad.size} wrong bytes in [{lo:#x}, {hi:#x}); first at {addr:#x}, "
-            f"{locate(cfg, addr)}: expected {int(expected[bad[0]]):#04x}, actual {int(actual[bad[0]]):#04x}")
+    top.check_region(*dst_span(cfg), label, lambda addr: locate(cfg, addr))
 
 
 def prepare(top: Top, prog: PdpProgram) -> None:

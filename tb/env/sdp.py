@@ -12,7 +12,7 @@ from cocotb.handle import SimHandleBase
 from numpy.typing import NDArray
 
 from models.memory import Memory
-from models.precision import as_signed
+from models.regfile import intr_bit
 from models.sdp import SdpConfig, SdpResult, run_sdp, sdp_compute
 from tb.bfm.sim_memory import SimMemory
 from tb.env.cdp import CdpTop, check_idle, make_top
@@ -23,7 +23,7 @@ from tb.stimulus.sdp_top import (
     describe,
 )
 
-SDP_INTR_BIT = 0                     # GLB S_INTR_STATUS: SDP group 0 / 1 = bits 0 / 1
+SDP_INTR_BIT = intr_bit("SDP", 0)     # GLB S_INTR_STATUS: group 1 = the next bit
 SDP_AXI_ID = 2                       # the top's AXI IDs: PDP 0, CDP 1, SDP 2
 GUARD = 64                           # bytes checked untouched before and after each destination cube
 STATS = {"D_PERF_LUT_LE_HIT": "le_hit", "D_PERF_LUT_LO_HIT": "lo_hit", "D_PERF_LUT_UFLOW": "uflow",
@@ -41,17 +41,9 @@ class SdpTop(CdpTop):
         super().__init__(dut, rng, sim_mem)
         self.sdp_stats: list[dict[str, int]] = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
 
-    async def read_sdp_stats(self, group: int) -> dict[str, int]:
-        """The statistics registers of one SDP register group (selected with S_POINTER.PRODUCER)."""
-        await self.write("SDP", "S_POINTER", group)
-        return {reg: await self.read("SDP", reg) for reg in STATS}
-
     async def check_sdp_stats(self, label: str) -> None:
-        for group in (0, 1):
-            got = await self.read_sdp_stats(group)
-            want = self.sdp_stats[group]
-            bad = {reg: (got[reg], want[reg]) for reg in STATS if got[reg] != want[reg]}
-            assert not bad, f"{label}: SDP group {group} registers (read, model): {bad}"
+        """Both SDP register groups' statistics registers hold what the model says."""
+        await self.check_group_registers("SDP", self.sdp_stats, label)
 
 
 async def setup(dut: SimHandleBase, salt: str) -> SdpTop:
@@ -137,17 +129,9 @@ def locate(cfg: SdpConfig, addr: int) -> str:
 def compare(top: SdpTop, layer: Layer, label: str) -> None:
     """The destination region (gaps and guards included) against the model; names the first wrong element."""
     cfg = layer.prog.config
-    lo, hi = dst_span(cfg)
-    actual = np.frombuffer(top.ram.read(lo, hi - lo), dtype=np.uint8)
-    expected = top.mem.read(lo, hi - lo)
-    bad = np.flatnonzero(actual != expected)
-    if not bad.size:
-        return
-    addr = lo + int(bad[0])
-    e, a = (int(as_signed(int(x[bad[0]]), 8)) for x in (expected, actual))
-    what = "nothing may be written in EQL mode; " if cfg.ew.eql else ""
-    raise AssertionError(f"{label}: {bad.size} wrong bytes in [{lo:#x}, {hi:#x}); {what}first at {addr:#x}, "
-                         f"{locate(cfg, addr)}: expected {e}, actual {a}\n  {describe(layer)}")
+    eql = " (nothing may be written in EQL mode)" if cfg.ew.eql else ""
+    top.check_region(*dst_span(cfg), label, lambda addr: locate(cfg, addr), signed=True,
+                     detail=f"{eql}\n  {describe(layer)}")
 
 
 def expect(top: SdpTop, layer: Layer) -> SdpResult:

@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 
 from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
 from models.precision import as_signed
-from tb.stimulus.lut import random_table
+from tb.stimulus.lut import random_slopes, random_table
 
 
 def random_cube_data(rng: random.Random, w: int, h: int, c_pad: int) -> NDArray[np.int8]:
@@ -73,9 +73,7 @@ def aimed_lut(rng: random.Random, values: NDArray[np.int64]) -> LutConfig:
                   uflow_priority=rng.randint(0, 1), oflow_priority=rng.randint(0, 1),
                   hybrid_priority=rng.randint(0, 1), le=random_table(rng, LE_ENTRIES),
                   lo=random_table(rng, LO_ENTRIES))
-    slopes = {f"{t}_{f}_{k}": v for t in ("le", "lo") for f in ("uflow", "oflow")
-              for k, v in zip(("scale", "shift"), (rng.randint(-32768, 32767), rng.randint(-16, 15)),
-                              strict=True)}
+    slopes = random_slopes(rng)
     if rng.random() < 0.5:
         le_sel = max(-6, min(15, span.bit_length() - 6 + rng.randint(-2, 1)))
         le_start = lo_v + rng.randint(-span // 2, span // 2)
@@ -94,11 +92,15 @@ def narrow_lut(rng: random.Random, values: NDArray[np.int64]) -> LutConfig:
     lo_v, hi_v = (int(np.percentile(values, q)) for q in (25, 75))
     span = max(hi_v - lo_v, 1)
     lo_sel, le_sel = max(-8, span.bit_length() - 9), max(-6, span.bit_length() - 7)
-    slopes = {f"{t}_{f}_{k}": v for t in ("le", "lo") for f in ("uflow", "oflow")
-              for k, v in zip(("scale", "shift"), (rng.randint(-32768, 32767), rng.randint(-16, 15)),
-                              strict=True)}
-    return LutConfig(unit="CDP", le_function=LINEAR, le_index_select=le_sel, le_start=lo_v,
-                     le_end=lo_v + (1 << (le_sel + 6)), lo_index_select=lo_sel, lo_start=lo_v,
-                     lo_end=lo_v + (1 << (lo_sel + 8)), uflow_priority=rng.randint(0, 1),
+    return linear_lut(rng, lo_v, le_sel, lo_v, lo_sel)
+
+
+def linear_lut(rng: random.Random, le_start: int, le_sel: int, lo_start: int, lo_sel: int) -> LutConfig:
+    """A CDP LUT with a linear LE table: the tables start where given and span what their index selects
+    give; priorities, table entries and slopes random."""
+    slopes = random_slopes(rng)
+    return LutConfig(unit="CDP", le_function=LINEAR, le_index_select=le_sel, le_start=le_start,
+                     le_end=le_start + (1 << (le_sel + 6)), lo_index_select=lo_sel, lo_start=lo_start,
+                     lo_end=lo_start + (1 << (lo_sel + 8)), uflow_priority=rng.randint(0, 1),
                      oflow_priority=rng.randint(0, 1), hybrid_priority=rng.randint(0, 1),
                      le=random_table(rng, LE_ENTRIES), lo=random_table(rng, LO_ENTRIES), **slopes)

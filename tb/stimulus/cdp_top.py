@@ -16,11 +16,18 @@ from numpy.typing import NDArray
 from models import lut_program
 from models.cdp import CdpResult, cdp_compute, input_convert, square_sum
 from models.driver_cdp import CdpProgram, Convertor, Surface, cdp_layer
-from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
+from models.lut import EXPONENT, LutConfig
 from models.precision import as_signed
 from tb.common import nightly
-from tb.stimulus.cdp_core import aimed_lut, input_convertor, narrow_lut, output_convertor, random_cube_data
-from tb.stimulus.lut import Shape, random_config, random_table
+from tb.stimulus.cdp_core import (
+    aimed_lut,
+    input_convertor,
+    linear_lut,
+    narrow_lut,
+    output_convertor,
+    random_cube_data,
+)
+from tb.stimulus.lut import Shape, random_config
 
 ATOM = 8
 SRC_REGION, DST_REGION = 0x2000_0000, 0x9000_0000
@@ -87,14 +94,7 @@ def one_table_lut(rng: random.Random, values: NDArray[np.int64]) -> LutConfig:
     lo_sel = max(-8, min(13, span.bit_length() - 8)) if lo_on_data else rng.randint(-8, 4)
     le_sel = rng.randint(-6, 4) if lo_on_data else max(-6, min(15, span.bit_length() - 6))
     lo_start, le_start = (lo_v, above) if lo_on_data else (above, lo_v)
-    slopes = {f"{t}_{f}_{k}": v for t in ("le", "lo") for f in ("uflow", "oflow")
-              for k, v in zip(("scale", "shift"), (rng.randint(-32768, 32767), rng.randint(-16, 15)),
-                              strict=True)}
-    return LutConfig(unit="CDP", le_function=LINEAR, le_index_select=le_sel, le_start=le_start,
-                     le_end=le_start + (1 << (le_sel + 6)), lo_index_select=lo_sel, lo_start=lo_start,
-                     lo_end=lo_start + (1 << (lo_sel + 8)), uflow_priority=rng.randint(0, 1),
-                     oflow_priority=rng.randint(0, 1), hybrid_priority=rng.randint(0, 1),
-                     le=random_table(rng, LE_ENTRIES), lo=random_table(rng, LO_ENTRIES), **slopes)
+    return linear_lut(rng, le_start, le_sel, lo_start, lo_sel)
 
 
 def choose_lut(rng: random.Random, kind: str, lut_in: NDArray[np.int64]) -> LutConfig:

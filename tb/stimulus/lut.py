@@ -5,6 +5,7 @@ aimed at an LE mode and priorities)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, validate
@@ -89,6 +90,18 @@ def _slope(rng: random.Random) -> tuple[int, int]:
     return scale, rng.randint(-16, 15)
 
 
+def any_slope(rng: random.Random) -> tuple[int, int]:
+    """Any 16-bit slope scale and 5-bit slope shift."""
+    return rng.randint(-32768, 32767), rng.randint(-16, 15)
+
+
+def random_slopes(rng: random.Random, draw: Callable[[random.Random], tuple[int, int]] = any_slope
+                  ) -> dict[str, int]:
+    """The eight LE/LO underflow/overflow slope fields of a LutConfig, one (scale, shift) pair per `draw`."""
+    return {f"{t}_{f}_{k}": v for t in ("le", "lo") for f in ("uflow", "oflow")
+            for k, v in zip(("scale", "shift"), draw(rng), strict=True)}
+
+
 def random_config(shape: Shape, rng: random.Random, goal: Goal | None = None) -> LutConfig:
     """A random valid configuration with random tables; `goal` fixes the LE mode and priorities (and
     perhaps the exponential offset), everything else stays random."""
@@ -99,8 +112,7 @@ def random_config(shape: Shape, rng: random.Random, goal: Goal | None = None) ->
     centre = rng.choice([0, rng.randint(-5000, 5000), rng.randint(shape.x_min // 4, shape.x_max // 4)])
     lo_sel = _select(rng, *LO_SELECT[unit], cap=6)
     lo_start = _fit_start(rng, 1 << (lo_sel + 8), bits, centre)
-    slopes = {f"{t}_{f}_{k}": v for t in ("le", "lo") for f in ("uflow", "oflow")
-              for k, v in zip(("scale", "shift"), _slope(rng), strict=True)}
+    slopes = random_slopes(rng, _slope)
     common = dict(unit=unit, lo_index_select=lo_sel, lo_start=lo_start, lo_end=lo_start + (1 << (lo_sel + 8)),
                   uflow_priority=prios[0], oflow_priority=prios[1], hybrid_priority=prios[2],
                   le=random_table(rng, LE_ENTRIES), lo=random_table(rng, LO_ENTRIES), **slopes)

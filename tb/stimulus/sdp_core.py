@@ -29,7 +29,7 @@ from models.sdp_datapath import (
     y_block,
 )
 from tb.common import nightly
-from tb.stimulus.lut import Shape, random_config, random_table
+from tb.stimulus.lut import Shape, random_config, random_slopes, random_table
 
 Fields = dict[str, dict[str, int]]
 IntArray = NDArray[np.int64]
@@ -101,9 +101,10 @@ class Wants:
     wrap: str | None = None                                              # block: PReLU pass of a 33-bit sum
 
 
-def _operand16(rng: random.Random) -> int:
+def operand16(rng: random.Random) -> int:
+    """A signed 16-bit operand: int8-sized, small, any, or an extreme."""
     return rng.choice([rng.randint(-128, 127), rng.randint(-8, 8), rng.randint(-32768, 32767),
-                       rng.choice([-32768, -1, 0, 1, 32767])]) & 0xFFFF
+                       rng.choice([-32768, -1, 0, 1, 32767])])
 
 
 def _sources(rng: random.Random, alu_on: bool, mul_on: bool,
@@ -140,7 +141,7 @@ def x_fields(rng: random.Random, p: str, wants: Wants) -> dict[str, int]:
                 f"{alu}CFG.{p}_ALU_SRC": 0, f"{alu}CFG.{p}_ALU_SHIFT_VALUE": rng.randint(17, 63),
                 f"{alu}SRC_VALUE.{p}_ALU_OPERAND": rng.randint(0x4000, 0x7FFF),
                 f"{mul}CFG.{p}_MUL_SRC": mul_src, f"{mul}CFG.{p}_MUL_SHIFT_VALUE": rng.randint(0, 255),
-                f"{mul}SRC_VALUE.{p}_MUL_OPERAND": _operand16(rng)}
+                f"{mul}SRC_VALUE.{p}_MUL_OPERAND": operand16(rng) & 0xFFFF}
     return {
         cfg + "BYPASS": int(bypass), cfg + "ALU_BYPASS": int(not alu_on), cfg + "ALU_ALGO": algo,
         cfg + "MUL_BYPASS": int(not mul_on), cfg + "MUL_PRELU": int(prelu),
@@ -148,11 +149,11 @@ def x_fields(rng: random.Random, p: str, wants: Wants) -> dict[str, int]:
         f"{alu}CFG.{p}_ALU_SRC": alu_src,
         f"{alu}CFG.{p}_ALU_SHIFT_VALUE": rng.choice([0, rng.randint(0, 4), rng.randint(0, 16),
                                                       rng.randint(0, 63)]),
-        f"{alu}SRC_VALUE.{p}_ALU_OPERAND": _operand16(rng),
+        f"{alu}SRC_VALUE.{p}_ALU_OPERAND": operand16(rng) & 0xFFFF,
         f"{mul}CFG.{p}_MUL_SRC": mul_src,
         f"{mul}CFG.{p}_MUL_SHIFT_VALUE": rng.choice([0, rng.randint(0, 8), rng.randint(4, 20),
                                                       rng.randint(0, 255)]),
-        f"{mul}SRC_VALUE.{p}_MUL_OPERAND": _operand16(rng),
+        f"{mul}SRC_VALUE.{p}_MUL_OPERAND": operand16(rng) & 0xFFFF,
     }
 
 
@@ -269,9 +270,7 @@ def aimed_lut(rng: random.Random, values: IntArray) -> LutConfig:
     lo_sel = max(-8, min(23, span.bit_length() - 8 + rng.randint(-1, 1)))
     lo_span = 1 << (lo_sel + 8)
     lo_start = max(lim_lo, min(lim_hi - lo_span, lo_v + rng.randint(-span // 4, span // 4)))
-    slopes = {f"{t}_{f}_{k}": v for t in ("le", "lo") for f in ("uflow", "oflow")
-              for k, v in zip(("scale", "shift"), (rng.randint(-32768, 32767), rng.randint(-16, 15)),
-                              strict=True)}
+    slopes = random_slopes(rng)
     common = dict(unit="SDP", lo_index_select=lo_sel, lo_start=lo_start, lo_end=lo_start + lo_span,
                   uflow_priority=rng.randint(0, 1), oflow_priority=rng.randint(0, 1),
                   hybrid_priority=rng.randint(0, 1), le=random_table(rng, LE_ENTRIES),
@@ -298,7 +297,8 @@ def programs() -> dict[str, lut_program.LutProgram]:
     return {"sigmoid": lut_program.sigmoid(unit="SDP"), "tanh": lut_program.tanh(unit="SDP")}
 
 
-def _bits(values: IntArray) -> int:
+def magnitude_bits(values: IntArray) -> int:
+    """Bits of the largest magnitude in `values` (0 for none)."""
     return int(np.max(np.abs(values))).bit_length() if values.size else 0
 
 
@@ -341,7 +341,7 @@ def make_case(rng: random.Random, atom: int, index: int, wants: Wants) -> Case:
     if cfg.ew.mul_active:
         mul_op = (ew_operand(cfg, ops, "mul") if cfg.ew.mul_from_mem
                   else np.array([int(as_signed(cfg.ew.mul_operand, 32))]))
-        bits = _bits(bn_out) + _bits(mul_op)
+        bits = magnitude_bits(bn_out) + magnitude_bits(mul_op)
         target = 17 if wants.lut in programs() else rng.randint(8, 30)
         aimed = _shift_for(rng, bits, target, 1023)
         trunc = rng.choice([aimed, aimed, aimed, rng.randint(0, 1023), rng.randint(60, 70)])

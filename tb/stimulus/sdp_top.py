@@ -32,7 +32,7 @@ from models.sdp import USE_BOTH, SdpResult
 from models.sdp_datapath import ALU_EQL, Operands, ew_convert, x_block, y_block
 from tb.common import nightly
 from tb.stimulus.lut import Shape, random_config
-from tb.stimulus.sdp_core import aimed_lut, output_convertor, programs, random_data
+from tb.stimulus.sdp_core import aimed_lut, magnitude_bits, operand16, output_convertor, programs, random_data
 
 ATOM = 8
 REGIONS = {"SRC": 0x3000_0000, "DST": 0xA000_0000, "BS": 0x4000_0000, "BN": 0x5000_0000, "EW": 0x6000_0000}
@@ -106,11 +106,6 @@ def random_wants(rng: random.Random) -> Wants:
 
 # ---- layers: building one ------------------------------------------------------------------------------
 
-def _operand16(rng: random.Random) -> int:
-    return rng.choice([rng.randint(-128, 127), rng.randint(-8, 8), rng.randint(-32768, 32767),
-                       rng.choice([-32768, -1, 0, 1, 32767])])
-
-
 def _operand32(rng: random.Random) -> int:
     return rng.choice([rng.randint(-128, 127), rng.randint(-(1 << 15), 1 << 15),
                        rng.randint(-(1 << 31), (1 << 31) - 1), rng.randint(-4, 4)])
@@ -123,7 +118,7 @@ def _needs_memory(goal: str) -> bool:
 def random_xblock(rng: random.Random, goal: str | None) -> XBlock:
     """A legal BS/BN block (ALU MAX/MIN/SUM; PReLU only with its ALU bypassed) meeting `goal`."""
     if goal == "bypassed":
-        return XBlock(alu_operand=_operand16(rng), mul_operand=_operand16(rng))
+        return XBlock(alu_operand=operand16(rng), mul_operand=operand16(rng))
     alu_on, mul_on, prelu = rng.random() < 0.7, rng.random() < 0.7, rng.random() < 0.3
     alu_mem, mul_mem, relu_bypass = rng.random() < 0.5, rng.random() < 0.5, rng.random() < 0.6
     algo = rng.randint(0, 2)
@@ -144,9 +139,9 @@ def random_xblock(rng: random.Random, goal: str | None) -> XBlock:
     return XBlock(bypass=goal is None and rng.random() < 0.2, alu_bypass=not alu_on, alu_algo=algo,
                   alu_from_mem=alu_mem,
                   alu_shift=rng.choice([0, rng.randint(0, 4), rng.randint(0, 16), rng.randint(0, 63)]),
-                  alu_operand=_operand16(rng), mul_bypass=not mul_on, mul_prelu=prelu, mul_from_mem=mul_mem,
+                  alu_operand=operand16(rng), mul_bypass=not mul_on, mul_prelu=prelu, mul_from_mem=mul_mem,
                   mul_shift=rng.choice([0, rng.randint(0, 8), rng.randint(4, 20), rng.randint(0, 63)]),
-                  mul_operand=_operand16(rng), relu_bypass=relu_bypass)
+                  mul_operand=operand16(rng), relu_bypass=relu_bypass)
 
 
 def _ew_cvt(rng: random.Random, bypass: bool) -> EwConverter:
@@ -251,10 +246,6 @@ def operands_of(data: Mapping[str, OperandData | None], blocks: Mapping[str, XBl
     return Operands(**found)
 
 
-def _bits(values: IntArray) -> int:
-    return int(np.max(np.abs(values))).bit_length() if values.size else 0
-
-
 def _pre_ew(cube: IntArray, bs: XBlock, bn: XBlock, ops: Operands) -> IntArray:
     return x_block(x_block(cube, bs, ops.bs_alu, ops.bs_mul, "BS"), bn, ops.bn_alu, ops.bn_mul, "BN")
 
@@ -270,7 +261,7 @@ def aim_truncate(rng: random.Random, ew: EwBlock, bn_out: IntArray, ops: Operand
     """EW_TRUNCATE aimed at the product (mostly; the LUT helper's programs want about 17 bits) or not."""
     if not ew.mul_active:
         return rng.randint(0, 1023)
-    bits = _bits(bn_out) + _bits(_ew_mul_operand(ew, ops))
+    bits = magnitude_bits(bn_out) + magnitude_bits(_ew_mul_operand(ew, ops))
     target = 17 if lut in ("sigmoid", "tanh") else rng.randint(8, 30)
     aimed = max(0, min(1023, bits - target + rng.randint(-2, 2)))
     return rng.choice([aimed, aimed, aimed, rng.randint(0, 1023), rng.randint(60, 70)])

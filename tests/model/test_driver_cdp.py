@@ -18,7 +18,9 @@ from models.errors import ConfigError
 from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, LutRam
 from models.memory import Memory
 from models.precision import as_signed
-from models.replay import ModelTarget, RegWrite, trace_steps
+from models.regfile import RegWrite
+from models.replay import trace_steps
+from models.subsystem import ModelTarget
 from models.trace import default_trace_folders, trace_roots
 
 SRC = Surface(0x1000, 0x100, 0x1000)
@@ -229,7 +231,7 @@ def test_driver_reproduces_nvidia_trace_registers(folder: Path) -> None:
     ({"src": Surface(0x1004, 0x100, 0x1000)}, "alignment for SRC address/line_stride/surf_stride"),
     ({"dst": Surface(0x40000, 0x40, 0x1000)}, "DST_LINE_STRIDE has to be bigger than the actual size"),
     ({"dst": Surface(0x40000, 0x100, 0x200)}, "DST_SURFACE_STRIDE must hold a whole surface"),
-    ({"dst": Surface(0x1100, 0x100, 0x1000)}, "source and destination cubes must not overlap"),
+    ({"dst": Surface(0x1100, 0x100, 0x1000)}, "the destination must not overlap the SRC cube"),
     ({"dst": Surface(0xFFFFFF00, 0x100, 0x1000)}, "DST cube must lie inside the 32-bit address space"),
 ])
 def test_invalid_layers_rejected_with_the_rule(change: dict[str, object], rule: str) -> None:

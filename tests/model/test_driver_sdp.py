@@ -26,9 +26,11 @@ from models.driver_sdp import (
 from models.errors import ConfigError
 from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, LutRam
 from models.memory import Memory
-from models.replay import ModelTarget, RegWrite, trace_steps
+from models.regfile import RegWrite
+from models.replay import trace_steps
 from models.sdp import USE_ALU, USE_BOTH, USE_MUL, SdpConfig, run_sdp
 from models.sdp_datapath import ALU_EQL, ALU_SUM, EwBlock, EwConverter, OutputCvt, XBlock
+from models.subsystem import ModelTarget
 from models.trace import default_trace_folders, trace_roots
 
 SRC = Surface(0x1000, 0x100, 0x1000)

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from models import registers as regmap
-from models.memory import Memory, read_cube, write_cube
-from models.replay import ModelTarget, OutputLayout, replay
+from models.memory import Memory
+from models.replay import replay
+from models.subsystem import ModelTarget
 from models.trace import TraceError, load_dat, parse_cfg
 
 
@@ -23,19 +24,6 @@ def test_memory_reads_zero_and_spans_pages() -> None:
     assert mem.read(0xFFFE, 3).tolist() == [0, 0xAA, 0xAA]
     with pytest.raises(ValueError, match="outside the 32-bit"):
         mem.read(0xFFFF_FFFF, 2)
-
-
-def test_cube_layout_round_trip() -> None:
-    rng = np.random.default_rng(1)
-    cube = rng.integers(-128, 128, size=(11, 3, 4)).astype(np.int8)
-    mem = Memory()
-    write_cube(mem, 0x1000, 0x40, 0x200, cube)
-    assert (read_cube(mem, 0x1000, 0x40, 0x200, 4, 3, 11) == cube).all()
-    # c=9 lives in the second surface, lane 1; padding lanes 11..15 are written as zero
-    assert mem.read(0x1000 + 0x200 + 2 * 0x40 + 3 * 8 + 1, 1).view(np.int8)[0] == cube[9, 2, 3]
-    layout = OutputLayout("PDP", 0, 0x1000, 0x40, 0x200, 4, 3, 11)
-    assert layout.coordinate(0x1000 + 0x200 + 2 * 0x40 + 3 * 8 + 1) == (3, 2, 9)
-    assert layout.coordinate(0x0FFF) is None
 
 
 def test_parser_rejects_unknown_command_with_file_and_line(tmp_path: Path) -> None:

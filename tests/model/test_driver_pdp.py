@@ -1,4 +1,4 @@
-"""The PDP driver layer (models/driver.py): register values, write order, validation, split planning."""
+"""The PDP driver layer (models/driver_pdp.py): register values, write order, validation, split planning."""
 
 from __future__ import annotations
 
@@ -9,20 +9,22 @@ import numpy as np
 import pytest
 
 from models import registers
-from models.driver import (
+from models.cube import CubeLayout
+from models.driver_common import program_fields
+from models.driver_pdp import (
     PdpProgram,
     SplitWidths,
     Surface,
     pad_value_field,
     pdp_layer,
     plan_split,
-    program_fields,
     recip_kernel,
 )
 from models.errors import ConfigError
-from models.memory import Memory, read_cube, write_cube
+from models.memory import Memory
 from models.pdp import AVERAGE, MAX, pad_value_int8, run_pdp
-from models.replay import RegWrite, trace_steps
+from models.regfile import RegWrite
+from models.replay import trace_steps
 from models.trace import default_trace_folders, trace_roots
 
 SRC = Surface(0x1000, 0x100, 0x1000)
@@ -68,9 +70,9 @@ def test_hand_computed_average_with_pad_value() -> None:
     prog = pdp_layer(2, 2, 1, kernel=(2, 2), pads=(0, 1, 0, 0), pad_value=-4,
                      src=Surface(0x100, 16, 32), dst=Surface(0x200, 16, 16))
     mem = Memory()
-    write_cube(mem, 0x100, 16, 32, np.array([[[1, 3], [2, 5]]], dtype=np.int8))
+    CubeLayout(0x100, 16, 32, 2, 2, 1).write(mem, np.array([[[1, 3], [2, 5]]], dtype=np.int8))
     run_pdp(prog.config, mem)
-    out = read_cube(mem, 0x200, 16, 16, 2, 1, 1)
+    out = CubeLayout(0x200, 16, 16, 2, 1, 1).read(mem)
     assert out[0, 0].tolist() == [3, 0]
 
 
@@ -163,7 +165,7 @@ def test_driver_reproduces_nvidia_trace_registers(folder: Path) -> None:
     ({"src": Surface(0x1004, 0x100, 0x1000)}, "alignment for SRC address/line_stride/surf_stride"),
     ({"dst": Surface(0x40000, 0x38, 0x1000)}, "DST_LINE_STRIDE has to be bigger than the actual size"),
     ({"dst": Surface(0x40000, 0x100, 0x400)}, "DST_SURFACE_STRIDE must hold a whole surface"),
-    ({"dst": Surface(0x1100, 0x100, 0x1000)}, "source and destination cubes must not overlap"),
+    ({"dst": Surface(0x1100, 0x100, 0x1000)}, "the destination must not overlap the SRC cube"),
     ({"dst": Surface(0xFFFFFF00, 0x100, 0x1000)}, "DST cube must lie inside the 32-bit address space"),
     ({"split": SplitWidths(2, 4, 0, 4, 4, 0, 4)}, "first_in_width + PL == (first_out_width-1)*stride_x"),
     ({"split": SplitWidths(2, 0, 0, 8, 0, 0, 8)}, "split mode needs >= 2 bands, each band width >= 1"),
@@ -228,7 +230,7 @@ def test_split_bands_give_the_unsplit_result() -> None:
         outs = []
         for prog in (whole, banded):
             mem = Memory()
-            write_cube(mem, src.base, src.line_stride, src.surface_stride, cube)
+            src.layout(w, h, c).write(mem, cube)
             outs.append(run_pdp(prog.config, mem).output)
         np.testing.assert_array_equal(outs[0], outs[1], err_msg=str(desc))
         checked += 1

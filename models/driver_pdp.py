@@ -27,19 +27,24 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from models import registers
+from models.driver_common import ATOM_BYTES, RAM_TYPE_MC, RegWrite, Surface, check_fits, check_placement
 from models.errors import ConfigError
-from models.lut import LutConfig
-from models.lut_regs import lut_writes
-from models.pdp import AVERAGE, MAX, MIN, PdpConfig, check_memory_layout, max_band_width
+from models.pdp import (
+    AVERAGE,
+    MAX,
+    MIN,
+    PdpConfig,
+    check_memory_layout,
+    dst_layout,
+    max_band_width,
+    src_layout,
+)
 
-RegWrite = tuple[str, str, int]
+__all__ = ["PdpProgram", "RegWrite", "SplitWidths", "Surface", "pdp_layer", "plan_split", "recip_kernel"]
 
 METHODS: dict[str, int] = {"average": AVERAGE, "max": MAX, "min": MIN}
-ATOM_BYTES = 8
-ADDRESS_SPACE = 1 << 32
 PAD_VALUE_BITS = 19
 RECIP_ONE = 1 << 16
-RAM_TYPE_MC = 1          # D_*_RAM_CFG: external memory (the traces' value)
 FLYING_OFF = 1           # D_OPERATION_MODE_CFG.FLYING_MODE / D_FLYING_MODE: 1 = input from memory
 _SPLIT_SEARCH_LIMIT = 4096  # candidate band cuts plan_split tries before it gives up
 
@@ -58,15 +63,6 @@ _PDP_ORDER = (
     "D_SRC_LINE_STRIDE", "D_SRC_SURFACE_STRIDE", "D_DST_BASE_ADDR_LOW", "D_DST_BASE_ADDR_HIGH",
     "D_DST_LINE_STRIDE", "D_DST_SURFACE_STRIDE", "D_DST_RAM_CFG", "D_DATA_FORMAT",
 )
-
-
-@dataclass(frozen=True)
-class Surface:
-    """Where a cube lives: addr(w, h, c) = base + (c//8)*surface_stride + h*line_stride + w*8 + c%8."""
-
-    base: int
-    line_stride: int
-    surface_stride: int
 
 
 @dataclass(frozen=True)
@@ -93,7 +89,9 @@ class PdpProgram:
 
 
 def recip_kernel(kernel: int) -> int:
-    """D_RECIP_KERNEL_* for INT8: 2^16 / kernel truncated, as the KMD's recip_kernel_size table holds."""
+    """D_RECIP_KERNEL_* for INT8: 2^16 / kernel truncated, as the KMD's recip_kernel_size table holds
+    (0x10000, 0x8000, 0x5555, 0x4000, 0x3333, 0x2aaa, 0x2492, 0x2000; 1/6 is 0x2aaa, not the rounded 0x2aab).
+    NVIDIA's average-pooling traces agree for the kernels they use (1, 2, 3, 8)."""
     return RECIP_ONE // kernel
 
 
@@ -108,18 +106,6 @@ def _method(method: str | int) -> int:
             raise ConfigError("PDP: POOLING_METHOD must be AVERAGE, MAX or MIN", {"method": method})
         return METHODS[method]
     return method
-
-
-def check_fits(unit: str, fields: Mapping[str, int]) -> None:
-    """Every field value fits its register field (ConfigError naming the field otherwise)."""
-    regs = registers.registers(unit)
-    for key, value in fields.items():
-        name, fname = key.split(".", 1)
-        msb, lsb, _access = regs[name]["fields"][fname]
-        width = msb - lsb + 1
-        if not 0 <= value < (1 << width):
-            raise ConfigError(f"{unit} driver: {key} does not fit its {width}-bit register field",
-                              {key: value})
 
 
 def _partial(split: SplitWidths | None, which: str) -> dict[str, int]:
@@ -194,28 +180,11 @@ def _fields(width: int, height: int, channels: int, method: int, kernel: tuple[i
     return {"PDP": pdp, "PDP_RDMA": rdma}
 
 
-def extent(s: Surface, width: int, height: int, channels: int) -> tuple[int, int]:
-    """[first, last + 1) byte addresses a cube can touch (its bounding range, gaps included)."""
-    surfaces = -(-channels // ATOM_BYTES)
-    end = s.base + (surfaces - 1) * s.surface_stride + (height - 1) * s.line_stride + width * ATOM_BYTES
-    return s.base, end
-
-
 def _check_placement(cfg: PdpConfig) -> None:
-    dst = extent(Surface(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride),
-                  cfg.out_width, cfg.out_height, cfg.channels)
-    spans = {"DST": dst}
+    cubes = {"DST": dst_layout(cfg)}
     if not cfg.flying:
-        spans["SRC"] = extent(Surface(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride),
-                               cfg.input_columns(), cfg.in_height, cfg.channels)
-    for side, (lo, hi) in spans.items():
-        if hi > ADDRESS_SPACE:
-            raise ConfigError(f"PDP driver: the {side} cube must lie inside the 32-bit address space",
-                              {f"{side}_BASE_ADDR": lo, "end": hi})
-    if "SRC" in spans and spans["SRC"][0] < dst[1] and dst[0] < spans["SRC"][1]:
-        raise ConfigError("PDP driver: source and destination cubes must not overlap",
-                          {"SRC": spans["SRC"][0], "SRC_end": spans["SRC"][1], "DST": dst[0],
-                           "DST_end": dst[1]})
+        cubes["SRC"] = src_layout(cfg)
+    check_placement("PDP", cubes)
 
 
 def _check_rtl_limit(cfg: PdpConfig, max_out_width: int) -> None:
@@ -227,14 +196,14 @@ def _check_rtl_limit(cfg: PdpConfig, max_out_width: int) -> None:
 
 def _ordered_writes(fields: Mapping[str, Mapping[str, int]], group: int, flying: bool) -> list[RegWrite]:
     pdp = registers.encode_fields("PDP", fields["PDP"])
-    writes: list[RegWrite] = [("PDP", "S_POINTER", group), ("PDP_RDMA", "S_POINTER", group)]
+    writes = [RegWrite("PDP", "S_POINTER", group), RegWrite("PDP_RDMA", "S_POINTER", group)]
     if not flying:
         rdma = registers.encode_fields("PDP_RDMA", fields["PDP_RDMA"])
-        writes += [("PDP_RDMA", name, rdma[name]) for name in _RDMA_ORDER]
-    writes += [("PDP", name, pdp[name]) for name in _PDP_ORDER if name in pdp]
+        writes += [RegWrite("PDP_RDMA", name, rdma[name]) for name in _RDMA_ORDER]
+    writes += [RegWrite("PDP", name, pdp[name]) for name in _PDP_ORDER if name in pdp]
     if not flying:
-        writes.append(("PDP_RDMA", "D_OP_ENABLE", 1))
-    writes.append(("PDP", "D_OP_ENABLE", 1))
+        writes.append(RegWrite("PDP_RDMA", "D_OP_ENABLE", 1))
+    writes.append(RegWrite("PDP", "D_OP_ENABLE", 1))
     return writes
 
 
@@ -353,31 +322,3 @@ def plan_split(width: int, height: int, channels: int, *, method: int, kernel: t
     raise ConfigError("PDP driver: no split-width bands satisfy the split rules",
                       {"out_width": out_w, "band_out_width": band_out_width,
                        "last_error": str(last_error) if last_error else "no candidate"})
-
-
-def lut_unit_writes(unit: str, fields: Mapping[str, Mapping[str, int]], group: int, *,
-                    rdma_order: Sequence[str], unit_order: Sequence[str], lut_order: Sequence[str],
-                    lut: LutConfig | None) -> list[RegWrite]:
-    """The writes of a CDP or SDP layer in NVIDIA's KMD order: both producer pointers, the `<unit>_RDMA`
-    group, the LUT (tables through the access port, then the S_LUT_* registers in `lut_order`; left out when
-    `lut` is None), the unit's group, then D_OP_ENABLE of the RDMA and of the unit."""
-    rdma_unit = f"{unit}_RDMA"
-    main = registers.encode_fields(unit, fields[unit])
-    rdma = registers.encode_fields(rdma_unit, fields[rdma_unit])
-    writes: list[RegWrite] = [(unit, "S_POINTER", group), (rdma_unit, "S_POINTER", group)]
-    writes += [(rdma_unit, name, rdma[name]) for name in rdma_order]
-    if lut is not None:
-        writes += lut_writes(lut)
-        writes += [(unit, name, main[name]) for name in lut_order]
-    writes += [(unit, name, main[name]) for name in unit_order]
-    writes += [(rdma_unit, "D_OP_ENABLE", 1), (unit, "D_OP_ENABLE", 1)]
-    return writes
-
-
-def program_fields(writes: Sequence[RegWrite]) -> dict[str, dict[str, int]]:
-    """The fields a write sequence leaves in the group it programs (for checks against the model)."""
-    values: dict[str, dict[str, int]] = {}
-    for unit, reg, value in writes:
-        if registers.registers(unit)[reg]["group"] == "dual" and reg != "D_OP_ENABLE":
-            values.setdefault(unit, {})[reg] = value
-    return {unit: registers.decode_fields(unit, regs) for unit, regs in values.items()}

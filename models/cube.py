@@ -1,0 +1,114 @@
+"""NVDLA's feature-cube layout in memory: the one description every reader and writer of feature data uses.
+
+A cube [channels, height, width] is stored as channel surfaces of `atom_bytes` channels each; a surface is
+`height` lines `line_stride` apart, a line is `width` atoms (one atom = the atom_bytes channels of one
+element, `elem_bytes` bytes each); surfaces are `surface_stride` apart:
+
+    addr(c, h, w) = base + (c // atom) * surface_stride + h * line_stride + (w * atom + c % atom) * elem_bytes
+
+Channels past the last whole atom are padding lanes: written (as zero) and read like the others. Addresses
+wrap at 32 bits, as the DMAs' do. A packed cube (`CubeLayout.packed`) has its lines and surfaces back to
+back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from models.registers import ATOM_BYTES
+
+ADDRESS_MASK = 0xFFFFFFFF
+
+
+class ByteMemory(Protocol):
+    def read(self, addr: int, n: int) -> ArrayLike: ...
+    def write(self, addr: int, data: NDArray[np.uint8]) -> None: ...
+
+
+@dataclass(frozen=True)
+class CubeLayout:
+    """Where a cube lives and its size; addresses, extent, whole-cube reads and writes."""
+
+    base: int
+    line_stride: int
+    surface_stride: int
+    width: int
+    height: int
+    channels: int
+    atom_bytes: int = ATOM_BYTES
+    elem_bytes: int = 1
+
+    @classmethod
+    def packed(cls, base: int, width: int, height: int, channels: int, atom_bytes: int = ATOM_BYTES,
+               elem_bytes: int = 1) -> CubeLayout:
+        """Lines and surfaces back to back (line stride = a line's bytes, surface stride = a surface's)."""
+        line = width * atom_bytes * elem_bytes
+        return cls(base, line, line * height, width, height, channels, atom_bytes, elem_bytes)
+
+    @property
+    def surfaces(self) -> int:
+        return -(-self.channels // self.atom_bytes)
+
+    @property
+    def line_bytes(self) -> int:
+        return self.width * self.atom_bytes * self.elem_bytes
+
+    def line_address(self, surface: int, line: int) -> int:
+        return (self.base + surface * self.surface_stride + line * self.line_stride) & ADDRESS_MASK
+
+    def address(self, c: int, h: int, w: int) -> int:
+        """Byte address of element (c, h, w) (its first byte)."""
+        s, lane = divmod(c, self.atom_bytes)
+        return (self.line_address(s, h) + (w * self.atom_bytes + lane) * self.elem_bytes) & ADDRESS_MASK
+
+    def extent(self) -> tuple[int, int]:
+        """[first, last + 1) byte addresses the cube can touch (its bounding range, gaps included), unwrapped
+        so that a cube running past the 32-bit space shows it."""
+        end = (self.base + (self.surfaces - 1) * self.surface_stride + (self.height - 1) * self.line_stride
+               + self.line_bytes)
+        return self.base, end
+
+    def coordinate(self, addr: int) -> tuple[int, int, int] | None:
+        """(c, h, w) of the element whose byte is at addr; None for a gap or an address outside the cube."""
+        for s in range(self.surfaces):
+            rel = addr - (self.base + s * self.surface_stride)
+            if rel < 0:
+                break
+            h, rem = divmod(rel, self.line_stride) if self.line_stride else (0, rel)
+            w, lane = divmod(rem // self.elem_bytes, self.atom_bytes)
+            if h < self.height and w < self.width:  # padding lanes too: they are written like the others
+                return s * self.atom_bytes + lane, h, w
+        return None
+
+    def read_atoms(self, mem: ByteMemory) -> NDArray[np.uint8]:
+        """The raw bytes [surfaces, height, width, atom_bytes * elem_bytes], one read per line."""
+        out = np.empty((self.surfaces, self.height, self.line_bytes), dtype=np.uint8)
+        for s in range(self.surfaces):
+            for h in range(self.height):
+                out[s, h] = np.asarray(mem.read(self.line_address(s, h), self.line_bytes), dtype=np.uint8)
+        return out.reshape(self.surfaces, self.height, self.width, self.atom_bytes * self.elem_bytes)
+
+    def read_lanes(self, mem: ByteMemory) -> NDArray[np.int8]:
+        """Every lane of an int8 cube, padding included: [surfaces * atom_bytes, height, width]."""
+        atoms = self.read_atoms(mem).view(np.int8)
+        return atoms.transpose(0, 3, 1, 2).reshape(self.surfaces * self.atom_bytes, self.height, self.width)
+
+    def read(self, mem: ByteMemory) -> NDArray[np.int8]:
+        """The int8 cube [channels, height, width]."""
+        return self.read_lanes(mem)[:self.channels]
+
+    def write(self, mem: ByteMemory, cube: ArrayLike) -> None:
+        """Store an int8 cube [c, h, w] (values taken mod 256), c <= surfaces * atom_bytes: channels padded
+        with zero lanes to whole atoms, every lane written, one write per line."""
+        arr = np.asarray(cube)
+        c = arr.shape[0]
+        padded = np.zeros((self.surfaces * self.atom_bytes, self.height, self.width), dtype=np.uint8)
+        padded[:c] = (arr.astype(np.int64) & 0xFF).astype(np.uint8)
+        atoms = padded.reshape(self.surfaces, self.atom_bytes, self.height, self.width).transpose(0, 2, 3, 1)
+        for s in range(self.surfaces):
+            for h in range(self.height):
+                mem.write(self.line_address(s, h), np.ascontiguousarray(atoms[s, h]).reshape(-1))

@@ -1,0 +1,168 @@
+"""The post-processing subsystem behind its register interface: the reference model a trace or a bench
+drives like the hardware.
+
+`ModelTarget` holds what the hardware holds: the register file of each unit (models/regfile.py: two register
+groups, S_POINTER, D_OP_ENABLE, write protection, statistics, the LUT port), the GLB interrupt registers,
+and the memories. A unit runs when its own D_OP_ENABLE and the D_OP_ENABLE of every partner it needs (its
+RDMA, or the SDP feeding PDP on the fly) are set for the groups their consumer pointers select, in whatever
+order the writes come.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from models import registers as regmap
+from models.cube import CubeLayout
+from models.memory import Memory
+from models.regfile import Glb, RegisterFile, intr_bit
+from models.trace import TraceError
+
+RDMA_OF = {"SDP": "SDP_RDMA", "PDP": "PDP_RDMA", "CDP": "CDP_RDMA"}
+
+
+@dataclass
+class RunRecord:
+    """One operation the model ran: its unit, group, output cube (None: not written to memory), statistics."""
+
+    unit: str
+    group: int
+    layout: CubeLayout | None
+    stats: dict[str, int]
+
+
+class ModelTarget:
+    """The reference model behind the register interface (the replay's Target)."""
+
+    def __init__(self, atom_bytes: int = regmap.ATOM_BYTES) -> None:
+        self.atom_bytes = atom_bytes
+        self.units = {name: RegisterFile(name) for name in regmap.UNITS if name != "GLB"}
+        self.glb = Glb()
+        self.memories = [Memory(), Memory()]
+        self.runs: list[RunRecord] = []
+
+    # --- memory -------------------------------------------------------------------------------------------
+    def mem_fill(self, mem: int, addr: int, size: int, value: int) -> None:
+        self.memories[mem].fill(addr, size, value)
+
+    def mem_write(self, mem: int, addr: int, data: NDArray[np.uint8]) -> None:
+        self.memories[mem].write(addr, data)
+
+    def mem_read(self, mem: int, addr: int, size: int) -> NDArray[np.uint8]:
+        return self.memories[mem].read(addr, size)
+
+    # --- registers ----------------------------------------------------------------------------------------
+    def reg_write(self, unit: str, reg: str, value: int) -> None:
+        rf = self.glb if unit == "GLB" else self.units[unit]
+        if rf.write(reg, value):
+            self._launch_ready()
+
+    def reg_read(self, unit: str, reg: str) -> int:
+        return (self.glb if unit == "GLB" else self.units[unit]).read(reg)
+
+    # --- interrupts ---------------------------------------------------------------------------------------
+    def wait_interrupt(self, unit: str, group: int) -> bool:
+        bit = 1 << intr_bit(unit, group)
+        if not self.glb.status_bits & bit:
+            return False
+        self.glb.write("S_INTR_STATUS", bit)  # the player clears what it waited for
+        return True
+
+    def describe_pending(self) -> str:
+        parts = []
+        for name, u in self.units.items():
+            if any(u.op_en):
+                parts.append(f"{name} op_en={[int(x) for x in u.op_en]} consumer={u.consumer}")
+        return "; ".join(parts) or "no unit enabled"
+
+    # --- running units ------------------------------------------------------------------------------------
+    def _launch_ready(self) -> None:
+        # Each launch completes a group and may free the next, so repeat until nothing more can start.
+        progress = True
+        while progress:
+            progress = False
+            for unit in ("SDP", "CDP", "PDP"):
+                if self.units[unit].running and self._try_run(unit):
+                    progress = True
+
+    def _fields(self, *units: str) -> dict[str, dict[str, int]]:
+        return {n: self.units[n].fields(self.units[n].consumer) for n in units}
+
+    def _done(self, unit: str, stats: dict[str, int], layout: CubeLayout | None) -> None:
+        rf = self.units[unit]
+        known = {reg: value for reg, value in stats.items() if reg in rf.stats}
+        group = rf.done(known)
+        self.runs.append(RunRecord(unit, group, layout, stats))
+        rdma = self.units[RDMA_OF[unit]]
+        if rdma.running:  # the RDMA of an operation that read memory finishes with it
+            rdma.done({})
+        self.glb.unit_done(unit, group)
+
+    def _try_run(self, unit: str) -> bool:
+        runner: Callable[[], bool] = {"SDP": self._run_sdp, "CDP": self._run_cdp, "PDP": self._run_pdp}[unit]
+        return runner()
+
+    def _lut_tables(self, unit: str) -> Any:
+        rf = self.units[unit]
+        return rf.lut.tables() if rf.lut_used else None
+
+    def _run_cdp(self) -> bool:
+        from models import cdp
+
+        if not self.units["CDP_RDMA"].running:
+            return False
+        fields = self._fields("CDP", "CDP_RDMA")
+        cfg = cdp.CdpConfig.from_fields(fields, atom_bytes=self.atom_bytes,
+                                        tables=self.units["CDP"].lut.tables())
+        res = cdp.run_cdp(cfg, self.memories[0])
+        self._done("CDP", _cdp_stats(res), cdp.cube_layouts(cfg)[1])
+        return True
+
+    def _run_pdp(self, flying_input: NDArray[np.integer] | None = None) -> bool:
+        from models import pdp
+
+        fields = self._fields("PDP", "PDP_RDMA")
+        cfg = pdp.PdpConfig.from_fields(fields, atom_bytes=self.atom_bytes)
+        if cfg.flying and flying_input is None:
+            return False  # waits for the SDP that feeds it
+        if not cfg.flying and not self.units["PDP_RDMA"].running:
+            return False
+        pdp.run_pdp(cfg, self.memories[0], flying_input=flying_input)
+        self._done("PDP", {}, pdp.dst_layout(cfg))
+        return True
+
+    def _run_sdp(self) -> bool:
+        from models import sdp
+
+        fields = self._fields("SDP", "SDP_RDMA")
+        cfg = sdp.SdpConfig.from_fields(fields, atom_bytes=self.atom_bytes)
+        if _sdp_needs_rdma(fields["SDP_RDMA"], cfg.flying_in) and not self.units["SDP_RDMA"].running:
+            return False
+        if cfg.to_pdp and not self.units["PDP"].running:
+            return False  # on the fly to PDP: both must be enabled, SDP stalls otherwise
+        res = sdp.run_sdp(cfg, self.memories[0], sec_mem=self.memories[1], lut_tables=self._lut_tables("SDP"))
+        layout = sdp.dst_layout(cfg) if res.written else None
+        stats = {"D_PERF_OUT_SATURATION": res.saturation_count, "D_STATUS": int(res.status_unequal)}
+        stats.update({f"D_PERF_LUT_{k.upper()}": v for k, v in res.lut_stats.items()})
+        self._done("SDP", stats, layout)
+        if cfg.to_pdp and not self._run_pdp(flying_input=res.flying_output):
+            raise TraceError("SDP sends its output on the fly but PDP is not in on-the-fly mode")
+        return True
+
+
+def _sdp_needs_rdma(rdma: dict[str, int], flying_in: bool) -> bool:
+    operands = any(rdma.get(f"D_{b}_CFG.{b}_DISABLE", 1) == 0 for b in ("BRDMA", "NRDMA", "ERDMA"))
+    return operands or not flying_in
+
+
+def _cdp_stats(res: Any) -> dict[str, int]:
+    stats = {"D_OUT_SATURATION": int(getattr(res, "out_saturation", 0))}
+    for name in ("le_hit", "lo_hit", "uflow", "oflow", "hybrid"):
+        if hasattr(res, name):
+            stats[f"D_PERF_LUT_{name.upper()}"] = int(getattr(res, name))
+    return stats
