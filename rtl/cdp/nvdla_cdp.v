@@ -8,10 +8,11 @@
 // The core's statistics (LUT hit/miss counts, output saturation) are final before `done` and hold until the
 // next layer starts, so the register block latches the right values on `done`.
 // The configuration must hold from start to done, as the register groups guarantee.
+`include "nvdla_cdp_fields.vh"
+`include "nvdla_cdp_rdma_fields.vh"
 module nvdla_cdp #(
     parameter ATOM            = 8,     // int8 lanes per atom = bytes per 64-bit beat
     parameter CHUNK           = 8,     // pixels per width chunk of the stream order
-    parameter CNT_W           = 32,
     parameter MAX_BURST       = 16,
     parameter MAX_OUTSTANDING = 8
 ) (
@@ -20,46 +21,12 @@ module nvdla_cdp #(
     input  wire              op_en,
     output wire              done,
     output wire              busy,
-    // cube (CDP_RDMA, value-minus-one encodings) and memory layout
-    input  wire [12:0]       width_m1,
-    input  wire [12:0]       height_m1,
-    input  wire [12:0]       channel_m1,
-    input  wire [31:0]       src_base,
-    input  wire [31:0]       src_line_stride,
-    input  wire [31:0]       src_surface_stride,
-    input  wire [31:0]       dst_base,
-    input  wire [31:0]       dst_line_stride,
-    input  wire [31:0]       dst_surface_stride,
-    // datapath (CDP D_ fields, raw register encodings)
-    input  wire [1:0]        normalz_len,
-    input  wire              sqsum_bypass,
-    input  wire              mul_bypass,
-    input  wire [15:0]       datin_offset,
-    input  wire [15:0]       datin_scale,
-    input  wire [4:0]        datin_shifter,
-    input  wire [31:0]       datout_offset,
-    input  wire [15:0]       datout_scale,
-    input  wire [5:0]        datout_shifter,
-    // LUT (CDP S_ fields; START/END as {HIGH[5:0], LOW[31:0]})
-    input  wire              lut_le_function,
-    input  wire              lut_uflow_priority,
-    input  wire              lut_oflow_priority,
-    input  wire              lut_hybrid_priority,
-    input  wire [7:0]        lut_le_index_offset,
-    input  wire [7:0]        lut_le_index_select,
-    input  wire [7:0]        lut_lo_index_select,
-    input  wire [37:0]       lut_le_start,
-    input  wire [37:0]       lut_le_end,
-    input  wire [37:0]       lut_lo_start,
-    input  wire [37:0]       lut_lo_end,
-    input  wire [15:0]       lut_le_slope_uflow_scale,
-    input  wire [15:0]       lut_le_slope_oflow_scale,
-    input  wire [4:0]        lut_le_slope_uflow_shift,
-    input  wire [4:0]        lut_le_slope_oflow_shift,
-    input  wire [15:0]       lut_lo_slope_uflow_scale,
-    input  wire [15:0]       lut_lo_slope_oflow_scale,
-    input  wire [4:0]        lut_lo_slope_uflow_shift,
-    input  wire [4:0]        lut_lo_slope_oflow_shift,
+    // configuration bundles of the CDP and CDP_RDMA register blocks (rtl/gen/nvdla_cdp*_fields.vh): the cube
+    // and the source from CDP_RDMA, the destination, datapath and LUT from CDP
+    /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
+    input  wire [`CDP_CFG_W-1:0]       cfg,
+    input  wire [`CDP_RDMA_CFG_W-1:0]  rdma_cfg,
+    /* verilator lint_on UNUSEDSIGNAL */
     // LUT access port (S_LUT_ACCESS_CFG / S_LUT_ACCESS_DATA strobes, rtl/lut/nvdla_lut_ram.v semantics)
     input  wire              acc_cfg_we,
     input  wire [9:0]        acc_cfg_addr,
@@ -72,13 +39,9 @@ module nvdla_cdp #(
     input  wire [15:0]       acc_data_wdata,
     input  wire              acc_data_re,
     output wire [15:0]       acc_data_rdata,
-    // statistics of the last layer (hold from done to the next start)
-    output wire [CNT_W-1:0]  cnt_le_hit,
-    output wire [CNT_W-1:0]  cnt_lo_hit,
-    output wire [CNT_W-1:0]  cnt_uflow,
-    output wire [CNT_W-1:0]  cnt_oflow,
-    output wire [CNT_W-1:0]  cnt_hybrid,
-    output wire [CNT_W-1:0]  cnt_out_sat,
+    // statistics bundles of the last layer (hold from done to the next start)
+    output wire [`CDP_STAT_W-1:0]      stat,
+    output wire [`CDP_RDMA_STAT_W-1:0] rdma_stat,
     // AXI4 master, 64-bit data, 32-bit addresses
     output wire              m_axi_arvalid,
     input  wire              m_axi_arready,
@@ -111,6 +74,13 @@ module nvdla_cdp #(
     localparam DATA_W = ATOM * 8;
     localparam LEN_W  = 16;
 
+    // cube (value-minus-one encodings), shared by both DMA sides and the core
+    wire [12:0] width_m1   = rdma_cfg[`CDP_RDMA_WIDTH];
+    wire [12:0] height_m1  = rdma_cfg[`CDP_RDMA_HEIGHT];
+    wire [12:0] channel_m1 = rdma_cfg[`CDP_RDMA_CHANNEL];
+    // the read DMA does not count its stalls (reads 0)
+    assign rdma_stat[`CDP_RDMA_PERF_READ_STALL] = 32'd0;
+
     // ---- layer control (rtl/common/nvdla_layer_ctrl.v: start, running, sticky finished flags, done) -------
     wire running;
     wire core_finished, wr_cmds_finished;
@@ -139,7 +109,8 @@ module nvdla_cdp #(
     nvdla_cdp_dma_seq #(.ATOM_BYTES(ATOM), .CHUNK(CHUNK), .LEN_W(LEN_W)) u_rd_seq (
         .clk(clk), .rst_n(rst_n), .start(start),
         .width_m1(width_m1), .height_m1(height_m1), .channel_m1(channel_m1),
-        .base(src_base), .line_stride(src_line_stride), .surface_stride(src_surface_stride),
+        .base(rdma_cfg[`CDP_RDMA_SRC_BASE_ADDR_LOW]), .line_stride(rdma_cfg[`CDP_RDMA_SRC_LINE_STRIDE]),
+        .surface_stride(rdma_cfg[`CDP_RDMA_SRC_SURFACE_STRIDE]),
         .cmd_valid(rd_cmd_valid), .cmd_ready(rd_cmd_ready), .cmd_addr(rd_cmd_addr), .cmd_beats(rd_cmd_beats),
         .done(rd_seq_done)
     );
@@ -159,35 +130,16 @@ module nvdla_cdp #(
     wire              lrn_valid, lrn_ready;
     wire [DATA_W-1:0] lrn_data;
 
-    nvdla_cdp_core #(.ATOM(ATOM), .CHUNK(CHUNK), .CNT_W(CNT_W)) u_core (
+    nvdla_cdp_core #(.ATOM(ATOM), .CHUNK(CHUNK)) u_core (
         .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .done(core_done),
-        .cfg_width(width_m1), .cfg_height(height_m1), .cfg_channel(channel_m1),
-        .cfg_normalz_len(normalz_len), .cfg_sqsum_bypass(sqsum_bypass), .cfg_mul_bypass(mul_bypass),
-        .cfg_datin_offset(datin_offset), .cfg_datin_scale(datin_scale), .cfg_datin_shifter(datin_shifter),
-        .cfg_datout_offset(datout_offset), .cfg_datout_scale(datout_scale),
-        .cfg_datout_shifter(datout_shifter),
-        .cfg_lut_le_function(lut_le_function), .cfg_lut_uflow_priority(lut_uflow_priority),
-        .cfg_lut_oflow_priority(lut_oflow_priority), .cfg_lut_hybrid_priority(lut_hybrid_priority),
-        .cfg_lut_le_index_offset(lut_le_index_offset), .cfg_lut_le_index_select(lut_le_index_select),
-        .cfg_lut_lo_index_select(lut_lo_index_select),
-        .cfg_lut_le_start(lut_le_start), .cfg_lut_le_end(lut_le_end),
-        .cfg_lut_lo_start(lut_lo_start), .cfg_lut_lo_end(lut_lo_end),
-        .cfg_lut_le_slope_uflow_scale(lut_le_slope_uflow_scale),
-        .cfg_lut_le_slope_oflow_scale(lut_le_slope_oflow_scale),
-        .cfg_lut_le_slope_uflow_shift(lut_le_slope_uflow_shift),
-        .cfg_lut_le_slope_oflow_shift(lut_le_slope_oflow_shift),
-        .cfg_lut_lo_slope_uflow_scale(lut_lo_slope_uflow_scale),
-        .cfg_lut_lo_slope_oflow_scale(lut_lo_slope_oflow_scale),
-        .cfg_lut_lo_slope_uflow_shift(lut_lo_slope_uflow_shift),
-        .cfg_lut_lo_slope_oflow_shift(lut_lo_slope_oflow_shift),
+        .cfg(cfg), .rdma_cfg(rdma_cfg),
         .acc_cfg_we(acc_cfg_we), .acc_cfg_addr(acc_cfg_addr), .acc_cfg_table(acc_cfg_table),
         .acc_cfg_write(acc_cfg_write), .acc_cfg_addr_q(acc_cfg_addr_q), .acc_table(acc_table),
         .acc_write(acc_write), .acc_data_we(acc_data_we), .acc_data_wdata(acc_data_wdata),
         .acc_data_re(acc_data_re), .acc_data_rdata(acc_data_rdata),
         .in_valid(rd_valid), .in_ready(rd_ready), .in_data(rd_data),
         .out_valid(lrn_valid), .out_ready(lrn_ready), .out_data(lrn_data),
-        .cnt_le_hit(cnt_le_hit), .cnt_lo_hit(cnt_lo_hit), .cnt_uflow(cnt_uflow), .cnt_oflow(cnt_oflow),
-        .cnt_hybrid(cnt_hybrid), .cnt_out_sat(cnt_out_sat)
+        .stat(stat)
     );
 
     // ---- write side: CDP destination commands + LRN atoms -> AXI writes --------------------------------
@@ -198,7 +150,8 @@ module nvdla_cdp #(
     nvdla_cdp_dma_seq #(.ATOM_BYTES(ATOM), .CHUNK(CHUNK), .LEN_W(LEN_W)) u_wr_seq (
         .clk(clk), .rst_n(rst_n), .start(start),
         .width_m1(width_m1), .height_m1(height_m1), .channel_m1(channel_m1),
-        .base(dst_base), .line_stride(dst_line_stride), .surface_stride(dst_surface_stride),
+        .base(cfg[`CDP_DST_BASE_ADDR_LOW]), .line_stride(cfg[`CDP_DST_LINE_STRIDE]),
+        .surface_stride(cfg[`CDP_DST_SURFACE_STRIDE]),
         .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .cmd_beats(wr_cmd_beats),
         .done(wr_seq_done)
     );

@@ -10,10 +10,11 @@
 // skid plus five stages: 7) and a depth of 8 never stalls it.
 // A layer: `start` clears the counters and opens the input for W*H*ceil(C/ATOM) atoms; `done` pulses once
 // the last output atom was taken. Configuration must stay stable from start to done.
+`include "nvdla_cdp_fields.vh"
+`include "nvdla_cdp_rdma_fields.vh"
 module nvdla_cdp_core #(
     parameter ATOM  = 8,
-    parameter CHUNK = 8,
-    parameter CNT_W = 32
+    parameter CHUNK = 8
 ) (
     input  wire                 clk,
     input  wire                 rst_n,
@@ -21,39 +22,12 @@ module nvdla_cdp_core #(
     input  wire                 start,
     output reg                  busy,
     output reg                  done,
-    // D_DATA_CUBE_* (CDP_RDMA), D_LRN_CFG, D_FUNC_BYPASS, D_DATIN_*, D_DATOUT_*: raw register fields
-    input  wire [12:0]          cfg_width,
-    input  wire [12:0]          cfg_height,
-    input  wire [12:0]          cfg_channel,
-    input  wire [1:0]           cfg_normalz_len,
-    input  wire                 cfg_sqsum_bypass,
-    input  wire                 cfg_mul_bypass,
-    input  wire [15:0]          cfg_datin_offset,
-    input  wire [15:0]          cfg_datin_scale,
-    input  wire [4:0]           cfg_datin_shifter,
-    input  wire [31:0]          cfg_datout_offset,
-    input  wire [15:0]          cfg_datout_scale,
-    input  wire [5:0]           cfg_datout_shifter,
-    // S_LUT_* fields (START/END: {HIGH[5:0], LOW[31:0]})
-    input  wire                 cfg_lut_le_function,
-    input  wire                 cfg_lut_uflow_priority,
-    input  wire                 cfg_lut_oflow_priority,
-    input  wire                 cfg_lut_hybrid_priority,
-    input  wire [7:0]           cfg_lut_le_index_offset,
-    input  wire [7:0]           cfg_lut_le_index_select,
-    input  wire [7:0]           cfg_lut_lo_index_select,
-    input  wire [37:0]          cfg_lut_le_start,
-    input  wire [37:0]          cfg_lut_le_end,
-    input  wire [37:0]          cfg_lut_lo_start,
-    input  wire [37:0]          cfg_lut_lo_end,
-    input  wire [15:0]          cfg_lut_le_slope_uflow_scale,
-    input  wire [15:0]          cfg_lut_le_slope_oflow_scale,
-    input  wire [4:0]           cfg_lut_le_slope_uflow_shift,
-    input  wire [4:0]           cfg_lut_le_slope_oflow_shift,
-    input  wire [15:0]          cfg_lut_lo_slope_uflow_scale,
-    input  wire [15:0]          cfg_lut_lo_slope_oflow_scale,
-    input  wire [4:0]           cfg_lut_lo_slope_uflow_shift,
-    input  wire [4:0]           cfg_lut_lo_slope_oflow_shift,
+    // configuration bundles of the CDP and CDP_RDMA register blocks (rtl/gen/nvdla_cdp*_fields.vh):
+    // the cube from CDP_RDMA, the datapath and the LUT from CDP
+    /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
+    input  wire [`CDP_CFG_W-1:0]      cfg,
+    input  wire [`CDP_RDMA_CFG_W-1:0] rdma_cfg,
+    /* verilator lint_on UNUSEDSIGNAL */
     // LUT access port (nvdla_lut / nvdla_lut_ram, CDP saturating pointer)
     input  wire                 acc_cfg_we,
     input  wire [9:0]           acc_cfg_addr,
@@ -73,13 +47,8 @@ module nvdla_cdp_core #(
     output wire                 out_valid,
     input  wire                 out_ready,
     output wire [ATOM*8-1:0]    out_data,
-    // statistics of the layer (cleared at start)
-    output wire [CNT_W-1:0]     cnt_le_hit,
-    output wire [CNT_W-1:0]     cnt_lo_hit,
-    output wire [CNT_W-1:0]     cnt_uflow,
-    output wire [CNT_W-1:0]     cnt_oflow,
-    output wire [CNT_W-1:0]     cnt_hybrid,
-    output wire [CNT_W-1:0]     cnt_out_sat
+    // statistics bundle of the layer (cleared at start, held from done to the next start)
+    output wire [`CDP_STAT_W-1:0] stat
 );
     localparam X_W    = 9;                   // input convertor output
     localparam SUM_W  = 20;                  // square sum: 9 * 256^2 < 2^20
@@ -88,6 +57,17 @@ module nvdla_cdp_core #(
     localparam LANE_W = $clog2(ATOM);        // ATOM is a power of two
     localparam SURF_W = 13 - LANE_W;
     localparam AW     = ATOM * X_W;
+    localparam CNT_W  = 32;                  // the statistics registers' width
+
+    // ---------------------------------------------------------------- configuration fields
+    wire [12:0] cfg_width   = rdma_cfg[`CDP_RDMA_WIDTH];
+    wire [12:0] cfg_height  = rdma_cfg[`CDP_RDMA_HEIGHT];
+    wire [12:0] cfg_channel = rdma_cfg[`CDP_RDMA_CHANNEL];
+    // D_DATIN_OFFSET is int8 in nv_small and D_DATOUT_OFFSET 25 bits (models/cdp.py): the rest is unused
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [15:0] datin_offset  = cfg[`CDP_DATIN_OFFSET];
+    wire [31:0] datout_offset = cfg[`CDP_DATOUT_OFFSET];
+    /* verilator lint_on UNUSEDSIGNAL */
 
     // ---------------------------------------------------------------- layer control
     wire in_fire  = in_valid & in_ready;
@@ -136,7 +116,7 @@ module nvdla_cdp_core #(
     nvdla_cvt #(.LANES(ATOM), .IN_W(8), .OFFSET_W(8), .SCALE_W(16), .SHIFT_W(5), .OUT_W(X_W), .CNT_W(8))
     u_icvt (
         .clk(clk), .rst_n(rst_n),
-        .cfg_offset(cfg_datin_offset[7:0]), .cfg_scale(cfg_datin_scale), .cfg_shift(cfg_datin_shifter),
+        .cfg_offset(datin_offset[7:0]), .cfg_scale(cfg[`CDP_DATIN_SCALE]), .cfg_shift(cfg[`CDP_DATIN_SHIFTER]),
         .sat_count_clr(start),
         .in_valid(in_valid & in_open), .in_ready(cvt_in_ready), .in_data(in_data),
         .out_valid(cvt_valid), .out_ready(cvt_ready), .out_data(cvt_data),
@@ -153,20 +133,21 @@ module nvdla_cdp_core #(
                       .LANE_W(LANE_W)) u_sqsum (
         .clk(clk), .rst_n(rst_n), .init(start),
         .cfg_width(cfg_width), .cfg_height(cfg_height), .cfg_surf(cfg_surf), .cfg_last_lane(cfg_last_lane),
-        .cfg_normalz_len(cfg_normalz_len),
+        .cfg_normalz_len(cfg[`CDP_NORMALZ_LEN]),
         .in_valid(cvt_valid), .in_ready(cvt_ready), .in_data(cvt_data),
         .out_valid(sq_valid), .out_ready(sq_ready), .out_x(sq_x), .out_sum(sq_sum)
     );
 
     // ---------------------------------------------------------------- fork: LUT and the x FIFO
     wire lut_in_ready, fifo_in_ready;
+    wire [CNT_W-1:0] cnt_le_hit, cnt_lo_hit, cnt_uflow, cnt_oflow, cnt_hybrid, cnt_out_sat;
     assign sq_ready = lut_in_ready & fifo_in_ready;
 
     reg [ATOM*LUT_IN-1:0] lut_in;
     integer i;
     always @(*) begin
         for (i = 0; i < ATOM; i = i + 1) begin
-            lut_in[i*LUT_IN +: LUT_IN] = cfg_sqsum_bypass
+            lut_in[i*LUT_IN +: LUT_IN] = cfg[`CDP_SQSUM_BYPASS]
                 ? {{(LUT_IN-X_W){sq_x[i*X_W + X_W - 1]}}, sq_x[i*X_W +: X_W]}
                 : {1'b0, sq_sum[i*SUM_W +: SUM_W]};
         end
@@ -181,20 +162,23 @@ module nvdla_cdp_core #(
     /* verilator lint_off PINCONNECTEMPTY */
     nvdla_lut #(.LANES(ATOM), .IN_W(LUT_IN), .CFG_W(38), .SDP(0), .CNT_W(CNT_W)) u_lut (
         .clk(clk), .rst_n(rst_n),
-        .cfg_le_function(cfg_lut_le_function), .cfg_uflow_priority(cfg_lut_uflow_priority),
-        .cfg_oflow_priority(cfg_lut_oflow_priority), .cfg_hybrid_priority(cfg_lut_hybrid_priority),
-        .cfg_le_index_offset(cfg_lut_le_index_offset), .cfg_le_index_select(cfg_lut_le_index_select),
-        .cfg_lo_index_select(cfg_lut_lo_index_select),
-        .cfg_le_start(cfg_lut_le_start), .cfg_le_end(cfg_lut_le_end),
-        .cfg_lo_start(cfg_lut_lo_start), .cfg_lo_end(cfg_lut_lo_end),
-        .cfg_le_slope_uflow_scale(cfg_lut_le_slope_uflow_scale),
-        .cfg_le_slope_oflow_scale(cfg_lut_le_slope_oflow_scale),
-        .cfg_le_slope_uflow_shift(cfg_lut_le_slope_uflow_shift),
-        .cfg_le_slope_oflow_shift(cfg_lut_le_slope_oflow_shift),
-        .cfg_lo_slope_uflow_scale(cfg_lut_lo_slope_uflow_scale),
-        .cfg_lo_slope_oflow_scale(cfg_lut_lo_slope_oflow_scale),
-        .cfg_lo_slope_uflow_shift(cfg_lut_lo_slope_uflow_shift),
-        .cfg_lo_slope_oflow_shift(cfg_lut_lo_slope_oflow_shift),
+        .cfg_le_function(cfg[`CDP_LUT_LE_FUNCTION]), .cfg_uflow_priority(cfg[`CDP_LUT_UFLOW_PRIORITY]),
+        .cfg_oflow_priority(cfg[`CDP_LUT_OFLOW_PRIORITY]), .cfg_hybrid_priority(cfg[`CDP_LUT_HYBRID_PRIORITY]),
+        .cfg_le_index_offset(cfg[`CDP_LUT_LE_INDEX_OFFSET]), .cfg_le_index_select(cfg[`CDP_LUT_LE_INDEX_SELECT]),
+        .cfg_lo_index_select(cfg[`CDP_LUT_LO_INDEX_SELECT]),
+        // START/END: {HIGH[5:0], LOW[31:0]}
+        .cfg_le_start({cfg[`CDP_LUT_LE_START_HIGH], cfg[`CDP_LUT_LE_START_LOW]}),
+        .cfg_le_end({cfg[`CDP_LUT_LE_END_HIGH], cfg[`CDP_LUT_LE_END_LOW]}),
+        .cfg_lo_start({cfg[`CDP_LUT_LO_START_HIGH], cfg[`CDP_LUT_LO_START_LOW]}),
+        .cfg_lo_end({cfg[`CDP_LUT_LO_END_HIGH], cfg[`CDP_LUT_LO_END_LOW]}),
+        .cfg_le_slope_uflow_scale(cfg[`CDP_LUT_LE_SLOPE_UFLOW_SCALE]),
+        .cfg_le_slope_oflow_scale(cfg[`CDP_LUT_LE_SLOPE_OFLOW_SCALE]),
+        .cfg_le_slope_uflow_shift(cfg[`CDP_LUT_LE_SLOPE_UFLOW_SHIFT]),
+        .cfg_le_slope_oflow_shift(cfg[`CDP_LUT_LE_SLOPE_OFLOW_SHIFT]),
+        .cfg_lo_slope_uflow_scale(cfg[`CDP_LUT_LO_SLOPE_UFLOW_SCALE]),
+        .cfg_lo_slope_oflow_scale(cfg[`CDP_LUT_LO_SLOPE_OFLOW_SCALE]),
+        .cfg_lo_slope_uflow_shift(cfg[`CDP_LUT_LO_SLOPE_UFLOW_SHIFT]),
+        .cfg_lo_slope_oflow_shift(cfg[`CDP_LUT_LO_SLOPE_OFLOW_SHIFT]),
         .acc_cfg_we(acc_cfg_we), .acc_cfg_addr(acc_cfg_addr), .acc_cfg_table(acc_cfg_table),
         .acc_cfg_write(acc_cfg_write), .acc_cfg_addr_q(acc_cfg_addr_q), .acc_table(acc_table),
         .acc_write(acc_write), .acc_data_we(acc_data_we), .acc_data_wdata(acc_data_wdata),
@@ -220,8 +204,8 @@ module nvdla_cdp_core #(
 
     nvdla_cdp_ocvt #(.LANES(ATOM), .LUT_W(LUT_W), .X_W(X_W), .OUT_W(8)) u_ocvt (
         .clk(clk), .rst_n(rst_n),
-        .cfg_mul_bypass(cfg_mul_bypass), .cfg_offset(cfg_datout_offset[24:0]),
-        .cfg_scale(cfg_datout_scale), .cfg_shift(cfg_datout_shifter),
+        .cfg_mul_bypass(cfg[`CDP_MUL_BYPASS]), .cfg_offset(datout_offset[24:0]),
+        .cfg_scale(cfg[`CDP_DATOUT_SCALE]), .cfg_shift(cfg[`CDP_DATOUT_SHIFTER]),
         .in_valid(lut_valid & fifo_valid), .in_ready(ocvt_ready), .in_lut(lut_data), .in_x(fifo_x),
         .out_valid(out_valid), .out_ready(out_ready), .out_data(out_data), .out_sat(out_sat)
     );
@@ -230,8 +214,16 @@ module nvdla_cdp_core #(
         .clk(clk), .rst_n(rst_n), .clr(start), .inc_valid(out_fire), .inc_mask(out_sat), .count(cnt_out_sat)
     );
 
-    // D_DATIN_OFFSET is int8 in nv_small and D_DATOUT_OFFSET 25 bits (models/cdp.py): the rest is unused
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_cfg = ^{cfg_datin_offset[15:8], cfg_datout_offset[31:25]};
-    /* verilator lint_on UNUSEDSIGNAL */
+    // ---------------------------------------------------------------- statistics bundle
+    // INT8 has no NaN or Inf; the write stall count is not implemented (reads 0)
+    assign stat[`CDP_NAN_INPUT_NUM]    = 32'd0;
+    assign stat[`CDP_INF_INPUT_NUM]    = 32'd0;
+    assign stat[`CDP_NAN_OUTPUT_NUM]   = 32'd0;
+    assign stat[`CDP_OUT_SATURATION]   = cnt_out_sat;
+    assign stat[`CDP_PERF_WRITE_STALL] = 32'd0;
+    assign stat[`CDP_PERF_LUT_UFLOW]   = cnt_uflow;
+    assign stat[`CDP_PERF_LUT_OFLOW]   = cnt_oflow;
+    assign stat[`CDP_PERF_LUT_HYBRID]  = cnt_hybrid;
+    assign stat[`CDP_PERF_LUT_LE_HIT]  = cnt_le_hit;
+    assign stat[`CDP_PERF_LUT_LO_HIT]  = cnt_lo_hit;
 endmodule

@@ -168,22 +168,8 @@ module nvdla_pp_top #(
     /* verilator lint_on UNUSEDSIGNAL */
     wire [15:0] cdp_lut_access_rdata;
     wire        cdp_op_en, cdp_consumer, crdma_op_en, crdma_consumer_unused, cdp_done;
-    wire [31:0] cdp_cnt_le_hit, cdp_cnt_lo_hit, cdp_cnt_uflow, cdp_cnt_oflow, cdp_cnt_hybrid, cdp_cnt_out_sat;
-
-    /* verilator lint_off UNUSEDSIGNAL */  // fields no block reads (CYA, RAM types, high address words)
-    wire [`CDP_CFG_W-1:0] cdp_cfg;
-    /* verilator lint_on UNUSEDSIGNAL */
+    wire [`CDP_CFG_W-1:0]  cdp_cfg;
     wire [`CDP_STAT_W-1:0] cdp_stat;
-    assign cdp_stat[`CDP_NAN_INPUT_NUM] = 32'd0;
-    assign cdp_stat[`CDP_INF_INPUT_NUM] = 32'd0;
-    assign cdp_stat[`CDP_NAN_OUTPUT_NUM] = 32'd0;
-    assign cdp_stat[`CDP_OUT_SATURATION] = cdp_cnt_out_sat;
-    assign cdp_stat[`CDP_PERF_WRITE_STALL] = 32'd0;
-    assign cdp_stat[`CDP_PERF_LUT_UFLOW] = cdp_cnt_uflow;
-    assign cdp_stat[`CDP_PERF_LUT_OFLOW] = cdp_cnt_oflow;
-    assign cdp_stat[`CDP_PERF_LUT_HYBRID] = cdp_cnt_hybrid;
-    assign cdp_stat[`CDP_PERF_LUT_LE_HIT] = cdp_cnt_le_hit;
-    assign cdp_stat[`CDP_PERF_LUT_LO_HIT] = cdp_cnt_lo_hit;
     nvdla_cdp_regs u_cdp_regs (
         .clk(clk), .rst_n(rst_n), .reg_sel(reg_sel[U_CDP]), .reg_offset(reg_offset), .reg_wdata(reg_wdata),
         .reg_write(reg_write), .reg_rdata(reg_rdata[U_CDP*32 +: 32]), .dp_done(cdp_done), .op_en(cdp_op_en),
@@ -192,11 +178,8 @@ module nvdla_pp_top #(
         .lut_access_rdata(cdp_lut_access_rdata), .cfg(cdp_cfg), .stat(cdp_stat)
     );
 
-    /* verilator lint_off UNUSEDSIGNAL */  // fields no block reads (CYA, RAM types, high address words)
-    wire [`CDP_RDMA_CFG_W-1:0] cdp_rdma_cfg;
-    /* verilator lint_on UNUSEDSIGNAL */
+    wire [`CDP_RDMA_CFG_W-1:0]  cdp_rdma_cfg;
     wire [`CDP_RDMA_STAT_W-1:0] cdp_rdma_stat;
-    assign cdp_rdma_stat[`CDP_RDMA_PERF_READ_STALL] = 32'd0;
     nvdla_cdp_rdma_regs u_cdp_rdma_regs (
         .clk(clk), .rst_n(rst_n), .reg_sel(reg_sel[U_CDP_RDMA]), .reg_offset(reg_offset), .reg_wdata(reg_wdata),
         .reg_write(reg_write), .reg_rdata(reg_rdata[U_CDP_RDMA*32 +: 32]), .dp_done(cdp_done & crdma_op_en),
@@ -245,46 +228,10 @@ module nvdla_pp_top #(
     wire cdp_axi_bready;
     wire [1:0] cdp_axi_bresp;
 
-    nvdla_cdp #(.ATOM(8), .CHUNK(8), .CNT_W(32), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_cdp (
+    nvdla_cdp #(.ATOM(8), .CHUNK(8), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_cdp (
         .clk(clk), .rst_n(rst_n),
         .op_en(cdp_op_en & crdma_op_en), .done(cdp_done), .busy(cdp_busy_unused),
-        .width_m1(cdp_rdma_cfg[`CDP_RDMA_WIDTH]),
-        .height_m1(cdp_rdma_cfg[`CDP_RDMA_HEIGHT]),
-        .channel_m1(cdp_rdma_cfg[`CDP_RDMA_CHANNEL]),
-        .src_base(cdp_rdma_cfg[`CDP_RDMA_SRC_BASE_ADDR_LOW]),
-        .src_line_stride(cdp_rdma_cfg[`CDP_RDMA_SRC_LINE_STRIDE]),
-        .src_surface_stride(cdp_rdma_cfg[`CDP_RDMA_SRC_SURFACE_STRIDE]),
-        .dst_base(cdp_cfg[`CDP_DST_BASE_ADDR_LOW]),
-        .dst_line_stride(cdp_cfg[`CDP_DST_LINE_STRIDE]),
-        .dst_surface_stride(cdp_cfg[`CDP_DST_SURFACE_STRIDE]),
-        .normalz_len(cdp_cfg[`CDP_NORMALZ_LEN]),
-        .sqsum_bypass(cdp_cfg[`CDP_SQSUM_BYPASS]),
-        .mul_bypass(cdp_cfg[`CDP_MUL_BYPASS]),
-        .datin_offset(cdp_cfg[`CDP_DATIN_OFFSET]),
-        .datin_scale(cdp_cfg[`CDP_DATIN_SCALE]),
-        .datin_shifter(cdp_cfg[`CDP_DATIN_SHIFTER]),
-        .datout_offset(cdp_cfg[`CDP_DATOUT_OFFSET]),
-        .datout_scale(cdp_cfg[`CDP_DATOUT_SCALE]),
-        .datout_shifter(cdp_cfg[`CDP_DATOUT_SHIFTER]),
-        .lut_le_function(cdp_cfg[`CDP_LUT_LE_FUNCTION]),
-        .lut_uflow_priority(cdp_cfg[`CDP_LUT_UFLOW_PRIORITY]),
-        .lut_oflow_priority(cdp_cfg[`CDP_LUT_OFLOW_PRIORITY]),
-        .lut_hybrid_priority(cdp_cfg[`CDP_LUT_HYBRID_PRIORITY]),
-        .lut_le_index_offset(cdp_cfg[`CDP_LUT_LE_INDEX_OFFSET]),
-        .lut_le_index_select(cdp_cfg[`CDP_LUT_LE_INDEX_SELECT]),
-        .lut_lo_index_select(cdp_cfg[`CDP_LUT_LO_INDEX_SELECT]),
-        .lut_le_start({cdp_cfg[`CDP_LUT_LE_START_HIGH], cdp_cfg[`CDP_LUT_LE_START_LOW]}),
-        .lut_le_end({cdp_cfg[`CDP_LUT_LE_END_HIGH], cdp_cfg[`CDP_LUT_LE_END_LOW]}),
-        .lut_lo_start({cdp_cfg[`CDP_LUT_LO_START_HIGH], cdp_cfg[`CDP_LUT_LO_START_LOW]}),
-        .lut_lo_end({cdp_cfg[`CDP_LUT_LO_END_HIGH], cdp_cfg[`CDP_LUT_LO_END_LOW]}),
-        .lut_le_slope_uflow_scale(cdp_cfg[`CDP_LUT_LE_SLOPE_UFLOW_SCALE]),
-        .lut_le_slope_oflow_scale(cdp_cfg[`CDP_LUT_LE_SLOPE_OFLOW_SCALE]),
-        .lut_le_slope_uflow_shift(cdp_cfg[`CDP_LUT_LE_SLOPE_UFLOW_SHIFT]),
-        .lut_le_slope_oflow_shift(cdp_cfg[`CDP_LUT_LE_SLOPE_OFLOW_SHIFT]),
-        .lut_lo_slope_uflow_scale(cdp_cfg[`CDP_LUT_LO_SLOPE_UFLOW_SCALE]),
-        .lut_lo_slope_oflow_scale(cdp_cfg[`CDP_LUT_LO_SLOPE_OFLOW_SCALE]),
-        .lut_lo_slope_uflow_shift(cdp_cfg[`CDP_LUT_LO_SLOPE_UFLOW_SHIFT]),
-        .lut_lo_slope_oflow_shift(cdp_cfg[`CDP_LUT_LO_SLOPE_OFLOW_SHIFT]),
+        .cfg(cdp_cfg), .rdma_cfg(cdp_rdma_cfg), .stat(cdp_stat), .rdma_stat(cdp_rdma_stat),
         .acc_cfg_we(cdp_acc_cfg_we), .acc_cfg_addr(csb_req_wdat[CDP_LUT_ADDR_MSB:CDP_LUT_ADDR_LSB]),
         .acc_cfg_table(csb_req_wdat[CDP_LUT_TABLE_ID_MSB:CDP_LUT_TABLE_ID_LSB]),
         .acc_cfg_write(csb_req_wdat[CDP_LUT_ACCESS_TYPE_MSB:CDP_LUT_ACCESS_TYPE_LSB]),
@@ -293,8 +240,6 @@ module nvdla_pp_top #(
         .acc_data_wdata(csb_req_wdat[CDP_LUT_DATA_MSB:CDP_LUT_DATA_LSB]),
         .acc_data_re(cdp_acc_data & ~csb_req_write),
         .acc_data_rdata(cdp_lut_access_rdata),
-        .cnt_le_hit(cdp_cnt_le_hit), .cnt_lo_hit(cdp_cnt_lo_hit), .cnt_uflow(cdp_cnt_uflow),
-        .cnt_oflow(cdp_cnt_oflow), .cnt_hybrid(cdp_cnt_hybrid), .cnt_out_sat(cdp_cnt_out_sat),
         .m_axi_arid(cdp_axi_arid), .m_axi_awid(cdp_axi_awid),
         .m_axi_arvalid(cdp_axi_arvalid),
         .m_axi_arready(cdp_axi_arready),
