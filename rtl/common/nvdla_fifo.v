@@ -17,6 +17,14 @@ module nvdla_fifo #(
     localparam A_W = (DEPTH > 1) ? $clog2(DEPTH) : 1;
     localparam [A_W:0] FULL = DEPTH[A_W:0];
 
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (WIDTH < 1 || DEPTH < 2 || (1 << A_W) != DEPTH) begin
+            $display("ERROR: nvdla_fifo %m: WIDTH >= 1, DEPTH a power of two >= 2 (the pointers wrap at DEPTH)");
+            $finish;
+        end
+    end
+
     reg [A_W-1:0]   wp, rp;
     reg [A_W:0]     count;
     reg [WIDTH-1:0] mem [0:DEPTH-1];

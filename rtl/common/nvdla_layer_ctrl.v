@@ -27,6 +27,14 @@ module nvdla_layer_ctrl #(
     output reg  [N_FLAGS-1:0] finished,
     output reg                done
 );
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (N_FLAGS < 1) begin
+            $display("ERROR: nvdla_layer_ctrl %m: N_FLAGS >= 1");
+            $finish;
+        end
+    end
+
     reg done_q;
     assign start = op_en & ~running & ~done & ~done_q;
 

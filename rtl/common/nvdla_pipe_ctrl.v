@@ -12,6 +12,14 @@ module nvdla_pipe_ctrl #(
     output wire             out_valid,
     input  wire             out_ready
 );
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (DEPTH < 1) begin
+            $display("ERROR: nvdla_pipe_ctrl %m: DEPTH >= 1");
+            $finish;
+        end
+    end
+
     reg  [DEPTH-1:0] valid;
     wire [DEPTH:0]   en_chain;
 

@@ -13,6 +13,15 @@ module nvdla_sat_counter #(
 );
     localparam POP_W = $clog2(LANES + 1);
 
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (LANES < 1 || CNT_W < POP_W) begin
+            $display("ERROR: nvdla_sat_counter %m: LANES >= 1, CNT_W >= clog2(LANES + 1) ",
+                     "(the count holds one beat's increment)");
+            $finish;
+        end
+    end
+
     reg [POP_W-1:0] pop;
     reg [CNT_W:0]   sum;
     integer i;

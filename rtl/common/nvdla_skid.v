@@ -12,6 +12,14 @@ module nvdla_skid #(
     input  wire             out_ready,
     output wire [WIDTH-1:0] out_data
 );
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (WIDTH < 1) begin
+            $display("ERROR: nvdla_skid %m: WIDTH >= 1");
+            $finish;
+        end
+    end
+
     reg             main_valid;
     reg [WIDTH-1:0] main_data;
     reg             spare_valid;

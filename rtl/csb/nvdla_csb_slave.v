@@ -28,6 +28,26 @@ module nvdla_csb_slave #(
     output wire                 reg_write,
     input  wire [NUNITS*32-1:0] reg_rdata
 );
+    // 1 when two units share a window: an access would select both and OR their read data
+    function ids_clash(input integer n);
+        integer a, b;
+        begin
+            ids_clash = 1'b0;
+            for (a = 0; a < n; a = a + 1)
+                for (b = a + 1; b < n; b = b + 1)
+                    if (UNIT_IDS[a*6 +: 6] == UNIT_IDS[b*6 +: 6]) ids_clash = 1'b1;
+        end
+    endfunction
+    localparam CLASH = ids_clash(NUNITS);
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (NUNITS < 1 || CLASH) begin
+            $display("ERROR: nvdla_csb_slave %m: NUNITS >= 1, every unit in its own window (UNIT_IDS distinct)");
+            $finish;
+        end
+    end
+
     reg        req_valid;
     reg [15:0] req_addr;
     reg [31:0] req_wdat;

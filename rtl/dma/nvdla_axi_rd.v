@@ -38,6 +38,15 @@ module nvdla_axi_rd #(
     localparam BYTES = DATA_W / 8;
     localparam CNT_W = $clog2(MAX_OUTSTANDING + 1);
 
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if ((DATA_W != 32 && DATA_W != 64 && DATA_W != 128 && DATA_W != 256) || MAX_OUTSTANDING < 1) begin
+            $display("ERROR: nvdla_axi_rd %m: DATA_W one of 32, 64, 128, 256 (the AXI sizes encoded), ",
+                     "MAX_OUTSTANDING >= 1");
+            $finish;
+        end
+    end
+
     wire              burst_valid;
     wire              burst_ready;
     wire [ADDR_W-1:0] burst_addr;

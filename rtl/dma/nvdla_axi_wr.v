@@ -41,6 +41,16 @@ module nvdla_axi_wr #(
     localparam CNT_W = $clog2(MAX_OUTSTANDING + 1);
     localparam PTR_W = $clog2(MAX_OUTSTANDING);
 
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if ((DATA_W != 32 && DATA_W != 64 && DATA_W != 128 && DATA_W != 256) ||
+            MAX_OUTSTANDING < 2 || (1 << PTR_W) != MAX_OUTSTANDING) begin
+            $display("ERROR: nvdla_axi_wr %m: DATA_W one of 32, 64, 128, 256 (the AXI sizes encoded), ",
+                     "MAX_OUTSTANDING a power of two >= 2 (the burst length queue's pointers wrap at it)");
+            $finish;
+        end
+    end
+
     wire              burst_valid;
     wire              burst_ready;
     wire [ADDR_W-1:0] burst_addr;

@@ -20,6 +20,14 @@ module nvdla_cube_walker #(
     output wire [LEN_W-1:0]  cmd_beats,
     output wire              busy
 );
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (ADDR_W < 1 || ADDR_W > 32 || LEN_W < 1) begin
+            $display("ERROR: nvdla_cube_walker %m: 1 <= ADDR_W <= 32 (the strides are 32 bits), LEN_W >= 1");
+            $finish;
+        end
+    end
+
     reg              active;
     reg [13:0]       line, surface;
     reg [ADDR_W-1:0] line_addr, surface_addr;

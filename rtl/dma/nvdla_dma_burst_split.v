@@ -20,6 +20,16 @@ module nvdla_dma_burst_split #(
     localparam BYTE_SHIFT = $clog2(BYTES);
     localparam PAGE_BEATS = 4096 / BYTES;
 
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (ADDR_W < 12 || BYTES < 1 || BYTES > 2048 || (1 << BYTE_SHIFT) != BYTES || LEN_W < 1 ||
+            MAX_BURST < 1 || MAX_BURST > 256) begin
+            $display("ERROR: nvdla_dma_burst_split %m: ADDR_W >= 12 (a 4 KiB page offset), BYTES a power of two ",
+                     "<= 2048, LEN_W >= 1, 1 <= MAX_BURST <= 256 (an AXI INCR burst)");
+            $finish;
+        end
+    end
+
     reg              active;
     reg [ADDR_W-1:0] addr;
     reg [LEN_W-1:0]  remaining;

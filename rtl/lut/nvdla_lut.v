@@ -93,6 +93,14 @@ module nvdla_lut #(
     localparam [IDX_W-1:0] LE_LAST = LE_DEPTH - 1;
     localparam [IDX_W-1:0] LO_LAST = LO_DEPTH - 1;
 
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (LANES < 1 || IN_W < 1 || CFG_W < 1) begin
+            $display("ERROR: nvdla_lut %m: LANES, IN_W, CFG_W >= 1");
+            $finish;
+        end
+    end
+
     // ---------------------------------------------------------------- tables and access port
     wire [LE_DEPTH*16-1:0] le_q;
     wire [LO_DEPTH*16-1:0] lo_q;

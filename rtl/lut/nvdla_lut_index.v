@@ -31,6 +31,16 @@ module nvdla_lut_index #(
     // a left shift by this much or more overflows any positive diff: 2^IDX_W > LAST
     localparam LSH_LIM = IDX_W;
 
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (IDX_W < 1 || IDX_W > 10 || D_W < IDX_W + 1 || D_W > 256 || DEPTH < 1 || DEPTH > (1 << IDX_W) ||
+            FRAC_W < 1 || FRAC_W > 255) begin
+            $display("ERROR: nvdla_lut_index %m: 1 <= IDX_W <= 10 (the 10-bit exponent index), IDX_W + 1 <= D_W <= 256 ",
+                     "(8-bit shift amounts), 1 <= DEPTH <= 2**IDX_W, 1 <= FRAC_W <= 255");
+            $finish;
+        end
+    end
+
     wire             pos = ~diff[D_W-1] & (|diff[D_W-2:0]);
     wire [MAG_W-1:0] mag = diff[MAG_W-1:0];
 

@@ -24,11 +24,20 @@ module nvdla_lut_interp #(
     localparam V_W = ((PROD_W > 16 + FRAC_W) ? PROD_W : 16 + FRAC_W) + 1;
     // The left shift (1..16 where it is used) runs on prod clamped to P_W signed bits: a |prod| >= 2^(P_W-1)
     // shifted by 1 or more is past the 32-bit range either way, so it saturates c as its clamped value does;
-    // P_W + 16 = 64 bits keep the shift in one machine word. Needs PROD_W > P_W (53 in SDP, 56 in CDP).
+    // P_W + 16 = 64 bits keep the shift in one machine word. Needs PROD_W >= P_W (53 in SDP, 56 in CDP).
     localparam P_W = 48;
     localparam L_W = P_W + 16;                 // clamped prod << 16, the largest left shift
     localparam C_W = 32;
     localparam S_W = C_W + 2;                  // y0 + c
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (PROD_W < P_W || OUT_W < 1 || OUT_W > S_W || FRAC_W < 0 || FRAC_W > 63) begin
+            $display("ERROR: nvdla_lut_interp %m: PROD_W >= 48 (the clamped left shift), 1 <= OUT_W <= 34 (y0 + c), ",
+                     "0 <= FRAC_W <= 63 (a 6-bit shift)");
+            $finish;
+        end
+    end
 
     wire               whole = (SDP != 0) && !flow;
     wire signed [V_W-1:0] v = $signed({{(V_W-PROD_W){prod[PROD_W-1]}}, prod})

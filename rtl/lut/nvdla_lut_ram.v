@@ -37,6 +37,15 @@ module nvdla_lut_ram #(
     localparam [ADDR_W-1:0] LE_LAST = LE_DEPTH - 1;
     localparam [ADDR_W-1:0] LO_LAST = LO_DEPTH - 1;
 
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (ADDR_W < 1 || LE_DEPTH < 1 || LO_DEPTH < 1 || LE_DEPTH > (1 << ADDR_W) || LO_DEPTH > (1 << ADDR_W)) begin
+            $display("ERROR: nvdla_lut_ram %m: ADDR_W >= 1, 1 <= LE_DEPTH, LO_DEPTH <= 2**ADDR_W ",
+                     "(the pointer reaches every entry)");
+            $finish;
+        end
+    end
+
     reg  [ADDR_W-1:0] ptr;
     reg  [ADDR_W-1:0] addr_written;
     wire [ADDR_W-1:0] last     = table_id ? LO_LAST : LE_LAST;

@@ -29,6 +29,14 @@ module nvdla_cvt #(
     localparam SUB_W  = ((IN_W > OFFSET_W) ? IN_W : OFFSET_W) + 1;
     localparam PROD_W = SUB_W + SCALE_W;
 
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (LANES < 1 || IN_W < 1 || OFFSET_W < 1 || SCALE_W < 1) begin
+            $display("ERROR: nvdla_cvt %m: LANES, IN_W, OFFSET_W, SCALE_W >= 1");
+            $finish;
+        end
+    end
+
     wire                  s0_valid;
     wire [LANES*IN_W-1:0] s0_data;
     wire                  s0_ready;

@@ -12,6 +12,15 @@ module nvdla_round_sat #(
 );
     localparam MAG_W = IN_W + 1;  // |x| of the most negative value plus the rounding carry
 
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (IN_W < 1 || SHIFT_W < 1 || OUT_W < 1 || OUT_W > IN_W + 1) begin
+            $display("ERROR: nvdla_round_sat %m: IN_W >= 1, SHIFT_W >= 1, 1 <= OUT_W <= IN_W + 1 ",
+                     "(y is cut from the IN_W + 1-bit magnitude)");
+            $finish;
+        end
+    end
+
     reg [MAG_W-1:0] mag;
     reg [MAG_W-1:0] half;
     reg [MAG_W-1:0] rounded;

@@ -25,6 +25,15 @@ module nvdla_shl #(
     localparam signed [WIDE_W-1:0] MAX_OUT = {{(WIDE_W-OUT_W+1){1'b0}}, {(OUT_W-1){1'b1}}};
     localparam signed [WIDE_W-1:0] MIN_OUT = {{(WIDE_W-OUT_W+1){1'b1}}, {(OUT_W-1){1'b0}}};
 
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (LANES < 1 || IN_W < 1 || SHIFT_W < 1 || OUT_W < 1 || OUT_W > WIDE_W) begin
+            $display("ERROR: nvdla_shl %m: LANES, IN_W, SHIFT_W >= 1, 1 <= OUT_W <= IN_W + 2**SHIFT_W - 1 ",
+                     "(y is cut from the widest shifted value)");
+            $finish;
+        end
+    end
+
     wire                  s0_valid;
     wire                  s0_ready;
     wire [LANES*IN_W-1:0] s0_data;

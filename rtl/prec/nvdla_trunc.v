@@ -20,6 +20,14 @@ module nvdla_trunc #(
     output wire [LANES-1:0]       out_sat,
     output wire [CNT_W-1:0]       sat_count
 );
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (LANES < 1) begin
+            $display("ERROR: nvdla_trunc %m: LANES >= 1");
+            $finish;
+        end
+    end
+
     wire                  s0_valid;
     wire                  s0_ready;
     wire [LANES*IN_W-1:0] s0_data;

@@ -27,6 +27,14 @@ module nvdla_reg_groups #(
     output wire [1:0] status_1,       // S_STATUS.STATUS_1
     output wire       op_en           // to the datapath
 );
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (OP_EN_DELAY < 1) begin
+            $display("ERROR: nvdla_reg_groups %m: OP_EN_DELAY >= 1");
+            $finish;
+        end
+    end
+
     wire [1:0] op_en_next;
 
     genvar g;

@@ -1,6 +1,11 @@
-"""Lint and synthesis of all RTL are part of the test suite."""
+"""Lint and synthesis of all RTL are part of the test suite; so are the modules' parameter checks."""
 
 from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
 
 from scripts import rtl_check
 
@@ -12,3 +17,44 @@ def test_lint_clean() -> None:
 def test_synthesizes() -> None:
     # `make synth` and the nightly run map to gates with ABC; here the same flow stops before ABC (time).
     assert rtl_check.synth(rtl_check.rtl_files(), level="fast") == 0
+
+
+# (module, good parameters, bad parameters). Each bad set breaks only what the module's check guards and
+# would otherwise elaborate without a word: a FIFO, or the W length queue, whose pointers do not wrap at
+# its depth; two CSB units answering the same window.
+PARAM_CASES = [
+    ("nvdla_fifo", {"WIDTH": "8", "DEPTH": "32"}, {"WIDTH": "8", "DEPTH": "24"}),
+    ("nvdla_axi_wr", {"MAX_OUTSTANDING": "8"}, {"MAX_OUTSTANDING": "6"}),
+    ("nvdla_csb_slave", {"NUNITS": "2", "UNIT_IDS": "{6'h08, 6'h01}"},
+     {"NUNITS": "2", "UNIT_IDS": "{6'h01, 6'h01}"}),
+]
+
+
+def check_place(module: str) -> str:
+    """'<file>:<line>:' of the $finish of the module's parameter check: where Yosys says it stopped."""
+    path = rtl_check.module_names(rtl_check.rtl_files())[module]
+    lines = (rtl_check.ROOT / path).read_text().splitlines()
+    start = next(i for i, ln in enumerate(lines) if f'$display("ERROR: {module} %m' in ln)
+    finish = next(i for i in range(start, len(lines)) if "$finish;" in lines[i])
+    return f"{path}:{finish + 1}:"
+
+
+@pytest.mark.parametrize(("module", "good", "bad"), PARAM_CASES, ids=[c[0] for c in PARAM_CASES])
+def test_param_check_yosys(module: str, good: dict[str, str], bad: dict[str, str]) -> None:
+    passed, log = rtl_check.elaborate(module, good)
+    assert passed, log
+    passed, log = rtl_check.elaborate(module, bad)
+    assert not passed, f"{module} {bad} elaborated"
+    # Yosys executes the $finish during elaboration, before the $display is emitted: the place names the check
+    assert re.search(re.escape(check_place(module)) + r" ERROR: ?System task `\$finish' executed", log), log
+
+
+@pytest.mark.parametrize(("module", "good", "bad"), PARAM_CASES, ids=[c[0] for c in PARAM_CASES])
+def test_param_check_icarus(module: str, good: dict[str, str], bad: dict[str, str]) -> None:
+    if shutil.which("iverilog") is None or shutil.which("vvp") is None:
+        pytest.skip("Icarus Verilog (iverilog, vvp) is not installed: the time-0 message is not checked")
+    passed, out = rtl_check.elaborate(module, good, tool="icarus")
+    assert passed, out
+    passed, out = rtl_check.elaborate(module, bad, tool="icarus")
+    assert not passed, f"{module} {bad} ran without an error"
+    assert f"ERROR: {module} {rtl_check.WRAPPER_TOP}.dut: " in out, out
