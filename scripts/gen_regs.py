@@ -56,8 +56,8 @@ def python_model(rm: RegMap) -> str:
         if "lut_pointer" in u:
             table[u["name"]]["lut_pointer"] = u["lut_pointer"]
     body = pprint.pformat(table, width=110, sort_dicts=False)
-    bundles = {u.name: {"cfg": {c.field.key: (c.msb, c.lsb) for c in u.cfg},
-                        "stat": {c.field.key: (c.msb, c.lsb) for c in u.stat}} for u in regdesc.parse(rm)}
+    bundles = {u.name: {"cfg": {c.key: (c.msb, c.lsb) for c in u.cfg},
+                        "stat": {c.key: (c.msb, c.lsb) for c in u.stat}} for u in regdesc.parse(rm)}
     bundle_body = pprint.pformat(bundles, width=110, sort_dicts=False)
     return f'''"""NVDLA nv_small register model. {HEADER}.
 
@@ -196,7 +196,7 @@ def markdown(rm: RegMap) -> str:
     out = ["# NVDLA register reference (nv_small subset)\n", f"<!-- {HEADER}. -->\n",
            "Byte addresses; the CSB word address is the byte address >> 2. Group: S = single copy,",
            "D = one copy per register group (ping-pong), selected by S_POINTER.PRODUCER for CSB access.\n"]
-    hw = {u.name: {c.field.key: f"{kind}[`{u.macro(c.field)}] = {kind}[{c.msb}:{c.lsb}]"
+    hw = {u.name: {c.key: f"{kind}[`{u.macro(c)}] = {kind}[{c.msb}:{c.lsb}]"
                    for kind, layout in (("cfg", u.cfg), ("stat", u.stat)) for c in layout}
           for u in regdesc.parse(rm)}
     out += ["Hardware: RW fields reach the unit in its `cfg` bundle, statistics come from its `stat` bundle",

@@ -74,28 +74,28 @@ def _top_unit(u: Unit, index: int, gbit: dict[str, int]) -> tuple[list[str], lis
     if u.grouped:
         b = gbit[u.name]
         conns += [f".dp_done(dp_done[{b}])", f".op_en(op_en[{b}])", f".consumer(consumer[{b}])"]
-    if u.stat:
-        values = []
-        for k, st in enumerate(u.stat):
-            lines.append(f"    wire [31:0] st_{low}_{k} = stat_base + 32'd{stat_value_offset(index, k)};")
-            values.append(f"st_{low}_{k}[{st.field.width - 1}:0]")
-        conns.append(f".stat({{{', '.join(reversed(values))}}})")
     if u.cfg:
-        lines.append(f"    wire [{Unit.width(u.cfg) - 1}:0] {low}_cfg;  // unused but for the LUT table id")
+        lines.append(f"    wire [{Unit.width(u.cfg) - 1}:0] {low}_cfg;  // unused but for the LUT port")
         conns.append(f".cfg({low}_cfg)")
     if u.lut:
-        index_expr = f"{{{low}_lut_table, {low}_lut_addr}}"
-        table = next(c for c in u.cfg if c.field.name == "LUT_TABLE_ID").verilog(f"{low}_cfg")
-        lines += [f"    wire [9:0]  {low}_lut_addr;", f"    wire        {low}_lut_wr;",
-                  f"    wire [15:0] {low}_lut_wdata;", f"    wire        {low}_lut_table = {table};",
-                  f"    reg  [15:0] {low}_lut [0:2047];  // {{table, addr}}",
+        # the LUT behind the access port: a memory indexed {LUT_TABLE_ID, ADDR}, read in the access cycle
+        def cfg_bits(name: str) -> str:
+            return next(c for c in u.cfg if c.name == name).verilog(f"{low}_cfg")
+        index_expr = f"{{{cfg_bits('LUT_TABLE_ID')}, {cfg_bits('LUT_ACCESS_ADDR')}}}"
+        lines += [f"    reg  [15:0] {low}_lut [0:2047];  // {{table, addr}}",
                   f"    integer {low}_i;",
                   f"    initial for ({low}_i = 0; {low}_i < 2048; {low}_i = {low}_i + 1)",
                   f"        {low}_lut[{low}_i] = 16'h0;",
-                  f"    always @(posedge clk) if ({low}_lut_wr) {low}_lut[{index_expr}] <= {low}_lut_wdata;"]
-        conns += [f".lut_access_addr({low}_lut_addr)", f".lut_access_wr({low}_lut_wr)",
-                  f".lut_access_wdata({low}_lut_wdata)", ".lut_access_rd()",
-                  f".lut_access_rdata({low}_lut[{index_expr}])"]
+                  f"    always @(posedge clk) if ({cfg_bits('LUT_ACCESS_WE')}) "
+                  f"{low}_lut[{index_expr}] <= {cfg_bits('LUT_ACCESS_WDATA')};"]
+    if u.stat:
+        values = []
+        for k, st in enumerate(s for s in u.stat if s.field is not None):
+            lines.append(f"    wire [31:0] st_{low}_{k} = stat_base + 32'd{stat_value_offset(index, k)};")
+            values.append(f"st_{low}_{k}[{st.width - 1}:0]")
+        if u.lut:
+            values.append(f"{low}_lut[{index_expr}]")
+        conns.append(f".stat({{{', '.join(reversed(values))}}})")
     return lines, conns
 
 

@@ -17,8 +17,9 @@ Semantics (regmap README "Register groups", "Accesses to unmapped or reserved ad
   S_POINTER        PRODUCER RW, CONSUMER RO; D_OP_ENABLE / S_STATUS: rtl/regs/nvdla_reg_groups.v
   w1s              output pulse `<reg>_<field>` = written bits; reads 0
   w1c              flop set by input `<reg>_<field>_set` (wins), cleared by writing 1; output `<reg>_<field>`
-  lut_ptr/lut_data the LUT access registers: an external register with strobes (lut_access_*), the pointer
-                   kept here in the description's style
+  lut_ptr/lut_data the LUT access registers: an external register (OpenTitan's hwext) in the bundles, cfg
+                   LUT_ACCESS_{ADDR, WDATA, WE, RE} and stat LUT_ACCESS_RDATA (the LUT's word at
+                   [LUT_TABLE_ID][ADDR], this cycle); the pointer is kept here in the description's style
 CSB accesses at word offsets >= D_OP_ENABLE reach the PRODUCER group; writes there are dropped while its
 OP_EN is 1. Offsets with no register read 0 and ignore writes; reserved bits read 0.
 """
@@ -63,7 +64,7 @@ def _value(unit: Unit, f: Field, group: int | None) -> str:
     if f.kind == "lut_ptr":
         return "lut_ptr" if unit.lut == "saturate" else "r_" + f.port
     if f.kind == "lut_data":
-        return "lut_access_rdata"
+        return "lut_rdata"
     raise AssertionError(f.kind)
 
 
@@ -88,11 +89,6 @@ def _ports(unit: Unit) -> list[str]:
     if unit.grouped:
         ports += ["// datapath control: done ends the CONSUMER group's layer; consumer = interrupt pointer",
                   "input  wire        dp_done", "output wire        op_en", "output wire        consumer"]
-    if unit.lut:
-        ports += ["// LUT access port: wr stores wdata, rd reads rdata (= LUT[table][addr], this cycle)",
-                  "output wire [9:0]  lut_access_addr", "output wire        lut_access_wr",
-                  "output wire [15:0] lut_access_wdata", "output wire        lut_access_rd",
-                  "input  wire [15:0] lut_access_rdata"]
 
     def decl(direction: str, f: Field, suffix: str = "") -> str:
         width = f"[{f.width - 1}:0]" if f.width > 1 else ""
@@ -172,7 +168,7 @@ def _storage(unit: Unit) -> list[str]:
                 out += _flops(f"{r.name}{'' if g is None else f' group {g}'}",
                               [f"{pre}{f.port} <= {f.literal(f.reset)};" for f in rw], body)
             stats = [f for f in r.fields if f.kind == "stat"]
-            live = {s.field: s.verilog("stat") for s in unit.stat}
+            live = {s.field: s.verilog("stat") for s in unit.stat if s.field is not None}
             if stats and g is not None:
                 out.append("")
                 out += [f"    reg {f.decl()}{pre}{f.port};" for f in stats]
@@ -204,21 +200,27 @@ def _lut(unit: Unit) -> list[str]:
     dat = next(f for f in data.fields if f.kind == "lut_data")
     if ptr.width != 10 or dat.width != 16:
         raise ValueError(f"{unit.name}: the LUT port expects a 10-bit LUT_ADDR and 16-bit LUT_DATA")
-    write = f"1'b{LUT_WRITE}"
-    out = ["", f"    // LUT access ({unit.lut} pointer): TYPE selects which DATA direction accesses the LUT",
-           "    reg  [9:0] lut_ptr;",
-           f"    wire lut_data_hit = reg_sel && {data.hit};",
-           f"    wire lut_type_write = (r_{access.port} == {write});",
-           "    assign lut_access_wr    = lut_data_hit && reg_write && lut_type_write;",
-           "    assign lut_access_rd    = lut_data_hit && !reg_write && !lut_type_write;",
-           f"    assign lut_access_wdata = {dat.wbits()};",
-           "    assign lut_access_addr  = lut_ptr;"]
+    rdata = next(s for s in unit.stat if s.name == "LUT_ACCESS_RDATA").verilog("stat")
+    out = ["",
+           f"    // LUT access ({unit.lut} pointer), LUT outside: cfg LUT_ACCESS_*, stat LUT_ACCESS_RDATA",
+           "    reg  [9:0]  lut_ptr;",
+           "    wire [9:0]  lut_addr  = lut_ptr;",
+           f"    wire [15:0] lut_wdata = {dat.wbits()};",
+           f"    wire        lut_data_hit = reg_sel && {data.hit};",
+           f"    wire        lut_type_write = (r_{access.port} == 1'b{LUT_WRITE});",
+           "    wire        lut_we = lut_data_hit && reg_write && lut_type_write;"]
     if unit.lut == "saturate":
+        # only the access the type names counts; the other direction neither moves nor reads (answers 0);
+        # the pointer stops at the table's last entry, and one set past it stays there
         last = f"r_{table.port} ? 10'd{LUT_LAST[1]} : 10'd{LUT_LAST[0]}"
-        out += [f"    wire lut_last = (lut_ptr == ({last}));",
-                "    wire lut_step = (lut_access_wr || lut_access_rd) && !lut_last;"]
+        out += ["    wire        lut_re = lut_data_hit && !reg_write && !lut_type_write;",
+                f"    wire        lut_step = (lut_we || lut_re) && (lut_ptr < ({last}));",
+                f"    wire [15:0] lut_rdata = lut_re ? {rdata} : 16'h0;"]
     else:
-        out += ["    wire lut_step = lut_data_hit;"]
+        # every DATA access moves the wrapping pointer; reads answer whatever the type
+        out += ["    wire        lut_re = lut_data_hit && !reg_write;",
+                "    wire        lut_step = lut_data_hit;",
+                f"    wire [15:0] lut_rdata = {rdata};"]
     out += _flops("LUT pointer", ["lut_ptr <= 10'h0;"],
                   [f"if (wr_s && {cfg.hit}) begin", f"    lut_ptr <= {ptr.wbits()};",
                    "end else if (lut_step) begin", "    lut_ptr <= lut_ptr + 10'd1;", "end"])
@@ -242,8 +244,11 @@ def _outputs(unit: Unit) -> list[str]:
     out = [""]
     for c in unit.cfg:
         f = c.field
-        value = f"consumer ? g1_{f.port} : g0_{f.port}" if unit.reg(f.reg).dual else f"r_{f.port}"
-        out.append(f"    assign {c.verilog('cfg')} = {value};  // {unit.macro(f)}")
+        if f is None:
+            value = f"lut_{c.name.removeprefix('LUT_ACCESS_').lower()}"
+        else:
+            value = f"consumer ? g1_{f.port} : g0_{f.port}" if unit.reg(f.reg).dual else f"r_{f.port}"
+        out.append(f"    assign {c.verilog('cfg')} = {value};  // {unit.macro(c)}")
     for r in unit.images():
         image = f"{r.name.lower()}"
         if all(f.kind == "w1s" for f in r.fields):
@@ -298,10 +303,7 @@ def csb_map_verilog(units: list[Unit]) -> str:
     """localparams for code outside the generated blocks that decodes CSB requests itself."""
     lines = [f"// {HEADER}.",
              "// CSB map for the top level: CSB_WIN_<unit> is the word address bits [15:10] of the",
-             "// unit's window; GLB_INTR_<unit>_DONE<group> the unit's interrupt bit;",
-             "// for each unit with a LUT, the word offsets of S_LUT_ACCESS_CFG and",
-             "// S_LUT_ACCESS_DATA and the field positions of S_LUT_ACCESS_CFG (LUT_ADDR, LUT_TABLE_ID,",
-             "// LUT_ACCESS_TYPE) and S_LUT_ACCESS_DATA.",
+             "// unit's window; GLB_INTR_<unit>_DONE<group> the unit's interrupt bit.",
              "// Include inside a module body: `include \"nvdla_csb_map.vh\" (tools get -I rtl/gen)."]
     for u in units:
         lines.append(f"localparam [5:0] CSB_WIN_{u.name} = 6'h{u.base >> 12:02x};")
@@ -313,17 +315,6 @@ def csb_map_verilog(units: list[Unit]) -> str:
             for f in r.fields:
                 bit = f.name.replace("_STATUS", "")  # SDP_DONE_STATUS0 -> SDP_DONE0
                 lines.append(f"localparam integer GLB_INTR_{bit} = {f.lsb};")
-    for u in units:
-        if not u.lut:
-            continue
-        cfg, data = u.reg("S_LUT_ACCESS_CFG"), u.reg("S_LUT_ACCESS_DATA")
-        lines.append(f"localparam [9:0] {u.name}_LUT_ACCESS_CFG = 10'h{cfg.word:03x};")
-        lines.append(f"localparam [9:0] {u.name}_LUT_ACCESS_DATA = 10'h{data.word:03x};")
-        for reg, field in ((cfg, "LUT_ADDR"), (cfg, "LUT_TABLE_ID"), (cfg, "LUT_ACCESS_TYPE"),
-                           (data, "LUT_DATA")):
-            f = u.find(reg.name, field)
-            lines.append(f"localparam integer {u.name}_{field}_MSB = {f.msb};")
-            lines.append(f"localparam integer {u.name}_{field}_LSB = {f.lsb};")
     return "\n".join(lines) + "\n"
 
 
@@ -340,8 +331,7 @@ def fields_verilog(unit: Unit) -> str:
         if layout:
             lines.append(f"// {title}")
         for c in layout:
-            name = f"{unit.macro(c.field)}"
-            lines.append(f"`define {name:<40} {c.msb}:{c.lsb}  // {c.field.key}")
+            lines.append(f"`define {unit.macro(c):<40} {c.msb}:{c.lsb}  // {c.key}")
     lines += [f"`endif  // {guard}", ""]
     return "\n".join(lines)
 

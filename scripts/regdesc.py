@@ -80,16 +80,34 @@ class Reg:
 
 @dataclass(frozen=True)
 class Slice:
-    """One field's place in a bundle."""
-    field: Field
+    """One place in a bundle: a register field, or one signal of the LUT access port (field None)."""
+    name: str  # the macro is <UNIT>_<name>
+    key: str  # "REG.FIELD", or "LUT_ACCESS.<SIGNAL>" for the access port
+    width: int
     lsb: int
+    field: Field | None = None
 
     @property
     def msb(self) -> int:
-        return self.lsb + self.field.width - 1
+        return self.lsb + self.width - 1
 
     def verilog(self, vector: str) -> str:
-        return f"{vector}[{self.msb}]" if self.field.width == 1 else f"{vector}[{self.msb}:{self.lsb}]"
+        return f"{vector}[{self.msb}]" if self.width == 1 else f"{vector}[{self.msb}:{self.lsb}]"
+
+
+# The LUT access registers as an external register (OpenTitan's hwext: q/qe/re out, d in). cfg carries the
+# pointer, the written word and the strobes (WE: a DATA write that stores, RE: a DATA read that reads the
+# LUT), stat the word the LUT answers for [LUT_TABLE_ID][ADDR] in the same cycle.
+LUT_ACCESS_CFG = (("ADDR", 10), ("WDATA", 16), ("WE", 1), ("RE", 1))
+LUT_ACCESS_STAT = (("RDATA", 16),)
+
+
+def _pack(items: list[tuple[str, str, int, Field | None]]) -> tuple[Slice, ...]:
+    out, bit = [], 0
+    for name, key, width, field in items:
+        out.append(Slice(name, key, width, bit, field))
+        bit += width
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -120,20 +138,19 @@ class Unit:
     def find(self, reg: str, field: str) -> Field:
         return next(f for f in self.reg(reg).fields if f.name == field)
 
-    def macro(self, f: Field) -> str:
-        return f"{self.name}_{f.name}"
+    def macro(self, s: Slice) -> str:
+        return f"{self.name}_{s.name}"
 
-    def _layout(self, kind: str) -> tuple[Slice, ...]:
-        out, bit = [], 0
-        for f in self.fields(kind):
-            out.append(Slice(f, bit))
-            bit += f.width
-        return tuple(out)
+    def _layout(self, kind: str, port: tuple[tuple[str, int], ...]) -> tuple[Slice, ...]:
+        items = [(f.name, f.key, f.width, f) for f in self.fields(kind)]
+        if self.lut:
+            items += [(f"LUT_ACCESS_{sig}", f"LUT_ACCESS.{sig}", width, None) for sig, width in port]
+        return _pack(items)
 
     @property
     def cfg(self) -> tuple[Slice, ...]:
         # a unit without register groups (GLB) shows its registers as 32-bit images instead
-        return self._layout("rw") if self.grouped else ()
+        return self._layout("rw", LUT_ACCESS_CFG) if self.grouped else ()
 
     def images(self) -> list[Reg]:
         """Registers of an ungrouped unit that hardware sees whole (bit positions as software sees them)."""
@@ -143,7 +160,7 @@ class Unit:
 
     @property
     def stat(self) -> tuple[Slice, ...]:
-        return self._layout("stat")
+        return self._layout("stat", LUT_ACCESS_STAT)
 
     @staticmethod
     def width(layout: tuple[Slice, ...]) -> int:
@@ -214,7 +231,7 @@ def _check(unit: Unit) -> None:
         raise ValueError(f"{unit.name}: LUT access needs S_LUT_ACCESS_CFG and S_LUT_ACCESS_DATA")
     seen: dict[str, str] = {}
     for s in unit.slices():
-        macro = unit.macro(s.field)
+        macro = unit.macro(s)
         if macro in seen:
-            raise ValueError(f"{unit.name}: {seen[macro]} and {s.field.key} share the bundle name {macro}")
-        seen[macro] = s.field.key
+            raise ValueError(f"{unit.name}: {seen[macro]} and {s.key} share the bundle name {macro}")
+        seen[macro] = s.key

@@ -39,6 +39,16 @@ class CfgBundle:
         self.handle.value = regs.pack_bundle(self.unit, self.bundle, self.fields)
 
 
-def read_stat(handle: SimHandleBase, unit: str) -> dict[str, int]:
-    """A unit's statistics bundle as "REG.FIELD" -> count."""
-    return regs.unpack_bundle(unit, "stat", int(handle.value))
+# The LUT access port's slices in cfg and stat (scripts/regdesc.py): an external register, not a field
+LUT_PORT = "LUT_ACCESS."
+
+
+def read_stat(handle: SimHandleBase, unit: str, port: bool = False) -> dict[str, int]:
+    """A unit's statistics bundle as "REG.FIELD" -> count (with port=True also the LUT port's read data)."""
+    values = regs.unpack_bundle(unit, "stat", int(handle.value))
+    return values if port else {k: v for k, v in values.items() if not k.startswith(LUT_PORT)}
+
+
+def statistics(unit: str) -> list[str]:
+    """The statistics fields of a unit's stat bundle (without the LUT port)."""
+    return [k for k in regs.BUNDLES[unit]["stat"] if not k.startswith(LUT_PORT)]

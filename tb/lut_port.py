@@ -1,13 +1,19 @@
-"""The LUT access port of a datapath core (acc_* ports, passed to nvdla_lut unchanged), driven directly.
+"""The LUT table port of a datapath core, driven through its configuration bundle.
 
-One implementation for tb/test_cdp_core.py and tb/test_sdp_core.py: both cores expose the same acc_* ports
-(docs/CONTRACTS.md); the pointer style (CDP saturating, SDP wrapping) does not matter to a table loaded
-from address 0 and read back from address 0, which is all the core benches do.
+The register block sends LUT accesses in the cfg bundle (LUT_ACCESS_ADDR / _WDATA / _WE / _RE with
+S_LUT_ACCESS_CFG.LUT_TABLE_ID, scripts/regdesc.py) and takes the answer from the stat bundle
+(LUT_ACCESS_RDATA, the word at [table][addr] in the same cycle); a core bench has no register block, so this
+driver plays its part with addresses of its own choosing. The pointer styles (CDP saturating, SDP wrapping)
+belong to the register block and are checked there (tb/test_regs.py) and end to end (tb/lut_access.py).
+
+One implementation for tb/test_cdp_core.py and tb/test_sdp_core.py; the driver keeps one CfgBundle, so
+configuration and LUT accesses share the vector the way the register block's outputs do.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 import numpy as np
 from cocotb.handle import SimHandleBase
@@ -15,67 +21,74 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 from numpy.typing import NDArray
 
 from models.lut import LE_ENTRIES, LO_ENTRIES
+from tb.bundle import LUT_PORT, CfgBundle, read_stat
 from tb.stimulus.lut import random_table
 
-ACC_STROBES = ("acc_cfg_we", "acc_data_we", "acc_data_re")
-ACC_VALUES = ("acc_cfg_addr", "acc_cfg_table", "acc_cfg_write", "acc_data_wdata")
+TABLE_ID = "S_LUT_ACCESS_CFG.LUT_TABLE_ID"
 
 
 class LutPortDriver:
-    """The acc_* inputs of a core: CFG writes, table loads and read-backs, one access per clock."""
+    """The cfg bundle of a core (configuration and LUT accesses, one access per clock) and its stat."""
 
-    def __init__(self, dut: SimHandleBase) -> None:
-        self.dut = dut
+    def __init__(self, dut: SimHandleBase, unit: str) -> None:
+        self.dut, self.unit = dut, unit
         self.clk = dut.clk
-
-    def access_strobes(self) -> list[SimHandleBase]:
-        """The access port's strobes, to be driven low before reset (no X clocked in)."""
-        return [getattr(self.dut, name) for name in ACC_STROBES]
-
-    def clear_access(self) -> None:
-        """The access port's address and data inputs to 0 (after reset)."""
-        for name in ACC_VALUES:
-            getattr(self.dut, name).value = 0
+        self.cfg = CfgBundle(dut.cfg, unit)
 
     async def _strobe(self, signal: SimHandleBase) -> None:
         signal.value = 1
         await RisingEdge(self.clk)
         signal.value = 0
 
-    async def write_cfg(self, addr: int, table: int, write: int) -> None:
-        d = self.dut
-        d.acc_cfg_addr.value, d.acc_cfg_table.value, d.acc_cfg_write.value = addr, table, write
-        await self._strobe(d.acc_cfg_we)
+    def clear_access(self) -> None:
+        """The bundle to all zeros (no access, no configuration): what a register block shows after reset."""
+        self.cfg.fields.clear()
+        self.cfg.apply()
+
+    def apply_fields(self, fields: Mapping[str, int]) -> None:
+        """A layer's configuration: exactly these fields, the rest 0 (no LUT access under way)."""
+        self.cfg.fields = dict(fields)
+        self.cfg.apply()
+
+    async def write_entry(self, table: int, addr: int, value: int) -> None:
+        table_before = self.cfg[TABLE_ID]
+        self.cfg.update({TABLE_ID: table, f"{LUT_PORT}ADDR": addr, f"{LUT_PORT}WDATA": value & 0xFFFF,
+                         f"{LUT_PORT}WE": 1})
+        self.cfg.apply()
+        await RisingEdge(self.clk)
+        self.cfg.update({TABLE_ID: table_before, f"{LUT_PORT}WE": 0})
+        self.cfg.apply()
+
+    async def read_entry(self, table: int, addr: int) -> int:
+        table_before = self.cfg[TABLE_ID]
+        self.cfg.update({TABLE_ID: table, f"{LUT_PORT}ADDR": addr, f"{LUT_PORT}RE": 1})
+        self.cfg.apply()
+        await ReadOnly()
+        value = read_stat(self.dut.stat, self.unit, port=True)[f"{LUT_PORT}RDATA"]
+        await FallingEdge(self.clk)
+        self.cfg.update({TABLE_ID: table_before, f"{LUT_PORT}RE": 0})
+        self.cfg.apply()
+        return value
 
     async def load_tables(self, le: NDArray[np.integer], lo: NDArray[np.integer]) -> None:
-        """As NVIDIA's traces do it: CFG(table, WRITE, 0), then one DATA write per entry."""
         for table, values in ((0, le), (1, lo)):
-            await self.write_cfg(0, table, 1)
-            self.dut.acc_data_we.value = 1
-            for v in values.tolist():
-                self.dut.acc_data_wdata.value = int(v) & 0xFFFF
-                await RisingEdge(self.clk)
-            self.dut.acc_data_we.value = 0
+            for addr, v in enumerate(values.tolist()):
+                await self.write_entry(table, addr, int(v))
 
     async def read_table(self, table: int, n: int) -> list[int]:
-        """The first n entries of a table: CFG(table, READ, 0), then n DATA reads."""
-        await self.write_cfg(0, table, 0)
-        out = []
-        for _ in range(n):
-            await self._strobe(self.dut.acc_data_re)
-            await ReadOnly()
-            out.append(int(self.dut.acc_data_rdata.value))
-            await FallingEdge(self.clk)
-        return out
+        return [await self.read_entry(table, addr) for addr in range(n)]
 
 
 async def check_readback(drv: LutPortDriver, rng: random.Random) -> None:
-    """Random tables written through the access port and read back entry by entry through it."""
+    """Random tables written through the port and read back entry by entry, and past each table's end
+    (stores nothing, reads 0)."""
     le = np.array(random_table(rng, LE_ENTRIES), dtype=np.int64)
     lo = np.array(random_table(rng, LO_ENTRIES), dtype=np.int64)
     await drv.load_tables(le, lo)
     for table, values in ((0, le), (1, lo)):
-        got = await drv.read_table(table, len(values))
-        want = [int(v) & 0xFFFF for v in values]
+        await drv.write_entry(table, len(values) + rng.randrange(1024 - len(values)), rng.getrandbits(16))
+        got = await drv.read_table(table, len(values) + 2)
+        want = [int(v) & 0xFFFF for v in values] + [0, 0]
         bad = [i for i, (g, w) in enumerate(zip(got, want, strict=True)) if g != w]
-        assert not bad, f"table {table} entry {bad[0]}: read {got[bad[0]]:#06x}, wrote {want[bad[0]]:#06x}"
+        assert not bad, (f"{drv.unit} {'LO' if table else 'LE'} entry {bad[0]}: read {got[bad[0]]:#06x}, "
+                         f"expected {want[bad[0]]:#06x} ({len(bad)} wrong)")

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RTL_DIR = "rtl"
 SIM_DIR = "tb/hdl"
 # `include search path (generated headers such as rtl/gen/nvdla_csb_map.vh), repo-relative
-INCLUDE_DIRS = ("rtl/gen",)
+INCLUDE_DIRS = ("rtl/gen", "rtl/include")
 
 _INSTANCE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:#\s*\(|[A-Za-z_]\w*\s*\()", re.M)
 _INCLUDE = re.compile(r'^\s*`include\s+"([^"]+)"', re.M)

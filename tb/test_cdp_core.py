@@ -32,13 +32,12 @@ from cocotb.utils import get_sim_time
 from numpy.typing import NDArray
 
 from models import lut_program
-from models import registers as regs
 from models.cdp import CdpConfig, CdpResult, cdp_compute, input_convert, square_sum
 from models.lut import EXPONENT, LutConfig, lut_lookup
 from models.lut_regs import lut_fields
 from tb import outcome
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
-from tb.bundle import CfgBundle, read_stat
+from tb.bundle import CfgBundle, read_stat, statistics
 from tb.common import bench_params, make_rng, nightly, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
 from tb.lut_port import LutPortDriver, check_readback
@@ -102,15 +101,14 @@ class CdpDriver(LutPortDriver):
 
     async def reset(self) -> None:
         d = self.dut
-        await start_clock_and_reset(d.clk, d.rst_n, idle=[d.in_valid, d.out_ready, d.start,
-                                                           *self.access_strobes()])
+        await start_clock_and_reset(d.clk, d.rst_n, idle=[d.in_valid, d.out_ready, d.start, d.cfg])
         self.clear_access()
 
     def apply(self, fields: Fields) -> None:
-        for unit, handle in (("CDP", self.dut.cfg), ("CDP_RDMA", self.dut.rdma_cfg)):
-            bundle = CfgBundle(handle, unit)
-            bundle.update(fields[unit])
-            bundle.apply()
+        self.apply_fields(fields["CDP"])
+        rdma = CfgBundle(self.dut.rdma_cfg, "CDP_RDMA")
+        rdma.update(fields["CDP_RDMA"])
+        rdma.apply()
 
     async def start(self) -> None:
         await self._strobe(self.dut.start)
@@ -125,7 +123,7 @@ class CdpDriver(LutPortDriver):
     def expected_statistics(cls, res: CdpResult) -> dict[str, int]:
         """The whole statistics bundle the model predicts: the LUT counts and the output saturation; INT8
         has no NaN/Inf and the core counts no write stalls, so the rest is 0."""
-        want = dict.fromkeys(regs.BUNDLES["CDP"]["stat"], 0)
+        want = dict.fromkeys(statistics("CDP"), 0)
         want.update({cls.LUT_STATS[name]: count for name, count in res.lut_counts.items()})
         want[cls.OUT_SATURATION] = res.out_saturation
         return want
@@ -321,7 +319,7 @@ async def random_layers(dut) -> None:
     """Random layers back to back, random backpressure; outputs and statistics vs the model."""
     geo = Geometry.current()
     rng, pauses = make_rng("random_layers"), make_rng("random_layers:pauses")
-    drv = CdpDriver(dut)
+    drv = CdpDriver(dut, "CDP")
     await drv.reset()
     n_layers = scaled(12, 30000)  # NIGHTLY: with top_cdp, ~1e7 samples (README "Nightly")
     atoms = i = 0
@@ -345,7 +343,7 @@ async def edge_cubes(dut) -> None:
     """Directed sizes at the chunk and atom edges, each window length, light random backpressure."""
     geo = Geometry.current()
     rng, pauses = make_rng("edge_cubes"), make_rng("edge_cubes:pauses")
-    drv = CdpDriver(dut)
+    drv = CdpDriver(dut, "CDP")
     await drv.reset()
     a, k = geo.atom, geo.chunk
     dims = [(1, 1, 1), (1, 1, a + 1), (k, 1, a), (k + 1, 2, 2 * a + 3), (2 * k + 3, 1, 3 * a - 1),
@@ -360,7 +358,7 @@ async def edge_cubes(dut) -> None:
 async def lut_readback(dut) -> None:
     """Tables written through the access port read back entry by entry through it."""
     rng = make_rng("lut_readback")
-    drv = CdpDriver(dut)
+    drv = CdpDriver(dut, "CDP")
     await drv.reset()
     await check_readback(drv, rng)
 
@@ -371,7 +369,7 @@ async def throughput(dut) -> None:
     8x8x64, on a cube with a narrow last chunk and several lines, and (NIGHTLY) on 64x64x64."""
     geo = Geometry.current()
     rng = make_rng("throughput")
-    drv = CdpDriver(dut)
+    drv = CdpDriver(dut, "CDP")
     await drv.reset()
     cubes = [(8, 8, 64), (2 * geo.chunk + 3, 3, 5 * geo.atom - 3)] + ([(64, 64, 64)] if nightly() else [])
     for n, dims in enumerate(cubes):

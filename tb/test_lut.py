@@ -1,7 +1,9 @@
 """Bench of the hybrid LUT (rtl/lut/nvdla_lut.v) against models/lut.py.
 
-- access_port: random S_LUT_ACCESS_CFG/DATA sequences mirrored on models.lut.LutRam (every read-back and
-  every CFG read-back compared), plus full tables written and read back past the end (pointer saturation).
+- table_port: the table port the register block drives (write strobe, table, address, data; same-cycle
+  read data): random writes and reads at any 10-bit address mirrored on a model of the two tables (past a
+  table's end nothing is stored and reads give 0), then the whole tables looked up by the datapath. The
+  pointer styles live in the register block (tb/test_regs.py) and are checked end to end in tb/lut_access.py.
 - random_configs: random valid configurations (both LE modes, every priority setting, slopes, shifts of both
   signs) with tables programmed through the access port, samples aimed at every hit/miss case, random
   backpressure on both sides; every lane scored against models.lut.lut_lookup, the five statistics counters
@@ -40,6 +42,7 @@ from models.lut import (
     lut_lookup,
 )
 from models.lut_program import LutProgram
+from models.precision import as_signed
 from tb import outcome
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import make_rng, scaled, start_clock_and_reset
@@ -51,7 +54,6 @@ from tb.stimulus.lut import (
     Priorities,
     Shape,
     random_config,
-    random_table,
 )
 
 CLOCK_NS = 10
@@ -68,13 +70,12 @@ class LutDriver:
 
     async def reset(self) -> None:
         d = self.dut
-        idle = [d.in_valid, d.out_ready, d.acc_cfg_we, d.acc_data_we, d.acc_data_re, d.cnt_clr]
+        idle = [d.in_valid, d.out_ready, d.acc_we, d.cnt_clr]
         await start_clock_and_reset(d.clk, d.rst_n, idle=idle)
         d.cnt_en.value = 1
-        d.acc_cfg_addr.value = 0
-        d.acc_cfg_table.value = 0
-        d.acc_cfg_write.value = 0
-        d.acc_data_wdata.value = 0
+        d.acc_table.value = 0
+        d.acc_addr.value = 0
+        d.acc_wdata.value = 0
 
     def apply(self, cfg: LutConfig) -> None:
         """Drive the register fields of cfg (raw encodings, as the register block would)."""
@@ -99,36 +100,24 @@ class LutDriver:
         await RisingEdge(self.clk)
         signal.value = 0
 
-    async def write_cfg(self, addr: int, table: int, write: int) -> None:
+    async def write_entry(self, table: int, addr: int, value: int) -> None:
         d = self.dut
-        d.acc_cfg_addr.value, d.acc_cfg_table.value, d.acc_cfg_write.value = addr, table, write
-        await self._strobe(d.acc_cfg_we)
+        d.acc_table.value, d.acc_addr.value, d.acc_wdata.value = table, addr, value & 0xFFFF
+        await self._strobe(d.acc_we)
 
-    async def write_data(self, value: int) -> None:
-        self.dut.acc_data_wdata.value = value & 0xFFFF
-        await self._strobe(self.dut.acc_data_we)
-
-    async def read_data(self) -> int:
-        await self._strobe(self.dut.acc_data_re)
-        await ReadOnly()
-        value = int(self.dut.acc_data_rdata.value)
-        await FallingEdge(self.clk)
-        return value
-
-    async def read_cfg(self) -> int:
-        """S_LUT_ACCESS_CFG as the register block would assemble it from the port's outputs."""
-        await ReadOnly()
+    async def read_entry(self, table: int, addr: int) -> int:
+        """The same-cycle read data at [table][addr]."""
         d = self.dut
-        value = (int(d.acc_write.value) << 17) | (int(d.acc_table.value) << 16) | int(d.acc_cfg_addr_q.value)
+        d.acc_table.value, d.acc_addr.value = table, addr
+        await ReadOnly()
+        value = int(d.acc_rdata.value)
         await FallingEdge(self.clk)
         return value
 
     async def load_tables(self, le: Iterable[int], lo: Iterable[int]) -> None:
-        """Program both tables as NVDLA's traces do: CFG(table, WRITE, 0) then one DATA write per entry."""
         for table, values in ((0, le), (1, lo)):
-            await self.write_cfg(0, table, 1)
-            for v in values:
-                await self.write_data(int(v))
+            for addr, v in enumerate(values):
+                await self.write_entry(table, addr, int(v))
 
     async def clear_counters(self) -> None:
         await self._strobe(self.dut.cnt_clr)
@@ -334,59 +323,40 @@ def samples_for(cfg: LutConfig, shape: Shape, rng: random.Random, n: int) -> lis
 
 # ------------------------------------------------------------------------------------------ tests
 @cocotb.test()
-async def access_port(dut) -> None:
-    """Random access sequences vs models.lut.LutRam; full tables read back, pointer saturation."""
+async def table_port(dut) -> None:
+    """Random writes and reads at any address vs a model of the two tables; whole tables looked up."""
     shape = Shape.current()
-    rng = make_rng("access_port")
+    rng = make_rng("table_port")
     drv = LutDriver(dut, shape)
     await drv.reset()
-    ram = LutRam(saturating=not shape.sdp)
+    model = {0: [0] * LE_ENTRIES, 1: [0] * LO_ENTRIES}
 
-    le, lo = random_table(rng, LE_ENTRIES), random_table(rng, LO_ENTRIES)
-    for table, values in ((0, le), (1, lo)):
-        await drv.write_cfg(0, table, 1)
-        ram.write_cfg((1 << 17) | (table << 16))
-        for v in values:
-            await drv.write_data(v)
-            ram.write_data(v)
-    # read both tables back in full, then keep reading past the end
-    for table, values in ((0, le), (1, lo)):
-        await drv.write_cfg(0, table, 0)
-        ram.write_cfg(table << 16)
-        extra = 3
-        for i in range(len(values) + extra):
-            got, want = await drv.read_data(), ram.read_data()
-            if i < len(values):
-                assert want == values[i] & 0xFFFF
-            written = values[min(i, len(values) - 1)] & 0xFFFF
-            assert got == want, (f"read-back of {'LO' if table else 'LE'}[{i}]: got {got:#06x}, "
-                                 f"model {want:#06x} (written {written:#06x})")
-        got_cfg, want_cfg = await drv.read_cfg(), ram.read_cfg()
-        assert got_cfg == want_cfg, f"CFG after reading past the end: got {got_cfg:#x}, model {want_cfg:#x}"
+    def address(table: int) -> int:
+        last = len(model[table]) - 1
+        return rng.choice([0, last, last - 1, last + 1, rng.randint(0, last), rng.randint(0, 1023)])
 
-    # random operation sequences
-    for _ in range(scaled(1500, 20000)):
-        op = rng.random()
-        if op < 0.15:
-            table, write = rng.randint(0, 1), rng.randint(0, 1)
-            last = (LO_ENTRIES if table else LE_ENTRIES) - 1
-            addr = rng.choice([0, last, last - 1, rng.randint(0, last), rng.randint(0, 1023)])
-            await drv.write_cfg(addr, table, write)
-            ram.write_cfg((write << 17) | (table << 16) | addr)
-        elif op < 0.55:
-            v = rng.randint(0, 0xFFFF)
-            await drv.write_data(v)
-            ram.write_data(v)
-        elif op < 0.9:
-            got, want = await drv.read_data(), ram.read_data()
-            assert got == want, f"DATA read at pointer {ram.pointer}: got {got:#06x}, model {want:#06x}"
+    for table in (0, 1):
+        for addr in range(len(model[table])):
+            model[table][addr] = rng.getrandbits(16)
+            await drv.write_entry(table, addr, model[table][addr])
+    for n in range(scaled(1500, 20000)):
+        table = rng.randint(0, 1)
+        addr = address(table)
+        if rng.random() < 0.4:
+            value = rng.getrandbits(16)
+            await drv.write_entry(table, addr, value)
+            if addr < len(model[table]):
+                model[table][addr] = value
         else:
-            got, want = await drv.read_cfg(), ram.read_cfg()
-            assert got == want, f"CFG read: got {got:#x}, model {want:#x}"
+            got = await drv.read_entry(table, addr)
+            want = model[table][addr] if addr < len(model[table]) else 0
+            assert got == want, (f"access {n}: {'LO' if table else 'LE'}[{addr}] read {got:#06x}, "
+                                 f"the table model holds {want:#06x}")
     # the tables the datapath sees are what the port holds: look up every entry exactly
-    le_now, lo_now = ram.tables()
+    le_now, lo_now = (np.array(model[t], dtype=np.int64) for t in (0, 1))
     cfg = LutConfig(unit=shape.unit, le_function=LINEAR, le_index_select=0, le_start=-1, le_end=63,
-                    lo_index_select=0, lo_start=999, lo_end=1255, hybrid_priority=1, le=le_now, lo=lo_now)
+                    lo_index_select=0, lo_start=999, lo_end=1255, hybrid_priority=1,
+                    le=as_signed(le_now, 16), lo=as_signed(lo_now, 16))
     samples = list(range(0, 64)) + list(range(1000, 1256))
     await stream(drv, cfg, samples, rng)
 
@@ -431,16 +401,18 @@ def helper_programs(shape: Shape) -> list[tuple[str, LutProgram]]:
 
 
 async def load_program(drv: LutDriver, prog: LutProgram) -> None:
-    """The helper's own register writes (S_LUT_ACCESS_CFG, then S_LUT_ACCESS_DATA per entry), then both
-    tables read back through the port and compared with the program."""
+    """The helper's own register writes (S_LUT_ACCESS_CFG, then S_LUT_ACCESS_DATA per entry) played on the
+    access-port model (the register block's part), the tables it holds written to the DUT, then read back
+    through the port and compared with the program."""
+    ram = LutRam(saturating=not drv.shape.sdp)
     for reg, value in prog.access_writes():
         if reg == "S_LUT_ACCESS_CFG":
-            await drv.write_cfg(value & 0x3FF, (value >> 16) & 1, (value >> 17) & 1)
+            ram.write_cfg(value)
         else:
-            await drv.write_data(value)
+            ram.write_data(value)
+    await drv.load_tables(*ram.tables())
     for table, want in ((0, prog.le), (1, prog.lo)):
-        await drv.write_cfg(0, table, 0)
-        got = [await drv.read_data() for _ in range(want.size)]
+        got = [await drv.read_entry(table, addr) for addr in range(want.size)]
         assert got == [int(v) & 0xFFFF for v in want], f"{'LO' if table else 'LE'} read-back differs"
 
 

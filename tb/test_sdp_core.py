@@ -29,7 +29,6 @@ from collections.abc import Iterator
 
 import cocotb
 import numpy as np
-from cocotb.handle import SimHandleBase
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 
 from models.errors import ConfigError
@@ -47,7 +46,7 @@ from models.sdp_datapath import (
 )
 from tb import outcome
 from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
-from tb.bundle import CfgBundle, read_stat
+from tb.bundle import read_stat
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
 from tb.lut_port import LutPortDriver, check_readback
@@ -148,20 +147,15 @@ class SdpDriver(LutPortDriver):
     """Drives the configuration bundle from raw fields, the LUT access port and start; reads the results
     from the statistics bundle."""
 
-    def __init__(self, dut: SimHandleBase) -> None:
-        super().__init__(dut)
-
     async def reset(self) -> None:
         d = self.dut
         idle = [d.in_valid, d.bs_op_valid, d.bn_op_valid, d.ew_op_valid, d.out_ready, d.start,
-                *self.access_strobes(), d.bs_op_en, d.bn_op_en, d.ew_op_en]
+                d.cfg, d.bs_op_en, d.bn_op_en, d.ew_op_en]
         await start_clock_and_reset(d.clk, d.rst_n, idle=idle)
         self.clear_access()
 
     def apply(self, case: Case, op_en: dict[str, bool] | None = None) -> None:
-        cfg = CfgBundle(self.dut.cfg, "SDP")
-        cfg.update(case.fields["SDP"])
-        cfg.apply()
+        self.apply_fields(case.fields["SDP"])
         for name in ("bs", "bn", "ew"):
             en = case.op_en(name) if op_en is None else op_en[name]
             getattr(self.dut, f"{name}_op_en").value = int(en)
@@ -296,7 +290,7 @@ async def random_configs(dut) -> None:
     """Random register configurations back to back, random backpressure; data and statistics vs the model."""
     atom = atom_lanes()
     rng, pauses = make_rng("random_configs"), make_rng("random_configs:pauses")
-    drv = SdpDriver(dut)
+    drv = SdpDriver(dut, "SDP")
     await drv.reset()
     n_cfg = scaled(10, 30000)  # NIGHTLY: with top_sdp, >1e7 samples (README "Nightly")
     i = atoms = rejected = 0
@@ -325,7 +319,7 @@ async def unused_stream_reads_zero(dut) -> None:
     low even with valid held high."""
     atom = atom_lanes()
     rng = make_rng("unused_stream_reads_zero")
-    drv = SdpDriver(dut)
+    drv = SdpDriver(dut, "SDP")
     await drv.reset()
     done = 0
     while done < 3:
@@ -373,7 +367,7 @@ async def output_saturation_edges(dut) -> None:
     floor-judged for negative values) and the int8 result part ways; every int8 input once."""
     atom = atom_lanes()
     rng, pauses = make_rng("output_saturation_edges"), make_rng("output_saturation_edges:pauses")
-    drv = SdpDriver(dut)
+    drv = SdpDriver(dut, "SDP")
     await drv.reset()
     for i in range(scaled(8, 40)):
         await run_case(drv, cvt_edge_case(rng, atom, i), pauses)
@@ -383,7 +377,7 @@ async def output_saturation_edges(dut) -> None:
 async def lut_readback(dut) -> None:
     """Tables written through the access port read back entry by entry through it."""
     rng = make_rng("lut_readback")
-    drv = SdpDriver(dut)
+    drv = SdpDriver(dut, "SDP")
     await drv.reset()
     await check_readback(drv, rng)
 
@@ -394,7 +388,7 @@ async def throughput(dut) -> None:
     should take one atom per cycle once full). Scored like the random configurations."""
     atom = atom_lanes()
     rng = make_rng("throughput")
-    drv = SdpDriver(dut)
+    drv = SdpDriver(dut, "SDP")
     await drv.reset()
     while True:
         case = make_case(rng, atom, 0, Wants(stream={"BS": True, "BN": True, "EW": True}, lut="aimed"))

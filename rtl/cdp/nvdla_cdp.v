@@ -27,18 +27,6 @@ module nvdla_cdp #(
     input  wire [`CDP_CFG_W-1:0]       cfg,
     input  wire [`CDP_RDMA_CFG_W-1:0]  rdma_cfg,
     /* verilator lint_on UNUSEDSIGNAL */
-    // LUT access port (S_LUT_ACCESS_CFG / S_LUT_ACCESS_DATA strobes, rtl/lut/nvdla_lut_ram.v semantics)
-    input  wire              acc_cfg_we,
-    input  wire [9:0]        acc_cfg_addr,
-    input  wire              acc_cfg_table,
-    input  wire              acc_cfg_write,
-    output wire [9:0]        acc_cfg_addr_q,
-    output wire              acc_table,
-    output wire              acc_write,
-    input  wire              acc_data_we,
-    input  wire [15:0]       acc_data_wdata,
-    input  wire              acc_data_re,
-    output wire [15:0]       acc_data_rdata,
     // statistics bundles of the last layer (hold from done to the next start)
     output wire [`CDP_STAT_W-1:0]      stat,
     output wire [`CDP_RDMA_STAT_W-1:0] rdma_stat,
@@ -133,10 +121,6 @@ module nvdla_cdp #(
     nvdla_cdp_core #(.ATOM(ATOM), .CHUNK(CHUNK)) u_core (
         .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .done(core_done),
         .cfg(cfg), .rdma_cfg(rdma_cfg),
-        .acc_cfg_we(acc_cfg_we), .acc_cfg_addr(acc_cfg_addr), .acc_cfg_table(acc_cfg_table),
-        .acc_cfg_write(acc_cfg_write), .acc_cfg_addr_q(acc_cfg_addr_q), .acc_table(acc_table),
-        .acc_write(acc_write), .acc_data_we(acc_data_we), .acc_data_wdata(acc_data_wdata),
-        .acc_data_re(acc_data_re), .acc_data_rdata(acc_data_rdata),
         .in_valid(rd_valid), .in_ready(rd_ready), .in_data(rd_data),
         .out_valid(lrn_valid), .out_ready(lrn_ready), .out_data(lrn_data),
         .stat(stat)

@@ -28,18 +28,6 @@ module nvdla_cdp_core #(
     input  wire [`CDP_CFG_W-1:0]      cfg,
     input  wire [`CDP_RDMA_CFG_W-1:0] rdma_cfg,
     /* verilator lint_on UNUSEDSIGNAL */
-    // LUT access port (nvdla_lut / nvdla_lut_ram, CDP saturating pointer)
-    input  wire                 acc_cfg_we,
-    input  wire [9:0]           acc_cfg_addr,
-    input  wire                 acc_cfg_table,
-    input  wire                 acc_cfg_write,
-    output wire [9:0]           acc_cfg_addr_q,
-    output wire                 acc_table,
-    output wire                 acc_write,
-    input  wire                 acc_data_we,
-    input  wire [15:0]          acc_data_wdata,
-    input  wire                 acc_data_re,
-    output wire [15:0]          acc_data_rdata,
     // atom streams
     input  wire                 in_valid,
     output wire                 in_ready,
@@ -179,10 +167,8 @@ module nvdla_cdp_core #(
         .cfg_lo_slope_oflow_scale(cfg[`CDP_LUT_LO_SLOPE_OFLOW_SCALE]),
         .cfg_lo_slope_uflow_shift(cfg[`CDP_LUT_LO_SLOPE_UFLOW_SHIFT]),
         .cfg_lo_slope_oflow_shift(cfg[`CDP_LUT_LO_SLOPE_OFLOW_SHIFT]),
-        .acc_cfg_we(acc_cfg_we), .acc_cfg_addr(acc_cfg_addr), .acc_cfg_table(acc_cfg_table),
-        .acc_cfg_write(acc_cfg_write), .acc_cfg_addr_q(acc_cfg_addr_q), .acc_table(acc_table),
-        .acc_write(acc_write), .acc_data_we(acc_data_we), .acc_data_wdata(acc_data_wdata),
-        .acc_data_re(acc_data_re), .acc_data_rdata(acc_data_rdata),
+        .acc_we(cfg[`CDP_LUT_ACCESS_WE]), .acc_table(cfg[`CDP_LUT_TABLE_ID]), .acc_addr(cfg[`CDP_LUT_ACCESS_ADDR]),
+        .acc_wdata(cfg[`CDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`CDP_LUT_ACCESS_RDATA]),
         .in_valid(sq_valid & fifo_in_ready), .in_ready(lut_in_ready), .in_data(lut_in),
         .out_valid(lut_valid), .out_ready(lut_ready), .out_data(lut_data), .out_dbg(),
         // the C model and the CDP RTL count whatever D_PERF_ENABLE.LUT_EN says (models/cdp.py)

@@ -3,8 +3,8 @@
 // and `stat` into it (live statistics). Include at the top of a file that slices them.
 `ifndef NVDLA_CDP_FIELDS_VH
 `define NVDLA_CDP_FIELDS_VH
-`define CDP_CFG_W 527
-`define CDP_STAT_W 320
+`define CDP_CFG_W 555
+`define CDP_STAT_W 336
 // configuration
 `define CDP_LUT_TABLE_ID                         0:0  // S_LUT_ACCESS_CFG.LUT_TABLE_ID
 `define CDP_LUT_ACCESS_TYPE                      1:1  // S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE
@@ -50,6 +50,10 @@
 `define CDP_DMA_EN                               493:493  // D_PERF_ENABLE.DMA_EN
 `define CDP_LUT_EN                               494:494  // D_PERF_ENABLE.LUT_EN
 `define CDP_CYA                                  526:495  // D_CYA.CYA
+`define CDP_LUT_ACCESS_ADDR                      536:527  // LUT_ACCESS.ADDR
+`define CDP_LUT_ACCESS_WDATA                     552:537  // LUT_ACCESS.WDATA
+`define CDP_LUT_ACCESS_WE                        553:553  // LUT_ACCESS.WE
+`define CDP_LUT_ACCESS_RE                        554:554  // LUT_ACCESS.RE
 // statistics
 `define CDP_NAN_INPUT_NUM                        31:0  // D_NAN_INPUT_NUM.NAN_INPUT_NUM
 `define CDP_INF_INPUT_NUM                        63:32  // D_INF_INPUT_NUM.INF_INPUT_NUM
@@ -61,4 +65,5 @@
 `define CDP_PERF_LUT_HYBRID                      255:224  // D_PERF_LUT_HYBRID.PERF_LUT_HYBRID
 `define CDP_PERF_LUT_LE_HIT                      287:256  // D_PERF_LUT_LE_HIT.PERF_LUT_LE_HIT
 `define CDP_PERF_LUT_LO_HIT                      319:288  // D_PERF_LUT_LO_HIT.PERF_LUT_LO_HIT
+`define CDP_LUT_ACCESS_RDATA                     335:320  // LUT_ACCESS.RDATA
 `endif  // NVDLA_CDP_FIELDS_VH

@@ -15,16 +15,10 @@ module nvdla_cdp_regs #(
     input  wire        dp_done,
     output wire        op_en,
     output wire        consumer,
-    // LUT access port: wr stores wdata, rd reads rdata (= LUT[table][addr], this cycle)
-    output wire [9:0]  lut_access_addr,
-    output wire        lut_access_wr,
-    output wire [15:0] lut_access_wdata,
-    output wire        lut_access_rd,
-    input  wire [15:0] lut_access_rdata,
     // configuration bundle: S_ fields and the CONSUMER group's D_ fields (slices: nvdla_cdp_fields.vh)
-    output wire [526:0] cfg,
+    output wire [554:0] cfg,
     // statistics bundle: the datapath's live counts
-    input  wire [319:0] stat
+    input  wire [335:0] stat
 );
     wire wr = reg_sel && reg_write;
     // offsets from D_OP_ENABLE (10'h012) up reach the PRODUCER group
@@ -893,16 +887,16 @@ module nvdla_cdp_regs #(
         end
     end  // D_CYA group 1
 
-    // LUT access (saturate pointer): TYPE selects which DATA direction accesses the LUT
-    reg  [9:0] lut_ptr;
-    wire lut_data_hit = reg_sel && hit_s_lut_access_data;
-    wire lut_type_write = (r_s_lut_access_cfg_lut_access_type == 1'b1);
-    assign lut_access_wr    = lut_data_hit && reg_write && lut_type_write;
-    assign lut_access_rd    = lut_data_hit && !reg_write && !lut_type_write;
-    assign lut_access_wdata = reg_wdata[15:0];
-    assign lut_access_addr  = lut_ptr;
-    wire lut_last = (lut_ptr == (r_s_lut_access_cfg_lut_table_id ? 10'd256 : 10'd64));
-    wire lut_step = (lut_access_wr || lut_access_rd) && !lut_last;
+    // LUT access (saturate pointer), LUT outside: cfg LUT_ACCESS_*, stat LUT_ACCESS_RDATA
+    reg  [9:0]  lut_ptr;
+    wire [9:0]  lut_addr  = lut_ptr;
+    wire [15:0] lut_wdata = reg_wdata[15:0];
+    wire        lut_data_hit = reg_sel && hit_s_lut_access_data;
+    wire        lut_type_write = (r_s_lut_access_cfg_lut_access_type == 1'b1);
+    wire        lut_we = lut_data_hit && reg_write && lut_type_write;
+    wire        lut_re = lut_data_hit && !reg_write && !lut_type_write;
+    wire        lut_step = (lut_we || lut_re) && (lut_ptr < (r_s_lut_access_cfg_lut_table_id ? 10'd256 : 10'd64));
+    wire [15:0] lut_rdata = lut_re ? stat[335:320] : 16'h0;
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
             lut_ptr <= 10'h0;
@@ -921,7 +915,7 @@ module nvdla_cdp_regs #(
             10'h000: reg_rdata = {14'h0, status_1, 14'h0, status_0};  // S_STATUS
             10'h001: reg_rdata = {15'h0, consumer, 15'h0, producer};  // S_POINTER
             10'h002: reg_rdata = {14'h0, r_s_lut_access_cfg_lut_access_type, r_s_lut_access_cfg_lut_table_id, 6'h0, lut_ptr};  // S_LUT_ACCESS_CFG
-            10'h003: reg_rdata = {16'h0, lut_access_rdata};  // S_LUT_ACCESS_DATA
+            10'h003: reg_rdata = {16'h0, lut_rdata};  // S_LUT_ACCESS_DATA
             10'h004: reg_rdata = {25'h0, r_s_lut_cfg_lut_hybrid_priority, r_s_lut_cfg_lut_oflow_priority, r_s_lut_cfg_lut_uflow_priority, 3'h0, r_s_lut_cfg_lut_le_function};  // S_LUT_CFG
             10'h005: reg_rdata = {8'h0, r_s_lut_info_lut_lo_index_select, r_s_lut_info_lut_le_index_select, r_s_lut_info_lut_le_index_offset};  // S_LUT_INFO
             10'h006: reg_rdata = r_s_lut_le_start_low_lut_le_start_low;  // S_LUT_LE_START_LOW
@@ -1013,4 +1007,8 @@ module nvdla_cdp_regs #(
     assign cfg[493] = consumer ? g1_d_perf_enable_dma_en : g0_d_perf_enable_dma_en;  // CDP_DMA_EN
     assign cfg[494] = consumer ? g1_d_perf_enable_lut_en : g0_d_perf_enable_lut_en;  // CDP_LUT_EN
     assign cfg[526:495] = consumer ? g1_d_cya_cya : g0_d_cya_cya;  // CDP_CYA
+    assign cfg[536:527] = lut_addr;  // CDP_LUT_ACCESS_ADDR
+    assign cfg[552:537] = lut_wdata;  // CDP_LUT_ACCESS_WDATA
+    assign cfg[553] = lut_we;  // CDP_LUT_ACCESS_WE
+    assign cfg[554] = lut_re;  // CDP_LUT_ACCESS_RE
 endmodule

@@ -3,8 +3,8 @@
 // and `stat` into it (live statistics). Include at the top of a file that slices them.
 `ifndef NVDLA_SDP_FIELDS_VH
 `define NVDLA_SDP_FIELDS_VH
-`define SDP_CFG_W 816
-`define SDP_STAT_W 321
+`define SDP_CFG_W 844
+`define SDP_STAT_W 337
 // configuration
 `define SDP_LUT_TABLE_ID                         0:0  // S_LUT_ACCESS_CFG.LUT_TABLE_ID
 `define SDP_LUT_ACCESS_TYPE                      1:1  // S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE
@@ -93,6 +93,10 @@
 `define SDP_PERF_LUT_EN                          813:813  // D_PERF_ENABLE.PERF_LUT_EN
 `define SDP_PERF_SAT_EN                          814:814  // D_PERF_ENABLE.PERF_SAT_EN
 `define SDP_PERF_NAN_INF_COUNT_EN                815:815  // D_PERF_ENABLE.PERF_NAN_INF_COUNT_EN
+`define SDP_LUT_ACCESS_ADDR                      825:816  // LUT_ACCESS.ADDR
+`define SDP_LUT_ACCESS_WDATA                     841:826  // LUT_ACCESS.WDATA
+`define SDP_LUT_ACCESS_WE                        842:842  // LUT_ACCESS.WE
+`define SDP_LUT_ACCESS_RE                        843:843  // LUT_ACCESS.RE
 // statistics
 `define SDP_STATUS_UNEQUAL                       0:0  // D_STATUS.STATUS_UNEQUAL
 `define SDP_STATUS_NAN_INPUT_NUM                 32:1  // D_STATUS_NAN_INPUT_NUM.STATUS_NAN_INPUT_NUM
@@ -105,4 +109,5 @@
 `define SDP_LUT_HYBRID                           256:225  // D_PERF_LUT_HYBRID.LUT_HYBRID
 `define SDP_LUT_LE_HIT                           288:257  // D_PERF_LUT_LE_HIT.LUT_LE_HIT
 `define SDP_LUT_LO_HIT                           320:289  // D_PERF_LUT_LO_HIT.LUT_LO_HIT
+`define SDP_LUT_ACCESS_RDATA                     336:321  // LUT_ACCESS.RDATA
 `endif  // NVDLA_SDP_FIELDS_VH

@@ -15,16 +15,10 @@ module nvdla_sdp_regs #(
     input  wire        dp_done,
     output wire        op_en,
     output wire        consumer,
-    // LUT access port: wr stores wdata, rd reads rdata (= LUT[table][addr], this cycle)
-    output wire [9:0]  lut_access_addr,
-    output wire        lut_access_wr,
-    output wire [15:0] lut_access_wdata,
-    output wire        lut_access_rd,
-    input  wire [15:0] lut_access_rdata,
     // configuration bundle: S_ fields and the CONSUMER group's D_ fields (slices: nvdla_sdp_fields.vh)
-    output wire [815:0] cfg,
+    output wire [843:0] cfg,
     // statistics bundle: the datapath's live counts
-    input  wire [320:0] stat
+    input  wire [336:0] stat
 );
     wire wr = reg_sel && reg_write;
     // offsets from D_OP_ENABLE (10'h00e) up reach the PRODUCER group
@@ -1524,15 +1518,16 @@ module nvdla_sdp_regs #(
         end
     end  // D_PERF_LUT_LO_HIT group 1 (latched statistic)
 
-    // LUT access (wrap pointer): TYPE selects which DATA direction accesses the LUT
-    reg  [9:0] lut_ptr;
-    wire lut_data_hit = reg_sel && hit_s_lut_access_data;
-    wire lut_type_write = (r_s_lut_access_cfg_lut_access_type == 1'b1);
-    assign lut_access_wr    = lut_data_hit && reg_write && lut_type_write;
-    assign lut_access_rd    = lut_data_hit && !reg_write && !lut_type_write;
-    assign lut_access_wdata = reg_wdata[15:0];
-    assign lut_access_addr  = lut_ptr;
-    wire lut_step = lut_data_hit;
+    // LUT access (wrap pointer), LUT outside: cfg LUT_ACCESS_*, stat LUT_ACCESS_RDATA
+    reg  [9:0]  lut_ptr;
+    wire [9:0]  lut_addr  = lut_ptr;
+    wire [15:0] lut_wdata = reg_wdata[15:0];
+    wire        lut_data_hit = reg_sel && hit_s_lut_access_data;
+    wire        lut_type_write = (r_s_lut_access_cfg_lut_access_type == 1'b1);
+    wire        lut_we = lut_data_hit && reg_write && lut_type_write;
+    wire        lut_re = lut_data_hit && !reg_write;
+    wire        lut_step = lut_data_hit;
+    wire [15:0] lut_rdata = stat[336:321];
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
             lut_ptr <= 10'h0;
@@ -1551,7 +1546,7 @@ module nvdla_sdp_regs #(
             10'h000: reg_rdata = {14'h0, status_1, 14'h0, status_0};  // S_STATUS
             10'h001: reg_rdata = {15'h0, consumer, 15'h0, producer};  // S_POINTER
             10'h002: reg_rdata = {14'h0, r_s_lut_access_cfg_lut_access_type, r_s_lut_access_cfg_lut_table_id, 6'h0, r_s_lut_access_cfg_lut_addr};  // S_LUT_ACCESS_CFG
-            10'h003: reg_rdata = {16'h0, lut_access_rdata};  // S_LUT_ACCESS_DATA
+            10'h003: reg_rdata = {16'h0, lut_rdata};  // S_LUT_ACCESS_DATA
             10'h004: reg_rdata = {25'h0, r_s_lut_cfg_lut_hybrid_priority, r_s_lut_cfg_lut_oflow_priority, r_s_lut_cfg_lut_uflow_priority, 3'h0, r_s_lut_cfg_lut_le_function};  // S_LUT_CFG
             10'h005: reg_rdata = {8'h0, r_s_lut_info_lut_lo_index_select, r_s_lut_info_lut_le_index_select, r_s_lut_info_lut_le_index_offset};  // S_LUT_INFO
             10'h006: reg_rdata = r_s_lut_le_start_lut_le_start;  // S_LUT_LE_START
@@ -1702,4 +1697,8 @@ module nvdla_sdp_regs #(
     assign cfg[813] = consumer ? g1_d_perf_enable_perf_lut_en : g0_d_perf_enable_perf_lut_en;  // SDP_PERF_LUT_EN
     assign cfg[814] = consumer ? g1_d_perf_enable_perf_sat_en : g0_d_perf_enable_perf_sat_en;  // SDP_PERF_SAT_EN
     assign cfg[815] = consumer ? g1_d_perf_enable_perf_nan_inf_count_en : g0_d_perf_enable_perf_nan_inf_count_en;  // SDP_PERF_NAN_INF_COUNT_EN
+    assign cfg[825:816] = lut_addr;  // SDP_LUT_ACCESS_ADDR
+    assign cfg[841:826] = lut_wdata;  // SDP_LUT_ACCESS_WDATA
+    assign cfg[842] = lut_we;  // SDP_LUT_ACCESS_WE
+    assign cfg[843] = lut_re;  // SDP_LUT_ACCESS_RE
 endmodule

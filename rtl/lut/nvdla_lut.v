@@ -51,19 +51,13 @@ module nvdla_lut #(
     input  wire [15:0]              cfg_lo_slope_oflow_scale,
     input  wire [4:0]               cfg_lo_slope_uflow_shift,
     input  wire [4:0]               cfg_lo_slope_oflow_shift,
-    // access port (S_LUT_ACCESS_CFG / S_LUT_ACCESS_DATA strobes from the register block, nvdla_lut_ram):
-    // CDP's saturating pointer when SDP == 0, SDP's wrapping one when SDP == 1
-    input  wire                     acc_cfg_we,
-    input  wire [9:0]               acc_cfg_addr,
-    input  wire                     acc_cfg_table,
-    input  wire                     acc_cfg_write,
-    output wire [9:0]               acc_cfg_addr_q,    // LUT_ADDR as S_LUT_ACCESS_CFG reads back
-    output wire                     acc_table,
-    output wire                     acc_write,
-    input  wire                     acc_data_we,
-    input  wire [15:0]              acc_data_wdata,
-    input  wire                     acc_data_re,
-    output wire [15:0]              acc_data_rdata,
+    // table access port (the register block's LUT_ACCESS_* bundle slices, nvdla_lut_ram): the pointer
+    // and its style (CDP saturating, SDP wrapping) live in the register block
+    input  wire                     acc_we,
+    input  wire                     acc_table,
+    input  wire [9:0]               acc_addr,
+    input  wire [15:0]              acc_wdata,
+    output wire [15:0]              acc_rdata,
     // sample stream
     input  wire                     in_valid,
     output wire                     in_ready,
@@ -105,12 +99,9 @@ module nvdla_lut #(
     wire [LE_DEPTH*16-1:0] le_q;
     wire [LO_DEPTH*16-1:0] lo_q;
 
-    nvdla_lut_ram #(.LE_DEPTH(LE_DEPTH), .LO_DEPTH(LO_DEPTH), .SATURATE(SDP == 0), .ADDR_W(10)) u_ram (
-        .clk(clk), .rst_n(rst_n),
-        .cfg_we(acc_cfg_we), .cfg_addr(acc_cfg_addr), .cfg_table(acc_cfg_table), .cfg_write(acc_cfg_write),
-        .cfg_addr_q(acc_cfg_addr_q), .table_id(acc_table), .access_write(acc_write),
-        .data_we(acc_data_we), .data_wdata(acc_data_wdata), .data_re(acc_data_re),
-        .data_rdata(acc_data_rdata), .le_q(le_q), .lo_q(lo_q)
+    nvdla_lut_ram #(.LE_DEPTH(LE_DEPTH), .LO_DEPTH(LO_DEPTH), .ADDR_W(10)) u_ram (
+        .clk(clk), .rst_n(rst_n), .we(acc_we), .table_sel(acc_table), .addr(acc_addr), .wdata(acc_wdata),
+        .rdata(acc_rdata), .le_q(le_q), .lo_q(lo_q)
     );
 
     // ---------------------------------------------------------------- stream control

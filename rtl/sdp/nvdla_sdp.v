@@ -37,18 +37,6 @@ module nvdla_sdp #(
     input  wire [`SDP_CFG_W-1:0]      cfg,
     input  wire [`SDP_RDMA_CFG_W-1:0] rdma_cfg,
     /* verilator lint_on UNUSEDSIGNAL */
-    // LUT access port (S_LUT_ACCESS_CFG / S_LUT_ACCESS_DATA strobes, rtl/lut/nvdla_lut_ram.v semantics)
-    input  wire              acc_cfg_we,
-    input  wire [9:0]        acc_cfg_addr,
-    input  wire              acc_cfg_table,
-    input  wire              acc_cfg_write,
-    output wire [9:0]        acc_cfg_addr_q,
-    output wire              acc_table,
-    output wire              acc_write,
-    input  wire              acc_data_we,
-    input  wire [15:0]       acc_data_wdata,
-    input  wire              acc_data_re,
-    output wire [15:0]       acc_data_rdata,
     // statistics and status of the last layer (hold from done to the next start)
     output wire [`SDP_STAT_W-1:0]      stat,
     output wire [`SDP_RDMA_STAT_W-1:0] rdma_stat,
@@ -176,10 +164,6 @@ module nvdla_sdp #(
     // ---- datapath ---------------------------------------------------------------------------------------
     nvdla_sdp_core #(.ATOM(ATOM)) u_core (
         .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .cfg(cfg),
-        .acc_cfg_we(acc_cfg_we), .acc_cfg_addr(acc_cfg_addr), .acc_cfg_table(acc_cfg_table),
-        .acc_cfg_write(acc_cfg_write), .acc_cfg_addr_q(acc_cfg_addr_q), .acc_table(acc_table),
-        .acc_write(acc_write), .acc_data_we(acc_data_we), .acc_data_wdata(acc_data_wdata),
-        .acc_data_re(acc_data_re), .acc_data_rdata(acc_data_rdata),
         .bs_op_en(bs_op_en), .bn_op_en(bn_op_en), .ew_op_en(ew_op_en),
         .in_valid(in_valid), .in_ready(in_ready), .in_data(in_data),
         .bs_op_valid(bs_valid), .bs_op_ready(bs_ready), .bs_op_data(bs_data),

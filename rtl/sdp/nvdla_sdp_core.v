@@ -27,18 +27,6 @@ module nvdla_sdp_core #(
     /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
     input  wire [`SDP_CFG_W-1:0] cfg,
     /* verilator lint_on UNUSEDSIGNAL */
-    // LUT access port (nvdla_lut, SDP wrapping pointer)
-    input  wire                 acc_cfg_we,
-    input  wire [9:0]           acc_cfg_addr,
-    input  wire                 acc_cfg_table,
-    input  wire                 acc_cfg_write,
-    output wire [9:0]           acc_cfg_addr_q,
-    output wire                 acc_table,
-    output wire                 acc_write,
-    input  wire                 acc_data_we,
-    input  wire [15:0]          acc_data_wdata,
-    input  wire                 acc_data_re,
-    output wire [15:0]          acc_data_rdata,
     // which operand streams carry data this layer
     input  wire                 bs_op_en,
     input  wire                 bn_op_en,
@@ -205,10 +193,8 @@ module nvdla_sdp_core #(
         .cfg_lo_slope_oflow_scale(cfg[`SDP_LUT_LO_SLOPE_OFLOW_SCALE]),
         .cfg_lo_slope_uflow_shift(cfg[`SDP_LUT_LO_SLOPE_UFLOW_SHIFT]),
         .cfg_lo_slope_oflow_shift(cfg[`SDP_LUT_LO_SLOPE_OFLOW_SHIFT]),
-        .acc_cfg_we(acc_cfg_we), .acc_cfg_addr(acc_cfg_addr), .acc_cfg_table(acc_cfg_table),
-        .acc_cfg_write(acc_cfg_write), .acc_cfg_addr_q(acc_cfg_addr_q), .acc_table(acc_table),
-        .acc_write(acc_write), .acc_data_we(acc_data_we), .acc_data_wdata(acc_data_wdata),
-        .acc_data_re(acc_data_re), .acc_data_rdata(acc_data_rdata),
+        .acc_we(cfg[`SDP_LUT_ACCESS_WE]), .acc_table(cfg[`SDP_LUT_TABLE_ID]), .acc_addr(cfg[`SDP_LUT_ACCESS_ADDR]),
+        .acc_wdata(cfg[`SDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`SDP_LUT_ACCESS_RDATA]),
         .in_valid(pre_valid & lut_on), .in_ready(lut_in_ready), .in_data(y_out),
         .out_valid(lut_valid), .out_ready(ocvt_ready & lut_on), .out_data(lut_data), .out_dbg(),
         // samples that skip the LUT are not looked up, so they are not counted (the model's empty stats)

@@ -52,13 +52,13 @@ module nvdla_regs_sdp_top (
         .intr(intr)
     );
 
+    wire [680:0] sdp_rdma_cfg;  // unused but for the LUT port
     wire [31:0] st_sdp_rdma_0 = stat_base + 32'd256;
     wire [31:0] st_sdp_rdma_1 = stat_base + 32'd257;
     wire [31:0] st_sdp_rdma_2 = stat_base + 32'd258;
     wire [31:0] st_sdp_rdma_3 = stat_base + 32'd259;
     wire [31:0] st_sdp_rdma_4 = stat_base + 32'd260;
     wire [31:0] st_sdp_rdma_5 = stat_base + 32'd261;
-    wire [680:0] sdp_rdma_cfg;  // unused but for the LUT table id
     nvdla_sdp_rdma_regs u_sdp_rdma (
         .clk(clk),
         .rst_n(rst_n),
@@ -70,10 +70,16 @@ module nvdla_regs_sdp_top (
         .dp_done(dp_done[0]),
         .op_en(op_en[0]),
         .consumer(consumer[0]),
-        .stat({st_sdp_rdma_5[31:0], st_sdp_rdma_4[31:0], st_sdp_rdma_3[31:0], st_sdp_rdma_2[31:0], st_sdp_rdma_1[31:0], st_sdp_rdma_0[31:0]}),
-        .cfg(sdp_rdma_cfg)
+        .cfg(sdp_rdma_cfg),
+        .stat({st_sdp_rdma_5[31:0], st_sdp_rdma_4[31:0], st_sdp_rdma_3[31:0], st_sdp_rdma_2[31:0], st_sdp_rdma_1[31:0], st_sdp_rdma_0[31:0]})
     );
 
+    wire [843:0] sdp_cfg;  // unused but for the LUT port
+    reg  [15:0] sdp_lut [0:2047];  // {table, addr}
+    integer sdp_i;
+    initial for (sdp_i = 0; sdp_i < 2048; sdp_i = sdp_i + 1)
+        sdp_lut[sdp_i] = 16'h0;
+    always @(posedge clk) if (sdp_cfg[842]) sdp_lut[{sdp_cfg[0], sdp_cfg[825:816]}] <= sdp_cfg[841:826];
     wire [31:0] st_sdp_0 = stat_base + 32'd512;
     wire [31:0] st_sdp_1 = stat_base + 32'd513;
     wire [31:0] st_sdp_2 = stat_base + 32'd514;
@@ -85,16 +91,6 @@ module nvdla_regs_sdp_top (
     wire [31:0] st_sdp_8 = stat_base + 32'd520;
     wire [31:0] st_sdp_9 = stat_base + 32'd521;
     wire [31:0] st_sdp_10 = stat_base + 32'd522;
-    wire [815:0] sdp_cfg;  // unused but for the LUT table id
-    wire [9:0]  sdp_lut_addr;
-    wire        sdp_lut_wr;
-    wire [15:0] sdp_lut_wdata;
-    wire        sdp_lut_table = sdp_cfg[0];
-    reg  [15:0] sdp_lut [0:2047];  // {table, addr}
-    integer sdp_i;
-    initial for (sdp_i = 0; sdp_i < 2048; sdp_i = sdp_i + 1)
-        sdp_lut[sdp_i] = 16'h0;
-    always @(posedge clk) if (sdp_lut_wr) sdp_lut[{sdp_lut_table, sdp_lut_addr}] <= sdp_lut_wdata;
     nvdla_sdp_regs u_sdp (
         .clk(clk),
         .rst_n(rst_n),
@@ -106,17 +102,12 @@ module nvdla_regs_sdp_top (
         .dp_done(dp_done[1]),
         .op_en(op_en[1]),
         .consumer(consumer[1]),
-        .stat({st_sdp_10[31:0], st_sdp_9[31:0], st_sdp_8[31:0], st_sdp_7[31:0], st_sdp_6[31:0], st_sdp_5[31:0], st_sdp_4[31:0], st_sdp_3[31:0], st_sdp_2[31:0], st_sdp_1[31:0], st_sdp_0[0:0]}),
         .cfg(sdp_cfg),
-        .lut_access_addr(sdp_lut_addr),
-        .lut_access_wr(sdp_lut_wr),
-        .lut_access_wdata(sdp_lut_wdata),
-        .lut_access_rd(),
-        .lut_access_rdata(sdp_lut[{sdp_lut_table, sdp_lut_addr}])
+        .stat({sdp_lut[{sdp_cfg[0], sdp_cfg[825:816]}], st_sdp_10[31:0], st_sdp_9[31:0], st_sdp_8[31:0], st_sdp_7[31:0], st_sdp_6[31:0], st_sdp_5[31:0], st_sdp_4[31:0], st_sdp_3[31:0], st_sdp_2[31:0], st_sdp_1[31:0], st_sdp_0[0:0]})
     );
 
+    wire [202:0] cdp_rdma_cfg;  // unused but for the LUT port
     wire [31:0] st_cdp_rdma_0 = stat_base + 32'd1280;
-    wire [202:0] cdp_rdma_cfg;  // unused but for the LUT table id
     nvdla_cdp_rdma_regs u_cdp_rdma (
         .clk(clk),
         .rst_n(rst_n),
@@ -128,7 +119,7 @@ module nvdla_regs_sdp_top (
         .dp_done(dp_done[2]),
         .op_en(op_en[2]),
         .consumer(consumer[2]),
-        .stat({st_cdp_rdma_0[31:0]}),
-        .cfg(cdp_rdma_cfg)
+        .cfg(cdp_rdma_cfg),
+        .stat({st_cdp_rdma_0[31:0]})
     );
 endmodule

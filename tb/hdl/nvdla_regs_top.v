@@ -52,8 +52,8 @@ module nvdla_regs_top (
         .intr(intr)
     );
 
+    wire [253:0] pdp_rdma_cfg;  // unused but for the LUT port
     wire [31:0] st_pdp_rdma_0 = stat_base + 32'd768;
-    wire [253:0] pdp_rdma_cfg;  // unused but for the LUT table id
     nvdla_pdp_rdma_regs u_pdp_rdma (
         .clk(clk),
         .rst_n(rst_n),
@@ -65,15 +65,15 @@ module nvdla_regs_top (
         .dp_done(dp_done[0]),
         .op_en(op_en[0]),
         .consumer(consumer[0]),
-        .stat({st_pdp_rdma_0[31:0]}),
-        .cfg(pdp_rdma_cfg)
+        .cfg(pdp_rdma_cfg),
+        .stat({st_pdp_rdma_0[31:0]})
     );
 
+    wire [636:0] pdp_cfg;  // unused but for the LUT port
     wire [31:0] st_pdp_0 = stat_base + 32'd1024;
     wire [31:0] st_pdp_1 = stat_base + 32'd1025;
     wire [31:0] st_pdp_2 = stat_base + 32'd1026;
     wire [31:0] st_pdp_3 = stat_base + 32'd1027;
-    wire [636:0] pdp_cfg;  // unused but for the LUT table id
     nvdla_pdp_regs u_pdp (
         .clk(clk),
         .rst_n(rst_n),
@@ -85,10 +85,16 @@ module nvdla_regs_top (
         .dp_done(dp_done[1]),
         .op_en(op_en[1]),
         .consumer(consumer[1]),
-        .stat({st_pdp_3[31:0], st_pdp_2[31:0], st_pdp_1[31:0], st_pdp_0[31:0]}),
-        .cfg(pdp_cfg)
+        .cfg(pdp_cfg),
+        .stat({st_pdp_3[31:0], st_pdp_2[31:0], st_pdp_1[31:0], st_pdp_0[31:0]})
     );
 
+    wire [554:0] cdp_cfg;  // unused but for the LUT port
+    reg  [15:0] cdp_lut [0:2047];  // {table, addr}
+    integer cdp_i;
+    initial for (cdp_i = 0; cdp_i < 2048; cdp_i = cdp_i + 1)
+        cdp_lut[cdp_i] = 16'h0;
+    always @(posedge clk) if (cdp_cfg[553]) cdp_lut[{cdp_cfg[0], cdp_cfg[536:527]}] <= cdp_cfg[552:537];
     wire [31:0] st_cdp_0 = stat_base + 32'd1536;
     wire [31:0] st_cdp_1 = stat_base + 32'd1537;
     wire [31:0] st_cdp_2 = stat_base + 32'd1538;
@@ -99,16 +105,6 @@ module nvdla_regs_top (
     wire [31:0] st_cdp_7 = stat_base + 32'd1543;
     wire [31:0] st_cdp_8 = stat_base + 32'd1544;
     wire [31:0] st_cdp_9 = stat_base + 32'd1545;
-    wire [526:0] cdp_cfg;  // unused but for the LUT table id
-    wire [9:0]  cdp_lut_addr;
-    wire        cdp_lut_wr;
-    wire [15:0] cdp_lut_wdata;
-    wire        cdp_lut_table = cdp_cfg[0];
-    reg  [15:0] cdp_lut [0:2047];  // {table, addr}
-    integer cdp_i;
-    initial for (cdp_i = 0; cdp_i < 2048; cdp_i = cdp_i + 1)
-        cdp_lut[cdp_i] = 16'h0;
-    always @(posedge clk) if (cdp_lut_wr) cdp_lut[{cdp_lut_table, cdp_lut_addr}] <= cdp_lut_wdata;
     nvdla_cdp_regs u_cdp (
         .clk(clk),
         .rst_n(rst_n),
@@ -120,12 +116,7 @@ module nvdla_regs_top (
         .dp_done(dp_done[2]),
         .op_en(op_en[2]),
         .consumer(consumer[2]),
-        .stat({st_cdp_9[31:0], st_cdp_8[31:0], st_cdp_7[31:0], st_cdp_6[31:0], st_cdp_5[31:0], st_cdp_4[31:0], st_cdp_3[31:0], st_cdp_2[31:0], st_cdp_1[31:0], st_cdp_0[31:0]}),
         .cfg(cdp_cfg),
-        .lut_access_addr(cdp_lut_addr),
-        .lut_access_wr(cdp_lut_wr),
-        .lut_access_wdata(cdp_lut_wdata),
-        .lut_access_rd(),
-        .lut_access_rdata(cdp_lut[{cdp_lut_table, cdp_lut_addr}])
+        .stat({cdp_lut[{cdp_cfg[0], cdp_cfg[536:527]}], st_cdp_9[31:0], st_cdp_8[31:0], st_cdp_7[31:0], st_cdp_6[31:0], st_cdp_5[31:0], st_cdp_4[31:0], st_cdp_3[31:0], st_cdp_2[31:0], st_cdp_1[31:0], st_cdp_0[31:0]})
     );
 endmodule

@@ -1,0 +1,59 @@
+// AXI4 master bundles as macros (in the spirit of pulp-platform/axi's assign.svh): one place that lists the
+// channel signals, so a top connects a unit's AXI master to one port of rtl/dma/nvdla_axi_arb.v in one line.
+// The arbiter side is a set of packed vectors named arb_<signal> (port i at [i*W +: W]); widths come from
+// the localparams AXI_AW, AXI_DW, AXI_IW of the including module. Include inside a module body.
+`ifndef NVDLA_AXI_MACROS_VH
+`define NVDLA_AXI_MACROS_VH
+
+// the arbiter's slave-side vectors for n ports
+`define NVDLA_AXI_ARB_WIRES(n) \
+    wire [(n)-1:0]        arb_arvalid, arb_arready, arb_rvalid, arb_rready, arb_rlast; \
+    wire [(n)-1:0]        arb_awvalid, arb_awready, arb_wvalid, arb_wready, arb_wlast, arb_bvalid, arb_bready; \
+    wire [(n)*AXI_AW-1:0] arb_araddr, arb_awaddr; \
+    wire [(n)*8-1:0]      arb_arlen, arb_awlen; \
+    wire [(n)*3-1:0]      arb_arsize, arb_awsize; \
+    wire [(n)*2-1:0]      arb_arburst, arb_awburst, arb_rresp, arb_bresp; \
+    wire [(n)*AXI_IW-1:0] arb_arid, arb_awid, arb_rid, arb_bid; \
+    wire [(n)*AXI_DW-1:0] arb_rdata, arb_wdata; \
+    wire [(n)*AXI_DW/8-1:0] arb_wstrb;
+
+// a unit's m_axi_* master (IDs out, no IDs in: responses come back on the unit's own port) to port i
+`define NVDLA_AXI_UNIT_TO_ARB(i) \
+    .m_axi_arvalid(arb_arvalid[i]), .m_axi_arready(arb_arready[i]), \
+    .m_axi_araddr(arb_araddr[(i)*AXI_AW +: AXI_AW]), .m_axi_arlen(arb_arlen[(i)*8 +: 8]), \
+    .m_axi_arsize(arb_arsize[(i)*3 +: 3]), .m_axi_arburst(arb_arburst[(i)*2 +: 2]), \
+    .m_axi_arid(arb_arid[(i)*AXI_IW +: AXI_IW]), \
+    .m_axi_rvalid(arb_rvalid[i]), .m_axi_rready(arb_rready[i]), .m_axi_rdata(arb_rdata[(i)*AXI_DW +: AXI_DW]), \
+    .m_axi_rresp(arb_rresp[(i)*2 +: 2]), .m_axi_rlast(arb_rlast[i]), \
+    .m_axi_awvalid(arb_awvalid[i]), .m_axi_awready(arb_awready[i]), \
+    .m_axi_awaddr(arb_awaddr[(i)*AXI_AW +: AXI_AW]), .m_axi_awlen(arb_awlen[(i)*8 +: 8]), \
+    .m_axi_awsize(arb_awsize[(i)*3 +: 3]), .m_axi_awburst(arb_awburst[(i)*2 +: 2]), \
+    .m_axi_awid(arb_awid[(i)*AXI_IW +: AXI_IW]), \
+    .m_axi_wvalid(arb_wvalid[i]), .m_axi_wready(arb_wready[i]), .m_axi_wdata(arb_wdata[(i)*AXI_DW +: AXI_DW]), \
+    .m_axi_wstrb(arb_wstrb[(i)*AXI_DW/8 +: AXI_DW/8]), .m_axi_wlast(arb_wlast[i]), \
+    .m_axi_bvalid(arb_bvalid[i]), .m_axi_bready(arb_bready[i]), .m_axi_bresp(arb_bresp[(i)*2 +: 2])
+
+// the arbiter's slave ports to the arb_* vectors
+`define NVDLA_AXI_ARB_SLAVES \
+    .s_arvalid(arb_arvalid), .s_arready(arb_arready), .s_araddr(arb_araddr), .s_arlen(arb_arlen), \
+    .s_arsize(arb_arsize), .s_arburst(arb_arburst), .s_arid(arb_arid), \
+    .s_rvalid(arb_rvalid), .s_rready(arb_rready), .s_rdata(arb_rdata), .s_rresp(arb_rresp), \
+    .s_rlast(arb_rlast), .s_rid(arb_rid), \
+    .s_awvalid(arb_awvalid), .s_awready(arb_awready), .s_awaddr(arb_awaddr), .s_awlen(arb_awlen), \
+    .s_awsize(arb_awsize), .s_awburst(arb_awburst), .s_awid(arb_awid), \
+    .s_wvalid(arb_wvalid), .s_wready(arb_wready), .s_wdata(arb_wdata), .s_wstrb(arb_wstrb), \
+    .s_wlast(arb_wlast), .s_bvalid(arb_bvalid), .s_bready(arb_bready), .s_bresp(arb_bresp), .s_bid(arb_bid)
+
+// the arbiter's master port to the module's m_axi_* port of the same name
+`define NVDLA_AXI_ARB_MASTER \
+    .m_arvalid(m_axi_arvalid), .m_arready(m_axi_arready), .m_araddr(m_axi_araddr), .m_arlen(m_axi_arlen), \
+    .m_arsize(m_axi_arsize), .m_arburst(m_axi_arburst), .m_arid(m_axi_arid), \
+    .m_rvalid(m_axi_rvalid), .m_rready(m_axi_rready), .m_rdata(m_axi_rdata), .m_rresp(m_axi_rresp), \
+    .m_rlast(m_axi_rlast), .m_rid(m_axi_rid), \
+    .m_awvalid(m_axi_awvalid), .m_awready(m_axi_awready), .m_awaddr(m_axi_awaddr), .m_awlen(m_axi_awlen), \
+    .m_awsize(m_axi_awsize), .m_awburst(m_axi_awburst), .m_awid(m_axi_awid), \
+    .m_wvalid(m_axi_wvalid), .m_wready(m_axi_wready), .m_wdata(m_axi_wdata), .m_wstrb(m_axi_wstrb), \
+    .m_wlast(m_axi_wlast), .m_bvalid(m_axi_bvalid), .m_bready(m_axi_bready), .m_bresp(m_axi_bresp), \
+    .m_bid(m_axi_bid)
+
+`endif  // NVDLA_AXI_MACROS_VH
