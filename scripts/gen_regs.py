@@ -5,6 +5,8 @@ Outputs (checked in; tests/model/test_registers.py regenerates them and fails on
   include/nvdla_regs.h  C header: addresses, field shifts/masks, enum values
   docs/registers.md     Markdown register reference
   rtl/gen/*.v           register decode/storage per unit (from scripts/gen_regs_rtl.py, when present)
+  docs/ports.md         every hand-written RTL module's parameters and ports (scripts/gen_port_docs.py, from
+                        the RTL headers: one command and one check cover every generated file)
 
 Run `python -m scripts.gen_regs` (or `make regs`); `--check` writes nothing and exits 1 on a difference.
 """
@@ -229,6 +231,7 @@ def outputs(rm: RegMap) -> dict[Path, str]:
         return files
     gen: Callable[[RegMap], dict[Path, str]] = rtl.outputs
     files.update(gen(rm))
+    files.update(importlib.import_module("scripts.gen_port_docs").outputs())
     return files
 
 
