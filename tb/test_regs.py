@@ -24,8 +24,6 @@ from models.regfile import (
     INTR_UNITS,
     LUT_REGS,
     MASK32,
-    Glb,
-    RegisterFile,
     field_mask,
     intr_bit,
     intr_mask,
@@ -35,12 +33,11 @@ from tb import outcome
 from tb.bfm.csb import CsbMaster
 from tb.common import make_rng, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
+from tb.reg_shadow import RegShadow
 
 UNITS = list(regs.UNITS)
 GROUPED = [u for u in UNITS if any(r["group"] == "dual" for r in regs.registers(u).values())]
 OP_EN_DELAY = 3
-# Registers whose read has a side effect (moves the LUT pointer): only the LUT tests read them.
-SIDE_EFFECT = ("S_LUT_ACCESS_DATA",)
 # the units whose done sets a GLB interrupt bit
 GLB_SOURCES = tuple(u for u in UNITS if u in INTR_UNITS)
 
@@ -70,9 +67,9 @@ class Bench:
         self.dut = dut
         self.rng = rng
         self.csb = CsbMaster(dut.clk, dut)
-        # the expected state of every register block: the one register-file model (models/regfile.py)
-        self.glb = Glb()
-        self.shadow: dict[str, RegisterFile] = {u: self.glb if u == "GLB" else RegisterFile(u) for u in UNITS}
+        # the expected state of every register block: the one register-file model (tb/reg_shadow.py)
+        self.shadow = RegShadow(UNITS)
+        self.glb = self.shadow.glb
         # the units this wrapper holds, and the order of its dp_done / op_en / consumer bits
         self.units = [u for u in UNITS if hasattr(dut, f"u_{u.lower()}")]
         self.grouped = [u for u in self.units if u in GROUPED]
@@ -97,15 +94,11 @@ class Bench:
         return await self.csb.read(regs.address(unit, reg))
 
     async def expect(self, unit: str, reg: str, what: str = "") -> None:
-        got = await self.read(unit, reg)
-        want = self.shadow[unit].read(reg)
-        where = f"{unit}.{reg} {what}".rstrip()
-        assert got == want, f"{where}: read {got:#010x}, expected {want:#010x}"
+        self.shadow.expect(unit, reg, await self.read(unit, reg), what)
 
     async def expect_all(self, unit: str, what: str = "") -> None:
-        for reg in self.shadow[unit].regs:
-            if reg not in SIDE_EFFECT:
-                await self.expect(unit, reg, what)
+        for reg in self.shadow.readable(unit):
+            await self.expect(unit, reg, what)
 
     async def set_producer(self, unit: str, group: int) -> None:
         await self.write(unit, "S_POINTER", group)
@@ -139,9 +132,7 @@ class Bench:
 
     def model_done(self, unit: str) -> None:
         """The GLB status bit of the finished group (its CONSUMER), then the unit's own state."""
-        if unit in GLB_SOURCES:
-            self.glb.unit_done(unit, self.shadow[unit].consumer)
-        self.shadow[unit].done(self.live_stats(unit))
+        self.shadow.done(unit, self.live_stats(unit))
 
     def instance(self, unit: str) -> SimHandleBase:
         return self.dut.u_glb.u_regs if unit == "GLB" else getattr(self.dut, f"u_{unit.lower()}")

@@ -37,11 +37,11 @@ from tb.bfm.csb import CsbMaster
 from tb.bfm.sim_memory import MemTiming, SimMemory
 from tb.common import bench_params, make_rng, start_clock_and_reset
 from tb.pdp_coverage import aimed
+from tb.reg_shadow import SIDE_EFFECT_READS, RegShadow
 
 ATOM = 8
 # The units whose generated register block the top is built from (others answer as unmapped addresses).
 TOP_UNITS = tuple(u for u in regmap.UNITS if f"rtl/gen/nvdla_{u.lower()}_regs.v" in find("top_pdp").sources)
-SIDE_EFFECT_READS = ("S_LUT_ACCESS_DATA",)   # reading moves the CDP LUT pointer: never snapshot it
 PDP_INTR_BIT = intr_bit("PDP", 0)   # GLB S_INTR_STATUS: group 1 is the next bit
 SDP_INTR_BIT = intr_bit("SDP", 0)
 IDLE, RUNNING, PENDING = 0, 1, 2    # S_STATUS.STATUS_{0,1}
@@ -73,6 +73,10 @@ class Top:
         self.new_pauses()
         self.cov = pdp_coverage.pdp_coverage()
         self.test = ""               # the test's name, for its functional coverage file (setup sets it)
+        # every register block as the register-file model sees it (tb/reg_shadow.py), from reset on: exact
+        # until a layer runs (the model does not know a layer's statistics), so expect() refuses after that
+        self.shadow = RegShadow(TOP_UNITS)
+        self.shadow_exact = True
 
     def cover(self, cfg: PdpConfig, group: int) -> None:
         """Count a scored PDP layer in the test's functional coverage (its file is rewritten each time, so
@@ -82,6 +86,25 @@ class Top:
 
     async def write(self, unit: str, reg: str, value: int, nposted: bool = False) -> None:
         await self.csb.write(regmap.address(unit, reg), value, nposted=nposted)
+        self.shadow.write(unit, reg, value)
+        if reg == "D_OP_ENABLE" and value & 1:
+            self.shadow_exact = False
+
+    def reset_shadow(self) -> None:
+        """The design was reset: the register-file model starts over from its reset state."""
+        self.shadow = RegShadow(TOP_UNITS)
+        self.shadow_exact = True
+
+    async def expect(self, unit: str, reg: str, what: str = "") -> None:
+        """Read `unit`.`reg` and compare it with the register-file model."""
+        assert self.shadow_exact, "the register-file model is exact only until a layer runs: reset first"
+        self.shadow.expect(unit, reg, await self.read(unit, reg), what)
+
+    async def expect_all(self, what: str = "") -> None:
+        """Every register of every unit of the top (the producer group's D_ registers) against the model."""
+        for unit in TOP_UNITS:
+            for reg in self.shadow.readable(unit):
+                await self.expect(unit, reg, what)
 
     async def read(self, unit: str, reg: str) -> int:
         return await self.csb.read(regmap.address(unit, reg))
