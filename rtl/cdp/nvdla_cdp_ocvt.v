@@ -29,6 +29,14 @@ module nvdla_cdp_ocvt #(
     output wire [LANES*OUT_W-1:0] out_data,
     output wire [LANES-1:0]       out_sat
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (LANES < 1 || OUT_W < 1 || X_W < 1 || LUT_W < 1 || LUT_W + X_W > 25) begin
+            $display("ERROR: nvdla_cdp_ocvt %m: LANES, OUT_W >= 1, LUT_W + X_W <= 25 (the product is NVDLA's 25-bit multiply)");
+            $finish;
+        end
+    end
     localparam V_W    = 25;             // the multiply's width in NVDLA (LUT_W + X_W)
     localparam DIFF_W = V_W + 1;
     localparam PROD_W = DIFF_W + 16;

@@ -39,6 +39,14 @@ module nvdla_cdp_sqsum #(
     output wire [ATOM*X_W-1:0]    out_x,
     output wire [ATOM*SUM_W-1:0]  out_sum
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (ATOM < 1 || (1 << LANE_W) != ATOM || CHUNK < 1 || X_W < 1 || SUM_W < 2 * (X_W - 1) + 4) begin
+            $display("ERROR: nvdla_cdp_sqsum %m: ATOM = 2**LANE_W, CHUNK >= 1, SUM_W holds 9 squares of X_W-bit values");
+            $finish;
+        end
+    end
     localparam HALF  = 4;                       // widest half window (NORMALZ_LEN 3: 9 channels)
     localparam R     = 3 * CHUNK;               // ring depth in atoms
     localparam RA_W  = $clog2(R);

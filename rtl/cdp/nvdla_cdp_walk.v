@@ -21,6 +21,14 @@ module nvdla_cdp_walk #(
     output wire              s_last,       // current atom is in the last surface
     output wire              last          // current atom is the last of the cube
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (CHUNK < 1 || CHUNK >= (1 << DIM_W) || CHUNK > (1 << P_W) || SURF_W < 1) begin
+            $display("ERROR: nvdla_cdp_walk %m: 1 <= CHUNK < 2**DIM_W, CHUNK <= 2**P_W, SURF_W >= 1");
+            $finish;
+        end
+    end
     localparam [DIM_W-1:0] CHUNK_M1 = CHUNK - 1;
     localparam [DIM_W-1:0] CHUNK_D  = CHUNK;
 

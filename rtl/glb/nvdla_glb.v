@@ -6,6 +6,7 @@
 // mask); writing 1 to S_INTR_STATUS clears it, and a set in the same cycle wins. A mask bit of 1 masks the
 // bit: intr = |(status & ~mask), registered (a level). Status bits of units the design lacks
 // (STATUS_IMPL = 0; nv_small has no BDMA and no RUBIK) read 0.
+// parameter check: none needed (any 32-bit STATUS_IMPL is a valid set of implemented status bits)
 module nvdla_glb #(
     parameter [31:0] STATUS_IMPL = 32'h003f_003f
 ) (

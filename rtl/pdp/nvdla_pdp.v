@@ -66,6 +66,14 @@ module nvdla_pdp #(
     output wire              m_axi_bready,
     input  wire [1:0]        m_axi_bresp
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || MAX_W < 1) begin
+            $display("ERROR: nvdla_pdp %m: ATOM a power of two (byte offsets shift by log2 ATOM), MAX_W >= 1");
+            $finish;
+        end
+    end
     localparam DATA_W = ATOM * 8;
     localparam LEN_W  = 16;
 

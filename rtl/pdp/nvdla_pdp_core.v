@@ -51,6 +51,14 @@ module nvdla_pdp_core #(
     input  wire              out_ready,
     output wire [ATOM*8-1:0] out_data
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || MAX_W < 1) begin
+            $display("ERROR: nvdla_pdp_core %m: ATOM a power of two (ATOM_SH), MAX_W >= 1");
+            $finish;
+        end
+    end
     localparam DW      = ATOM * 8;               // one atom of int8
     localparam SW      = ATOM * 16;              // one atom of 16-bit sums
     localparam AW      = (MAX_W > 1) ? $clog2(MAX_W) : 1;

@@ -24,6 +24,14 @@ module nvdla_pdp_dma_seq #(
     output wire [LEN_W-1:0] cmd_beats,
     output wire             done              // pulse after the last command was accepted
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (ATOM_BYTES < 1 || (ATOM_BYTES & (ATOM_BYTES - 1)) != 0 || LEN_W < 1 || (WRITE_SIDE != 0 && WRITE_SIDE != 1)) begin
+            $display("ERROR: nvdla_pdp_dma_seq %m: ATOM_BYTES a power of two (BYTE_SHIFT), LEN_W >= 1, WRITE_SIDE 0 or 1");
+            $finish;
+        end
+    end
     localparam BYTE_SHIFT = $clog2(ATOM_BYTES);
 
     // this side's cube: input lines from PDP_RDMA's source, output lines to PDP's destination

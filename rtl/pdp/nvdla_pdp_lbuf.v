@@ -15,6 +15,14 @@ module nvdla_pdp_lbuf #(
     input  wire [AW-1:0]    raddr,     // < DEPTH (the core guards it)
     output reg  [WIDTH-1:0] rdata
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (DEPTH < 1 || WIDTH < 1 || AW < 1 || DEPTH > (1 << AW)) begin
+            $display("ERROR: nvdla_pdp_lbuf %m: DEPTH, WIDTH >= 1 and DEPTH <= 2**AW (the address reaches every word)");
+            $finish;
+        end
+    end
     reg [WIDTH-1:0] mem [0:DEPTH-1];
 
     // No reset: a location is only read after the row that owns it was written.

@@ -73,6 +73,14 @@ module nvdla_sdp #(
     output wire              m_axi_bready,
     input  wire [1:0]        m_axi_bresp
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || FIFO_DEPTH < MAX_BURST || (FIFO_DEPTH & (FIFO_DEPTH - 1)) != 0) begin
+            $display("ERROR: nvdla_sdp %m: ATOM a power of two (BYTE_SHIFT), FIFO_DEPTH a power of two >= MAX_BURST (a burst reserves all its beats)");
+            $finish;
+        end
+    end
     localparam DATA_W     = ATOM * 8;
     localparam LEN_W      = 16;
     localparam BYTE_SHIFT = $clog2(ATOM);

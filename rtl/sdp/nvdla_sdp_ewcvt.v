@@ -27,6 +27,14 @@ module nvdla_sdp_ewcvt #(
     output wire [LANES*32-1:0] out_alu_op,
     output wire [LANES*32-1:0] out_mul_op
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (LANES < 1) begin
+            $display("ERROR: nvdla_sdp_ewcvt %m: LANES >= 1");
+            $finish;
+        end
+    end
     genvar l, k;
     generate
         for (l = 0; l < LANES; l = l + 1) begin : g_lane

@@ -24,6 +24,14 @@ module nvdla_sdp_ocvt #(
     output wire [LANES-1:0]    out_sat,
     output wire [LANES-1:0]    out_neq
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (LANES < 1) begin
+            $display("ERROR: nvdla_sdp_ocvt %m: LANES >= 1");
+            $finish;
+        end
+    end
     localparam signed [48:0] NEG_LIMIT = -49'sd65536;     // floor below -2^16 saturates the 17-bit stage
 
     wire [2:0] en;

@@ -23,6 +23,14 @@ module nvdla_sdp_opnd #(
     output wire [ATOM*32-1:0] out_data,
     output wire              busy
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (ATOM < 1) begin
+            $display("ERROR: nvdla_sdp_opnd %m: ATOM >= 1");
+            $finish;
+        end
+    end
     localparam B = ATOM * 8;  // bits per beat
 
     wire       both   = data_use == 2'd2;

@@ -49,6 +49,14 @@ module nvdla_sdp_rdma #(
     input  wire               ew_op_ready,
     output wire [ATOM*32-1:0] ew_op_data
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || MAX_OUTSTANDING < 1 || FIFO_DEPTH < MAX_BURST || (FIFO_DEPTH & (FIFO_DEPTH - 1)) != 0) begin
+            $display("ERROR: nvdla_sdp_rdma %m: ATOM a power of two (ATOM_SH), MAX_OUTSTANDING >= 1, FIFO_DEPTH a power of two >= MAX_BURST");
+            $finish;
+        end
+    end
     localparam N       = 4;              // streams: 0 input, 1 BS, 2 BN, 3 EW
     localparam B       = ATOM * 8;       // bits per beat (one atom of int8)
     localparam ATOM_SH = $clog2(ATOM);

@@ -30,6 +30,14 @@ module nvdla_sdp_rdma_arb #(
     input  wire [N-1:0]      fifo_ready,
     output wire              busy           // a burst issued whose beats have not all been steered
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (N < 1 || ADDR_W < 1 || FIFO_DEPTH < 1 || MAX_OUTSTANDING < 1) begin
+            $display("ERROR: nvdla_sdp_rdma_arb %m: N, ADDR_W, FIFO_DEPTH, MAX_OUTSTANDING >= 1");
+            $finish;
+        end
+    end
     localparam SEL_W     = (N > 1) ? $clog2(N) : 1;
     localparam CR_W      = $clog2(FIFO_DEPTH + 1);
     // entries live from issue to their last beat: the engine's splitter, the bursts on the bus and the two

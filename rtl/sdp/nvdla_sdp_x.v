@@ -32,6 +32,14 @@ module nvdla_sdp_x #(
     input  wire [LANES*32-1:0] in_op,
     output wire [LANES*32-1:0] out_x
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (LANES < 1) begin
+            $display("ERROR: nvdla_sdp_x %m: LANES >= 1");
+            $finish;
+        end
+    end
     localparam signed [47:0] MAX32 = 48'sh0000_7FFF_FFFF;
     localparam signed [47:0] MIN32 = -48'sh0000_8000_0000;
 

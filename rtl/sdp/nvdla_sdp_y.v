@@ -22,6 +22,14 @@ module nvdla_sdp_y #(
     input  wire [LANES*32-1:0] in_mul_op,
     output wire [LANES*32-1:0] out_x
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (LANES < 1) begin
+            $display("ERROR: nvdla_sdp_y %m: LANES >= 1");
+            $finish;
+        end
+    end
     localparam signed [32:0] MAX32 = 33'sh0_7FFF_FFFF;
     localparam signed [32:0] MIN32 = -33'sh0_8000_0000;
 

@@ -64,6 +64,14 @@ module nvdla_pp_top #(
     input  wire [3:0]  m_axi_bid,
     output wire        intr
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (PDP_MAX_W < 1 || MAX_BURST < 1 || MAX_OUTSTANDING < 1) begin
+            $display("ERROR: nvdla_pp_top %m: PDP_MAX_W, MAX_BURST, MAX_OUTSTANDING >= 1 (the units check the rest)");
+            $finish;
+        end
+    end
     /* verilator lint_off UNUSEDPARAM */
     `include "nvdla_csb_map.vh"   // CSB windows and GLB interrupt bits, generated from the register description
     /* verilator lint_on UNUSEDPARAM */
