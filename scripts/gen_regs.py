@@ -57,7 +57,9 @@ def python_model(rm: RegMap) -> str:
             table[u["name"]]["lut_pointer"] = u["lut_pointer"]
     body = pprint.pformat(table, width=110, sort_dicts=False)
     bundles = {u.name: {"cfg": {c.key: (c.msb, c.lsb) for c in u.cfg},
-                        "stat": {c.key: (c.msb, c.lsb) for c in u.stat}} for u in regdesc.parse(rm)}
+                        "stat": {c.key: (c.msb, c.lsb) for c in u.stat},
+                        **{s.bundle.name: {c.key: (c.msb, c.lsb) for c in s.layout()} for s in u.subs}}
+               for u in regdesc.parse(rm)}
     bundle_body = pprint.pformat(bundles, width=110, sort_dicts=False)
     return f'''"""NVDLA nv_small register model. {HEADER}.
 
@@ -66,7 +68,9 @@ UNITS maps unit -> {{"base": byte base, ["lut_pointer": saturate/wrap,] "registe
 unsigned as stored; signs are the unit models'.
 
 BUNDLES maps unit -> {{"cfg" | "stat": "REG.FIELD" -> (msb, lsb)}}: the packed configuration and statistics
-vectors of the RTL register blocks (scripts/regdesc.py); pack_bundle / unpack_bundle convert.
+vectors of the RTL register blocks (scripts/regdesc.py); pack_bundle / unpack_bundle convert. A unit's
+sub-bundles are there too, "MEMBER" -> (msb, lsb) at the unit's width parameter (BUNDLES["CDP"]["LUT_CFG"]:
+nvdla_lut's lut_cfg with 38-bit START/END).
 """
 
 from __future__ import annotations
