@@ -220,7 +220,28 @@ def markdown(rm: RegMap) -> str:
             out.append(f"| 0x{u['base'] + r['offset']:05x} | {r['name']} | {grp} | {r['access']} | "
                        f"0x{reg_reset(r):08x} | {fields} |")
         out.append("")
-    return "\n".join(out)
+    return "\n".join(out + _sub_bundle_tables(regdesc.parse(rm)))
+
+
+def _sub_bundle_tables(units: list[regdesc.Unit]) -> list[str]:
+    """One table per sub-bundle: each member's slice and fields in every unit that maps it."""
+    out = []
+    for name in dict.fromkeys(s.bundle.name for u in units for s in u.subs):
+        subs = {u.name: next(s for s in u.subs if s.bundle.name == name) for u in units
+                if any(s.bundle.name == name for s in u.subs)}
+        bundle = next(iter(subs.values())).bundle
+        out += [f"## Sub-bundle {name}\n", f"{bundle.desc}. Layout: `rtl/gen/nvdla_{name.lower()}.vh`; "
+                f"each unit assembles it with `` `<UNIT>_{name}(cfg) `` (fields msb first).\n",
+                "| member | " + " | ".join(f"{u} ({bundle.param} {s.param})" for u, s in subs.items()) + " |",
+                "|---|" + "---|" * len(subs)]
+        for i, (member, _w) in enumerate(bundle.members):
+            cells = []
+            for s in subs.values():
+                c, fields = s.layout()[i], s.sources[i][1]
+                cells.append(f"[{c.msb}:{c.lsb}] = " + ", ".join(f.key for f in fields))
+            out.append(f"| {member} | " + " | ".join(cells) + " |")
+        out.append("")
+    return out
 
 
 def outputs(rm: RegMap) -> dict[Path, str]:

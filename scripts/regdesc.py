@@ -299,6 +299,7 @@ def _resolve(defs: dict[str, _Def],
              raw: list[tuple[str, list[tuple[str, dict[str, tuple[Field, ...]]]]]]) -> dict[str, SubBundle]:
     """Fixed member widths from the units' fields; they must agree in every unit, param members per unit."""
     widths: dict[str, dict[str, int]] = {n: {} for n in defs}
+    first: dict[str, dict[str, str]] = {n: {} for n in defs}  # the unit that set each width
     for unit, subs in raw:
         for name, sources in subs:
             pm = defs[name][2]
@@ -308,9 +309,12 @@ def _resolve(defs: dict[str, _Def],
                                  f"{sorted(pw)}")
             for m, fs in sources.items():
                 w = sum(f.width for f in fs)
-                if m not in pm and widths[name].setdefault(m, w) != w:
-                    raise ValueError(f"{unit}.sub_bundles.{name}.{m}: {w} bits, another unit has "
-                                     f"{widths[name][m]}")
+                if m in pm:
+                    continue
+                first[name].setdefault(m, unit)
+                if widths[name].setdefault(m, w) != w:
+                    raise ValueError(f"{unit}.sub_bundles.{name}.{m}: {w} bits, {first[name][m]}'s is "
+                                     f"{widths[name][m]} (a fixed member has one width)")
     out = {}
     for name, (param, members, pm, desc) in defs.items():
         if any(m not in widths[name] for m in members if m not in pm):
