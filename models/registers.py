@@ -1586,7 +1586,8 @@ BUNDLES: dict[str, dict[str, dict[str, tuple[int, int]]]] = {'GLB': {'cfg': {}, 
                       'D_DATA_FORMAT.INPUT_DATA': (169, 168),
                       'D_PERF_ENABLE.DMA_EN': (170, 170),
                       'D_CYA.CYA': (202, 171)},
-              'stat': {'D_PERF_READ_STALL.PERF_READ_STALL': (31, 0)}},
+              'stat': {'D_PERF_READ_STALL.PERF_READ_STALL': (31, 0)},
+              'DMA_SURF': {'BASE': (31, 0), 'LINE_STRIDE': (63, 32), 'SURFACE_STRIDE': (95, 64)}},
  'CDP': {'cfg': {'S_LUT_ACCESS_CFG.LUT_TABLE_ID': (0, 0),
                  'S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE': (1, 1),
                  'S_LUT_CFG.LUT_LE_FUNCTION': (2, 2),
@@ -1664,7 +1665,8 @@ BUNDLES: dict[str, dict[str, dict[str, tuple[int, int]]]] = {'GLB': {'cfg': {}, 
                      'LE_START': (149, 112),
                      'LE_END': (187, 150),
                      'LO_START': (225, 188),
-                     'LO_END': (263, 226)}}}
+                     'LO_END': (263, 226)},
+         'DMA_SURF': {'BASE': (31, 0), 'LINE_STRIDE': (63, 32), 'SURFACE_STRIDE': (95, 64)}}}
 
 _BY_ADDRESS: dict[int, tuple[str, str]] = {
     u["base"] + r["offset"]: (unit, name) for unit, u in UNITS.items() for name, r in u["registers"].items()

@@ -232,7 +232,8 @@ def _sub_bundle_tables(units: list[regdesc.Unit]) -> list[str]:
         bundle = next(iter(subs.values())).bundle
         out += [f"## Sub-bundle {name}\n", f"{bundle.desc}. Layout: `rtl/gen/nvdla_{name.lower()}.vh`; "
                 f"each unit assembles it with `` `<UNIT>_{name}(cfg) `` (fields msb first).\n",
-                "| member | " + " | ".join(f"{u} ({bundle.param} {s.param})" for u, s in subs.items()) + " |",
+                "| member | " + " | ".join(f"{u} ({bundle.param} {s.param})" if bundle.param else u
+                                           for u, s in subs.items()) + " |",
                 "|---|" + "---|" * len(subs)]
         for i, (member, _w) in enumerate(bundle.members):
             cells = []

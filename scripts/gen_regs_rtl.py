@@ -340,9 +340,10 @@ def fields_verilog(unit: Unit) -> str:
         b = sub.bundle
         # members msb first; a member of several fields concatenates them msb first too
         parts = [f"v[`{slices[f]}]" for _m, fields in reversed(sub.sources) for f in fields]
-        lines += [f"// sub-bundle {b.name} (nvdla_{b.name.lower()}.vh) from cfg: `{unit.name}_{b.name}(cfg)",
-                  f"`define {unit.name}_{b.name}_{b.param} {sub.param}",
-                  f"`define {unit.name}_{b.name}(v) {{{', '.join(parts)}}}"]
+        lines.append(f"// sub-bundle {b.name} (nvdla_{b.name.lower()}.vh) of cfg: `{unit.name}_{b.name}(cfg)")
+        if b.param:
+            lines.append(f"`define {unit.name}_{b.name}_{b.param} {sub.param}")
+        lines.append(f"`define {unit.name}_{b.name}(v) {{{', '.join(parts)}}}")
     lines += [f"`endif  // {guard}", ""]
     return "\n".join(lines)
 
@@ -350,9 +351,10 @@ def fields_verilog(unit: Unit) -> str:
 def sub_bundle_verilog(b: SubBundle) -> str:
     """A sub-bundle's canonical layout, shared by every unit that maps it (scripts/regdesc.py)."""
     guard = f"NVDLA_{b.name}_VH"
-    lines = [f"// {HEADER}.", f"// {b.name} sub-bundle: {b.desc}.",
-             f"// Members packed from bit 0; a {b.param}-wide member's macro takes {b.param} as w.",
-             f"`ifndef {guard}", f"`define {guard}", f"`define {b.name + '_W(w)':<40} {b.width_expr()}"]
+    how = f"; a {b.param}-wide member's macro takes {b.param} as w" if b.param else ""
+    width = b.name + ("_W(w)" if b.param else "_W")
+    lines = [f"// {HEADER}.", f"// {b.name} sub-bundle: {b.desc}.", f"// Members packed from bit 0{how}.",
+             f"`ifndef {guard}", f"`define {guard}", f"`define {width:<40} {b.width_expr()}"]
     for m, w in b.members:
         name = f"{b.name}_{m}" + ("(w)" if w is None else "")
         lines.append(f"`define {name:<40} {b.position(m)}")

@@ -20,14 +20,16 @@ register groups (GLB) has no bundles: its registers reach hardware as 32-bit ima
 sees them (reserved bits 0).
 
 Sub-bundles: a group of cfg fields that a shared block takes as one packed vector (LUT_CFG: nvdla_lut's
-configuration, the same layout for CDP and SDP). The description's top-level "sub_bundles" defines each one:
-"members" in packing order from bit 0 and "param": {"name", "members"}, the members whose width is a
-parameter of the consumer (LUT_CFG's BOUND_W: START/END, 38 bits in CDP, 32 in SDP), listed last so every
-other member has a fixed position. A unit's "sub_bundles" maps each member to a cfg field "REG.FIELD" or a
-list of them concatenated msb first (CDP's {HIGH, LOW}). parse() checks that every member is mapped to
-existing rw fields, that fixed members have the same width in every unit and that a unit's param members
-share one width (the unit's parameter value). SubBundle.layout(w) is the one packing rule: the generators
-turn it into rtl/gen/nvdla_<sub>.vh (`LUT_CFG_LE_FUNCTION, `LUT_CFG_LE_START(w), `LUT_CFG_W(w)), per unit
+configuration, the same layout for CDP and SDP; DMA_SURF: one DMA side's base and strides, the same for
+CDP_RDMA's source and CDP's destination). The description's top-level "sub_bundles" defines each one:
+"members" in packing order from bit 0 and optionally "param": {"name", "members"}, the members whose width
+is a parameter of the consumer (LUT_CFG's BOUND_W: START/END, 38 bits in CDP, 32 in SDP), listed last so
+every other member has a fixed position. A unit's "sub_bundles" maps each member to a cfg field
+"REG.FIELD" or a list of them concatenated msb first (CDP's {HIGH, LOW}); a unit maps a sub-bundle at most
+once. parse() checks that every member is mapped to existing rw fields, that fixed members have the same
+width in every unit and that a unit's param members share one width (the unit's parameter value).
+SubBundle.layout(w) is the one packing rule: the generators turn it into rtl/gen/nvdla_<sub>.vh
+(`LUT_CFG_LE_FUNCTION, `LUT_CFG_LE_START(w), `LUT_CFG_W(w); `DMA_SURF_W without a parameter), per unit
 `<UNIT>_<SUB>_<PARAM> and `<UNIT>_<SUB>(cfg) (the sub-vector assembled from the unit's cfg) and
 models/registers.py BUNDLES[unit][sub] ("MEMBER" -> (msb, lsb) at the unit's parameter value).
 """
@@ -140,7 +142,7 @@ class SubBundle:
 
     def width_expr(self) -> str:
         params = sum(1 for _m, w in self.members if w is None)
-        return f"({self.fixed_w} + {params}*(w))"
+        return f"({self.fixed_w} + {params}*(w))" if params else str(self.fixed_w)
 
 
 @dataclass(frozen=True)
@@ -151,9 +153,9 @@ class UnitSub:
 
     @property
     def param(self) -> int:
-        """The unit's value of the bundle's width parameter (its param members' common width)."""
+        """The unit's value of the bundle's width parameter (its param members' common width), 0 without."""
         widths = dict(self.bundle.members)
-        return next(sum(f.width for f in fs) for m, fs in self.sources if widths[m] is None)
+        return next((sum(f.width for f in fs) for m, fs in self.sources if widths[m] is None), 0)
 
     def layout(self) -> tuple[Slice, ...]:
         return self.bundle.layout(self.param)
@@ -257,7 +259,7 @@ def _sub_bundles(rm: dict[str, Any]) -> dict[str, _Def]:
     """The top-level definitions: name -> (param name, members, param members); checked for shape."""
     out = {}
     for name, d in rm.get("sub_bundles", {}).items():
-        members, param = list(d["members"]), d["param"]
+        members, param = list(d["members"]), d.get("param", {"name": "", "members": []})
         pm = list(param["members"])
         if len(set(members)) != len(members) or not set(pm) <= set(members):
             raise ValueError(f"sub_bundles.{name}: members must be unique and hold the param members {pm}")
@@ -387,6 +389,7 @@ def _check_subs(unit: Unit, names: set[str]) -> None:
         raise ValueError(f"{unit.name}: sub-bundles are slices of cfg, which a unit without groups lacks")
     slices = {s.name for s in unit.slices()}
     for sub in unit.subs:
-        clash = {sub.bundle.name, f"{sub.bundle.name}_{sub.bundle.param}"} & slices
+        b = sub.bundle
+        clash = {b.name, f"{b.name}_{b.param}" if b.param else b.name} & slices
         if clash:
             raise ValueError(f"{unit.name}: the sub-bundle macros {sorted(clash)} clash with bundle slices")

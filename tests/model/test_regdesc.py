@@ -70,3 +70,13 @@ def _broken(edit: Callable[[RegMap], None]) -> RegMap:
 def test_bad_sub_bundles_are_named(edit: Callable[[RegMap], None], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         regdesc.parse(_broken(edit))
+
+
+def test_dma_surf_is_one_layout_for_source_and_destination() -> None:
+    units = {u.name: u for u in regdesc.parse(gen_regs.load())}
+    subs = [next(s for s in units[n].subs if s.bundle.name == "DMA_SURF") for n in ("CDP_RDMA", "CDP")]
+    assert regs.BUNDLES["CDP_RDMA"]["DMA_SURF"] == regs.BUNDLES["CDP"]["DMA_SURF"]
+    assert [f.key for _m, (f,) in subs[0].sources] == [
+        "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW", "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE",
+        "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE"]
+    assert subs[1].bundle.width_expr() == "96" and subs[1].param == 0
