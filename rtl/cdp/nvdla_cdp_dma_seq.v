@@ -21,6 +21,7 @@ module nvdla_cdp_dma_seq #(
     // this side in memory: the DMA_SURF sub-bundle (rtl/gen/nvdla_dma_surf.vh) of CDP_RDMA's source or
     // CDP's destination, assembled by `CDP_RDMA_DMA_SURF(rdma_cfg) / `CDP_DMA_SURF(cfg)
     input  wire [`DMA_SURF_W-1:0] surf,
+    // commands to the AXI read or write engine (nvdla_axi_rd / nvdla_axi_wr)
     output wire             cmd_valid,
     input  wire             cmd_ready,
     output wire [31:0]      cmd_addr,
