@@ -5,7 +5,9 @@ UNITS maps unit -> {"base": byte base, ["lut_pointer": saturate/wrap,] "register
 unsigned as stored; signs are the unit models'.
 
 BUNDLES maps unit -> {"cfg" | "stat": "REG.FIELD" -> (msb, lsb)}: the packed configuration and statistics
-vectors of the RTL register blocks (scripts/regdesc.py); pack_bundle / unpack_bundle convert.
+vectors of the RTL register blocks (scripts/regdesc.py); pack_bundle / unpack_bundle convert. A unit's
+sub-bundles are there too, "MEMBER" -> (msb, lsb) at the unit's width parameter (BUNDLES["CDP"]["LUT_CFG"]:
+nvdla_lut's lut_cfg with 38-bit START/END).
 """
 
 from __future__ import annotations
@@ -1484,7 +1486,26 @@ BUNDLES: dict[str, dict[str, dict[str, tuple[int, int]]]] = {'GLB': {'cfg': {}, 
                   'D_PERF_LUT_HYBRID.LUT_HYBRID': (256, 225),
                   'D_PERF_LUT_LE_HIT.LUT_LE_HIT': (288, 257),
                   'D_PERF_LUT_LO_HIT.LUT_LO_HIT': (320, 289),
-                  'LUT_ACCESS.RDATA': (336, 321)}},
+                  'LUT_ACCESS.RDATA': (336, 321)},
+         'LUT_CFG': {'LE_FUNCTION': (0, 0),
+                     'UFLOW_PRIORITY': (1, 1),
+                     'OFLOW_PRIORITY': (2, 2),
+                     'HYBRID_PRIORITY': (3, 3),
+                     'LE_INDEX_OFFSET': (11, 4),
+                     'LE_INDEX_SELECT': (19, 12),
+                     'LO_INDEX_SELECT': (27, 20),
+                     'LE_SLOPE_UFLOW_SCALE': (43, 28),
+                     'LE_SLOPE_OFLOW_SCALE': (59, 44),
+                     'LE_SLOPE_UFLOW_SHIFT': (64, 60),
+                     'LE_SLOPE_OFLOW_SHIFT': (69, 65),
+                     'LO_SLOPE_UFLOW_SCALE': (85, 70),
+                     'LO_SLOPE_OFLOW_SCALE': (101, 86),
+                     'LO_SLOPE_UFLOW_SHIFT': (106, 102),
+                     'LO_SLOPE_OFLOW_SHIFT': (111, 107),
+                     'LE_START': (143, 112),
+                     'LE_END': (175, 144),
+                     'LO_START': (207, 176),
+                     'LO_END': (239, 208)}},
  'PDP_RDMA': {'cfg': {'D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH': (12, 0),
                       'D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT': (25, 13),
                       'D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL': (38, 26),
@@ -1565,7 +1586,8 @@ BUNDLES: dict[str, dict[str, dict[str, tuple[int, int]]]] = {'GLB': {'cfg': {}, 
                       'D_DATA_FORMAT.INPUT_DATA': (169, 168),
                       'D_PERF_ENABLE.DMA_EN': (170, 170),
                       'D_CYA.CYA': (202, 171)},
-              'stat': {'D_PERF_READ_STALL.PERF_READ_STALL': (31, 0)}},
+              'stat': {'D_PERF_READ_STALL.PERF_READ_STALL': (31, 0)},
+              'DMA_SURF': {'BASE': (31, 0), 'LINE_STRIDE': (63, 32), 'SURFACE_STRIDE': (95, 64)}},
  'CDP': {'cfg': {'S_LUT_ACCESS_CFG.LUT_TABLE_ID': (0, 0),
                  'S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE': (1, 1),
                  'S_LUT_CFG.LUT_LE_FUNCTION': (2, 2),
@@ -1624,7 +1646,27 @@ BUNDLES: dict[str, dict[str, dict[str, tuple[int, int]]]] = {'GLB': {'cfg': {}, 
                   'D_PERF_LUT_HYBRID.PERF_LUT_HYBRID': (255, 224),
                   'D_PERF_LUT_LE_HIT.PERF_LUT_LE_HIT': (287, 256),
                   'D_PERF_LUT_LO_HIT.PERF_LUT_LO_HIT': (319, 288),
-                  'LUT_ACCESS.RDATA': (335, 320)}}}
+                  'LUT_ACCESS.RDATA': (335, 320)},
+         'LUT_CFG': {'LE_FUNCTION': (0, 0),
+                     'UFLOW_PRIORITY': (1, 1),
+                     'OFLOW_PRIORITY': (2, 2),
+                     'HYBRID_PRIORITY': (3, 3),
+                     'LE_INDEX_OFFSET': (11, 4),
+                     'LE_INDEX_SELECT': (19, 12),
+                     'LO_INDEX_SELECT': (27, 20),
+                     'LE_SLOPE_UFLOW_SCALE': (43, 28),
+                     'LE_SLOPE_OFLOW_SCALE': (59, 44),
+                     'LE_SLOPE_UFLOW_SHIFT': (64, 60),
+                     'LE_SLOPE_OFLOW_SHIFT': (69, 65),
+                     'LO_SLOPE_UFLOW_SCALE': (85, 70),
+                     'LO_SLOPE_OFLOW_SCALE': (101, 86),
+                     'LO_SLOPE_UFLOW_SHIFT': (106, 102),
+                     'LO_SLOPE_OFLOW_SHIFT': (111, 107),
+                     'LE_START': (149, 112),
+                     'LE_END': (187, 150),
+                     'LO_START': (225, 188),
+                     'LO_END': (263, 226)},
+         'DMA_SURF': {'BASE': (31, 0), 'LINE_STRIDE': (63, 32), 'SURFACE_STRIDE': (95, 64)}}}
 
 _BY_ADDRESS: dict[int, tuple[str, str]] = {
     u["base"] + r["offset"]: (unit, name) for unit, u in UNITS.items() for name, r in u["registers"].items()

@@ -59,7 +59,9 @@ def python_model(rm: RegMap) -> str:
             table[u["name"]]["lut_pointer"] = u["lut_pointer"]
     body = pprint.pformat(table, width=110, sort_dicts=False)
     bundles = {u.name: {"cfg": {c.key: (c.msb, c.lsb) for c in u.cfg},
-                        "stat": {c.key: (c.msb, c.lsb) for c in u.stat}} for u in regdesc.parse(rm)}
+                        "stat": {c.key: (c.msb, c.lsb) for c in u.stat},
+                        **{s.bundle.name: {c.key: (c.msb, c.lsb) for c in s.layout()} for s in u.subs}}
+               for u in regdesc.parse(rm)}
     bundle_body = pprint.pformat(bundles, width=110, sort_dicts=False)
     return f'''"""NVDLA nv_small register model. {HEADER}.
 
@@ -68,7 +70,9 @@ UNITS maps unit -> {{"base": byte base, ["lut_pointer": saturate/wrap,] "registe
 unsigned as stored; signs are the unit models'.
 
 BUNDLES maps unit -> {{"cfg" | "stat": "REG.FIELD" -> (msb, lsb)}}: the packed configuration and statistics
-vectors of the RTL register blocks (scripts/regdesc.py); pack_bundle / unpack_bundle convert.
+vectors of the RTL register blocks (scripts/regdesc.py); pack_bundle / unpack_bundle convert. A unit's
+sub-bundles are there too, "MEMBER" -> (msb, lsb) at the unit's width parameter (BUNDLES["CDP"]["LUT_CFG"]:
+nvdla_lut's lut_cfg with 38-bit START/END).
 """
 
 from __future__ import annotations
@@ -218,7 +222,29 @@ def markdown(rm: RegMap) -> str:
             out.append(f"| 0x{u['base'] + r['offset']:05x} | {r['name']} | {grp} | {r['access']} | "
                        f"0x{reg_reset(r):08x} | {fields} |")
         out.append("")
-    return "\n".join(out)
+    return "\n".join(out + _sub_bundle_tables(regdesc.parse(rm)))
+
+
+def _sub_bundle_tables(units: list[regdesc.Unit]) -> list[str]:
+    """One table per sub-bundle: each member's slice and fields in every unit that maps it."""
+    out = []
+    for name in dict.fromkeys(s.bundle.name for u in units for s in u.subs):
+        subs = {u.name: next(s for s in u.subs if s.bundle.name == name) for u in units
+                if any(s.bundle.name == name for s in u.subs)}
+        bundle = next(iter(subs.values())).bundle
+        out += [f"## Sub-bundle {name}\n", f"{bundle.desc}. Layout: `rtl/gen/nvdla_{name.lower()}.vh`; "
+                f"each unit assembles it with `` `<UNIT>_{name}(cfg) `` (fields msb first).\n",
+                "| member | " + " | ".join(f"{u} ({bundle.param} {s.param})" if bundle.param else u
+                                           for u, s in subs.items()) + " |",
+                "|---|" + "---|" * len(subs)]
+        for i, (member, _w) in enumerate(bundle.members):
+            cells = []
+            for s in subs.values():
+                c, fields = s.layout()[i], s.sources[i][1]
+                cells.append(f"[{c.msb}:{c.lsb}] = " + ", ".join(f.key for f in fields))
+            out.append(f"| {member} | " + " | ".join(cells) + " |")
+        out.append("")
+    return out
 
 
 def outputs(rm: RegMap) -> dict[Path, str]:

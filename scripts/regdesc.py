@@ -18,6 +18,20 @@ field, packed in description order from bit 0. Each field's slice has a generate
 reads BUNDLES["PDP"]["cfg"]["D_POOLING_KERNEL_CFG.KERNEL_WIDTH"] (models/registers.py). A unit without
 register groups (GLB) has no bundles: its registers reach hardware as 32-bit images, bits where software
 sees them (reserved bits 0).
+
+Sub-bundles: a group of cfg fields that a shared block takes as one packed vector (LUT_CFG: nvdla_lut's
+configuration, the same layout for CDP and SDP; DMA_SURF: one DMA side's base and strides, the same for
+CDP_RDMA's source and CDP's destination). The description's top-level "sub_bundles" defines each one:
+"members" in packing order from bit 0 and optionally "param": {"name", "members"}, the members whose width
+is a parameter of the consumer (LUT_CFG's BOUND_W: START/END, 38 bits in CDP, 32 in SDP), listed last so
+every other member has a fixed position. A unit's "sub_bundles" maps each member to a cfg field
+"REG.FIELD" or a list of them concatenated msb first (CDP's {HIGH, LOW}); a unit maps a sub-bundle at most
+once. parse() checks that every member is mapped to existing rw fields, that fixed members have the same
+width in every unit and that a unit's param members share one width (the unit's parameter value).
+SubBundle.layout(w) is the one packing rule: the generators turn it into rtl/gen/nvdla_<sub>.vh
+(`LUT_CFG_LE_FUNCTION, `LUT_CFG_LE_START(w), `LUT_CFG_W(w); `DMA_SURF_W without a parameter), per unit
+`<UNIT>_<SUB>_<PARAM> and `<UNIT>_<SUB>(cfg) (the sub-vector assembled from the unit's cfg) and
+models/registers.py BUNDLES[unit][sub] ("MEMBER" -> (msb, lsb) at the unit's parameter value).
 """
 
 from __future__ import annotations
@@ -102,6 +116,51 @@ LUT_ACCESS_CFG = (("ADDR", 10), ("WDATA", 16), ("WE", 1), ("RE", 1))
 LUT_ACCESS_STAT = (("RDATA", 16),)
 
 
+@dataclass(frozen=True)
+class SubBundle:
+    """A packed vector of members shared by units; members of width None take the parameter's width."""
+    name: str
+    param: str
+    members: tuple[tuple[str, int | None], ...]
+    desc: str = ""
+
+    @property
+    def fixed_w(self) -> int:
+        return sum(w for _m, w in self.members if w is not None)
+
+    def layout(self, param: int) -> tuple[Slice, ...]:
+        return _pack([(m, m, param if w is None else w, None) for m, w in self.members])
+
+    def position(self, member: str) -> str:
+        """The member's slice as Verilog: msb:lsb, or for a param member a part-select in the parameter w
+        (param members come last, so layout(0) places every fixed member)."""
+        params = [m for m, w in self.members if w is None]
+        if member in params:
+            return f"({self.fixed_w} + {params.index(member)}*(w)) +: (w)"
+        s = next(s for s in self.layout(0) if s.name == member)
+        return f"{s.msb}:{s.lsb}"
+
+    def width_expr(self) -> str:
+        params = sum(1 for _m, w in self.members if w is None)
+        return f"({self.fixed_w} + {params}*(w))" if params else str(self.fixed_w)
+
+
+@dataclass(frozen=True)
+class UnitSub:
+    """A unit's mapping of a sub-bundle: member -> its cfg fields, msb first."""
+    bundle: SubBundle
+    sources: tuple[tuple[str, tuple[Field, ...]], ...]
+
+    @property
+    def param(self) -> int:
+        """The unit's value of the bundle's width parameter (its param members' common width), 0 without."""
+        widths = dict(self.bundle.members)
+        return next((sum(f.width for f in fs) for m, fs in self.sources if widths[m] is None), 0)
+
+    def layout(self) -> tuple[Slice, ...]:
+        return self.bundle.layout(self.param)
+
+
 def _pack(items: list[tuple[str, str, int, Field | None]]) -> tuple[Slice, ...]:
     out, bit = [], 0
     for name, key, width, field in items:
@@ -116,6 +175,7 @@ class Unit:
     base: int
     regs: tuple[Reg, ...]
     lut: str | None  # LUT pointer style, None without a LUT
+    subs: tuple[UnitSub, ...] = ()
 
     @property
     def module(self) -> str:
@@ -191,7 +251,84 @@ def _kind(unit: dict[str, Any], reg: dict[str, Any], field: dict[str, Any]) -> s
     raise ValueError(f"{unit['name']}.{name}.{field['name']}: no RTL for access {access!r}")
 
 
+# a sub-bundle definition: param name, members, param members, desc
+_Def = tuple[str, list[str], list[str], str]
+
+
+def _sub_bundles(rm: dict[str, Any]) -> dict[str, _Def]:
+    """The top-level definitions: name -> (param name, members, param members); checked for shape."""
+    out = {}
+    for name, d in rm.get("sub_bundles", {}).items():
+        members, param = list(d["members"]), d.get("param", {"name": "", "members": []})
+        pm = list(param["members"])
+        if len(set(members)) != len(members) or not set(pm) <= set(members):
+            raise ValueError(f"sub_bundles.{name}: members must be unique and hold the param members {pm}")
+        if members[len(members) - len(pm):] != pm:
+            raise ValueError(f"sub_bundles.{name}: the param members {pm} must be the last members, in order")
+        if "W" in members:
+            raise ValueError(f"sub_bundles.{name}: no member may be called W (`{name}_W(w) is the width)")
+        out[name] = (param["name"], members, pm, d.get("desc", ""))
+    return out
+
+
+def _unit_subs(u: dict[str, Any], regs: list[Reg], defs: dict[str, _Def]
+               ) -> list[tuple[str, dict[str, tuple[Field, ...]]]]:
+    """A unit's "sub_bundles": member -> its rw fields, msb first (an unknown name is an error)."""
+    fields = {f.key: f for r in regs for f in r.fields}
+    out = []
+    for name, mapping in u.get("sub_bundles", {}).items():
+        where = f"{u['name']}.sub_bundles.{name}"
+        if name not in defs:
+            raise ValueError(f"{where}: no top-level sub_bundles.{name} (known: {sorted(defs)})")
+        members = defs[name][1]
+        if set(mapping) != set(members):
+            raise ValueError(f"{where}: unknown members {sorted(set(mapping) - set(members))}, "
+                             f"missing members {sorted(set(members) - set(mapping))}")
+        sources = {}
+        for m in members:
+            keys = [mapping[m]] if isinstance(mapping[m], str) else list(mapping[m])
+            for k in keys:
+                if k not in fields:
+                    raise ValueError(f"{where}.{m}: {u['name']} has no field {k!r}")
+                if fields[k].kind != "rw":
+                    raise ValueError(f"{where}.{m}: {k} is {fields[k].kind}, not an rw (cfg) field")
+            sources[m] = tuple(fields[k] for k in keys)
+        out.append((name, sources))
+    return out
+
+
+def _resolve(defs: dict[str, _Def],
+             raw: list[tuple[str, list[tuple[str, dict[str, tuple[Field, ...]]]]]]) -> dict[str, SubBundle]:
+    """Fixed member widths from the units' fields; they must agree in every unit, param members per unit."""
+    widths: dict[str, dict[str, int]] = {n: {} for n in defs}
+    first: dict[str, dict[str, str]] = {n: {} for n in defs}  # the unit that set each width
+    for unit, subs in raw:
+        for name, sources in subs:
+            pm = defs[name][2]
+            pw = {sum(f.width for f in sources[m]) for m in pm}
+            if len(pw) > 1:
+                raise ValueError(f"{unit}.sub_bundles.{name}: the param members {pm} differ in width "
+                                 f"{sorted(pw)}")
+            for m, fs in sources.items():
+                w = sum(f.width for f in fs)
+                if m in pm:
+                    continue
+                first[name].setdefault(m, unit)
+                if widths[name].setdefault(m, w) != w:
+                    raise ValueError(f"{unit}.sub_bundles.{name}.{m}: {w} bits, {first[name][m]}'s is "
+                                     f"{widths[name][m]} (a fixed member has one width)")
+    out = {}
+    for name, (param, members, pm, desc) in defs.items():
+        if any(m not in widths[name] for m in members if m not in pm):
+            raise ValueError(f"sub_bundles.{name}: no unit maps it")
+        sized = tuple((m, None if m in pm else widths[name][m]) for m in members)
+        out[name] = SubBundle(name, param, sized, desc)
+    return out
+
+
 def parse(rm: dict[str, Any]) -> list[Unit]:
+    defs = _sub_bundles(rm)
+    raw = []
     units = []
     for u in rm["units"]:
         regs = []
@@ -208,7 +345,15 @@ def parse(rm: dict[str, Any]) -> list[Unit]:
         unit = Unit(u["name"], u["base"], tuple(regs), lut)
         _check(unit)
         units.append(unit)
-    return units
+        raw.append((unit.name, _unit_subs(u, regs, defs)))
+    bundles = _resolve(defs, raw)
+    out = []
+    for unit, (_name, subs) in zip(units, raw, strict=True):
+        usubs = tuple(UnitSub(bundles[n], tuple((m, src[m]) for m, _w in bundles[n].members))
+                      for n, src in subs)
+        out.append(Unit(unit.name, unit.base, unit.regs, unit.lut, usubs))
+        _check_subs(out[-1], set(defs))
+    return out
 
 
 def _check(unit: Unit) -> None:
@@ -235,3 +380,16 @@ def _check(unit: Unit) -> None:
         if macro in seen:
             raise ValueError(f"{unit.name}: {seen[macro]} and {s.key} share the bundle name {macro}")
         seen[macro] = s.key
+
+
+def _check_subs(unit: Unit, names: set[str]) -> None:
+    if unit.name in names:
+        raise ValueError(f"{unit.name}: a unit and a sub-bundle share the name (macro prefixes would clash)")
+    if unit.subs and not unit.grouped:
+        raise ValueError(f"{unit.name}: sub-bundles are slices of cfg, which a unit without groups lacks")
+    slices = {s.name for s in unit.slices()}
+    for sub in unit.subs:
+        b = sub.bundle
+        clash = {b.name, f"{b.name}_{b.param}" if b.param else b.name} & slices
+        if clash:
+            raise ValueError(f"{unit.name}: the sub-bundle macros {sorted(clash)} clash with bundle slices")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import cocotb
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
+from models import registers as regs
 from tb import outcome
 from tb.bfm.stream import StreamSink, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
@@ -60,7 +61,9 @@ async def run_geometry(dut, g: Geometry, chunk: int, rng: random.Random) -> None
     dut.width_m1.value = g.width - 1
     dut.height_m1.value = g.height - 1
     dut.channel_m1.value = g.channels - 1
-    dut.base.value, dut.line_stride.value, dut.surface_stride.value = g.base, g.line_stride, g.surface_stride
+    # the DMA_SURF sub-bundle has one layout in every unit that maps it (scripts/regdesc.py checks it)
+    dut.surf.value = regs.pack_bundle("CDP", "DMA_SURF", {"BASE": g.base, "LINE_STRIDE": g.line_stride,
+                                                          "SURFACE_STRIDE": g.surface_stride})
     await RisingEdge(dut.clk)
     dut.start.value = 1
     await RisingEdge(dut.clk)

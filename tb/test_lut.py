@@ -28,6 +28,7 @@ from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
 from cocotb.utils import get_sim_time
 
 from models import lut_program as lp
+from models import registers as regs
 from models.lut import (
     EXPONENT,
     HIT,
@@ -60,6 +61,14 @@ CLOCK_NS = 10
 DBG_W = 12
 STATE_NAME = {HIT: "hit", UFLOW: "uflow", OFLOW: "oflow"}
 
+LUT_CFG = "LUT_CFG"  # nvdla_lut's configuration sub-bundle (regmap "sub_bundles")
+
+
+def _config_name(member: str) -> str:
+    """LutConfig's attribute for a LUT_CFG member: LE_SLOPE_UFLOW_SCALE -> le_uflow_scale."""
+    return member.lower().replace("slope_", "")
+
+
 # ------------------------------------------------------------------------------------------ DUT driver
 class LutDriver:
     """Drives the configuration inputs, the access port and the statistics inputs of nvdla_lut."""
@@ -78,22 +87,18 @@ class LutDriver:
         d.acc_wdata.value = 0
 
     def apply(self, cfg: LutConfig) -> None:
-        """Drive the register fields of cfg (raw encodings, as the register block would)."""
-        d, w = self.dut, self.shape.cfg_w
-        d.cfg_le_function.value = cfg.le_function
-        d.cfg_uflow_priority.value = cfg.uflow_priority
-        d.cfg_oflow_priority.value = cfg.oflow_priority
-        d.cfg_hybrid_priority.value = cfg.hybrid_priority
-        d.cfg_le_index_offset.value = cfg.le_index_offset & 0xFF
-        d.cfg_le_index_select.value = cfg.le_index_select & 0xFF
-        d.cfg_lo_index_select.value = cfg.lo_index_select & 0xFF
-        for name in ("le_start", "le_end", "lo_start", "lo_end"):
-            getattr(d, f"cfg_{name}").value = getattr(cfg, name) & ((1 << w) - 1)
-        for table in ("le", "lo"):
-            for flow in ("uflow", "oflow"):
-                scale, shift = getattr(cfg, f"{table}_{flow}_scale"), getattr(cfg, f"{table}_{flow}_shift")
-                getattr(d, f"cfg_{table}_slope_{flow}_scale").value = scale & 0xFFFF
-                getattr(d, f"cfg_{table}_slope_{flow}_shift").value = shift & 0x1F
+        """Drive lut_cfg with cfg's raw encodings, packed as the unit's cfg assembles it (the LUT_CFG
+        sub-bundle at the unit's START/END width, models/registers.py BUNDLES[unit]["LUT_CFG"])."""
+        unit = self.shape.unit
+        layout = regs.BUNDLES[unit][LUT_CFG]
+        bound_w = layout["LE_START"][0] - layout["LE_START"][1] + 1
+        if bound_w != self.shape.cfg_w:
+            raise ValueError(f"{unit}'s LUT_CFG has {bound_w}-bit START/END, the bench's CFG_W is "
+                             f"{self.shape.cfg_w}")
+        # LutConfig holds signed values: keep each member's two's-complement bits
+        values = {m: getattr(cfg, _config_name(m)) & ((1 << (msb - lsb + 1)) - 1)
+                  for m, (msb, lsb) in layout.items()}
+        self.dut.lut_cfg.value = regs.pack_bundle(unit, LUT_CFG, values)
 
     async def _strobe(self, signal: SimHandleBase) -> None:
         signal.value = 1

@@ -97,8 +97,7 @@ module nvdla_cdp #(
     nvdla_cdp_dma_seq #(.ATOM_BYTES(ATOM), .CHUNK(CHUNK), .LEN_W(LEN_W)) u_rd_seq (
         .clk(clk), .rst_n(rst_n), .start(start),
         .width_m1(width_m1), .height_m1(height_m1), .channel_m1(channel_m1),
-        .base(rdma_cfg[`CDP_RDMA_SRC_BASE_ADDR_LOW]), .line_stride(rdma_cfg[`CDP_RDMA_SRC_LINE_STRIDE]),
-        .surface_stride(rdma_cfg[`CDP_RDMA_SRC_SURFACE_STRIDE]),
+        .surf(`CDP_RDMA_DMA_SURF(rdma_cfg)),
         .cmd_valid(rd_cmd_valid), .cmd_ready(rd_cmd_ready), .cmd_addr(rd_cmd_addr), .cmd_beats(rd_cmd_beats),
         .done(rd_seq_done)
     );
@@ -134,8 +133,7 @@ module nvdla_cdp #(
     nvdla_cdp_dma_seq #(.ATOM_BYTES(ATOM), .CHUNK(CHUNK), .LEN_W(LEN_W)) u_wr_seq (
         .clk(clk), .rst_n(rst_n), .start(start),
         .width_m1(width_m1), .height_m1(height_m1), .channel_m1(channel_m1),
-        .base(cfg[`CDP_DST_BASE_ADDR_LOW]), .line_stride(cfg[`CDP_DST_LINE_STRIDE]),
-        .surface_stride(cfg[`CDP_DST_SURFACE_STRIDE]),
+        .surf(`CDP_DMA_SURF(cfg)),
         .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .cmd_beats(wr_cmd_beats),
         .done(wr_seq_done)
     );

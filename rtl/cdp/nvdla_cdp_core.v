@@ -148,25 +148,9 @@ module nvdla_cdp_core #(
     wire                  ocvt_ready;
 
     /* verilator lint_off PINCONNECTEMPTY */
-    nvdla_lut #(.LANES(ATOM), .IN_W(LUT_IN), .CFG_W(38), .SDP(0), .CNT_W(CNT_W)) u_lut (
+    nvdla_lut #(.LANES(ATOM), .IN_W(LUT_IN), .CFG_W(`CDP_LUT_CFG_BOUND_W), .SDP(0), .CNT_W(CNT_W)) u_lut (
         .clk(clk), .rst_n(rst_n),
-        .cfg_le_function(cfg[`CDP_LUT_LE_FUNCTION]), .cfg_uflow_priority(cfg[`CDP_LUT_UFLOW_PRIORITY]),
-        .cfg_oflow_priority(cfg[`CDP_LUT_OFLOW_PRIORITY]), .cfg_hybrid_priority(cfg[`CDP_LUT_HYBRID_PRIORITY]),
-        .cfg_le_index_offset(cfg[`CDP_LUT_LE_INDEX_OFFSET]), .cfg_le_index_select(cfg[`CDP_LUT_LE_INDEX_SELECT]),
-        .cfg_lo_index_select(cfg[`CDP_LUT_LO_INDEX_SELECT]),
-        // START/END: {HIGH[5:0], LOW[31:0]}
-        .cfg_le_start({cfg[`CDP_LUT_LE_START_HIGH], cfg[`CDP_LUT_LE_START_LOW]}),
-        .cfg_le_end({cfg[`CDP_LUT_LE_END_HIGH], cfg[`CDP_LUT_LE_END_LOW]}),
-        .cfg_lo_start({cfg[`CDP_LUT_LO_START_HIGH], cfg[`CDP_LUT_LO_START_LOW]}),
-        .cfg_lo_end({cfg[`CDP_LUT_LO_END_HIGH], cfg[`CDP_LUT_LO_END_LOW]}),
-        .cfg_le_slope_uflow_scale(cfg[`CDP_LUT_LE_SLOPE_UFLOW_SCALE]),
-        .cfg_le_slope_oflow_scale(cfg[`CDP_LUT_LE_SLOPE_OFLOW_SCALE]),
-        .cfg_le_slope_uflow_shift(cfg[`CDP_LUT_LE_SLOPE_UFLOW_SHIFT]),
-        .cfg_le_slope_oflow_shift(cfg[`CDP_LUT_LE_SLOPE_OFLOW_SHIFT]),
-        .cfg_lo_slope_uflow_scale(cfg[`CDP_LUT_LO_SLOPE_UFLOW_SCALE]),
-        .cfg_lo_slope_oflow_scale(cfg[`CDP_LUT_LO_SLOPE_OFLOW_SCALE]),
-        .cfg_lo_slope_uflow_shift(cfg[`CDP_LUT_LO_SLOPE_UFLOW_SHIFT]),
-        .cfg_lo_slope_oflow_shift(cfg[`CDP_LUT_LO_SLOPE_OFLOW_SHIFT]),
+        .lut_cfg(`CDP_LUT_CFG(cfg)),
         .acc_we(cfg[`CDP_LUT_ACCESS_WE]), .acc_table(cfg[`CDP_LUT_TABLE_ID]), .acc_addr(cfg[`CDP_LUT_ACCESS_ADDR]),
         .acc_wdata(cfg[`CDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`CDP_LUT_ACCESS_RDATA]),
         .in_valid(sq_valid & fifo_in_ready), .in_ready(lut_in_ready), .in_data(lut_in),

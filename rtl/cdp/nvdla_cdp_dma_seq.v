@@ -6,6 +6,7 @@
 // Walking the surfaces innermost puts every channel of a pixel into the datapath within CHUNK * surfaces
 // atoms, so the LRN window across atom boundaries needs only one chunk of buffering.
 // The addresses are accumulated (no multipliers): line, chunk and command address registers.
+`include "nvdla_dma_surf.vh"
 module nvdla_cdp_dma_seq #(
     parameter ATOM_BYTES = 8,
     parameter CHUNK      = 8,     // pixels per width chunk
@@ -17,9 +18,10 @@ module nvdla_cdp_dma_seq #(
     input  wire [12:0]      width_m1,         // cube dims, value-minus-one register encodings
     input  wire [12:0]      height_m1,
     input  wire [12:0]      channel_m1,
-    input  wire [31:0]      base,
-    input  wire [31:0]      line_stride,
-    input  wire [31:0]      surface_stride,
+    // this side in memory: the DMA_SURF sub-bundle (rtl/gen/nvdla_dma_surf.vh) of CDP_RDMA's source or
+    // CDP's destination, assembled by `CDP_RDMA_DMA_SURF(rdma_cfg) / `CDP_DMA_SURF(cfg)
+    input  wire [`DMA_SURF_W-1:0] surf,
+    // commands to the AXI read or write engine (nvdla_axi_rd / nvdla_axi_wr)
     output wire             cmd_valid,
     input  wire             cmd_ready,
     output wire [31:0]      cmd_addr,
@@ -29,6 +31,10 @@ module nvdla_cdp_dma_seq #(
     localparam BYTE_SHIFT = $clog2(ATOM_BYTES);
     localparam [31:0] CHUNK_BYTES = CHUNK * ATOM_BYTES;
     localparam [13:0] CHUNK_COLS  = CHUNK;
+
+    wire [31:0] base           = surf[`DMA_SURF_BASE];
+    wire [31:0] line_stride    = surf[`DMA_SURF_LINE_STRIDE];
+    wire [31:0] surface_stride = surf[`DMA_SURF_SURFACE_STRIDE];
 
     reg         active;
     reg  [12:0] line;          // h

@@ -19,4 +19,6 @@
 `define CDP_RDMA_CYA                             202:171  // D_CYA.CYA
 // statistics
 `define CDP_RDMA_PERF_READ_STALL                 31:0  // D_PERF_READ_STALL.PERF_READ_STALL
+// sub-bundle DMA_SURF (nvdla_dma_surf.vh) of cfg: `CDP_RDMA_DMA_SURF(cfg)
+`define CDP_RDMA_DMA_SURF(v) {v[`CDP_RDMA_SRC_SURFACE_STRIDE], v[`CDP_RDMA_SRC_LINE_STRIDE], v[`CDP_RDMA_SRC_BASE_ADDR_LOW]}
 `endif  // NVDLA_CDP_RDMA_FIELDS_VH

@@ -19,6 +19,7 @@
 // Pipeline: input skid -> S1 x - start/end -> S2 index and table choice -> S3 table read
 //           -> S4 multiply -> S5 round, add, saturate (output register).
 // Configuration inputs must be stable while samples are in flight; tables must not be written then.
+`include "nvdla_lut_cfg.vh"
 module nvdla_lut #(
     parameter LANES    = 1,
     parameter IN_W     = 32,
@@ -31,26 +32,9 @@ module nvdla_lut #(
 ) (
     input  wire                     clk,
     input  wire                     rst_n,
-    // S_LUT_CFG / S_LUT_INFO / S_LUT_*_START/END / S_LUT_*_SLOPE_*: raw register fields
-    input  wire                     cfg_le_function,        // 0: exponent, 1: linear
-    input  wire                     cfg_uflow_priority,     // 0: LE, 1: LO
-    input  wire                     cfg_oflow_priority,
-    input  wire                     cfg_hybrid_priority,
-    input  wire [7:0]               cfg_le_index_offset,
-    input  wire [7:0]               cfg_le_index_select,
-    input  wire [7:0]               cfg_lo_index_select,
-    input  wire [CFG_W-1:0]         cfg_le_start,
-    input  wire [CFG_W-1:0]         cfg_le_end,
-    input  wire [CFG_W-1:0]         cfg_lo_start,
-    input  wire [CFG_W-1:0]         cfg_lo_end,
-    input  wire [15:0]              cfg_le_slope_uflow_scale,
-    input  wire [15:0]              cfg_le_slope_oflow_scale,
-    input  wire [4:0]               cfg_le_slope_uflow_shift,
-    input  wire [4:0]               cfg_le_slope_oflow_shift,
-    input  wire [15:0]              cfg_lo_slope_uflow_scale,
-    input  wire [15:0]              cfg_lo_slope_oflow_scale,
-    input  wire [4:0]               cfg_lo_slope_uflow_shift,
-    input  wire [4:0]               cfg_lo_slope_oflow_shift,
+    // S_LUT_CFG / S_LUT_INFO / S_LUT_*_START/END / S_LUT_*_SLOPE_*: the LUT_CFG sub-bundle of the unit's
+    // cfg (rtl/gen/nvdla_lut_cfg.vh; a unit assembles it with `<UNIT>_LUT_CFG(cfg)), START/END CFG_W wide
+    input  wire [`LUT_CFG_W(CFG_W)-1:0] lut_cfg,
     // table access port (the register block's LUT_ACCESS_* bundle slices, nvdla_lut_ram): the pointer
     // and its style (CDP saturating, SDP wrapping) live in the register block
     input  wire                     acc_we,
@@ -123,6 +107,26 @@ module nvdla_lut #(
     );
 
     // ---------------------------------------------------------------- configuration, decoded once
+    wire             cfg_le_function          = lut_cfg[`LUT_CFG_LE_FUNCTION];      // 0: exponent, 1: linear
+    wire             cfg_uflow_priority       = lut_cfg[`LUT_CFG_UFLOW_PRIORITY];   // 0: LE, 1: LO
+    wire             cfg_oflow_priority       = lut_cfg[`LUT_CFG_OFLOW_PRIORITY];
+    wire             cfg_hybrid_priority      = lut_cfg[`LUT_CFG_HYBRID_PRIORITY];
+    wire [7:0]       cfg_le_index_offset      = lut_cfg[`LUT_CFG_LE_INDEX_OFFSET];
+    wire [7:0]       cfg_le_index_select      = lut_cfg[`LUT_CFG_LE_INDEX_SELECT];
+    wire [7:0]       cfg_lo_index_select      = lut_cfg[`LUT_CFG_LO_INDEX_SELECT];
+    wire [CFG_W-1:0] cfg_le_start             = lut_cfg[`LUT_CFG_LE_START(CFG_W)];
+    wire [CFG_W-1:0] cfg_le_end               = lut_cfg[`LUT_CFG_LE_END(CFG_W)];
+    wire [CFG_W-1:0] cfg_lo_start             = lut_cfg[`LUT_CFG_LO_START(CFG_W)];
+    wire [CFG_W-1:0] cfg_lo_end               = lut_cfg[`LUT_CFG_LO_END(CFG_W)];
+    wire [15:0]      cfg_le_slope_uflow_scale = lut_cfg[`LUT_CFG_LE_SLOPE_UFLOW_SCALE];
+    wire [15:0]      cfg_le_slope_oflow_scale = lut_cfg[`LUT_CFG_LE_SLOPE_OFLOW_SCALE];
+    wire [4:0]       cfg_le_slope_uflow_shift = lut_cfg[`LUT_CFG_LE_SLOPE_UFLOW_SHIFT];
+    wire [4:0]       cfg_le_slope_oflow_shift = lut_cfg[`LUT_CFG_LE_SLOPE_OFLOW_SHIFT];
+    wire [15:0]      cfg_lo_slope_uflow_scale = lut_cfg[`LUT_CFG_LO_SLOPE_UFLOW_SCALE];
+    wire [15:0]      cfg_lo_slope_oflow_scale = lut_cfg[`LUT_CFG_LO_SLOPE_OFLOW_SCALE];
+    wire [4:0]       cfg_lo_slope_uflow_shift = lut_cfg[`LUT_CFG_LO_SLOPE_UFLOW_SHIFT];
+    wire [4:0]       cfg_lo_slope_oflow_shift = lut_cfg[`LUT_CFG_LO_SLOPE_OFLOW_SHIFT];
+
     wire exp_mode = ~cfg_le_function;
     // Exponential-mode underflow extrapolates from START + 2^offset: CDP for offset >= 0, SDP for > 0.
     wire bias_on = exp_mode & ((SDP != 0) ? (~cfg_le_index_offset[7] & (|cfg_le_index_offset[6:0]))

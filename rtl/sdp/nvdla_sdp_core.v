@@ -177,22 +177,9 @@ module nvdla_sdp_core #(
     wire [CNT_W-1:0] cnt_le_hit, cnt_lo_hit, cnt_uflow, cnt_oflow, cnt_hybrid, cnt_out_sat;
 
     /* verilator lint_off PINCONNECTEMPTY */
-    nvdla_lut #(.LANES(ATOM), .IN_W(32), .CFG_W(32), .SDP(1), .CNT_W(CNT_W)) u_lut (
+    nvdla_lut #(.LANES(ATOM), .IN_W(32), .CFG_W(`SDP_LUT_CFG_BOUND_W), .SDP(1), .CNT_W(CNT_W)) u_lut (
         .clk(clk), .rst_n(rst_n),
-        .cfg_le_function(cfg[`SDP_LUT_LE_FUNCTION]), .cfg_uflow_priority(cfg[`SDP_LUT_UFLOW_PRIORITY]),
-        .cfg_oflow_priority(cfg[`SDP_LUT_OFLOW_PRIORITY]), .cfg_hybrid_priority(cfg[`SDP_LUT_HYBRID_PRIORITY]),
-        .cfg_le_index_offset(cfg[`SDP_LUT_LE_INDEX_OFFSET]), .cfg_le_index_select(cfg[`SDP_LUT_LE_INDEX_SELECT]),
-        .cfg_lo_index_select(cfg[`SDP_LUT_LO_INDEX_SELECT]),
-        .cfg_le_start(cfg[`SDP_LUT_LE_START]), .cfg_le_end(cfg[`SDP_LUT_LE_END]),
-        .cfg_lo_start(cfg[`SDP_LUT_LO_START]), .cfg_lo_end(cfg[`SDP_LUT_LO_END]),
-        .cfg_le_slope_uflow_scale(cfg[`SDP_LUT_LE_SLOPE_UFLOW_SCALE]),
-        .cfg_le_slope_oflow_scale(cfg[`SDP_LUT_LE_SLOPE_OFLOW_SCALE]),
-        .cfg_le_slope_uflow_shift(cfg[`SDP_LUT_LE_SLOPE_UFLOW_SHIFT]),
-        .cfg_le_slope_oflow_shift(cfg[`SDP_LUT_LE_SLOPE_OFLOW_SHIFT]),
-        .cfg_lo_slope_uflow_scale(cfg[`SDP_LUT_LO_SLOPE_UFLOW_SCALE]),
-        .cfg_lo_slope_oflow_scale(cfg[`SDP_LUT_LO_SLOPE_OFLOW_SCALE]),
-        .cfg_lo_slope_uflow_shift(cfg[`SDP_LUT_LO_SLOPE_UFLOW_SHIFT]),
-        .cfg_lo_slope_oflow_shift(cfg[`SDP_LUT_LO_SLOPE_OFLOW_SHIFT]),
+        .lut_cfg(`SDP_LUT_CFG(cfg)),
         .acc_we(cfg[`SDP_LUT_ACCESS_WE]), .acc_table(cfg[`SDP_LUT_TABLE_ID]), .acc_addr(cfg[`SDP_LUT_ACCESS_ADDR]),
         .acc_wdata(cfg[`SDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`SDP_LUT_ACCESS_RDATA]),
         .in_valid(pre_valid & lut_on), .in_ready(lut_in_ready), .in_data(y_out),

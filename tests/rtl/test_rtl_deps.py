@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from scripts import gen_regs
 from tb import rtl_deps
 from tb.benches import BENCHES, find
 
@@ -28,7 +29,9 @@ def test_top_level_sources_and_headers() -> None:
     units = ("glb", "sdp_rdma", "sdp", "pdp_rdma", "pdp", "cdp_rdma", "cdp")
     assert {f"rtl/gen/nvdla_{u}_regs.v" for u in units} <= set(top.sources)
     fields = {f"rtl/gen/nvdla_{u}_fields.vh" for u in units if u != "glb"}  # GLB has no bundles
-    assert set(top.headers) == {"rtl/gen/nvdla_csb_map.vh", "rtl/include/nvdla_axi_macros.vh"} | fields
+    # the sub-bundle layouts (nvdla_lut_cfg.vh, nvdla_dma_surf.vh): each has a consumer in the top
+    subs = {f"rtl/gen/nvdla_{name.lower()}.vh" for name in gen_regs.load()["sub_bundles"]}
+    assert set(top.headers) == {"rtl/gen/nvdla_csb_map.vh", "rtl/include/nvdla_axi_macros.vh"} | fields | subs
     assert set(top_mem.sources) == {*top.sources, "tb/hdl/nvdla_pp_top_mem.v", "tb/hdl/nvdla_sim_axi_mem.v"}
     assert "rtl/prec/nvdla_trunc.v" not in top.sources      # a bench's own module, unused by the top
     assert "rtl/prec/nvdla_trunc.v" in find("truncate").sources
