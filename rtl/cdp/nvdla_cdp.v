@@ -59,6 +59,14 @@ module nvdla_cdp #(
     output wire              m_axi_bready,
     input  wire [1:0]        m_axi_bresp
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || CHUNK < 1) begin
+            $display("ERROR: nvdla_cdp %m: ATOM a power of two (byte offsets shift by log2 ATOM), CHUNK >= 1");
+            $finish;
+        end
+    end
     localparam DATA_W = ATOM * 8;
     localparam LEN_W  = 16;
 

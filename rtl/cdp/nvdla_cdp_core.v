@@ -38,6 +38,14 @@ module nvdla_cdp_core #(
     // statistics bundle of the layer (cleared at start, held from done to the next start)
     output wire [`CDP_STAT_W-1:0] stat
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (ATOM < 2 || ATOM > 4096 || (ATOM & (ATOM - 1)) != 0 || CHUNK < 1) begin
+            $display("ERROR: nvdla_cdp_core %m: ATOM a power of two, 2 <= ATOM <= 4096 (LANE_W = log2 ATOM, SURF_W = 13 - LANE_W >= 1), CHUNK >= 1");
+            $finish;
+        end
+    end
     localparam X_W    = 9;                   // input convertor output
     localparam SUM_W  = 20;                  // square sum: 9 * 256^2 < 2^20
     localparam LUT_IN = SUM_W + 1;           // signed LUT input: a square sum or (bypass) x

@@ -28,6 +28,14 @@ module nvdla_cdp_dma_seq #(
     output wire [LEN_W-1:0] cmd_beats,
     output reg              done              // pulse after the last command was accepted
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (ATOM_BYTES < 1 || (ATOM_BYTES & (ATOM_BYTES - 1)) != 0 || CHUNK < 1 || CHUNK >= (1 << 14) || LEN_W < 1) begin
+            $display("ERROR: nvdla_cdp_dma_seq %m: ATOM_BYTES a power of two (BYTE_SHIFT), 1 <= CHUNK < 2**14 (CHUNK_COLS), LEN_W >= 1");
+            $finish;
+        end
+    end
     localparam BYTE_SHIFT = $clog2(ATOM_BYTES);
     localparam [31:0] CHUNK_BYTES = CHUNK * ATOM_BYTES;
     localparam [13:0] CHUNK_COLS  = CHUNK;

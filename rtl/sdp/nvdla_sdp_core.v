@@ -50,6 +50,14 @@ module nvdla_sdp_core #(
     // SDP statistics bundle: counts and EQL status since start (held from done to the next start)
     output wire [`SDP_STAT_W-1:0] stat
 );
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (ATOM < 1) begin
+            $display("ERROR: nvdla_sdp_core %m: ATOM >= 1");
+            $finish;
+        end
+    end
     localparam CNT_W = 32;                   // the statistics registers' width (regmap)
     localparam DW    = ATOM * 32;            // 32-bit lanes of the flying data and of the operands
     localparam PRE_D = 9;                    // stall-pipeline stages before the LUT

@@ -25,6 +25,9 @@ def test_synthesizes() -> None:
 PARAM_CASES = [
     ("nvdla_fifo", {"WIDTH": "8", "DEPTH": "32"}, {"WIDTH": "8", "DEPTH": "24"}),
     ("nvdla_axi_wr", {"MAX_OUTSTANDING": "8"}, {"MAX_OUTSTANDING": "6"}),
+    ("nvdla_pdp_lbuf", {"DEPTH": "64", "AW": "6"}, {"DEPTH": "65", "AW": "6"}),
+    ("nvdla_sdp_rdma", {"FIFO_DEPTH": "32"}, {"FIFO_DEPTH": "8"}),
+    ("nvdla_cdp_walk", {"CHUNK": "8"}, {"CHUNK": "8", "P_W": "2"}),
     ("nvdla_csb_slave", {"NUNITS": "2", "UNIT_IDS": "{6'h08, 6'h01}"},
      {"NUNITS": "2", "UNIT_IDS": "{6'h01, 6'h01}"}),
 ]
@@ -37,6 +40,18 @@ def check_place(module: str) -> str:
     start = next(i for i, ln in enumerate(lines) if f'$display("ERROR: {module} %m' in ln)
     finish = next(i for i in range(start, len(lines)) if "$finish;" in lines[i])
     return f"{path}:{finish + 1}:"
+
+
+def test_every_parameterized_module_checks_its_parameters() -> None:
+    """A hand-written module with parameters has an elaboration-time check, or says why it needs none."""
+    missing = []
+    for path in sorted((rtl_check.ROOT / "rtl").rglob("*.v")):
+        text = path.read_text()
+        if path.parent.name == "gen" or "parameter" not in text.split(");", 1)[0]:
+            continue
+        if "$finish" not in text and "parameter check: none" not in text:
+            missing.append(str(path.relative_to(rtl_check.ROOT)))
+    assert not missing, f"parameterized modules without an elaboration-time check: {missing}"
 
 
 @pytest.mark.parametrize(("module", "good", "bad"), PARAM_CASES, ids=[c[0] for c in PARAM_CASES])
