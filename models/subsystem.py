@@ -23,7 +23,8 @@ from models.memory import Memory
 from models.regfile import Glb, RegisterFile, intr_bit
 from models.trace import TraceError
 
-RDMA_OF = {"SDP": "SDP_RDMA", "PDP": "PDP_RDMA", "CDP": "CDP_RDMA"}
+# a unit -> the RDMA whose OP_EN its layers reading memory need (the description's "rdma" key)
+RDMA_OF = {u: d["rdma"] for u, d in regmap.UNITS.items() if "rdma" in d}
 
 
 @dataclass

@@ -57,6 +57,8 @@ def python_model(rm: RegMap) -> str:
         table[u["name"]] = {"base": u["base"], "registers": regs}
         if "lut_pointer" in u:
             table[u["name"]]["lut_pointer"] = u["lut_pointer"]
+        if "rdma" in u:
+            table[u["name"]]["rdma"] = u["rdma"]
     body = pprint.pformat(table, width=110, sort_dicts=False)
     bundles = {u.name: {"cfg": {c.key: (c.msb, c.lsb) for c in u.cfg},
                         "stat": {c.key: (c.msb, c.lsb) for c in u.stat},
@@ -65,7 +67,8 @@ def python_model(rm: RegMap) -> str:
     bundle_body = pprint.pformat(bundles, width=110, sort_dicts=False)
     return f'''"""NVDLA nv_small register model. {HEADER}.
 
-UNITS maps unit -> {{"base": byte base, ["lut_pointer": saturate/wrap,] "registers": name -> {{offset, group
+UNITS maps unit -> {{"base": byte base, ["lut_pointer": saturate/wrap,] ["rdma": the unit whose OP_EN a layer
+reading memory also needs,] "registers": name -> {{offset, group
 (single/dual), access, reset, fields: name -> (msb, lsb, access)[, stat: latch/hold]}}}}. Field values are
 unsigned as stored; signs are the unit models'.
 
@@ -81,6 +84,7 @@ from collections.abc import Mapping
 from typing import Any
 
 ATOM_BYTES = {rm["atom_bytes"]}
+OP_EN_DELAY = {rm["op_en_delay"]}  # cycles from a D_OP_ENABLE write to the datapath's op_en
 
 UNITS: dict[str, dict[str, Any]] = {body}
 

@@ -291,9 +291,9 @@ def _unused(unit: Unit) -> list[str]:
     return ["", f"    wire unused_ok = &{{1'b0, {', '.join(spans)}}};"] if spans else []
 
 
-def unit_verilog(unit: Unit) -> str:
-    params = ("#(\n    parameter OP_EN_DELAY = 3  // cycles from OP_EN to the datapath's op_en (NVDLA: 3)\n) "
-              if unit.grouped else "")
+def unit_verilog(unit: Unit, op_en_delay: int) -> str:
+    params = (f"#(\n    parameter OP_EN_DELAY = {op_en_delay}  // cycles from OP_EN to the datapath's op_en "
+              "(the description's op_en_delay)\n) " if unit.grouped else "")
     lines = [f"// {HEADER}.",
              f"// {unit.name} register block (CSB window 0x{unit.base:05x}); field semantics: "
              "scripts/gen_regs_rtl.py.",
@@ -364,7 +364,7 @@ def sub_bundle_verilog(b: SubBundle) -> str:
 
 def outputs(regmap: dict[str, Any]) -> dict[Path, str]:
     units = parse(regmap)
-    files = {ROOT / "rtl" / "gen" / f"{u.module}.v": unit_verilog(u) for u in units}
+    files = {ROOT / "rtl" / "gen" / f"{u.module}.v": unit_verilog(u, regmap["op_en_delay"]) for u in units}
     files.update({ROOT / "rtl" / "gen" / f"nvdla_{u.name.lower()}_fields.vh": fields_verilog(u)
                   for u in units if u.grouped})
     files[ROOT / "rtl" / "gen" / "nvdla_csb_map.vh"] = csb_map_verilog(units)

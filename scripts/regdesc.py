@@ -327,6 +327,9 @@ def _resolve(defs: dict[str, _Def],
 
 
 def parse(rm: dict[str, Any]) -> list[Unit]:
+    delay = rm.get("op_en_delay")
+    if not isinstance(delay, int) or delay < 1:
+        raise ValueError(f"op_en_delay must be a positive number of cycles, not {delay!r}")
     defs = _sub_bundles(rm)
     raw = []
     units = []
@@ -342,6 +345,9 @@ def parse(rm: dict[str, Any]) -> list[Unit]:
         lut = u.get("lut_pointer")
         if lut not in (None, *LUT_POINTERS):
             raise ValueError(f"{u['name']}: lut_pointer must be one of {LUT_POINTERS}, not {lut!r}")
+        rdma = u.get("rdma")
+        if rdma is not None and not any(o["name"] == rdma for o in rm["units"]):
+            raise ValueError(f"{u['name']}: rdma names no unit of the description: {rdma!r}")
         unit = Unit(u["name"], u["base"], tuple(regs), lut)
         _check(unit)
         units.append(unit)

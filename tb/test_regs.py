@@ -37,7 +37,7 @@ from tb.reg_shadow import RegShadow
 
 UNITS = list(regs.UNITS)
 GROUPED = [u for u in UNITS if any(r["group"] == "dual" for r in regs.registers(u).values())]
-OP_EN_DELAY = 3
+OP_EN_DELAY = regs.OP_EN_DELAY
 # the units whose done sets a GLB interrupt bit
 GLB_SOURCES = tuple(u for u in UNITS if u in INTR_UNITS)
 
