@@ -224,6 +224,12 @@ class StreamSink(_Driver):
                     self._got.set()
 
 
+def _show(value: object) -> str:
+    """A sampled value in hex when it has no X or Z, else bit by bit."""
+    resolvable = getattr(value, "is_resolvable", False)
+    return f"{int(value):#x}" if resolvable else str(value)
+
+
 class StreamMonitor:
     """Passive: records (data, *sideband) of every handshake in `queue` and checks the valid/ready protocol
     (once valid is high it stays high, with data and side-band unchanged, until ready takes the beat). A
@@ -251,7 +257,7 @@ class StreamMonitor:
 
     def _fail(self, what: str, cycle: int, since: int) -> None:
         msg = (f"stream {self.bus.prefix}: {what} at cycle {cycle} ({get_sim_time('ns'):.0f} ns) while "
-               f"ready was low, beat pending since cycle {since}; {self.beats} beats accepted before it")
+               f"ready was low, beat pending since cycle {since}; beats accepted before it: {self.beats}")
         self.errors.append(msg)
         raise AssertionError(msg)
 
@@ -273,8 +279,8 @@ class StreamMonitor:
                     now = tuple(s.value for s in signals)
                     if now != held:
                         names = ("data", *(f"side-band {i}" for i in range(len(bus.sideband))))
-                        diff = [f"{n} {old} -> {new}" for n, old, new in zip(names, held, now, strict=True)
-                                if old != new]
+                        diff = [f"{n} {_show(old)} -> {_show(new)}"
+                                for n, old, new in zip(names, held, now, strict=True) if old != new]
                         self._fail("changed " + ", ".join(diff), cycle, since)
                 if shown:
                     ready = bus.ready.value
