@@ -11,7 +11,8 @@ monitors):
   the bench expects nothing, and `recv` fails after `idle_limit` cycles without a beat instead of hanging.
   `StreamMonitor` is passive: it records every handshake and fails the test on a valid/ready protocol
   violation (valid falling, or data changing, while ready is low); the lut and sdp_core benches attach one
-  to the DUT's output for every test.
+  to the DUT's output for every test. The `bfm` bench (tb/test_bfm.py, on the skid buffer) checks the BFMs
+  themselves: zero-bubble throughput, order under random pauses, violations flagged, stalled sinks failing.
 - csb.py: the CSB master: write()/read() queue an operation and await its event, one background coroutine
   serves them in call order, one transaction at a time.
 - sim_memory.py: not on the bus: loads and reads tb/hdl/nvdla_sim_axi_mem.v through simulator handles.

@@ -233,14 +233,14 @@ def _show(value: object) -> str:
 class StreamMonitor:
     """Passive: records (data, *sideband) of every handshake in `queue` and checks the valid/ready protocol
     (once valid is high it stays high, with data and side-band unchanged, until ready takes the beat). A
-    violation raises in the monitor's coroutine, which fails the running test, and is kept in `errors`.
-    With `reset` (active low by default) the protocol check restarts while reset is asserted."""
+    violation is kept in `errors` and, with `fail` (the default), raised in the monitor's coroutine, which
+    fails the running test. With `reset` (active low by default) the check restarts during reset."""
 
     def __init__(self, bus: StreamBus, clock: SimHandleBase, reset: SimHandleBase | None = None,
-                 reset_active_level: bool = False, record: bool = True) -> None:
+                 reset_active_level: bool = False, record: bool = True, fail: bool = True) -> None:
         self.bus, self.clock, self.reset = bus, clock, reset
         self.reset_active_level = reset_active_level
-        self.record = record
+        self.record, self.fail = record, fail
         self.queue: deque[tuple[int, ...]] = deque()
         self.beats = 0            # handshakes seen
         self.errors: list[str] = []
@@ -255,11 +255,21 @@ class StreamMonitor:
         value = self.reset.value
         return value.is_resolvable and bool(value) == self.reset_active_level
 
-    def _fail(self, what: str, cycle: int, since: int) -> None:
+    def _violation(self, held: tuple[object, ...], now: tuple[object, ...], valid: object) -> str | None:
+        """What broke the protocol on a beat that was pending at the last edge, or None."""
+        if not (getattr(valid, "is_resolvable", False) and bool(valid)):
+            return f"valid fell (to {valid})"
+        names = ("data", *(f"side-band {i}" for i in range(len(self.bus.sideband))))
+        diff = [f"{n} {_show(old)} -> {_show(new)}" for n, old, new in zip(names, held, now, strict=True)
+                if old != new]
+        return "changed " + ", ".join(diff) if diff else None
+
+    def _report(self, what: str, cycle: int, since: int) -> None:
         msg = (f"stream {self.bus.prefix}: {what} at cycle {cycle} ({get_sim_time('ns'):.0f} ns) while "
                f"ready was low, beat pending since cycle {since}; beats accepted before it: {self.beats}")
         self.errors.append(msg)
-        raise AssertionError(msg)
+        if self.fail:
+            raise AssertionError(msg)
 
     async def _run(self) -> None:
         bus, edge, sample = self.bus, RisingEdge(self.clock), ReadOnly()
@@ -272,17 +282,12 @@ class StreamMonitor:
                 held = None
             else:
                 valid = bus.valid.value
-                shown = valid.is_resolvable and bool(valid)
                 if held is not None:
-                    if not shown:
-                        self._fail(f"valid fell (to {valid})", cycle, since)
-                    now = tuple(s.value for s in signals)
-                    if now != held:
-                        names = ("data", *(f"side-band {i}" for i in range(len(bus.sideband))))
-                        diff = [f"{n} {_show(old)} -> {_show(new)}"
-                                for n, old, new in zip(names, held, now, strict=True) if old != new]
-                        self._fail("changed " + ", ".join(diff), cycle, since)
-                if shown:
+                    what = self._violation(held, tuple(s.value for s in signals), valid)
+                    if what is not None:
+                        self._report(what, cycle, since)
+                        held = None   # (fail=False) check the beat shown now afresh
+                if valid.is_resolvable and bool(valid):
                     ready = bus.ready.value
                     if ready.is_resolvable and bool(ready):
                         self.beats += 1
