@@ -32,7 +32,7 @@ from models.regfile import (
     stat_style,
 )
 from tb import outcome
-from tb.bfm.csb import CsbMaster
+from tb.bfm.csb import CsbMaster, CsbMonitor
 from tb.common import make_rng, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
 
@@ -70,6 +70,7 @@ class Bench:
         self.dut = dut
         self.rng = rng
         self.csb = CsbMaster(dut.clk, dut)
+        self.csb_monitor = CsbMonitor(dut.clk, dut, reset=dut.rst_n)  # every test checks the protocol
         # the expected state of every register block: the one register-file model (models/regfile.py)
         self.glb = Glb()
         self.shadow: dict[str, RegisterFile] = {u: self.glb if u == "GLB" else RegisterFile(u) for u in UNITS}

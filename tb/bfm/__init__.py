@@ -14,7 +14,8 @@ monitors):
   to the DUT's output for every test. The `bfm` bench (tb/test_bfm.py, on the skid buffer) checks the BFMs
   themselves: zero-bubble throughput, order under random pauses, violations flagged, stalled sinks failing.
 - csb.py: the CSB master: write()/read() queue an operation and await its event, one background coroutine
-  serves them in call order, one transaction at a time.
+  serves them in call order, one transaction at a time. `CsbMonitor` records every request and checks
+  the protocol (requests held until accepted, responses in order, none unasked); the regs benches use it.
 - sim_memory.py: not on the bus: loads and reads tb/hdl/nvdla_sim_axi_mem.v through simulator handles.
 Other passive monitors that tests need (AR handshakes per ID, burst checks) live with their environment or
 test (tb/env/cdp.py `record_reads`), started with `cocotb.start_soon` and cancelled when done.

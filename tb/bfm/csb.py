@@ -5,18 +5,21 @@ background coroutine serves the queue in order, one transaction with a response 
 NVIDIA's own CSB driver does: a read waits for its data pulse, a non-posted write for its write-complete
 pulse; a posted write completes once accepted. Callers in concurrent coroutines (a test and a background
 task) are served in the order they called, and two transactions never drive the request port at once.
-Addresses are byte addresses; the bus carries word addresses (byte >> 2).
+Addresses are byte addresses; the bus carries word addresses (byte >> 2). CsbMonitor passively records and
+checks the same port (the regs benches attach one for every test).
 """
 
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 import cocotb
 from cocotb.handle import SimHandleBase
 from cocotb.task import Task
 from cocotb.triggers import Event, ReadOnly, RisingEdge
+from cocotb.utils import get_sim_time
 
 
 class CsbTimeout(AssertionError):
@@ -132,3 +135,85 @@ class CsbMaster:
                 return data
             await RisingEdge(self.clk)
         raise CsbTimeout(f"no CSB {what} within {self.timeout} cycles")
+
+
+@dataclass
+class CsbTransaction:
+    byte_addr: int
+    write: bool
+    nposted: bool
+    data: int                                     # write data, or the read data once it arrives
+
+
+class CsbMonitor:
+    """Passive: records every accepted CSB request in `transactions` (read data filled in when it returns)
+    and checks the protocol: request fields hold while valid waits for ready, and responses come in request
+    order, one resp_valid per read and one wr_complete per non-posted write, never one unasked. A violation
+    is kept in `errors` and, with `fail` (the default), fails the running test. With `reset` (active low) the
+    outstanding responses are forgotten while reset is asserted."""
+
+    def __init__(self, clk: SimHandleBase, dut: SimHandleBase, prefix: str = "csb",
+                 reset: SimHandleBase | None = None, fail: bool = True) -> None:
+        self.clk, self.reset, self.fail = clk, reset, fail
+        sig = lambda name: getattr(dut, f"{prefix}_{name}")  # noqa: E731
+        self.request = [sig(n) for n in ("req_addr", "req_wdat", "req_write", "req_nposted")]
+        self.req_valid, self.req_ready = sig("req_valid"), sig("req_ready")
+        self.resp_valid, self.resp_data = sig("resp_valid"), sig("resp_data")
+        self.wr_complete = sig("wr_complete")
+        self.transactions: list[CsbTransaction] = []
+        self.outstanding: deque[CsbTransaction] = deque()   # reads and non-posted writes awaiting a response
+        self.errors: list[str] = []
+        self._task = cocotb.start_soon(self._run())
+
+    def stop(self) -> None:
+        self._task.cancel()
+
+    def _report(self, what: str) -> None:
+        msg = f"CSB at {get_sim_time('ns'):.0f} ns: {what} ({len(self.transactions)} requests before)"
+        self.errors.append(msg)
+        if self.fail:
+            raise AssertionError(msg)
+
+    @staticmethod
+    def _high(signal: SimHandleBase) -> bool:
+        value = signal.value
+        return value.is_resolvable and bool(value)
+
+    def _response(self, read: bool) -> None:
+        kind = "read data" if read else "write-complete"
+        if not self.outstanding:
+            self._report(f"{kind} with nothing outstanding")
+            return
+        op = self.outstanding.popleft()
+        if op.write == read:
+            self._report(f"{kind} while the oldest outstanding request is a "
+                         f"{'write' if op.write else 'read'} of {op.byte_addr:#x}")
+        elif read:
+            op.data = int(self.resp_data.value)
+
+    async def _run(self) -> None:
+        held: list[Any] | None = None          # request fields shown without ready at the last edge
+        while True:
+            await ReadOnly()
+            if self.reset is not None and not self._high(self.reset):
+                self.outstanding.clear()
+                held = None
+            else:
+                if self._high(self.resp_valid):
+                    self._response(read=True)
+                if self._high(self.wr_complete):
+                    self._response(read=False)
+                now = [s.value for s in self.request]
+                if held is not None and (not self._high(self.req_valid) or now != held):
+                    self._report(f"request withdrawn or changed before it was accepted: {held} -> {now}")
+                held = None
+                if self._high(self.req_valid):
+                    if self._high(self.req_ready):
+                        addr, wdat, write, nposted = (int(v) for v in now)
+                        op = CsbTransaction(addr << 2, bool(write), bool(nposted) and bool(write), wdat)
+                        self.transactions.append(op)
+                        if not op.write or op.nposted:
+                            self.outstanding.append(op)
+                    else:
+                        held = now
+            await RisingEdge(self.clk)
