@@ -8,7 +8,8 @@ Verilator and Icarus whatever the order of edge and flop updates. Pause generato
 BFM's own loop, one value per cycle (not by a separate coroutine as in cocotbext-axi), so that a source
 with no pause presents a beat every cycle back to back and the pause seen is the one of that very cycle.
 A BFM belongs to one cocotb test: cocotb cancels its coroutine at the end of the test (a BFM used again
-restarts it).
+restarts it). Call send/recv/accept where a signal write is allowed (not in ReadOnly): the coroutine they
+wake drives the bus in that same step, as the old inline send/recv did.
 """
 
 from __future__ import annotations
