@@ -37,7 +37,7 @@ from models.sdp import (
     check_memory_layout,
 )
 from tb import outcome
-from tb.bfm.stream import StreamBus, StreamSink, never_pause, pick_pause
+from tb.bfm.stream import StreamBus, StreamMonitor, StreamSink, never_pause, pick_pause
 from tb.bundle import CfgBundle
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 
@@ -443,6 +443,9 @@ async def setup(dut) -> AxiRamRead:
     await Timer(1, "ns")
     ram = make_ram(dut)
     await start_clock_and_reset(dut.clk, dut.rst_n)
+    # the DUT's four output streams keep the valid/ready protocol throughout the test
+    for prefix in ("in", *(f"{name}_op" for name in OPERANDS)):
+        StreamMonitor(StreamBus(dut, prefix), dut.clk, reset=dut.rst_n, record=False)
     return ram
 
 

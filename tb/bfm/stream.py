@@ -254,7 +254,7 @@ class StreamMonitor:
         if self.reset is None:
             return False
         value = self.reset.value
-        return value.is_resolvable and bool(value) == self.reset_active_level
+        return not value.is_resolvable or bool(value) == self.reset_active_level  # X: not out of reset yet
 
     def _violation(self, held: tuple[object, ...], now: tuple[object, ...], valid: object) -> str | None:
         """What broke the protocol on a beat that was pending at the last edge, or None."""
