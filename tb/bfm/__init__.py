@@ -10,9 +10,10 @@ monitors):
   `accept`/`recv`. A sink raises ready only while the bench wants beats, so the DUT sees backpressure whenever
   the bench expects nothing, and `recv` fails after `idle_limit` cycles without a beat instead of hanging.
   `StreamMonitor` is passive: it records every handshake and fails the test on a valid/ready protocol
-  violation (valid falling, or data changing, while ready is low); the lut and sdp_core benches attach one
-  to the DUT's output for every test. The `bfm` bench (tb/test_bfm.py, on the skid buffer) checks the BFMs
-  themselves: zero-bubble throughput, order under random pauses, violations flagged, stalled sinks failing.
+  violation (valid falling, or data changing, while ready is low); lut, sdp_core, cdp_core and sdp_rdma
+  attach one to each DUT output stream for every test. The `bfm` bench (tb/test_bfm.py, on the skid
+  buffer) checks the BFMs themselves: zero-bubble throughput, order under random pauses, violations
+  flagged, stalled sinks failing.
 - csb.py: the CSB master: write()/read() queue an operation and await its event, one background coroutine
   serves them in call order, one transaction at a time. `CsbMonitor` records every request and checks
   the protocol (requests held until accepted, responses in order, none unasked); the regs benches use it.
