@@ -11,7 +11,7 @@ import cocotb
 from cocotb.triggers import ClockCycles
 from cocotb.utils import get_sim_time
 
-from tb.bfm.stream import StreamSink, StreamSource
+from tb.bfm.stream import StreamBus, StreamSink, StreamSource
 from tb.common import bench_params, make_rng, start_clock_and_reset
 from tb.lanes import pack
 
@@ -28,8 +28,8 @@ async def throughput(dut) -> None:
     dut.cfg_offset.value, dut.cfg_scale.value, dut.cfg_shift.value = 3, 1234, 7
     words = [pack([rng.randrange(-(1 << (in_w - 1)), 1 << (in_w - 1)) for _ in range(lanes)], in_w)
              for _ in range(beats)]
-    source = StreamSource(dut.clk, dut.in_valid, dut.in_ready, dut.in_data)
-    sink = StreamSink(dut.clk, dut.out_valid, dut.out_ready, dut.out_data)
+    source = StreamSource(StreamBus(dut, "in"), dut.clk)
+    sink = StreamSink(StreamBus(dut, "out"), dut.clk)
     wall0, sim0 = time.perf_counter(), get_sim_time("ns")
     cocotb.start_soon(source.send(words))
     await sink.recv(beats)

@@ -36,7 +36,7 @@ from models.cdp import CdpConfig, CdpResult, cdp_compute, input_convert, square_
 from models.lut import EXPONENT, LutConfig, lut_lookup
 from models.lut_regs import lut_fields
 from tb import outcome
-from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
+from tb.bfm.stream import StreamBus, StreamMonitor, StreamSink, StreamSource, never_pause, pick_pause
 from tb.bundle import CfgBundle, read_stat, statistics
 from tb.common import bench_params, make_rng, nightly, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
@@ -103,6 +103,8 @@ class CdpDriver(LutPortDriver):
         d = self.dut
         await start_clock_and_reset(d.clk, d.rst_n, idle=[d.in_valid, d.out_ready, d.start, d.cfg])
         self.clear_access()
+        # the DUT's output protocol is checked for the whole test
+        self.out_monitor = StreamMonitor(StreamBus(d, "out"), d.clk, reset=d.rst_n, record=False)
 
     def apply(self, fields: Fields) -> None:
         self.apply_fields(fields["CDP"])
@@ -195,10 +197,8 @@ async def run_layer(drv: CdpDriver, layer: Layer, geo: Geometry, rng: random.Ran
     drv.apply(layer.fields)
     order = list(atom_order(cfg.width, cfg.height, cfg.surfaces, geo.chunk))
     beats = [pack_atom(layer.cube[s * geo.atom:(s + 1) * geo.atom, y, x]) for y, s, x in order]
-    src = StreamSource(dut.clk, dut.in_valid, dut.in_ready, dut.in_data,
-                       pick_pause(rng) if rng else never_pause())
-    sink = StreamSink(dut.clk, dut.out_valid, dut.out_ready, dut.out_data,
-                      pick_pause(rng) if rng else never_pause())
+    src = StreamSource(StreamBus(dut, "in"), dut.clk, pick_pause(rng) if rng else never_pause())
+    sink = StreamSink(StreamBus(dut, "out"), dut.clk, pick_pause(rng) if rng else never_pause())
     done_count = [0]
 
     async def watch_done() -> None:

@@ -13,7 +13,7 @@ from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
 from models import registers as regs
 from tb import outcome
-from tb.bfm.stream import StreamSink, pick_pause
+from tb.bfm.stream import StreamBus, StreamSink, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 
 ATOM = 8
@@ -69,7 +69,7 @@ async def run_geometry(dut, g: Geometry, chunk: int, rng: random.Random) -> None
     await RisingEdge(dut.clk)
     dut.start.value = 0
     expected = expected_commands(g, chunk)
-    sink = StreamSink(dut.clk, dut.cmd_valid, dut.cmd_ready, dut.cmd_addr, pick_pause(rng), [dut.cmd_beats])
+    sink = StreamSink(StreamBus(dut, "cmd", data="addr", sideband=["beats"]), dut.clk, pick_pause(rng))
     got = await sink.recv(len(expected))
     for i, (exp, act) in enumerate(zip(expected, got, strict=True)):
         if exp != act:

@@ -13,7 +13,7 @@ from cocotbext.axi import AxiBus, AxiRam
 
 from tb import outcome
 from tb.bfm.axi_ram import set_memory_pauses
-from tb.bfm.stream import StreamSource, pick_pause
+from tb.bfm.stream import StreamBus, StreamSource, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 
 BEAT = 8
@@ -78,8 +78,8 @@ async def random_copies(dut) -> None:
         # one command each side, split into pieces to exercise back-to-back commands
         cuts = sorted(rng.sample(range(1, beats), min(beats - 1, rng.randint(0, 3)))) if beats > 1 else []
         pieces = list(zip([0, *cuts], [*cuts, beats], strict=True))
-        rd = StreamSource(dut.clk, dut.rd_cmd_valid, dut.rd_cmd_ready, dut.rd_cmd_data, pick_pause(rng))
-        wr = StreamSource(dut.clk, dut.wr_cmd_valid, dut.wr_cmd_ready, dut.wr_cmd_data, pick_pause(rng))
+        rd = StreamSource(StreamBus(dut, "rd_cmd"), dut.clk, pick_pause(rng))
+        wr = StreamSource(StreamBus(dut, "wr_cmd"), dut.clk, pick_pause(rng))
         rd_task = cocotb.start_soon(rd.send(((src + a * BEAT) << 16) | (b - a) for a, b in pieces))
         wr_task = cocotb.start_soon(wr.send(((dst + a * BEAT) << 16) | (b - a) for a, b in pieces))
         await rd_task

@@ -45,7 +45,7 @@ from models.lut import (
 from models.lut_program import LutProgram
 from models.precision import as_signed
 from tb import outcome
-from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
+from tb.bfm.stream import StreamBus, StreamMonitor, StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import make_rng, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
 from tb.lanes import pack, unpack
@@ -81,6 +81,11 @@ class LutDriver:
         d = self.dut
         idle = [d.in_valid, d.out_ready, d.acc_we, d.cnt_clr]
         await start_clock_and_reset(d.clk, d.rst_n, idle=idle)
+        # one BFM per stream for the whole test; the monitor checks the DUT's output protocol throughout
+        out = StreamBus(d, "out", sideband=["dbg"])
+        self.source = StreamSource(StreamBus(d, "in"), d.clk)
+        self.sink = StreamSink(out, d.clk)
+        self.out_monitor = StreamMonitor(out, d.clk, reset=d.rst_n, record=False)
         d.cnt_en.value = 1
         d.acc_table.value = 0
         d.acc_addr.value = 0
@@ -277,12 +282,10 @@ async def stream(drv: LutDriver, cfg: LutConfig, samples: list[int], rng: random
     dut.cnt_en.value = int(cnt_en)
     await drv.clear_counters()
     beats = [pack(samples[i:i + shape.lanes], shape.in_w) for i in range(0, len(samples), shape.lanes)]
-    src_pause = pick_pause(rng) if backpressure else never_pause()
-    sink_pause = pick_pause(rng) if backpressure else never_pause()
-    source = StreamSource(dut.clk, dut.in_valid, dut.in_ready, dut.in_data, src_pause)
-    sink = StreamSink(dut.clk, dut.out_valid, dut.out_ready, dut.out_data, sink_pause, [dut.out_dbg])
-    send = cocotb.start_soon(source.send(beats))
-    got = await sink.recv(len(beats))
+    drv.source.set_pause_generator(pick_pause(rng) if backpressure else never_pause())
+    drv.sink.set_pause_generator(pick_pause(rng) if backpressure else never_pause())
+    send = cocotb.start_soon(drv.source.send(beats))
+    got = await drv.sink.recv(len(beats))
     await send
     res = score(shape, cfg, samples, got)
     counts = await drv.counters()
@@ -471,12 +474,10 @@ async def throughput(dut) -> None:
     drv.apply(cfg)
     samples = samples_for(cfg, shape, rng, beats * shape.lanes)
     words = [pack(samples[i:i + shape.lanes], shape.in_w) for i in range(0, len(samples), shape.lanes)]
-    source = StreamSource(dut.clk, dut.in_valid, dut.in_ready, dut.in_data)
-    sink = StreamSink(dut.clk, dut.out_valid, dut.out_ready, dut.out_data, sideband=[dut.out_dbg])
     wall0, sim0 = time.perf_counter(), get_sim_time("ns")
     monitor = cocotb.start_soon(handshake_cycles(dut, beats))
-    send = cocotb.start_soon(source.send(words))
-    got = await sink.recv(beats)
+    send = cocotb.start_soon(drv.source.send(words))
+    got = await drv.sink.recv(beats)
     wall, cycles = time.perf_counter() - wall0, (get_sim_time("ns") - sim0) / CLOCK_NS
     await send
     t_in, t_out = await monitor

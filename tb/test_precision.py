@@ -17,7 +17,7 @@ from cocotb.triggers import ClockCycles
 
 from models.precision import Converted, ConvertorParams, as_signed, convert, shift_left_saturate, truncate
 from tb import outcome
-from tb.bfm.stream import StreamSink, StreamSource, pick_pause
+from tb.bfm.stream import StreamBus, StreamSink, StreamSource, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 from tb.lanes import pack, unpack
 
@@ -96,8 +96,8 @@ async def run_config(dut, shape: Shape, cfg: Config, samples: list[int], rng: ra
     dut.sat_count_clr.value = 0
 
     beats = [samples[i:i + shape.lanes] for i in range(0, len(samples), shape.lanes)]
-    source = StreamSource(dut.clk, dut.in_valid, dut.in_ready, dut.in_data, pick_pause(rng))
-    sink = StreamSink(dut.clk, dut.out_valid, dut.out_ready, dut.out_data, pick_pause(rng), [dut.out_sat])
+    source = StreamSource(StreamBus(dut, "in"), dut.clk, pick_pause(rng))
+    sink = StreamSink(StreamBus(dut, "out", sideband=["sat"]), dut.clk, pick_pause(rng))
     send = cocotb.start_soon(source.send(pack(b, shape.in_w) for b in beats))
     got = await sink.recv(len(beats))
     await send

@@ -30,7 +30,7 @@ from models.regfile import (
     stat_style,
 )
 from tb import outcome
-from tb.bfm.csb import CsbMaster
+from tb.bfm.csb import CsbMaster, CsbMonitor
 from tb.common import make_rng, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
 from tb.reg_shadow import RegShadow
@@ -67,6 +67,7 @@ class Bench:
         self.dut = dut
         self.rng = rng
         self.csb = CsbMaster(dut.clk, dut)
+        self.csb_monitor = CsbMonitor(dut.clk, dut, reset=dut.rst_n)  # every test checks the protocol
         # the expected state of every register block: the one register-file model (tb/reg_shadow.py)
         self.shadow = RegShadow(UNITS)
         self.glb = self.shadow.glb

@@ -45,7 +45,7 @@ from models.sdp_datapath import (
     y_block,
 )
 from tb import outcome
-from tb.bfm.stream import StreamSink, StreamSource, never_pause, pick_pause
+from tb.bfm.stream import StreamBus, StreamMonitor, StreamSink, StreamSource, never_pause, pick_pause
 from tb.bundle import read_stat
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 from tb.funcov import Covergroup
@@ -153,6 +153,12 @@ class SdpDriver(LutPortDriver):
                 d.cfg, d.bs_op_en, d.bn_op_en, d.ew_op_en]
         await start_clock_and_reset(d.clk, d.rst_n, idle=idle)
         self.clear_access()
+        # one BFM per stream for the whole test; the monitor checks the DUT's output protocol throughout
+        self.sources = {name: StreamSource(StreamBus(d, name), d.clk)
+                        for name in ("in", "bs_op", "bn_op", "ew_op")}
+        out = StreamBus(d, "out")
+        self.sink = StreamSink(out, d.clk)
+        self.out_monitor = StreamMonitor(out, d.clk, reset=d.rst_n, record=False)
 
     def apply(self, case: Case, op_en: dict[str, bool] | None = None) -> None:
         self.apply_fields(case.fields["SDP"])
@@ -251,15 +257,16 @@ async def run_case(drv: SdpDriver, case: Case, pauses: random.Random | None,
         return pick_pause(pauses) if pauses else never_pause()
 
     beats = case.in_beats()
-    senders = [cocotb.start_soon(StreamSource(dut.clk, dut.in_valid, dut.in_ready, dut.in_data, pause())
-                                 .send(beats))]
+    streams = {"in": beats}
     for name in ("bs", "bn", "ew"):
         if case.op_en(name) and (op_en is None or op_en[name]):
-            src = StreamSource(dut.clk, getattr(dut, f"{name}_op_valid"), getattr(dut, f"{name}_op_ready"),
-                               getattr(dut, f"{name}_op_data"), pause())
-            senders.append(cocotb.start_soon(src.send(case.op_beats(name))))
-    sink = StreamSink(dut.clk, dut.out_valid, dut.out_ready, dut.out_data, pause())
-    words = await sink.recv(len(beats))
+            streams[f"{name}_op"] = case.op_beats(name)
+    senders = []
+    for stream, data in streams.items():
+        drv.sources[stream].set_pause_generator(pause())
+        senders.append(cocotb.start_soon(drv.sources[stream].send(data)))
+    drv.sink.set_pause_generator(pause())
+    words = await drv.sink.recv(len(beats))
     for task in senders:
         await task
     watcher.cancel()

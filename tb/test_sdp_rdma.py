@@ -37,7 +37,7 @@ from models.sdp import (
     check_memory_layout,
 )
 from tb import outcome
-from tb.bfm.stream import StreamSink, never_pause, pick_pause
+from tb.bfm.stream import StreamBus, StreamMonitor, StreamSink, never_pause, pick_pause
 from tb.bundle import CfgBundle
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 
@@ -402,8 +402,9 @@ async def run_layer(dut, ram: AxiRamRead, layer: Layer, rng: random.Random, stal
         got = await recv_jointly(dut, handles, layer.atoms, pick_pause(rng) if stalls else never_pause())
     else:
         tasks = {}
-        for name, (valid, ready, data) in handles.items():
-            sink = StreamSink(dut.clk, valid, ready, data, pick_pause(rng) if stalls else never_pause())
+        for name in handles:
+            bus = StreamBus(dut, "in" if name == "in" else f"{name}_op")
+            sink = StreamSink(bus, dut.clk, pick_pause(rng) if stalls else never_pause())
             tasks[name] = cocotb.start_soon(sink.recv(layer.atoms))
         got = {name: [beat[0] for beat in await task] for name, task in tasks.items()}
     for _ in range(64):
@@ -442,6 +443,9 @@ async def setup(dut) -> AxiRamRead:
     await Timer(1, "ns")
     ram = make_ram(dut)
     await start_clock_and_reset(dut.clk, dut.rst_n)
+    # the DUT's four output streams keep the valid/ready protocol throughout the test
+    for prefix in ("in", *(f"{name}_op" for name in OPERANDS)):
+        StreamMonitor(StreamBus(dut, prefix), dut.clk, reset=dut.rst_n, record=False)
     return ram
 
 
