@@ -62,7 +62,7 @@ def python_model(rm: RegMap) -> str:
     body = pprint.pformat(table, width=110, sort_dicts=False)
     bundles = {u.name: {"cfg": {c.key: (c.msb, c.lsb) for c in u.cfg},
                         "stat": {c.key: (c.msb, c.lsb) for c in u.stat},
-                        **{s.bundle.name: {c.key: (c.msb, c.lsb) for c in s.layout()} for s in u.subs}}
+                        **{s.key: {c.key: (c.msb, c.lsb) for c in s.layout()} for s in u.subs}}
                for u in regdesc.parse(rm)}
     bundle_body = pprint.pformat(bundles, width=110, sort_dicts=False)
     return f'''"""NVDLA nv_small register model. {HEADER}.
@@ -233,11 +233,12 @@ def _sub_bundle_tables(units: list[regdesc.Unit]) -> list[str]:
     """One table per sub-bundle: each member's slice and fields in every unit that maps it."""
     out = []
     for name in dict.fromkeys(s.bundle.name for u in units for s in u.subs):
-        subs = {u.name: next(s for s in u.subs if s.bundle.name == name) for u in units
-                if any(s.bundle.name == name for s in u.subs)}
+        subs = {f"{u.name}{s.key.removeprefix(name)}": s
+                for u in units for s in u.subs if s.bundle.name == name}
         bundle = next(iter(subs.values())).bundle
         out += [f"## Sub-bundle {name}\n", f"{bundle.desc}. Layout: `rtl/gen/nvdla_{name.lower()}.vh`; "
-                f"each unit assembles it with `` `<UNIT>_{name}(cfg) `` (fields msb first).\n",
+                f"each unit assembles it with `` `<UNIT>_{name}(cfg) `` (a copy named @X: "
+                f"`` `<UNIT>_{name}_X(cfg) ``; fields msb first).\n",
                 "| member | " + " | ".join(f"{u} ({bundle.param} {s.param})" if bundle.param else u
                                            for u, s in subs.items()) + " |",
                 "|---|" + "---|" * len(subs)]

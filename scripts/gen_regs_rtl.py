@@ -340,10 +340,11 @@ def fields_verilog(unit: Unit) -> str:
         b = sub.bundle
         # members msb first; a member of several fields concatenates them msb first too
         parts = [f"v[`{slices[f]}]" for _m, fields in reversed(sub.sources) for f in fields]
-        lines.append(f"// sub-bundle {b.name} (nvdla_{b.name.lower()}.vh) of cfg: `{unit.name}_{b.name}(cfg)")
+        lines.append(f"// sub-bundle {sub.key} (nvdla_{b.name.lower()}.vh) of cfg: "
+                     f"`{unit.name}_{sub.tag}(cfg)")
         if b.param:
-            lines.append(f"`define {unit.name}_{b.name}_{b.param} {sub.param}")
-        lines.append(f"`define {unit.name}_{b.name}(v) {{{', '.join(parts)}}}")
+            lines.append(f"`define {unit.name}_{sub.tag}_{b.param} {sub.param}")
+        lines.append(f"`define {unit.name}_{sub.tag}(v) {{{', '.join(parts)}}}")
     lines += [f"`endif  // {guard}", ""]
     return "\n".join(lines)
 

@@ -36,6 +36,7 @@ models/registers.py BUNDLES[unit][sub] ("MEMBER" -> (msb, lsb) at the unit's par
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -147,9 +148,21 @@ class SubBundle:
 
 @dataclass(frozen=True)
 class UnitSub:
-    """A unit's mapping of a sub-bundle: member -> its cfg fields, msb first."""
+    """A unit's mapping of a sub-bundle: member -> its cfg fields, msb first. A unit that holds the group
+    more than once (SDP's BS and BN X blocks) names each copy: "X_CFG@BS" -> instance "BS"."""
     bundle: SubBundle
     sources: tuple[tuple[str, tuple[Field, ...]], ...]
+    instance: str = ""
+
+    @property
+    def tag(self) -> str:
+        """The macro suffix: `<UNIT>_<tag>(cfg)`, e.g. SDP_X_CFG_BS."""
+        return f"{self.bundle.name}_{self.instance}" if self.instance else self.bundle.name
+
+    @property
+    def key(self) -> str:
+        """The description's and BUNDLES' name of this copy: "X_CFG@BS", or the bundle's name."""
+        return f"{self.bundle.name}@{self.instance}" if self.instance else self.bundle.name
 
     @property
     def param(self) -> int:
@@ -276,8 +289,11 @@ def _unit_subs(u: dict[str, Any], regs: list[Reg], defs: dict[str, _Def]
     """A unit's "sub_bundles": member -> its rw fields, msb first (an unknown name is an error)."""
     fields = {f.key: f for r in regs for f in r.fields}
     out = []
-    for name, mapping in u.get("sub_bundles", {}).items():
-        where = f"{u['name']}.sub_bundles.{name}"
+    for key, mapping in u.get("sub_bundles", {}).items():
+        where = f"{u['name']}.sub_bundles.{key}"
+        name, _at, instance = key.partition("@")
+        if _at and not re.fullmatch(r"[A-Z][A-Z0-9_]*", instance):
+            raise ValueError(f"{where}: the copy's name after @ must be an upper-case identifier")
         if name not in defs:
             raise ValueError(f"{where}: no top-level sub_bundles.{name} (known: {sorted(defs)})")
         members = defs[name][1]
@@ -293,7 +309,7 @@ def _unit_subs(u: dict[str, Any], regs: list[Reg], defs: dict[str, _Def]
                 if fields[k].kind != "rw":
                     raise ValueError(f"{where}.{m}: {k} is {fields[k].kind}, not an rw (cfg) field")
             sources[m] = tuple(fields[k] for k in keys)
-        out.append((name, sources))
+        out.append((key, sources))
     return out
 
 
@@ -303,7 +319,8 @@ def _resolve(defs: dict[str, _Def],
     widths: dict[str, dict[str, int]] = {n: {} for n in defs}
     first: dict[str, dict[str, str]] = {n: {} for n in defs}  # the unit that set each width
     for unit, subs in raw:
-        for name, sources in subs:
+        for key, sources in subs:
+            name = key.partition("@")[0]
             pm = defs[name][2]
             pw = {sum(f.width for f in sources[m]) for m in pm}
             if len(pw) > 1:
@@ -355,8 +372,9 @@ def parse(rm: dict[str, Any]) -> list[Unit]:
     bundles = _resolve(defs, raw)
     out = []
     for unit, (_name, subs) in zip(units, raw, strict=True):
-        usubs = tuple(UnitSub(bundles[n], tuple((m, src[m]) for m, _w in bundles[n].members))
-                      for n, src in subs)
+        usubs = tuple(UnitSub(bundles[k.partition("@")[0]],
+                              tuple((m, src[m]) for m, _w in bundles[k.partition("@")[0]].members),
+                              k.partition("@")[2]) for k, src in subs)
         out.append(Unit(unit.name, unit.base, unit.regs, unit.lut, usubs))
         _check_subs(out[-1], set(defs))
     return out
@@ -396,6 +414,6 @@ def _check_subs(unit: Unit, names: set[str]) -> None:
     slices = {s.name for s in unit.slices()}
     for sub in unit.subs:
         b = sub.bundle
-        clash = {b.name, f"{b.name}_{b.param}" if b.param else b.name} & slices
+        clash = {sub.tag, f"{sub.tag}_{b.param}" if b.param else sub.tag} & slices
         if clash:
             raise ValueError(f"{unit.name}: the sub-bundle macros {sorted(clash)} clash with bundle slices")

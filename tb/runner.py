@@ -181,10 +181,16 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
     stamp = build_dir / BUILT_STAMP
     built = stamp.stat().st_mtime if stamp.exists() else 0.0
     headers_changed = any((ROOT / h).stat().st_mtime > built for h in bench.headers)
-    runner.build(sources=[ROOT / s for s in bench.sources], hdl_toplevel=bench.toplevel, parameters=params,
-                 includes=[ROOT / d for d in INCLUDE_DIRS], always=headers_changed,
-                 build_args=build_args, build_dir=build_dir, waves=waves, timescale=("1ns", "1ps"),
-                 log_file=build_dir / "build.log")
+    try:
+        runner.build(sources=[ROOT / s for s in bench.sources], hdl_toplevel=bench.toplevel,
+                     parameters=params, includes=[ROOT / d for d in INCLUDE_DIRS], always=headers_changed,
+                     build_args=build_args, build_dir=build_dir, waves=waves, timescale=("1ns", "1ps"),
+                     log_file=build_dir / "build.log")
+    except RuntimeError as err:
+        # a design that does not compile fails this bench alone; the regression goes on with the others
+        stamp.unlink(missing_ok=True)
+        return [TestResult(bench.name, tag, "build", FAIL, "-" if seed is None else str(seed), 0.0, 0.0,
+                           f"the build failed ({err}); see {build_dir}/build.log")]
     stamp.touch()
     if seed is None:
         seed = int(time.time() * 1000) % (1 << 31)

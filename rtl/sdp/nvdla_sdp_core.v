@@ -128,28 +128,16 @@ module nvdla_sdp_core #(
     wire [DW-1:0] bs_out, bn_out, ew_alu_op, ew_mul_op, y_out;
 
     // MUL_SHIFT_VALUE is 8 bits in the register map; the data path uses 6 (models/sdp_datapath.py)
-    wire [7:0] bs_mul_shift = cfg[`SDP_BS_MUL_SHIFT_VALUE];
-    wire [7:0] bn_mul_shift = cfg[`SDP_BN_MUL_SHIFT_VALUE];
 
     nvdla_sdp_x #(.LANES(ATOM)) u_bs (
         .clk(clk), .en(en[2:0]),
-        .cfg_bypass(cfg[`SDP_BS_BYPASS]), .cfg_alu_bypass(cfg[`SDP_BS_ALU_BYPASS]),
-        .cfg_alu_algo(cfg[`SDP_BS_ALU_ALGO]), .cfg_alu_src(cfg[`SDP_BS_ALU_SRC]),
-        .cfg_alu_shift(cfg[`SDP_BS_ALU_SHIFT_VALUE]), .cfg_alu_operand(cfg[`SDP_BS_ALU_OPERAND]),
-        .cfg_mul_bypass(cfg[`SDP_BS_MUL_BYPASS]), .cfg_mul_prelu(cfg[`SDP_BS_MUL_PRELU]),
-        .cfg_mul_src(cfg[`SDP_BS_MUL_SRC]), .cfg_mul_shift(bs_mul_shift[5:0]),
-        .cfg_mul_operand(cfg[`SDP_BS_MUL_OPERAND]), .cfg_relu_bypass(cfg[`SDP_BS_RELU_BYPASS]),
+        .x_cfg(`SDP_X_CFG_BS(cfg)),
         .op_en(bs_op_en), .in_x(x32), .in_op(bs_data), .out_x(bs_out)
     );
 
     nvdla_sdp_x #(.LANES(ATOM)) u_bn (
         .clk(clk), .en(en[5:3]),
-        .cfg_bypass(cfg[`SDP_BN_BYPASS]), .cfg_alu_bypass(cfg[`SDP_BN_ALU_BYPASS]),
-        .cfg_alu_algo(cfg[`SDP_BN_ALU_ALGO]), .cfg_alu_src(cfg[`SDP_BN_ALU_SRC]),
-        .cfg_alu_shift(cfg[`SDP_BN_ALU_SHIFT_VALUE]), .cfg_alu_operand(cfg[`SDP_BN_ALU_OPERAND]),
-        .cfg_mul_bypass(cfg[`SDP_BN_MUL_BYPASS]), .cfg_mul_prelu(cfg[`SDP_BN_MUL_PRELU]),
-        .cfg_mul_src(cfg[`SDP_BN_MUL_SRC]), .cfg_mul_shift(bn_mul_shift[5:0]),
-        .cfg_mul_operand(cfg[`SDP_BN_MUL_OPERAND]), .cfg_relu_bypass(cfg[`SDP_BN_RELU_BYPASS]),
+        .x_cfg(`SDP_X_CFG_BN(cfg)),
         .op_en(bn_op_en), .in_x(bs_out), .in_op(bn_d3), .out_x(bn_out)
     );
 
@@ -249,8 +237,4 @@ module nvdla_sdp_core #(
         else if (~in_fire & out_fire) inflight <= inflight - 1'b1;
     end
     assign busy = (inflight != {INF_W{1'b0}}) | bs_valid | bn_valid | ew_valid;
-
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_cfg = ^{bs_mul_shift[7:6], bn_mul_shift[7:6]};
-    /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -9,24 +9,14 @@
 //
 // A three-stage segment of the parent's stall pipeline: en[k] loads stage k+1, in_* are sampled with en[0].
 // Stage 1 ALU, stage 2 multiply, stage 3 truncate and ReLU (out_x is the stage-3 register).
+`include "nvdla_x_cfg.vh"
 module nvdla_sdp_x #(
     parameter LANES = 8
 ) (
     input  wire               clk,
     input  wire [2:0]         en,
-    // D_DP_{BS,BN}_* raw fields
-    input  wire               cfg_bypass,
-    input  wire               cfg_alu_bypass,
-    input  wire [1:0]         cfg_alu_algo,
-    input  wire               cfg_alu_src,        // 1: memory (the operand stream)
-    input  wire [5:0]         cfg_alu_shift,
-    input  wire [15:0]        cfg_alu_operand,
-    input  wire               cfg_mul_bypass,
-    input  wire               cfg_mul_prelu,
-    input  wire               cfg_mul_src,
-    input  wire [5:0]         cfg_mul_shift,
-    input  wire [15:0]        cfg_mul_operand,
-    input  wire               cfg_relu_bypass,
+    // D_DP_{BS,BN}_* raw fields: the X_CFG sub-bundle (rtl/gen/nvdla_x_cfg.vh), one copy per block
+    input  wire [`X_CFG_W-1:0] x_cfg,
     input  wire               op_en,              // the operand stream carries data this layer
     input  wire [LANES*32-1:0] in_x,
     input  wire [LANES*32-1:0] in_op,
@@ -40,6 +30,22 @@ module nvdla_sdp_x #(
             $finish;
         end
     end
+    wire               cfg_bypass      = x_cfg[`X_CFG_BYPASS];
+    wire               cfg_alu_bypass  = x_cfg[`X_CFG_ALU_BYPASS];
+    wire [1:0]         cfg_alu_algo    = x_cfg[`X_CFG_ALU_ALGO];
+    wire               cfg_alu_src     = x_cfg[`X_CFG_ALU_SRC];       // 1: memory (the operand stream)
+    wire [5:0]         cfg_alu_shift   = x_cfg[`X_CFG_ALU_SHIFT];
+    wire [15:0]        cfg_alu_operand = x_cfg[`X_CFG_ALU_OPERAND];
+    wire               cfg_mul_bypass  = x_cfg[`X_CFG_MUL_BYPASS];
+    wire               cfg_mul_prelu   = x_cfg[`X_CFG_MUL_PRELU];
+    wire               cfg_mul_src     = x_cfg[`X_CFG_MUL_SRC];
+    wire [15:0]        cfg_mul_operand = x_cfg[`X_CFG_MUL_OPERAND];
+    wire [7:0]         mul_shift_field = x_cfg[`X_CFG_MUL_SHIFT];
+    wire [5:0]         cfg_mul_shift   = mul_shift_field[5:0];       // the truncate takes 6 bits, as before
+    wire               cfg_relu_bypass = x_cfg[`X_CFG_RELU_BYPASS];
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire               unused_shift    = ^mul_shift_field[7:6];
+    /* verilator lint_on UNUSEDSIGNAL */
     localparam signed [47:0] MAX32 = 48'sh0000_7FFF_FFFF;
     localparam signed [47:0] MIN32 = -48'sh0000_8000_0000;
 

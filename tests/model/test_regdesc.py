@@ -19,6 +19,11 @@ def _unit(rm: RegMap, name: str) -> dict[str, Any]:
     return next(u for u in rm["units"] if u["name"] == name)
 
 
+def _subs(rm: RegMap, name: str) -> dict[str, Any]:
+    subs: dict[str, Any] = _unit(rm, name)["sub_bundles"]
+    return subs
+
+
 def _lut(rm: RegMap, name: str) -> dict[str, Any]:
     mapping: dict[str, Any] = _unit(rm, name)["sub_bundles"]["LUT_CFG"]
     return mapping
@@ -66,6 +71,8 @@ def _broken(edit: Callable[[RegMap], None]) -> RegMap:
     (lambda rm: _lut(rm, "CDP").update(LE_START="S_LUT_LE_START_LOW.LUT_LE_START_LOW"),
      "param members .* differ in width"),
     (lambda rm: rm["sub_bundles"]["LUT_CFG"]["members"].reverse(), "must be the last members"),
+    (lambda rm: _subs(rm, "SDP").update({"X_CFG@bs": _subs(rm, "SDP")["X_CFG@BS"]}),
+     "the copy's name after @ must be an upper-case identifier"),
 ])
 def test_bad_sub_bundles_are_named(edit: Callable[[RegMap], None], message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -80,3 +87,14 @@ def test_dma_surf_is_one_layout_for_source_and_destination() -> None:
         "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW", "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE",
         "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE"]
     assert subs[1].bundle.width_expr() == "96" and subs[1].param == 0
+
+
+def test_x_cfg_copies_share_one_layout_and_map_their_own_fields() -> None:
+    """SDP holds the X block's group twice (BS, BN): one layout, each copy its own fields and macro."""
+    sdp = next(u for u in regdesc.parse(gen_regs.load()) if u.name == "SDP")
+    copies = {s.instance: s for s in sdp.subs if s.bundle.name == "X_CFG"}
+    assert set(copies) == {"BS", "BN"}
+    assert regs.BUNDLES["SDP"]["X_CFG@BS"] == regs.BUNDLES["SDP"]["X_CFG@BN"]
+    for name, sub in copies.items():
+        assert sub.tag == f"X_CFG_{name}" and sub.key == f"X_CFG@{name}"
+        assert all(f.reg.startswith(f"D_DP_{name}_") for _m, fields in sub.sources for f in fields)
