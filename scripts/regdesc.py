@@ -21,12 +21,14 @@ sees them (reserved bits 0).
 
 Sub-bundles: a group of cfg fields that a shared block takes as one packed vector (LUT_CFG: nvdla_lut's
 configuration, the same layout for CDP and SDP; DMA_SURF: one DMA side's base and strides, the same for
-CDP_RDMA's source and CDP's destination; X_CFG: one SDP X block, BS and BN). The description's top-level "sub_bundles" defines each one:
+CDP_RDMA's source and CDP's destination; X_CFG: one SDP X block, BS and BN). The description's top-level
+"sub_bundles" defines each one:
 "members" in packing order from bit 0 and optionally "param": {"name", "members"}, the members whose width
 is a parameter of the consumer (LUT_CFG's BOUND_W: START/END, 38 bits in CDP, 32 in SDP), listed last so
 every other member has a fixed position. A unit's "sub_bundles" maps each member to a cfg field
 "REG.FIELD" or a list of them concatenated msb first (CDP's {HIGH, LOW}); a unit holding the group twice
-names each copy, "X_CFG@BS" and "X_CFG@BN" (SDP's BS and BN X blocks: `SDP_X_CFG_BS(cfg)). parse() checks that every member is mapped to existing rw fields, that fixed members have the same
+names each copy, "X_CFG@BS" and "X_CFG@BN" (SDP's BS and BN X blocks: `SDP_X_CFG_BS(cfg)). parse()
+checks that every member is mapped to existing rw fields, that fixed members have the same
 width in every unit and that a unit's param members share one width (the unit's parameter value).
 SubBundle.layout(w) is the one packing rule: the generators turn it into rtl/gen/nvdla_<sub>.vh
 (`LUT_CFG_LE_FUNCTION, `LUT_CFG_LE_START(w), `LUT_CFG_W(w); `DMA_SURF_W without a parameter), per unit
