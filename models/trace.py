@@ -101,8 +101,9 @@ def load_dat(path: Path) -> list[tuple[int, NDArray[np.uint8]]]:
 
 
 def find_traces(root: Path) -> list[Path]:
-    """Every trace folder under root (a folder holding a .cfg named after it, or exactly one .cfg)."""
-    folders = []
+    """Every trace folder under root (a folder holding a .cfg named after it, or exactly one .cfg, or
+    NVIDIA's older traceplayer format: an input.txn, models/txn.py)."""
+    folders = [txn.parent for txn in root.rglob(TXN_FILE)]
     for cfg in sorted(root.rglob("*.cfg")):
         if cfg.stem == cfg.parent.name or len(list(cfg.parent.glob("*.cfg"))) == 1:
             folders.append(cfg.parent)
@@ -119,6 +120,8 @@ def trace_cfg(folder: Path) -> Path:
     return cfgs[0]
 
 
+# the command file of a traceplayer (.txn) trace folder; models/txn.py parses it
+TXN_FILE = "input.txn"
 REPO_TRACES = Path(__file__).resolve().parents[1] / "traces"
 # The configuration the RTL implements (nv_small: 8-byte atom, 64-bit bus); nv_large, nv_full: later.
 DEFAULT_FAMILY = "nv_small*"

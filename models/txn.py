@@ -1,0 +1,225 @@
+"""Parser of NVIDIA's older `.txn` traces (traceplayer, nv_full) into the replay's steps.
+
+A `.txn` trace is a folder with `input.txn`, its `.dat` memory images and optionally `plusargs.txt`
+(docs: ../shared/notes/nvdla-configs.md, "The `.txn` format"). Commands, one a line, `#` starts a comment:
+`write_reg 0xffffNNNN VALUE`, `read_reg 0xffffNNNN MASK EXPECTED`, `load_mem ADDR SIZE FILE`,
+`dump_mem ADDR SIZE FILE` (memory must equal FILE: the check of this format) and `wait`.
+
+Addresses are CSB word addresses of the nv_full map. nv_full places the units at other windows than
+nv_small, with the same registers inside each window, so an address is mapped as (nv_full window, offset)
+-> this project's unit at that offset, through the generated register map. A trace that writes a unit this
+subsystem lacks, or asks for a precision the model lacks, is not run: `TxnTrace.skip` says why.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from models import registers as regmap
+from models.regfile import INTR_UNITS, RegWrite
+from models.replay import MemCheck, MemWrite, RegRead, Step, WaitInterrupt
+from models.trace import TXN_FILE, Command, TraceError, parse_int
+
+TXN_NAME = TXN_FILE
+# nv_full is the one configuration traced in this format: 32-byte memory atom (nvdla-configs.md).
+TXN_ATOM_BYTES = 32
+KNOWN = {"write_reg": 2, "read_reg": 3, "load_mem": 3, "dump_mem": 3, "wait": 0}
+
+# nv_full CSB windows (byte base -> unit), from NVIDIA's nvdlav1 register map (nvdla-configs.md). Only the
+# bases differ from nv_small; the register offsets inside a window are looked up in models/registers.py.
+NV_FULL_WINDOWS = {0x0000: "GLB", 0x4000: "BDMA", 0xA000: "SDP_RDMA", 0xB000: "SDP", 0xC000: "PDP_RDMA",
+                   0xD000: "PDP", 0xE000: "CDP_RDMA", 0xF000: "CDP", 0x10000: "RUBIK"}
+_WINDOW = 0x1000
+# The unit models compute INT8 only (sdp.validate, PdpConfig, CdpConfig reject the others).
+MODEL_PRECISIONS = frozenset({"INT8"})
+_CSB = re.compile(r"^0x[fF]{4}([0-9a-fA-F]{4})$")
+_BYTE = re.compile(r"^0x[0-9a-fA-F]{1,2}$")
+_HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\S.*?)\s*$")
+
+
+@dataclass
+class TxnTrace:
+    """A `.txn` folder resolved: its steps, and why it cannot run here ('' when it can)."""
+
+    steps: list[Step]
+    skip: str = ""
+    # what is missing (a unit, a precision) -> the writes needing it, as "UNIT.REG.FIELD at file:line"
+    reasons: dict[str, list[str]] = field(default_factory=dict)
+
+
+def is_txn_folder(folder: Path) -> bool:
+    return (folder / TXN_NAME).is_file()
+
+
+def parse_txn(path: Path) -> list[Command]:
+    """The commands of a `.txn` file; a bad line is a TraceError naming file and line."""
+    if not path.is_file():
+        raise TraceError(f"{path}: trace file not found")
+    commands = []
+    for lineno, raw in enumerate(path.read_text().splitlines(), start=1):
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            continue
+        op, args = words[0], tuple(words[1:])
+        if op not in KNOWN:
+            raise TraceError(f"{path}:{lineno}: unknown command {op!r} (known: {', '.join(sorted(KNOWN))})")
+        if len(args) != KNOWN[op]:
+            raise TraceError(f"{path}:{lineno}: {op} takes {KNOWN[op]} arguments, got {len(args)}")
+        commands.append(Command(op, args, str(path), lineno))
+    return commands
+
+
+def parse_plusargs(folder: Path) -> dict[str, str]:
+    """`+key=value` / `+flag` words of plusargs.txt beside a trace (empty when there is none)."""
+    path = folder / "plusargs.txt"
+    if not path.is_file():
+        return {}
+    out = {}
+    for word in path.read_text().split():
+        if not word.startswith("+"):
+            raise TraceError(f"{path}: {word!r} is not a +plusarg")
+        key, _, value = word[1:].partition("=")
+        out[key] = value
+    return out
+
+
+def load_txn_dat(path: Path, where: str) -> tuple[dict[str, str], NDArray[np.uint8]]:
+    """A text `.dat`: header lines (`Key = value`, or NVIDIA's dump banner), the `0x..` bytes in address
+    order, then possibly a text trailer (`dump done`). A line mixing bytes and text, or bytes resuming after
+    the trailer began, is an error naming the line: such a file is corrupt, and guessing would hide it."""
+    if not path.is_file():
+        raise TraceError(f"{where}: memory image {path} not found")
+    header: dict[str, str] = {}
+    data: list[int] = []
+    trailer = 0  # line where text after the bytes began
+    for lineno, raw in enumerate(path.read_text().splitlines(), start=1):
+        tokens = raw.split()
+        if not tokens:
+            continue
+        header_line = None if data else _HEADER.match(raw)
+        if header_line:
+            header[header_line.group(1)] = header_line.group(2)
+            continue
+        is_byte = [bool(_BYTE.match(t)) for t in tokens]
+        if all(is_byte):
+            if trailer:
+                raise TraceError(f"{path}:{lineno}: bytes after the text at line {trailer}")
+            data.extend(int(t, 16) for t in tokens)
+        elif any(is_byte) or (data and tokens[0].lower().startswith("0x")):
+            bad = next(t for t, ok in zip(tokens, is_byte, strict=True) if not ok)
+            raise TraceError(f"{path}:{lineno}: {bad!r} is not a byte (0x00..0xff)")
+        elif data:
+            trailer = trailer or lineno
+        # else: banner text before the bytes ("memory type:dram")
+    return header, np.array(data, dtype=np.uint8)
+
+
+def csb_register(text: str, where: str) -> tuple[str, str] | str:
+    """`0xffffNNNN` -> (unit, register) of this project; the nv_full unit's name when the project lacks it."""
+    m = _CSB.match(text)
+    if not m:
+        raise TraceError(f"{where}: {text!r} is not a CSB word address 0xffffNNNN")
+    byte_addr = int(m.group(1), 16) << 2
+    base = byte_addr - byte_addr % _WINDOW
+    unit = NV_FULL_WINDOWS.get(base)
+    if unit is None:
+        return f"the nv_full unit at window {base:#06x}"
+    if unit not in regmap.UNITS:
+        return unit
+    found = regmap.lookup_address(regmap.UNITS[unit]["base"] + byte_addr - base)
+    if found is None:
+        raise TraceError(f"{where}: {text} (byte {byte_addr:#x}, {unit} offset {byte_addr - base:#x}) "
+                         f"is not a register of {unit}")
+    return found
+
+
+@cache
+def precision_fields() -> dict[tuple[str, str], dict[str, tuple[int, int, dict[int, str]]]]:
+    """(unit, register) -> field -> (msb, lsb, value -> name) of every field whose enum is a precision."""
+    desc = json.loads((Path(__file__).resolve().parents[1] / "regmap" / "nvdla_regs.json").read_text())
+    out: dict[tuple[str, str], dict[str, tuple[int, int, dict[int, str]]]] = {}
+    for unit in desc["units"]:
+        for reg in unit["registers"]:
+            for f in reg["fields"]:
+                enum = f.get("enum", {})
+                if "INT8" in enum and "INT16" in enum:
+                    names = {v: k for k, v in enum.items()}
+                    out.setdefault((unit["name"], reg["name"]), {})[f["name"]] = (f["msb"], f["lsb"], names)
+    return out
+
+
+def _precisions(unit: str, reg: str, value: int) -> list[tuple[str, str]]:
+    """(precision name, UNIT.REG.FIELD) of every precision field a write sets to one the model lacks."""
+    out = []
+    for fname, (msb, lsb, names) in precision_fields().get((unit, reg), {}).items():
+        v = regmap.field_value(value, msb, lsb)
+        name = names.get(v, f"precision {v}")
+        if name not in MODEL_PRECISIONS:
+            out.append((name, f"{unit}.{reg}.{fname}"))
+    return out
+
+
+def txn_trace(folder: Path) -> TxnTrace:
+    """A `.txn` folder as steps, every address, file and number checked before anything runs."""
+    path = folder / TXN_NAME
+    retries = parse_int(parse_plusargs(folder).get("read_reg_poll_retries", "0") or "0",
+                        f"{folder / 'plusargs.txt'}")
+    trace = TxnTrace([])
+    producer: dict[str, int] = {}
+    started: tuple[str, int] | None = None
+
+    def need(what: str, detail: str) -> None:
+        trace.reasons.setdefault(what, []).append(detail)
+
+    for cmd in parse_txn(path):
+        where = cmd.where()
+        if cmd.op in ("write_reg", "read_reg"):
+            target = csb_register(cmd.args[0], where)
+            nums = [parse_int(a, where) & 0xFFFFFFFF for a in cmd.args[1:]]
+            if isinstance(target, str):
+                need(f"{target} (a unit this subsystem lacks)", f"{cmd.op} at {where}")
+                continue
+            unit, reg = target
+            if cmd.op == "read_reg":
+                trace.steps.append(RegRead(unit, reg, nums[0], nums[1], retries, where))
+                continue
+            value = nums[0]
+            for prec, fname in _precisions(unit, reg, value):
+                need(prec, f"{fname} at {where}")
+            if reg == "S_POINTER":
+                msb, lsb, _access = regmap.registers(unit)[reg]["fields"]["PRODUCER"]
+                producer[unit] = regmap.field_value(value, msb, lsb)
+            if reg == "D_OP_ENABLE" and value & 1 and unit in INTR_UNITS:
+                started = (unit, producer.get(unit, 0))
+            trace.steps.append(RegWrite(unit, reg, value))
+        elif cmd.op in ("load_mem", "dump_mem"):
+            addr, size = parse_int(cmd.args[0], where), parse_int(cmd.args[1], where)
+            _header, data = load_txn_dat(folder / cmd.args[2], where)
+            # NVIDIA's images may hold more than SIZE bytes (sample_surf.dat: 0x4000 for a 0x1000 load):
+            # the player uses the first SIZE; fewer than SIZE cannot be what the trace meant.
+            if data.size < size:
+                raise TraceError(f"{where}: {cmd.args[2]} holds {data.size} bytes, {cmd.op} needs {size:#x}")
+            data = data[:size]
+            step = MemWrite(0, addr, data) if cmd.op == "load_mem" else MemCheck(0, addr, data, where)
+            trace.steps.append(step)
+        else:  # wait: for the done interrupt of the operation started last
+            if started is not None:
+                trace.steps.append(WaitInterrupt(started[0], started[1], where))
+                started = None
+            elif not trace.reasons:
+                raise TraceError(f"{where}: wait, but no SDP/CDP/PDP operation was started before it")
+    if trace.reasons:
+        trace.skip = "needs " + "; ".join(_reason(what, uses) for what, uses in trace.reasons.items())
+    return trace
+
+
+def _reason(what: str, uses: list[str]) -> str:
+    more = f" and {len(uses) - 1} more" if len(uses) > 1 else ""
+    return f"{what}: {uses[0]}{more}"
