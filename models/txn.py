@@ -99,7 +99,8 @@ def load_txn_dat(path: Path, where: str) -> tuple[dict[str, str], NDArray[np.uin
     header: dict[str, str] = {}
     data: list[int] = []
     trailer = 0  # line where text after the bytes began
-    for lineno, raw in enumerate(path.read_text().splitlines(), start=1):
+    for lineno, full in enumerate(path.read_text().splitlines(), start=1):
+        raw = full.split("#", 1)[0]  # "#BPE=0x1", "Data_type=0x24 #DATA_TYPE_...": NVIDIA's comments
         tokens = raw.split()
         if not tokens:
             continue
@@ -138,6 +139,12 @@ def csb_register(text: str, where: str) -> tuple[str, str] | str:
         raise TraceError(f"{where}: {text} (byte {byte_addr:#x}, {unit} offset {byte_addr - base:#x}) "
                          f"is not a register of {unit}")
     return found
+
+
+def csb_word(unit: str, reg: str) -> int:
+    """The `.txn` (nv_full) CSB word address 0xffffNNNN of one of this project's registers."""
+    base = next(b for b, u in NV_FULL_WINDOWS.items() if u == unit)
+    return 0xFFFF0000 | (base + regmap.address(unit, reg) - regmap.UNITS[unit]["base"]) >> 2
 
 
 @cache
