@@ -33,7 +33,7 @@ from tb.batch import Batch
 from tb.bench_target import on_wrapper, start_top, wait_status_bit
 from tb.benches import find
 from tb.bfm.axi_ram import set_memory_pauses
-from tb.bfm.csb import CsbMaster
+from tb.bfm.csb import CsbMaster, CsbMonitor
 from tb.bfm.sim_memory import MemTiming, SimMemory
 from tb.common import bench_params, make_rng, start_clock_and_reset
 from tb.pdp_coverage import aimed
@@ -63,11 +63,15 @@ class Top:
         self.ram: AxiRam | SimMemory
         if sim_mem is not None:
             self.ram = sim_mem
+            self.csb_monitor = None
         else:
             self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst_n, reset_active_level=False,
                               size=2**32)
             for port in (self.ram.write_if, self.ram.read_if):
                 port.log.setLevel(logging.WARNING)    # one INFO line per burst slows the simulation down
+            # the CSB protocol checked on every access; not on the simulation-memory wrapper, whose point is
+            # that no Python runs per cycle while a layer computes
+            self.csb_monitor: CsbMonitor | None = CsbMonitor(dut.clk, dut, reset=dut.rst_n)
         self.mem = Memory()          # the model's memory, kept equal to the RAM before each layer runs
         self.max_w = int(bench_params().get("PDP_MAX_W", 64))
         self.new_pauses()
