@@ -77,7 +77,8 @@ def _skipped(res: TraceResult) -> bool:
 def _print(res: TraceResult, seconds: float | None) -> None:
     status = "PASS" if res.passed else ("SKIP" if _skipped(res) else "FAIL")
     took = f" {seconds:6.2f}s" if seconds is not None else ""
-    tail = f"  {res.message}" if res.message else f"  ({res.checks} CRC checks)"
+    message = res.message.removeprefix("SKIP: ") if _skipped(res) else res.message  # the status says SKIP
+    tail = f"  {message}" if message else f"  ({res.checks} CRC checks)"
     print(f"{res.name:<44} {status}{took}{tail}", flush=True)
 
 
