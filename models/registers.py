@@ -18,6 +18,7 @@ from typing import Any
 
 ATOM_BYTES = 8
 OP_EN_DELAY = 3  # cycles from a D_OP_ENABLE write to the datapath's op_en
+LUT_PORT = "LUT_ACCESS."  # bundle keys of the LUT access port (an external register, not a field)
 
 UNITS: dict[str, dict[str, Any]] = {'GLB': {'base': 4096,
          'registers': {'S_NVDLA_HW_VERSION': {'offset': 0,

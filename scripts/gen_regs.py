@@ -85,6 +85,7 @@ from typing import Any
 
 ATOM_BYTES = {rm["atom_bytes"]}
 OP_EN_DELAY = {rm["op_en_delay"]}  # cycles from a D_OP_ENABLE write to the datapath's op_en
+LUT_PORT = "{regdesc.LUT_PORT}."  # bundle keys of the LUT access port (an external register, not a field)
 
 UNITS: dict[str, dict[str, Any]] = {body}
 

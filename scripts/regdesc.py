@@ -115,6 +115,7 @@ class Slice:
 # The LUT access registers as an external register (OpenTitan's hwext: q/qe/re out, d in). cfg carries the
 # pointer, the written word and the strobes (WE: a DATA write that stores, RE: a DATA read that reads the
 # LUT), stat the word the LUT answers for [LUT_TABLE_ID][ADDR] in the same cycle.
+LUT_PORT = "LUT_ACCESS"  # the port's slices: macro <UNIT>_LUT_ACCESS_<SIGNAL>, key "LUT_ACCESS.<SIGNAL>"
 LUT_ACCESS_CFG = (("ADDR", 10), ("WDATA", 16), ("WE", 1), ("RE", 1))
 LUT_ACCESS_STAT = (("RDATA", 16),)
 
@@ -219,7 +220,7 @@ class Unit:
     def _layout(self, kind: str, port: tuple[tuple[str, int], ...]) -> tuple[Slice, ...]:
         items = [(f.name, f.key, f.width, f) for f in self.fields(kind)]
         if self.lut:
-            items += [(f"LUT_ACCESS_{sig}", f"LUT_ACCESS.{sig}", width, None) for sig, width in port]
+            items += [(f"{LUT_PORT}_{sig}", f"{LUT_PORT}.{sig}", width, None) for sig, width in port]
         return _pack(items)
 
     @property

@@ -39,8 +39,8 @@ class CfgBundle:
         self.handle.value = regs.pack_bundle(self.unit, self.bundle, self.fields)
 
 
-# The LUT access port's slices in cfg and stat (scripts/regdesc.py): an external register, not a field
-LUT_PORT = "LUT_ACCESS."
+# The LUT access port's slices in cfg and stat: an external register, not a field
+LUT_PORT = regs.LUT_PORT
 
 
 def read_stat(handle: SimHandleBase, unit: str, port: bool = False) -> dict[str, int]:
