@@ -121,7 +121,8 @@ module nvdla_sdp #(
     // atoms), so its idle (every burst answered) ends a writing layer.
     wire finish = out_finished & ~rd_busy & ~core_busy & (~write_layer | wr_idle);
 
-    wire [13:0] surfaces = {4'd0, channel_m1[12:BYTE_SHIFT]} + 14'd1;
+    wire [12:0] channel_surface = channel_m1 >> BYTE_SHIFT;  // the shift keeps the width for every ATOM
+    wire [13:0] surfaces = {1'b0, channel_surface} + 14'd1;
     wire [39:0] total_atoms = ({27'd0, width_m1} + 40'd1) * ({27'd0, height_m1} + 40'd1) * {26'd0, surfaces};
 
     wire              core_valid, core_ready;

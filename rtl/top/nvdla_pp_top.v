@@ -16,6 +16,7 @@
 `include "nvdla_sdp_fields.vh"
 `include "nvdla_sdp_rdma_fields.vh"
 module nvdla_pp_top #(
+    parameter ATOM            = 8,    // memory atom in bytes = AXI data bytes (int8 lanes per beat)
     parameter PDP_MAX_W       = 64,   // output columns of one PDP band held by the line buffer
     parameter MAX_BURST       = 16,
     parameter MAX_OUTSTANDING = 8
@@ -42,7 +43,7 @@ module nvdla_pp_top #(
     output wire [3:0]  m_axi_arid,
     input  wire        m_axi_rvalid,
     output wire        m_axi_rready,
-    input  wire [63:0] m_axi_rdata,
+    input  wire [ATOM*8-1:0] m_axi_rdata,
     input  wire [1:0]  m_axi_rresp,
     input  wire        m_axi_rlast,
     input  wire [3:0]  m_axi_rid,
@@ -55,8 +56,8 @@ module nvdla_pp_top #(
     output wire [3:0]  m_axi_awid,
     output wire        m_axi_wvalid,
     input  wire        m_axi_wready,
-    output wire [63:0] m_axi_wdata,
-    output wire [7:0]  m_axi_wstrb,
+    output wire [ATOM*8-1:0] m_axi_wdata,
+    output wire [ATOM-1:0] m_axi_wstrb,
     output wire        m_axi_wlast,
     input  wire        m_axi_bvalid,
     output wire        m_axi_bready,
@@ -76,7 +77,7 @@ module nvdla_pp_top #(
     `include "nvdla_csb_map.vh"   // CSB windows and GLB interrupt bits, generated from the register description
     /* verilator lint_on UNUSEDPARAM */
     `include "nvdla_axi_macros.vh"
-    localparam AXI_AW = 32, AXI_DW = 64, AXI_IW = 4;
+    localparam AXI_AW = 32, AXI_DW = ATOM * 8, AXI_IW = 4;
 
     // unit order on the CSB slave: GLB, PDP_RDMA, PDP, CDP_RDMA, CDP, SDP_RDMA, SDP
     localparam NUNITS = 7;
@@ -122,9 +123,9 @@ module nvdla_pp_top #(
 
     // SDP -> PDP on the fly (SDP OUTPUT_DST = PDP, PDP FLYING_MODE = ON): SDP's output atoms in cube order
     wire        sdp_fly_valid, sdp_fly_ready;
-    wire [63:0] sdp_fly_data;
+    wire [ATOM*8-1:0] sdp_fly_data;
 
-    nvdla_pdp #(.ATOM(8), .MAX_W(PDP_MAX_W), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_pdp (
+    nvdla_pdp #(.ATOM(ATOM), .MAX_W(PDP_MAX_W), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_pdp (
         .clk(clk), .rst_n(rst_n), .op_en(pdp_op_en), .rdma_op_en(pdp_rdma_op_en),
         .fly_valid(sdp_fly_valid), .fly_ready(sdp_fly_ready), .fly_data(sdp_fly_data),
         .done(pdp_done), .busy(pdp_busy_unused),
@@ -149,7 +150,7 @@ module nvdla_pp_top #(
         .op_en(cdp_rdma_op_en), .consumer(cdp_rdma_consumer_unused), .cfg(cdp_rdma_cfg), .stat(cdp_rdma_stat)
     );
 
-    nvdla_cdp #(.ATOM(8), .CHUNK(8), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_cdp (
+    nvdla_cdp #(.ATOM(ATOM), .CHUNK(8), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_cdp (
         .clk(clk), .rst_n(rst_n), .op_en(cdp_op_en & cdp_rdma_op_en), .done(cdp_done), .busy(cdp_busy_unused),
         .cfg(cdp_cfg), .rdma_cfg(cdp_rdma_cfg), .stat(cdp_stat), .rdma_stat(cdp_rdma_stat),
         `NVDLA_AXI_UNIT_TO_ARB(M_CDP)
@@ -174,7 +175,7 @@ module nvdla_pp_top #(
         .op_en(sdp_rdma_op_en), .consumer(sdp_rdma_consumer_unused), .cfg(sdp_rdma_cfg), .stat(sdp_rdma_stat)
     );
 
-    nvdla_sdp #(.ATOM(8), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_sdp (
+    nvdla_sdp #(.ATOM(ATOM), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_sdp (
         .clk(clk), .rst_n(rst_n), .op_en(sdp_op_en & sdp_rdma_op_en), .done(sdp_done), .busy(sdp_busy_unused),
         .cfg(sdp_cfg), .rdma_cfg(sdp_rdma_cfg), .stat(sdp_stat), .rdma_stat(sdp_rdma_stat),
         .fly_valid(sdp_fly_valid), .fly_ready(sdp_fly_ready), .fly_data(sdp_fly_data),
