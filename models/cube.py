@@ -19,7 +19,9 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from models.registers import ATOM_BYTES
+from models import configs
+
+ATOM_BYTES = configs.default_atom_bytes()  # the default configuration's; the units pass their own
 
 ADDRESS_MASK = 0xFFFFFFFF
 

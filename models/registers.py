@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-ATOM_BYTES = 8
 OP_EN_DELAY = 3  # cycles from a D_OP_ENABLE write to the datapath's op_en
 LUT_PORT = "LUT_ACCESS."  # bundle keys of the LUT access port (an external register, not a field)
 
@@ -1336,6 +1335,28 @@ UNITS: dict[str, dict[str, Any]] = {'GLB': {'base': 4096,
                                  'fields': {'CYA': (31, 0, 'RW')}}},
          'lut_pointer': 'saturate',
          'rdma': 'CDP_RDMA'}}
+
+# CSB maps: map -> unit -> byte base (the units' "base" is the 'nv_small' map); a map may place
+# units this subsystem lacks, so a trace writing them is named
+DEFAULT_CSB_MAP = "nv_small"
+CSB_MAPS: dict[str, dict[str, int]] = {'nv_small': {'GLB': 4096,
+              'BDMA': 65536,
+              'SDP_RDMA': 32768,
+              'SDP': 36864,
+              'PDP_RDMA': 40960,
+              'PDP': 45056,
+              'CDP_RDMA': 49152,
+              'CDP': 53248,
+              'RUBIK': 69632},
+ 'nv_full': {'GLB': 0,
+             'BDMA': 16384,
+             'SDP_RDMA': 40960,
+             'SDP': 45056,
+             'PDP_RDMA': 49152,
+             'PDP': 53248,
+             'CDP_RDMA': 57344,
+             'CDP': 61440,
+             'RUBIK': 65536}}
 
 BUNDLES: dict[str, dict[str, dict[str, tuple[int, int]]]] = {'GLB': {'cfg': {}, 'stat': {}},
  'SDP_RDMA': {'cfg': {'D_DATA_CUBE_WIDTH.WIDTH': (12, 0),

@@ -15,7 +15,9 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from models import configs
 from models import registers as regmap
+from models.configs import Configuration
 from models.errors import ConfigError
 from models.regfile import INTR_UNITS, RegWrite
 from models.subsystem import ModelTarget
@@ -259,11 +261,9 @@ def locate_against(reference: ModelTarget) -> Locator:
     return locate
 
 
-def replay_on_model(folder: Path, atom_bytes: int | None = None) -> TraceResult:
-    """Replay on the model; the atom defaults to the trace format's configuration (.cfg: nv_small's,
-    .txn: nv_full's)."""
+def replay_on_model(folder: Path, config: Configuration | None = None) -> TraceResult:
+    """Replay on the model of a configuration (default: the trace's, models/configs.py for_trace_folder)."""
     from models import txn
 
-    if atom_bytes is None:
-        atom_bytes = txn.TXN_ATOM_BYTES if txn.is_txn_folder(folder) else regmap.ATOM_BYTES
-    return replay(folder, ModelTarget(atom_bytes))
+    fallback = txn.TXN_CONFIG if txn.is_txn_folder(folder) else configs.DEFAULT
+    return replay(folder, ModelTarget(config or configs.for_trace_folder(folder, fallback)))

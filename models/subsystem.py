@@ -17,7 +17,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from models import configs
 from models import registers as regmap
+from models.configs import Configuration
 from models.cube import CubeLayout
 from models.memory import Memory
 from models.regfile import Glb, RegisterFile, intr_bit
@@ -40,11 +42,15 @@ class RunRecord:
 class ModelTarget:
     """The reference model behind the register interface (the replay's Target)."""
 
-    def __init__(self, atom_bytes: int = regmap.ATOM_BYTES) -> None:
-        self.atom_bytes = atom_bytes
+    def __init__(self, config: Configuration | None = None) -> None:
+        self.config = config or configs.load()
+        self.atom_bytes = self.config.atom_bytes
         self.units = {name: RegisterFile(name) for name in regmap.UNITS if name != "GLB"}
         self.glb = Glb()
-        self.memories = [Memory(), Memory()]
+        # A configuration without a second memory sends every access to the first, whatever a DMA's RAM_TYPE
+        # says (NVDLA's nv_small has no CV SRAM interface): both indices name one memory then.
+        first = Memory()
+        self.memories = [first, Memory() if self.config.second_memory else first]
         self.runs: list[RunRecord] = []
 
     # --- memory -------------------------------------------------------------------------------------------

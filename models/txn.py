@@ -22,20 +22,19 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from models import configs
 from models import registers as regmap
 from models.regfile import INTR_UNITS, RegWrite
 from models.replay import MemCheck, MemWrite, RegRead, Step, WaitInterrupt
 from models.trace import TXN_FILE, Command, TraceError, parse_int
 
 TXN_NAME = TXN_FILE
-# nv_full is the one configuration traced in this format: 32-byte memory atom (nvdla-configs.md).
-TXN_ATOM_BYTES = 32
 KNOWN = {"write_reg": 2, "read_reg": 3, "load_mem": 3, "dump_mem": 3, "wait": 0}
 
-# nv_full CSB windows (byte base -> unit), from NVIDIA's nvdlav1 register map (nvdla-configs.md). Only the
-# bases differ from nv_small; the register offsets inside a window are looked up in models/registers.py.
-NV_FULL_WINDOWS = {0x0000: "GLB", 0x4000: "BDMA", 0xA000: "SDP_RDMA", 0xB000: "SDP", 0xC000: "PDP_RDMA",
-                   0xD000: "PDP", 0xE000: "CDP_RDMA", 0xF000: "CDP", 0x10000: "RUBIK"}
+# nv_full, the one configuration traced in this format, has its own CSB map (the description's csb_maps):
+# byte base -> unit. Only the bases differ; the register offsets inside a window are the same.
+TXN_CONFIG = "nv_full"
+NV_FULL_WINDOWS = {base: unit for unit, base in configs.load(TXN_CONFIG).csb_windows.items()}
 _WINDOW = 0x1000
 # The unit models compute INT8 only (sdp.validate, PdpConfig, CdpConfig reject the others).
 MODEL_PRECISIONS = frozenset({"INT8"})

@@ -32,7 +32,13 @@ RegMap = dict[str, Any]
 
 
 def load(path: Path = SOURCE) -> RegMap:
-    return json.loads(path.read_text())
+    """The description, each unit given its byte base in the default CSB map (the description states a
+    unit's base once, in csb_maps)."""
+    rm = json.loads(path.read_text())
+    bases = regdesc.csb_maps(rm)[regdesc.DEFAULT_MAP]
+    for u in rm["units"]:
+        u["base"] = bases[u["name"]]
+    return rm
 
 
 def _mask(f: dict[str, Any]) -> int:
@@ -83,11 +89,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-ATOM_BYTES = {rm["atom_bytes"]}
 OP_EN_DELAY = {rm["op_en_delay"]}  # cycles from a D_OP_ENABLE write to the datapath's op_en
 LUT_PORT = "{regdesc.LUT_PORT}."  # bundle keys of the LUT access port (an external register, not a field)
 
 UNITS: dict[str, dict[str, Any]] = {body}
+
+# CSB maps: map -> unit -> byte base (the units' "base" is the {regdesc.DEFAULT_MAP!r} map); a map may place
+# units this subsystem lacks, so a trace writing them is named
+DEFAULT_CSB_MAP = "{regdesc.DEFAULT_MAP}"
+CSB_MAPS: dict[str, dict[str, int]] = {pprint.pformat(regdesc.csb_maps(rm), width=110, sort_dicts=False)}
 
 BUNDLES: dict[str, dict[str, dict[str, tuple[int, int]]]] = {bundle_body}
 

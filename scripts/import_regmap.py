@@ -45,8 +45,8 @@ def convert(src: dict[str, Any]) -> dict[str, Any]:
         "schema": "nvdla-postproc-regs/1",
         "source": "nv_small register map extracted from github.com/nvdla/hw spec/manual/*.rdl "
                   f"(commit {src['source']['commit']}); NVIDIA Open NVDLA License",
-        "atom_bytes": 8,
-        "units": [{"name": n, "base": int(units[n]["base"], 16),
+        "csb_maps": {"nv_small": {n: int(units[n]["base"], 16) for n in UNITS}},
+        "units": [{"name": n,
                    "registers": [_register(r) for r in units[n]["registers"]]} for n in UNITS],
     }
 

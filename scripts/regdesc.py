@@ -44,6 +44,8 @@ from dataclasses import dataclass
 from typing import Any
 
 WINDOW_WORDS = 1024  # every unit owns a 4 KiB CSB window
+CSB_SPACE = 0x40000  # NVDLA's CSB byte space: 64 windows (the csb master compares address bits [17:12])
+DEFAULT_MAP = "nv_small"  # the CSB map of NVIDIA's master branch: the units' base
 LUT_LAST = {0: 64, 1: 256}  # last entry per LUT_TABLE_ID: LE has 65 entries, LO 257
 LUT_WRITE = 1  # LUT_ACCESS_TYPE enum value WRITE (READ = 0); parse() checks it against the description
 LUT_POINTERS = ("saturate", "wrap")
@@ -346,7 +348,28 @@ def _resolve(defs: dict[str, _Def],
     return out
 
 
+def csb_maps(rm: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """The description's CSB maps (map -> unit -> byte base), checked: whole windows inside NVDLA's CSB space,
+    no two units in one window, every described unit placed in every map (a map may also place units this
+    subsystem lacks, so a trace writing them can be named)."""
+    maps = {k: v for k, v in rm.get("csb_maps", {}).items() if k != "desc"}
+    if DEFAULT_MAP not in maps:
+        raise ValueError(f"csb_maps: the default map {DEFAULT_MAP!r} is missing")
+    described = [u["name"] for u in rm["units"]]
+    for name, bases in maps.items():
+        for unit, base in bases.items():
+            if not isinstance(base, int) or base % (WINDOW_WORDS * 4) or not 0 <= base < CSB_SPACE:
+                raise ValueError(f"csb_maps.{name}.{unit}: {base!r}: not a 4 KiB window below {CSB_SPACE:#x}")
+        if len(set(bases.values())) != len(bases):
+            raise ValueError(f"csb_maps.{name}: two units share a window")
+        missing = [u for u in described if u not in bases]
+        if missing:
+            raise ValueError(f"csb_maps.{name}: no window for {missing}")
+    return maps
+
+
 def parse(rm: dict[str, Any]) -> list[Unit]:
+    bases = csb_maps(rm)[DEFAULT_MAP]
     delay = rm.get("op_en_delay")
     if not isinstance(delay, int) or delay < 1:
         raise ValueError(f"op_en_delay must be a positive number of cycles, not {delay!r}")
@@ -368,7 +391,7 @@ def parse(rm: dict[str, Any]) -> list[Unit]:
         rdma = u.get("rdma")
         if rdma is not None and not any(o["name"] == rdma for o in rm["units"]):
             raise ValueError(f"{u['name']}: rdma names no unit of the description: {rdma!r}")
-        unit = Unit(u["name"], u["base"], tuple(regs), lut)
+        unit = Unit(u["name"], bases[u["name"]], tuple(regs), lut)
         _check(unit)
         units.append(unit)
         raw.append((unit.name, _unit_subs(u, regs, defs)))

@@ -17,6 +17,7 @@
 `include "nvdla_sdp_rdma_fields.vh"
 module nvdla_pp_top #(
     parameter ATOM            = 8,    // memory atom in bytes = AXI data bytes (int8 lanes per beat)
+    parameter CSB_MAP         = 0,    // CSB address map: 0 NVIDIA's master branch (nv_small..nv_large), 1 nv_full
     parameter PDP_MAX_W       = 64,   // output columns of one PDP band held by the line buffer
     parameter MAX_BURST       = 16,
     parameter MAX_OUTSTANDING = 8
@@ -68,8 +69,8 @@ module nvdla_pp_top #(
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (PDP_MAX_W < 1 || MAX_BURST < 1 || MAX_OUTSTANDING < 1) begin
-            $display("ERROR: nvdla_pp_top %m: PDP_MAX_W, MAX_BURST, MAX_OUTSTANDING >= 1 (the units check the rest)");
+        if (PDP_MAX_W < 1 || MAX_BURST < 1 || MAX_OUTSTANDING < 1 || CSB_MAP < 0 || CSB_MAP > 1) begin
+            $display("ERROR: nvdla_pp_top %m: PDP_MAX_W, MAX_BURST, MAX_OUTSTANDING >= 1, CSB_MAP 0 or 1 (the units check the rest)");
             $finish;
         end
     end
@@ -92,8 +93,11 @@ module nvdla_pp_top #(
     wire                 reg_write;
     wire [NUNITS*32-1:0] reg_rdata;
 
-    nvdla_csb_slave #(.NUNITS(NUNITS), .UNIT_IDS({CSB_WIN_SDP, CSB_WIN_SDP_RDMA, CSB_WIN_CDP, CSB_WIN_CDP_RDMA,
-                                                  CSB_WIN_PDP, CSB_WIN_PDP_RDMA, CSB_WIN_GLB})) u_csb (
+    localparam [NUNITS*6-1:0] WINDOWS = CSB_MAP == CSB_MAP_NV_FULL
+        ? {CSB_WIN_NV_FULL_SDP, CSB_WIN_NV_FULL_SDP_RDMA, CSB_WIN_NV_FULL_CDP, CSB_WIN_NV_FULL_CDP_RDMA,
+           CSB_WIN_NV_FULL_PDP, CSB_WIN_NV_FULL_PDP_RDMA, CSB_WIN_NV_FULL_GLB}
+        : {CSB_WIN_SDP, CSB_WIN_SDP_RDMA, CSB_WIN_CDP, CSB_WIN_CDP_RDMA, CSB_WIN_PDP, CSB_WIN_PDP_RDMA, CSB_WIN_GLB};
+    nvdla_csb_slave #(.NUNITS(NUNITS), .UNIT_IDS(WINDOWS)) u_csb (
         .clk(clk), .rst_n(rst_n),
         .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready), .csb_req_addr(csb_req_addr),
         .csb_req_wdat(csb_req_wdat), .csb_req_write(csb_req_write), .csb_req_nposted(csb_req_nposted),

@@ -1,0 +1,169 @@
+"""NVDLA configurations: one JSON file per configuration under configs/, the one place that sizes the
+subsystem. The same object gives the RTL its parameters (`verilog_parameters`), the model its memory atom,
+memories and units (models/subsystem.py), the replay its CSB address map, and the benchmarks their bus bound.
+
+A configuration is checked when it is loaded: one that makes no sense (an atom the bus cannot carry, an EW
+throughput above BS, a CSB map the register description lacks) raises ConfigurationError naming the
+parameter, before anything is built from it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from models import registers as regmap
+from models.errors import ConfigError
+
+CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
+DEFAULT = "nv_small"
+ATOMS = (8, 16, 32)             # NVDLA's memory atoms (MEMORY_ATOMIC_SIZE)
+PRECISIONS = ("INT8", "INT16", "FP16")
+THROUGHPUTS = (1, 2, 4, 8, 16)  # elements per cycle NVIDIA's spec files use
+
+
+class ConfigurationError(ConfigError):
+    """A configuration file that cannot describe a subsystem; the message names the parameter."""
+
+
+@dataclass(frozen=True)
+class SdpFeatures:
+    bs_throughput: int
+    bn_throughput: int
+    ew_throughput: int   # 0: no EW
+    lut: bool
+    ew: bool
+
+
+@dataclass(frozen=True)
+class Configuration:
+    name: str
+    desc: str
+    source: str
+    csb_map: str
+    atom_bytes: int
+    bus_bits: int
+    second_memory_bits: int     # 0: no second memory (CV SRAM)
+    bdma: bool
+    precisions: tuple[str, ...]
+    sdp: SdpFeatures
+    cdp_throughput: int
+    pdp_throughput: int
+    pdp_line_buffer_bytes: int
+
+    @property
+    def second_memory(self) -> bool:
+        return self.second_memory_bits > 0
+
+    @property
+    def bus_bytes(self) -> int:
+        return self.bus_bits // 8
+
+    @property
+    def pdp_max_width(self) -> int:
+        """Output columns of one PDP band the line buffer holds: 16-bit sums of one atom per column."""
+        return self.pdp_line_buffer_bytes // (2 * self.atom_bytes)
+
+    @property
+    def csb_windows(self) -> dict[str, int]:
+        """unit -> CSB byte base in this configuration's map."""
+        return regmap.CSB_MAPS[self.csb_map]
+
+    def verilog_parameters(self) -> dict[str, int]:
+        """The parameters of the top level (rtl/top/nvdla_pp_top.v) for this configuration."""
+        return {"ATOM": self.atom_bytes, "CSB_MAP": list(regmap.CSB_MAPS).index(self.csb_map),
+                "PDP_MAX_W": self.pdp_max_width}
+
+
+def _fail(path: Path, param: str, why: str) -> ConfigurationError:
+    return ConfigurationError(f"configuration {path.stem}: {param}: {why}", {"file": str(path)})
+
+
+def _int(path: Path, raw: dict[str, Any], key: str, allowed: tuple[int, ...] | None = None) -> int:
+    value = raw.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _fail(path, key, f"an integer is required, not {value!r}")
+    if allowed is not None and value not in allowed:
+        raise _fail(path, key, f"{value} is not one of {allowed}")
+    return value
+
+
+def parse(path: Path) -> Configuration:
+    """Read and check one configuration file."""
+    try:
+        raw = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as err:
+        raise ConfigurationError(f"configuration {path.stem}: cannot read {path}: {err}", {}) from err
+    if raw.get("name") != path.stem:
+        raise _fail(path, "name", f"{raw.get('name')!r} differs from the file name")
+    atom = _int(path, raw, "atom_bytes", ATOMS)
+    bus = _int(path, raw, "bus_bits")
+    if bus != atom * 8:
+        # a narrower bus cannot carry an atom a beat; a wider one would need the DMA to pack atoms (not yet)
+        raise _fail(path, "bus_bits", f"{bus} must be the atom's {atom * 8} bits (one atom a beat)")
+    second = _int(path, raw, "second_memory_bits")
+    if second not in (0, bus):
+        raise _fail(path, "second_memory_bits", f"{second}: 0 (none) or the primary bus width {bus}")
+    if raw.get("csb_map") not in regmap.CSB_MAPS:
+        raise _fail(path, "csb_map", f"{raw.get('csb_map')!r} is not one of {list(regmap.CSB_MAPS)}")
+    precisions = tuple(raw.get("precisions", ()))
+    if "INT8" not in precisions or any(p not in PRECISIONS for p in precisions):
+        raise _fail(path, "precisions", f"{list(precisions)}: INT8 and any of {PRECISIONS[1:]}")
+    sdp_raw = raw.get("sdp", {})
+    sdp = SdpFeatures(_int(path, sdp_raw, "bs_throughput", THROUGHPUTS),
+                      _int(path, sdp_raw, "bn_throughput", THROUGHPUTS),
+                      _int(path, sdp_raw, "ew_throughput", (0, *THROUGHPUTS)),
+                      bool(sdp_raw.get("lut")), bool(sdp_raw.get("ew")))
+    if sdp.ew != (sdp.ew_throughput > 0):
+        raise _fail(path, "sdp.ew_throughput", "non-zero exactly when sdp.ew is true")
+    if sdp.ew_throughput > sdp.bs_throughput:
+        raise _fail(path, "sdp.ew_throughput",
+                    f"{sdp.ew_throughput} above sdp.bs_throughput {sdp.bs_throughput}")
+    for key, value in (("sdp.bs_throughput", sdp.bs_throughput), ("sdp.bn_throughput", sdp.bn_throughput)):
+        if value > atom:
+            raise _fail(path, key, f"{value} elements a cycle exceed the {atom}-element atom")
+    cdp = _int(path, raw, "cdp_throughput", THROUGHPUTS)
+    pdp = _int(path, raw, "pdp_throughput", THROUGHPUTS)
+    for key, value in (("cdp_throughput", cdp), ("pdp_throughput", pdp)):
+        if value > atom:
+            raise _fail(path, key, f"{value} elements a cycle exceed the {atom}-element atom")
+    lbuf = _int(path, raw, "pdp_line_buffer_bytes")
+    if lbuf < 2 * atom:
+        raise _fail(path, "pdp_line_buffer_bytes",
+                    f"{lbuf} holds no column of 16-bit sums of a {atom}-byte atom")
+    return Configuration(raw["name"], str(raw.get("desc", "")), str(raw.get("source", "")), raw["csb_map"],
+                         atom, bus, second, bool(raw.get("bdma")), precisions, sdp, cdp, pdp, lbuf)
+
+
+def names() -> list[str]:
+    return sorted(p.stem for p in CONFIG_DIR.glob("*.json"))
+
+
+def default_atom_bytes() -> int:
+    return load(DEFAULT).atom_bytes
+
+
+@cache
+def load(name: str | None = None) -> Configuration:
+    """A named configuration (default: $CONFIG, else nv_small)."""
+    name = name or os.environ.get("CONFIG") or DEFAULT
+    path = CONFIG_DIR / f"{name}.json"
+    if not path.exists():
+        raise ConfigurationError(f"no configuration {name!r}; known: {', '.join(names())}", {})
+    return parse(path)
+
+
+def for_trace_folder(folder: Path, fallback: str = DEFAULT) -> Configuration:
+    """The configuration a trace runs on: $CONFIG when set, else the nearest enclosing folder named after a
+    configuration (traces/nv_large/... runs on nv_large), else `fallback` (the trace format's)."""
+    if os.environ.get("CONFIG"):
+        return load()
+    known = set(names())
+    for part in reversed(folder.resolve().parts):
+        if part in known:
+            return load(part)
+    return load(fallback)

@@ -1,0 +1,79 @@
+"""The configuration files (configs/*.json, models/configs.py): every shipped one loads, a configuration that
+makes no sense fails naming the parameter, a trace folder picks its configuration by name."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from models import configs
+from models import registers as regmap
+
+SHIPPED = ("nv_small", "nv_small_256_full", "nv_medium_512", "nv_medium_1024_full", "nv_large", "nv_full")
+
+
+def test_every_named_configuration_is_shipped_and_loads() -> None:
+    assert set(SHIPPED) <= set(configs.names())
+    for name in configs.names():
+        cfg = configs.load(name)
+        assert cfg.bus_bits == cfg.atom_bytes * 8
+        params = cfg.verilog_parameters()
+        assert params["ATOM"] == cfg.atom_bytes and params["PDP_MAX_W"] * 2 * cfg.atom_bytes <= 7168
+
+
+def test_nv_small_matches_nvidia_nv_small() -> None:
+    cfg = configs.load("nv_small")
+    assert (cfg.atom_bytes, cfg.bus_bits, cfg.second_memory, cfg.bdma) == (8, 64, False, False)
+    assert cfg.pdp_max_width == 448  # 7 KB of 16-bit sums, 8 lanes: the flying width a driver relies on
+
+
+def test_nv_full_uses_nvidias_nvdlav1_csb_windows() -> None:
+    windows = configs.load("nv_full").csb_windows
+    assert (windows["GLB"], windows["SDP_RDMA"], windows["BDMA"], windows["CDP"]) == (0, 0xA000, 0x4000, 0xF000)
+    assert configs.load("nv_large").csb_windows["SDP_RDMA"] == regmap.UNITS["SDP_RDMA"]["base"] == 0x8000
+
+
+def _write(tmp_path: Path, **changes: object) -> Path:
+    raw = json.loads((configs.CONFIG_DIR / "nv_large.json").read_text())
+    raw["name"] = "broken"
+    for key, value in changes.items():
+        if "__" in key:
+            outer, inner = key.split("__")
+            raw[outer][inner] = value
+        else:
+            raw[key] = value
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(raw))
+    return path
+
+
+@pytest.mark.parametrize(("changes", "param"), [
+    ({"sdp__ew_throughput": 16, "sdp__bs_throughput": 8}, "sdp.ew_throughput"),
+    ({"bus_bits": 128}, "bus_bits"),                 # a 32-byte atom on a 128-bit bus
+    ({"atom_bytes": 12}, "atom_bytes"),
+    ({"csb_map": "nv_tiny"}, "csb_map"),
+    ({"second_memory_bits": 64}, "second_memory_bits"),
+    ({"cdp_throughput": 3}, "cdp_throughput"),
+    ({"precisions": ["FP16"]}, "precisions"),
+    ({"pdp_line_buffer_bytes": 16}, "pdp_line_buffer_bytes"),
+])
+def test_a_configuration_that_makes_no_sense_names_the_parameter(tmp_path: Path, changes: dict[str, object],
+                                                                   param: str) -> None:
+    with pytest.raises(configs.ConfigurationError, match=f"broken: {param}:"):
+        configs.parse(_write(tmp_path, **changes))
+
+
+def test_trace_folders_pick_their_configuration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CONFIG", raising=False)
+    assert configs.for_trace_folder(tmp_path / "nv_large" / "pdp_x").name == "nv_large"
+    assert configs.for_trace_folder(tmp_path / "elsewhere").name == "nv_small"
+    assert configs.for_trace_folder(tmp_path / "elsewhere", "nv_full").name == "nv_full"
+    monkeypatch.setenv("CONFIG", "nv_medium_512")
+    assert configs.for_trace_folder(tmp_path / "nv_large" / "pdp_x").name == "nv_medium_512"
+
+
+def test_an_unknown_configuration_lists_the_known_ones() -> None:
+    with pytest.raises(configs.ConfigurationError, match="known: .*nv_large"):
+        configs.load("nv_huge")
