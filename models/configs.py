@@ -143,14 +143,13 @@ def names() -> list[str]:
     return sorted(p.stem for p in CONFIG_DIR.glob("*.json"))
 
 
-def default_atom_bytes() -> int:
-    return load(DEFAULT).atom_bytes
+def load(name: str | None = None) -> Configuration:
+    """A named configuration (default: $CONFIG, else nv_small)."""
+    return _load(name or os.environ.get("CONFIG") or DEFAULT)
 
 
 @cache
-def load(name: str | None = None) -> Configuration:
-    """A named configuration (default: $CONFIG, else nv_small)."""
-    name = name or os.environ.get("CONFIG") or DEFAULT
+def _load(name: str) -> Configuration:
     path = CONFIG_DIR / f"{name}.json"
     if not path.exists():
         raise ConfigurationError(f"no configuration {name!r}; known: {', '.join(names())}", {})

@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from models import configs
 
-ATOM_BYTES = configs.default_atom_bytes()  # the default configuration's; the units pass their own
+ATOM_BYTES = configs.load().atom_bytes  # the run's configuration ($CONFIG); the units pass their own
 
 ADDRESS_MASK = 0xFFFFFFFF
 

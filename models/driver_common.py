@@ -16,7 +16,7 @@ from models.regfile import RegWrite
 __all__ = ["ADDRESS_SPACE", "ATOM_BYTES", "RAM_TYPE_MC", "RegWrite", "Surface", "check_fits",
            "check_placement", "lut_unit_writes", "program_fields"]
 
-ATOM_BYTES = configs.default_atom_bytes()  # the drivers program the default configuration
+ATOM_BYTES = configs.load().atom_bytes  # the drivers program the configuration of the run ($CONFIG)
 ADDRESS_SPACE = 1 << 32
 RAM_TYPE_MC = 1          # D_*_RAM_CFG: external memory (the traces' value)
 

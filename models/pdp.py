@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from models import configs
 from models.cdp import check_layout
 from models.cube import CubeLayout
 from models.errors import ConfigError
@@ -29,8 +30,6 @@ IntArray = NDArray[np.int64]
 AVERAGE, MAX, MIN = 0, 1, 2
 # Bit index of the sign of PAD_VALUE_{n}X for INT8 input: n * int8 needs 8, 9, 10, 10, 11, 11, 11 bits.
 _PAD_SIGN_BIT_INT8 = (7, 8, 9, 9, 10, 10, 10)
-# Output width limit of one band: the 7 KB line buffer holds 16-bit sums of 8-lane atoms.
-LINE_BUFFER_BYTES = 7 * 1024
 
 
 def _field(fields: Mapping[str, Mapping[str, int]], unit: str, name: str, default: int = 0) -> int:
@@ -247,9 +246,11 @@ def advisories(cfg: PdpConfig) -> list[str]:
     return found
 
 
-def max_band_width(atom_bytes: int = 8) -> int:
-    """Largest output width of one band the line buffer holds (16-bit sums, one atom per output)."""
-    return LINE_BUFFER_BYTES // (2 * atom_bytes)
+def max_band_width(atom_bytes: int | None = None) -> int:
+    """Largest output width of one band the line buffer of the run's configuration holds (16-bit sums, one
+    atom per output; nv_small: 7 KB, 448 columns)."""
+    cfg = configs.load()
+    return cfg.pdp_line_buffer_bytes // (2 * (atom_bytes or cfg.atom_bytes))
 
 
 def validate(cfg: PdpConfig) -> None:

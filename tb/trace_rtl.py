@@ -13,6 +13,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from models import configs
+from models.configs import Configuration
 from models.replay import RegWrite, TraceResult, trace_steps
 from tb.benches import find
 
@@ -41,12 +43,21 @@ def units_needed(folder: Path) -> set[str]:
 
 
 def replay_on_rtl(folders: list[Path], sim: str | None = None, seed: int | None = None) -> list[TraceResult]:
+    """Each trace on the RTL built at its configuration (models/configs.py for_trace_folder: $CONFIG, else the
+    folder's name), one simulation per configuration."""
+    by_config: dict[str, list[Path]] = {}
+    for f in folders:
+        by_config.setdefault(configs.for_trace_folder(f).name, []).append(f)
     runnable = [f for f in folders if units_needed(f) <= RTL_UNITS]
     skipped = [TraceResult(f.name, False, 0, f"SKIP: needs {', '.join(sorted(units_needed(f) - RTL_UNITS))}, "
                            "not in the RTL yet") for f in folders if f not in runnable]
-    saved = {k: os.environ.get(k) for k in ("TRACE_FOLDERS", "TRACE_RESULTS")}
+    saved = {k: os.environ.get(k) for k in ("TRACE_FOLDERS", "TRACE_RESULTS", "CONFIG")}
+    results: list[TraceResult] = []
     try:
-        results = _run_batches(runnable, sim, seed)
+        for name, group in by_config.items():
+            config = configs.load(name)
+            os.environ["CONFIG"] = name   # the simulation's drivers and model take the same configuration
+            results += _run_batches([f for f in group if f in runnable], config, sim, seed)
     finally:  # the simulation reads them from the environment; leave it as it was for whoever runs next
         for key, value in saved.items():
             if value is None:
@@ -56,7 +67,8 @@ def replay_on_rtl(folders: list[Path], sim: str | None = None, seed: int | None 
     return sorted(results + skipped, key=lambda r: r.name)
 
 
-def _run_batches(runnable: list[Path], sim: str | None, seed: int | None) -> list[TraceResult]:
+def _run_batches(runnable: list[Path], config: Configuration, sim: str | None,
+                 seed: int | None) -> list[TraceResult]:
     from tb.runner import run_bench
 
     results: list[TraceResult] = []
@@ -72,7 +84,7 @@ def _run_batches(runnable: list[Path], sim: str | None, seed: int | None) -> lis
             running = out.with_suffix(".running")
             os.environ["TRACE_FOLDERS"] = os.pathsep.join(str(f.resolve()) for f in remaining)
             os.environ["TRACE_RESULTS"] = str(out)
-            run = run_bench(bench, bench.param_sets[0], sim=sim or os.environ.get("SIM", "verilator"),
+            run = run_bench(bench, config.verilog_parameters(), sim=sim or os.environ.get("SIM", "verilator"),
                             waves=os.environ.get("WAVES", "0") == "1", seed=seed)
             got = [TraceResult(**r) for r in json.loads(out.read_text())] if out.exists() else []
             results += got

@@ -4,6 +4,8 @@
 // The clock needs --timing on Verilator (tb/registry/top.py passes it); the ports and the clock are marked
 // public for a build without --public-flat-rw.
 module nvdla_pp_top_mem #(
+    parameter ATOM      = 8,
+    parameter CSB_MAP   = 0,
     parameter PDP_MAX_W = 64,
     parameter SLOTS     = 64
 ) (
@@ -35,13 +37,14 @@ module nvdla_pp_top_mem #(
     wire        arvalid, arready, rvalid, rready, rlast, awvalid, awready, wvalid, wready, wlast;
     wire        bvalid, bready;
     wire [31:0] araddr, awaddr;
-    wire [7:0]  arlen, awlen, wstrb;
+    wire [7:0]  arlen, awlen;
+    wire [ATOM-1:0] wstrb;
     wire [2:0]  arsize, awsize;
     wire [1:0]  arburst, awburst, rresp, bresp;
     wire [3:0]  arid, rid, awid, bid;
-    wire [63:0] rdata, wdata;
+    wire [ATOM*8-1:0] rdata, wdata;
 
-    nvdla_pp_top #(.PDP_MAX_W(PDP_MAX_W)) u_top (
+    nvdla_pp_top #(.ATOM(ATOM), .CSB_MAP(CSB_MAP), .PDP_MAX_W(PDP_MAX_W)) u_top (
         .clk(clk), .rst_n(rst_n),
         .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready), .csb_req_addr(csb_req_addr),
         .csb_req_wdat(csb_req_wdat), .csb_req_write(csb_req_write), .csb_req_nposted(csb_req_nposted),
@@ -58,7 +61,7 @@ module nvdla_pp_top_mem #(
         .intr(intr)
     );
 
-    nvdla_sim_axi_mem #(.DATA_W(64), .ID_W(4), .SLOTS(SLOTS)) u_mem (
+    nvdla_sim_axi_mem #(.DATA_W(ATOM * 8), .ID_W(4), .SLOTS(SLOTS)) u_mem (
         .clk(clk), .rst_n(rst_n),
         .cfg_seed(mem_seed), .cfg_rd_lat(mem_rd_lat), .cfg_rd_jit(mem_rd_jit), .cfg_wr_lat(mem_wr_lat),
         .cfg_wr_jit(mem_wr_jit), .cfg_stall(mem_stall), .clear(mem_clear), .error(mem_error),

@@ -3,6 +3,7 @@ simulation memory and a Verilog clock (tb/hdl/nvdla_pp_top_mem.v)."""
 
 from __future__ import annotations
 
+from models import configs
 from tb.benches import Bench
 
 # The top with the simulation memory and a clock generated in Verilog (tb/hdl/nvdla_pp_top_mem.v): the
@@ -12,6 +13,9 @@ from tb.benches import Bench
 TOP, TOP_MEM = "nvdla_pp_top", "nvdla_pp_top_mem"
 TIMING_ARGS = ("--timing", "-CFLAGS", "-std=c++20", "--no-public-flat-rw")
 
+# The top at the run's configuration ($CONFIG, default nv_small: configs/<name>.json)
+TOP_PARAMS = configs.load().verilog_parameters()
+
 BENCHES = (
-    Bench("top_traces", TOP_MEM, "tb.test_trace_rtl", ({"PDP_MAX_W": 64},), build_args=TIMING_ARGS),
+    Bench("top_traces", TOP_MEM, "tb.test_trace_rtl", (TOP_PARAMS,), build_args=TIMING_ARGS),
 )

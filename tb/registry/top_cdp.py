@@ -7,10 +7,10 @@ top_cdp_mem: random_layers alone on the top with the simulation memory (TOP_MEM)
 from __future__ import annotations
 
 from tb.benches import Bench
-from tb.registry.top import TIMING_ARGS, TOP, TOP_MEM
+from tb.registry.top import TIMING_ARGS, TOP, TOP_MEM, TOP_PARAMS
 
 BENCHES = (
-    Bench("top_cdp", TOP, "tb.test_top_cdp", ({"PDP_MAX_W": 64},)),
-    Bench("top_cdp_mem", TOP_MEM, "tb.test_top_cdp", ({"PDP_MAX_W": 64},),
+    Bench("top_cdp", TOP, "tb.test_top_cdp", (TOP_PARAMS,)),
+    Bench("top_cdp_mem", TOP_MEM, "tb.test_top_cdp", (TOP_PARAMS,),
           build_args=TIMING_ARGS, tests=("random_layers",)),
 )

@@ -8,10 +8,10 @@ top_sdp_mem: random_layers alone on the top with the simulation memory (TOP_MEM)
 from __future__ import annotations
 
 from tb.benches import Bench
-from tb.registry.top import TIMING_ARGS, TOP, TOP_MEM
+from tb.registry.top import TIMING_ARGS, TOP, TOP_MEM, TOP_PARAMS
 
 BENCHES = (
-    Bench("top_sdp", TOP, "tb.test_top_sdp", ({"PDP_MAX_W": 64},)),
-    Bench("top_sdp_mem", TOP_MEM, "tb.test_top_sdp", ({"PDP_MAX_W": 64},),
+    Bench("top_sdp", TOP, "tb.test_top_sdp", (TOP_PARAMS,)),
+    Bench("top_sdp_mem", TOP_MEM, "tb.test_top_sdp", (TOP_PARAMS,),
           build_args=TIMING_ARGS, tests=("random_layers",)),
 )
