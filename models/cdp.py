@@ -14,6 +14,14 @@ output counts when floor(v' / 2^shift) differs from the int8 result by more than
 count); nv_small's D_OUT_SATURATION register itself reads 0 (the regmap README), the count is the
 datapath's. The LUT counts do not depend on D_PERF_ENABLE.LUT_EN (the CDP RTL leaves it unused and the C
 model counts unconditionally).
+
+Memories: CDP_RDMA D_SRC_DMA_CFG.SRC_RAM_TYPE and CDP D_DST_DMA_CFG.DST_RAM_TYPE pick the memory each side
+uses, 1 (MC) the primary one, 0 (CV) the secondary one (CV SRAM, a trace's sec_mem). NVIDIA's DMA interface
+steers every request by that bit (vmod/nvdla/nocif/NV_NVDLA_DMAIF_rdreq.v: MC when ram_type == 1, CV when
+ram_type == 0, the CV port only under NVDLA_SECONDARY_MEMIF_ENABLE; NV_NVDLA_DMAIF_wr.v likewise), and the
+CDP RDMA and WDMA hand it the register bit unchanged (NV_NVDLA_CDP_RDMA_ig.v, NV_NVDLA_CDP_wdma.v). It does
+not depend on the atom or on the CDP throughput. Without a second memory (nv_small) the hardware never
+accepts a CV request (the layer hangs); run_cdp then uses the one memory it is given.
 """
 
 from __future__ import annotations
@@ -65,6 +73,10 @@ class CdpConfig:
     datout_shifter: int
     lut: LutConfig
     atom_bytes: int = 8
+    src_ram_mc: bool = True
+    """CDP_RDMA SRC_RAM_TYPE: MC (primary memory) or CV (the secondary one)."""
+    dst_ram_mc: bool = True
+    """CDP DST_RAM_TYPE: MC (primary memory) or CV (the secondary one)."""
 
     @classmethod
     def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8,
@@ -106,6 +118,8 @@ class CdpConfig:
             datout_shifter=c("D_DATOUT_SHIFTER.DATOUT_SHIFTER"),
             lut=LutConfig.from_fields(fields, "CDP", tables),
             atom_bytes=atom_bytes,
+            src_ram_mc=bool(r("D_SRC_DMA_CFG.SRC_RAM_TYPE", 1)),
+            dst_ram_mc=bool(c("D_DST_DMA_CFG.DST_RAM_TYPE", 1)),
         )
         validate(cfg)
         return cfg
@@ -237,11 +251,17 @@ def cdp_compute(cube: ArrayLike, cfg: CdpConfig) -> CdpResult:
                      looked.oflow_count, looked.hybrid, looked)
 
 
-def run_cdp(cfg: CdpConfig, mem: object) -> CdpResult:
-    """Run one CDP layer: read the cube through CDP_RDMA, normalize, write every lane of every atom."""
+def run_cdp(cfg: CdpConfig, mem: object, sec_mem: object | None = None) -> CdpResult:
+    """Run one CDP layer: read the cube through CDP_RDMA, normalize, write every lane of every atom.
+
+    `mem` is the primary memory (RAM_TYPE MC), `sec_mem` the secondary one (CV SRAM, RAM_TYPE CV); a side
+    whose RAM_TYPE is CV uses `sec_mem` when one is given, else `mem` (a design with one memory).
+    """
     src, dst = cube_layouts(cfg)
-    res = cdp_compute(src.read_lanes(mem), cfg)  # type: ignore[arg-type]
-    dst.write(mem, res.output)  # type: ignore[arg-type]
+    src_mem = sec_mem if (not cfg.src_ram_mc and sec_mem is not None) else mem
+    dst_mem = sec_mem if (not cfg.dst_ram_mc and sec_mem is not None) else mem
+    res = cdp_compute(src.read_lanes(src_mem), cfg)  # type: ignore[arg-type]
+    dst.write(dst_mem, res.output)  # type: ignore[arg-type]
     return res
 
 

@@ -126,7 +126,7 @@ class ModelTarget:
         fields = self._fields("CDP", "CDP_RDMA")
         cfg = cdp.CdpConfig.from_fields(fields, atom_bytes=self.atom_bytes,
                                         tables=self.units["CDP"].lut.tables())
-        res = cdp.run_cdp(cfg, self.memories[0])
+        res = cdp.run_cdp(cfg, self.memories[0], sec_mem=self.memories[1])
         self._done("CDP", _cdp_stats(res), cdp.cube_layouts(cfg)[1])
         return True
 

@@ -193,6 +193,30 @@ def test_run_cdp_reads_and_writes_the_strided_layout() -> None:
     assert int(mem.read(0x8000 + 0x40 + 16, 1)[0]) == 0x5A
 
 
+
+@pytest.mark.parametrize("atom", [8, 32])
+@pytest.mark.parametrize("src_mc, dst_mc", [(1, 1), (0, 0), (1, 0), (0, 1)])
+def test_run_cdp_ram_type_picks_the_memory(atom: int, src_mc: int, dst_mc: int) -> None:
+    # RAM_TYPE 1 (MC) is the primary memory, 0 (CV) the secondary one (CV SRAM), for the read (CDP_RDMA
+    # SRC_RAM_TYPE) and the write (CDP DST_RAM_TYPE) independently: NVIDIA's DMAIF_rdreq/DMAIF_wr steer
+    # each request by the bit. nv_large's cdp_8x8x64_lrn9_int8_0 reads and writes CV.
+    fields = cdp_fields(w=2, h=1, c=2 * atom, sqsum_bypass=1, mul_bypass=1, line=2 * atom, surf=2 * atom,
+                        CDP_RDMA__D_SRC_DMA_CFG_DOT_SRC_RAM_TYPE=src_mc,
+                        CDP__D_DST_DMA_CFG_DOT_DST_RAM_TYPE=dst_mc)
+    cfg = CdpConfig.from_fields(fields, atom, (np.zeros(65), IDENTITY_LO))
+    pri, sec = Memory(), Memory()
+    data = (np.arange(4 * atom) % 100 + 1).astype(np.uint8)  # bypassed LRN, identity LO: out = in
+    (pri if src_mc else sec).write(0x1000, data)
+    run_cdp(cfg, pri, sec_mem=sec)
+    written, untouched = (pri, sec) if dst_mc else (sec, pri)
+    assert written.read(0x8000, 4 * atom).tolist() == data.tolist()
+    assert not untouched.read(0x8000, 4 * atom).any()
+    # One memory given (a design without CV SRAM): both sides use it.
+    one = Memory()
+    one.write(0x1000, data)
+    run_cdp(cfg, one)
+    assert one.read(0x8000, 4 * atom).tolist() == data.tolist()
+
 # --- Limitation rules -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("extra, rule", [
