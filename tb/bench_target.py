@@ -23,7 +23,7 @@ import numpy as np
 from cocotb.triggers import ClockCycles, First, RisingEdge, Timer
 from cocotb.utils import get_sim_time
 
-from models import registers as regmap
+from models import configs
 from models.regfile import RegWrite, intr_bit, intr_mask
 from models.replay import (
     CheckCrc,
@@ -40,6 +40,12 @@ from models.trace import TraceError
 from tb.bfm.csb import CsbMaster
 from tb.bfm.sim_memory import MemTiming, SimMemory
 from tb.common import scaled
+
+
+def csb_address(unit: str, reg: str) -> int:
+    """A register's byte address on the CSB of the run's configuration ($CONFIG)."""
+    return configs.load().csb_address(unit, reg)
+
 
 ROOT = Path(__file__).resolve().parent.parent
 CLK_NS = 10                       # the wrapper's clock: 100 MHz
@@ -117,7 +123,7 @@ async def wait_status_bit(dut: Any, csb: CsbMaster, bits: int, bound: int = LAYE
     `intr`, then a status read; while another unit's bit holds `intr` high, a read every 64 cycles (rare).
     only: any other bit set is a wrong interrupt (AssertionError). (cycles waited, the last status read) or
     None after `bound` cycles. `intr` is a level: every done bit awaited must be unmasked in GLB."""
-    status_addr = regmap.address("GLB", "S_INTR_STATUS")
+    status_addr = csb_address("GLB", "S_INTR_STATUS")
     start = get_sim_time("ns")
     pending = bits
 
@@ -195,7 +201,7 @@ class BenchTarget:
         await self.mem.clear()
         self.model = ModelTarget()
         await reset(self.dut)
-        await self.csb.write(regmap.address("GLB", "S_INTR_MASK"), 0, nposted=True)
+        await self.csb.write(csb_address("GLB", "S_INTR_MASK"), 0, nposted=True)
 
     def _memory(self, step: MemFill | MemWrite) -> None:
         if step.mem != 0:
@@ -230,7 +236,7 @@ class BenchTarget:
             if isinstance(step, RegWrite):
                 self.model.reg_write(step.unit, step.reg, step.value)   # before t_enable: the model runs here
                 enable = step.reg == "D_OP_ENABLE"
-                await self.csb.write(regmap.address(step.unit, step.reg), step.value, nposted=enable)
+                await self.csb.write(csb_address(step.unit, step.reg), step.value, nposted=enable)
                 if enable and step.value & 1:
                     # timed from the enable's acceptance: the last enable before the interrupt wins
                     self.t_enable = get_sim_time("ns")
@@ -281,8 +287,8 @@ class BenchTarget:
         t = self.timing
         stall = sum(min(255, round(p * 256)) << (8 * i) for i, p in enumerate(t.stall))
         lines = [f"C {t.seed:x} {t.rd_lat:x} {t.rd_jit:x} {t.wr_lat:x} {t.wr_jit:x} {stall:x}"]
-        status = regmap.address("GLB", "S_INTR_STATUS")
-        lines.append(f"W {regmap.address('GLB', 'S_INTR_MASK'):x} 0 1 0")   # as start_case
+        status = csb_address("GLB", "S_INTR_STATUS")
+        lines.append(f"W {csb_address('GLB', 'S_INTR_MASK'):x} 0 1 0")   # as start_case
         for i, step in enumerate(steps):
             if isinstance(step, MemWrite):
                 blob = folder / f"load{i}.bin"
@@ -290,7 +296,7 @@ class BenchTarget:
                 lines.append(f"M {step.addr:x} {blob}")
             elif isinstance(step, RegWrite):
                 enable = step.reg == "D_OP_ENABLE"
-                lines.append(f"W {regmap.address(step.unit, step.reg):x} {step.value:x} {int(enable)} "
+                lines.append(f"W {csb_address(step.unit, step.reg):x} {step.value:x} {int(enable)} "
                              f"{int(enable and bool(step.value & 1))}")
             elif isinstance(step, WaitInterrupt):
                 lines.append(f"I {status:x} {1 << intr_bit(step.unit, step.group):x}")

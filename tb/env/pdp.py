@@ -21,6 +21,7 @@ from cocotb.handle import SimHandleBase
 from cocotb.triggers import ClockCycles
 from cocotbext.axi import AxiBus, AxiRam
 
+from models import configs
 from models import registers as regmap
 from models.driver_pdp import PdpProgram, Surface, pdp_layer
 from models.errors import ConfigError
@@ -38,6 +39,12 @@ from tb.bfm.sim_memory import MemTiming, SimMemory
 from tb.common import bench_params, make_rng, start_clock_and_reset
 from tb.pdp_coverage import aimed
 from tb.reg_shadow import SIDE_EFFECT_READS, RegShadow
+
+
+def csb_address(unit: str, reg: str) -> int:
+    """A register's byte address on the CSB of the run's configuration ($CONFIG)."""
+    return configs.load().csb_address(unit, reg)
+
 
 ATOM = 8
 # The units whose generated register block the top is built from (others answer as unmapped addresses).
@@ -89,7 +96,7 @@ class Top:
         self.cov.write(self.test)
 
     async def write(self, unit: str, reg: str, value: int, nposted: bool = False) -> None:
-        await self.csb.write(regmap.address(unit, reg), value, nposted=nposted)
+        await self.csb.write(csb_address(unit, reg), value, nposted=nposted)
         self.shadow.write(unit, reg, value)
         if reg == "D_OP_ENABLE" and value & 1:
             self.shadow_exact = False
@@ -111,7 +118,7 @@ class Top:
                 await self.expect(unit, reg, what)
 
     async def read(self, unit: str, reg: str) -> int:
-        return await self.csb.read(regmap.address(unit, reg))
+        return await self.csb.read(csb_address(unit, reg))
 
     async def issue(self, writes: tuple[tuple[str, str, int], ...] | list[tuple[str, str, int]]) -> None:
         # D_OP_ENABLE is non-posted, as NVIDIA's traces write it: the start is acknowledged.
@@ -177,7 +184,7 @@ class Top:
 
     async def snapshot(self) -> dict[int, int]:
         """Every register of the top's units (D_ registers of the current producer group)."""
-        return {regmap.address(u, r): await self.read(u, r) for u in TOP_UNITS for r in regmap.registers(u)
+        return {csb_address(u, r): await self.read(u, r) for u in TOP_UNITS for r in regmap.registers(u)
                 if r not in SIDE_EFFECT_READS}
 
 

@@ -31,7 +31,8 @@ def test_nv_small_matches_nvidia_nv_small() -> None:
 
 def test_nv_full_uses_nvidias_nvdlav1_csb_windows() -> None:
     windows = configs.load("nv_full").csb_windows
-    assert (windows["GLB"], windows["SDP_RDMA"], windows["BDMA"], windows["CDP"]) == (0, 0xA000, 0x4000, 0xF000)
+    got = (windows["GLB"], windows["SDP_RDMA"], windows["BDMA"], windows["CDP"])
+    assert got == (0, 0xA000, 0x4000, 0xF000)
     assert configs.load("nv_large").csb_windows["SDP_RDMA"] == regmap.UNITS["SDP_RDMA"]["base"] == 0x8000
 
 
