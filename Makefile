@@ -14,6 +14,9 @@
 #   make regs            regenerate register model, C header, docs and RTL decode from regmap/
 #   make bench [LATENCY=n]   benchmarks; reports/bench.json; LATENCY: fixed memory latency, NVIDIA figures
 #   make lint | synth | ruff | clean
+#   CONFIG=<name>        any target at an NVDLA configuration (configs/<name>.json; default nv_small): the top
+#                        benches, traces, synth and bench build at its parameters; the other configurations
+#                        get one batch of random layers each (and their traces) in every run
 #   make lut-report      LUT precision table (sigmoid, tanh, LRN) and PNGs under reports/
 # Each target bootstraps what it needs: .venv from requirements.txt and the Debian packages.
 
@@ -27,6 +30,8 @@ NIGHTLY ?= 0
 NIGHTLY_SHARDS ?= 8
 NIGHTLY_JOBS ?= $(shell nproc)
 TARGET  ?= model
+CONFIG  ?=
+export CONFIG
 TRACES  ?=
 VENV    ?= .venv
 PYTHON  := $(VENV)/bin/python

@@ -128,11 +128,16 @@ DEFAULT_FAMILY = "nv_small*"
 
 
 def trace_roots() -> list[Path]:
-    """The trees the default replay searches: $NVDLA_TRACES if set, else the in-repo nv_small family."""
+    """The trees the default replay searches: $NVDLA_TRACES if set, else the in-repo traces of the run's
+    configuration ($CONFIG): the nv_small family for nv_small, traces/<name>/ for the others."""
+    from models import configs
+
     override = os.environ.get("NVDLA_TRACES", "")
     if override:
         return [Path(override)]
-    return sorted(p for p in REPO_TRACES.glob(DEFAULT_FAMILY) if p.is_dir())
+    name = configs.load().name
+    pattern = DEFAULT_FAMILY if name == configs.DEFAULT else name
+    return sorted(p for p in REPO_TRACES.glob(pattern) if p.is_dir())
 
 
 def default_trace_folders() -> list[Path]:

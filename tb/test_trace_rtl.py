@@ -15,6 +15,7 @@ from pathlib import Path
 
 import cocotb
 
+from models import configs
 from models.replay import TraceResult, trace_steps
 from models.trace import default_trace_folders, trace_roots
 from tb import outcome
@@ -31,10 +32,12 @@ async def replay_traces(dut) -> None:
     folders = [Path(p) for p in os.environ.get("TRACE_FOLDERS", "").split(os.pathsep) if p]
     noun = "traces"
     if not folders:
-        found = default_trace_folders()
+        # this build's configuration's own traces (the nv_small family's others run on theirs)
+        own = configs.load().name
+        found = [f for f in default_trace_folders() if configs.for_trace_folder(f).name == own]
         folders = [f for f in found if units_needed(f) <= RTL_UNITS]
         if not folders:
-            roots = ", ".join(map(str, trace_roots())) or "traces/nv_small*"
+            roots = ", ".join(map(str, trace_roots())) or f"traces/ for configuration {configs.load().name}"
             outcome.skip(f"no NVDLA trace the RTL can run under {roots} ({len(found)} trace folders found)")
         noun = f"traces of {len(found)}"  # the others need what the RTL lacks (make traces TARGET=rtl: why)
     out = Path(os.environ.get("TRACE_RESULTS", "trace_results.json"))

@@ -1,9 +1,13 @@
-"""The SDP datapath core (rtl/sdp/): BS, BN, EW with the SDP LUT, output convertor."""
+"""The SDP datapath core (rtl/sdp/): BS, BN, EW with the SDP LUT, output convertor; at nv_small's atom and
+at the run's configuration's ($CONFIG) when that differs."""
 
 from __future__ import annotations
 
+from models import configs
 from tb.benches import Bench
 
+_ATOMS = sorted({8, configs.load().atom_bytes})
+
 BENCHES = (
-    Bench("sdp_core", "nvdla_sdp_core", "tb.test_sdp_core", ({"ATOM": 8},)),
+    Bench("sdp_core", "nvdla_sdp_core", "tb.test_sdp_core", tuple({"ATOM": a} for a in _ATOMS)),
 )
