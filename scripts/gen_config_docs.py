@@ -20,8 +20,8 @@ def markdown() -> str:
     out = [f"<!-- {HEADER} -->", "# NVDLA configurations", "",
            "One JSON file per configuration under `configs/` sizes the subsystem; `models/configs.py` "
            "checks it (a value that makes no sense fails naming the parameter) and gives the top level its "
-           "parameters, the model its atom and memories, the replay its CSB map. Pick one with `CONFIG=<name>` on any "
-           f"`make` target; the default is `{configs.DEFAULT}`.", "",
+           "parameters, the model its atom and memories, the replay its CSB map. Pick one with "
+           f"`CONFIG=<name>` on any `make` target; the default is `{configs.DEFAULT}`.", "",
            "| configuration | atom (bytes) | bus (bits) | second memory (bits) | BDMA | CSB map | "
            "SDP BS/BN/EW per cycle | SDP LUT, EW | CDP, PDP per cycle | PDP line buffer | precisions | "
            "top parameters |",
