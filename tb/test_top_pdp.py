@@ -30,7 +30,7 @@ from models import registers as regmap
 from models.driver_pdp import PdpProgram, Surface, pdp_layer
 from models.driver_sdp import sdp_layer
 from models.errors import ConfigError
-from models.pdp import PdpConfig, check_memory_layout, run_pdp
+from models.pdp import PdpConfig, check_memory_layout, max_band_width, run_pdp
 from tb.bench_target import batch_count
 from tb.common import scaled
 from tb.env import pdp as pdp_env
@@ -277,6 +277,8 @@ async def count_activity(dut: SimHandleBase, counts: list[int]) -> None:
 def invalid_layers(max_w: int) -> list[tuple[dict[str, object], str]]:
     """(changes to a valid 8x6x16 3x3 layer, the rule the driver must name)."""
     wide_w = max_w + 2                       # kernel 3, stride 1, pads 1/1: out = width
+    # A line buffer as large as the configuration's NVDLA one (its default) hits NVDLA's own limit first.
+    too_wide = "(MAX_W)" if max_w < max_band_width() else "maximum flying width"
     return [
         ({"kernel": (9, 3)}, "maximum supported pooling kernel size is 8"),
         ({"pads": (3, 1, 1, 1)}, "PL/PR should be less than kernel_width"),
@@ -285,7 +287,7 @@ def invalid_layers(max_w: int) -> list[tuple[dict[str, object], str]]:
         ({"pad_value": -129}, "the pad value is an int8"),
         ({"method": "median"}, "POOLING_METHOD must be AVERAGE, MAX or MIN"),
         ({"width": wide_w, "src": Surface(SRC_REGION, wide_w * ATOM, wide_w * 6 * ATOM),
-          "dst": Surface(DST_REGION, wide_w * ATOM, wide_w * 6 * ATOM)}, "(MAX_W)"),
+          "dst": Surface(DST_REGION, wide_w * ATOM, wide_w * 6 * ATOM)}, too_wide),
         ({"src": Surface(SRC_REGION + 4, 0x100, 0x1000)}, "alignment for SRC"),
         ({"dst": Surface(DST_REGION, 0x38, 0x1000)}, "DST_LINE_STRIDE has to be bigger"),
         ({"dst": Surface(DST_REGION, 0x100, 0x200)}, "DST_SURFACE_STRIDE must hold a whole surface"),
