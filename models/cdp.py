@@ -28,6 +28,7 @@ from models.cube import CubeLayout
 from models.errors import ConfigError
 from models.lut import LutConfig, LutResult, lut_lookup
 from models.lut import advisories as lut_advisories
+from models.memory import pick_memory
 from models.precision import ConvertorParams, as_signed, convert
 
 IntArray = NDArray[np.int64]
@@ -65,6 +66,8 @@ class CdpConfig:
     datout_shifter: int
     lut: LutConfig
     atom_bytes: int = 8
+    src_ram_mc: bool = True   # CDP_RDMA SRC_RAM_TYPE: MC, the primary memory (else CV, the CV SRAM)
+    dst_ram_mc: bool = True   # CDP DST_RAM_TYPE
 
     @classmethod
     def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8,
@@ -106,6 +109,8 @@ class CdpConfig:
             datout_shifter=c("D_DATOUT_SHIFTER.DATOUT_SHIFTER"),
             lut=LutConfig.from_fields(fields, "CDP", tables),
             atom_bytes=atom_bytes,
+            src_ram_mc=bool(r("D_SRC_DMA_CFG.SRC_RAM_TYPE", 1)),
+            dst_ram_mc=bool(c("D_DST_DMA_CFG.DST_RAM_TYPE", 1)),
         )
         validate(cfg)
         return cfg
@@ -237,11 +242,12 @@ def cdp_compute(cube: ArrayLike, cfg: CdpConfig) -> CdpResult:
                      looked.oflow_count, looked.hybrid, looked)
 
 
-def run_cdp(cfg: CdpConfig, mem: object) -> CdpResult:
-    """Run one CDP layer: read the cube through CDP_RDMA, normalize, write every lane of every atom."""
+def run_cdp(cfg: CdpConfig, mem: object, sec_mem: object | None = None) -> CdpResult:
+    """Run one CDP layer: read the cube through CDP_RDMA, normalize, write every lane of every atom.
+    A side whose RAM_TYPE is CV uses `sec_mem` when one is given (models.memory.pick_memory)."""
     src, dst = cube_layouts(cfg)
-    res = cdp_compute(src.read_lanes(mem), cfg)  # type: ignore[arg-type]
-    dst.write(mem, res.output)  # type: ignore[arg-type]
+    res = cdp_compute(src.read_lanes(pick_memory(cfg.src_ram_mc, mem, sec_mem)), cfg)  # type: ignore[arg-type]
+    dst.write(pick_memory(cfg.dst_ram_mc, mem, sec_mem), res.output)  # type: ignore[arg-type]
     return res
 
 
