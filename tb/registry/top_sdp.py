@@ -8,10 +8,14 @@ top_sdp_mem: random_layers alone on the top with the simulation memory (TOP_MEM)
 from __future__ import annotations
 
 from tb.benches import Bench
+from tb.registry.top import BENCHES as TOP_BENCHES
 from tb.registry.top import TIMING_ARGS, TOP, TOP_MEM
 
+# The same parameter set(s) as the trace replay of the top (top_traces): the top with the second memory.
+_PARAMS = next(b.param_sets for b in TOP_BENCHES if b.name == "top_traces")
+
 BENCHES = (
-    Bench("top_sdp", TOP, "tb.test_top_sdp", ({"PDP_MAX_W": 64},)),
-    Bench("top_sdp_mem", TOP_MEM, "tb.test_top_sdp", ({"PDP_MAX_W": 64},),
+    Bench("top_sdp", TOP, "tb.test_top_sdp", _PARAMS),
+    Bench("top_sdp_mem", TOP_MEM, "tb.test_top_sdp", _PARAMS,
           build_args=TIMING_ARGS, tests=("random_layers",)),
 )

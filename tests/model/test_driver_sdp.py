@@ -417,8 +417,6 @@ _EQL = EwBlock(bypass=False, alu_bypass=False, alu_algo=ALU_EQL)
     ({"cvt": OutputCvt(0, 1, 64)}, "CVT_SHIFT is 0..63"),
     ({"brdma": dataclasses.replace(operand_dma(OPND, "both"), data_use=3)},
      "BRDMA_DATA_USE must be MUL (0), ALU (1) or BOTH (2)"),
-    ({"erdma": dataclasses.replace(operand_dma(OPND, "mul", per_element=True), ram_mc=False)},
-     "ERDMA operands come from external memory (RAM_TYPE MC); this subsystem has no secondary memory"),
     ({"lut": LutConfig(unit="CDP")}, "the LUT must be an SDP LUT"),
     ({"lut": LutConfig(unit="SDP", le_start=1 << 31, le_end=(1 << 31) + 64)},
      "LUT_LE_START is a signed 32-bit value"),
