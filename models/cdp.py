@@ -14,14 +14,6 @@ output counts when floor(v' / 2^shift) differs from the int8 result by more than
 count); nv_small's D_OUT_SATURATION register itself reads 0 (the regmap README), the count is the
 datapath's. The LUT counts do not depend on D_PERF_ENABLE.LUT_EN (the CDP RTL leaves it unused and the C
 model counts unconditionally).
-
-Memories: CDP_RDMA D_SRC_DMA_CFG.SRC_RAM_TYPE and CDP D_DST_DMA_CFG.DST_RAM_TYPE pick the memory each side
-uses, 1 (MC) the primary one, 0 (CV) the secondary one (CV SRAM, a trace's sec_mem). NVIDIA's DMA interface
-steers every request by that bit (vmod/nvdla/nocif/NV_NVDLA_DMAIF_rdreq.v: MC when ram_type == 1, CV when
-ram_type == 0, the CV port only under NVDLA_SECONDARY_MEMIF_ENABLE; NV_NVDLA_DMAIF_wr.v likewise), and the
-CDP RDMA and WDMA hand it the register bit unchanged (NV_NVDLA_CDP_RDMA_ig.v, NV_NVDLA_CDP_wdma.v). It does
-not depend on the atom or on the CDP throughput. Without a second memory (nv_small) the hardware never
-accepts a CV request (the layer hangs); run_cdp then uses the one memory it is given.
 """
 
 from __future__ import annotations
@@ -36,6 +28,7 @@ from models.cube import CubeLayout
 from models.errors import ConfigError
 from models.lut import LutConfig, LutResult, lut_lookup
 from models.lut import advisories as lut_advisories
+from models.memory import pick_memory
 from models.precision import ConvertorParams, as_signed, convert
 
 IntArray = NDArray[np.int64]
@@ -73,10 +66,8 @@ class CdpConfig:
     datout_shifter: int
     lut: LutConfig
     atom_bytes: int = 8
-    src_ram_mc: bool = True
-    """CDP_RDMA SRC_RAM_TYPE: MC (primary memory) or CV (the secondary one)."""
-    dst_ram_mc: bool = True
-    """CDP DST_RAM_TYPE: MC (primary memory) or CV (the secondary one)."""
+    src_ram_mc: bool = True   # CDP_RDMA SRC_RAM_TYPE: MC, the primary memory (else CV, the CV SRAM)
+    dst_ram_mc: bool = True   # CDP DST_RAM_TYPE
 
     @classmethod
     def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8,
@@ -253,15 +244,10 @@ def cdp_compute(cube: ArrayLike, cfg: CdpConfig) -> CdpResult:
 
 def run_cdp(cfg: CdpConfig, mem: object, sec_mem: object | None = None) -> CdpResult:
     """Run one CDP layer: read the cube through CDP_RDMA, normalize, write every lane of every atom.
-
-    `mem` is the primary memory (RAM_TYPE MC), `sec_mem` the secondary one (CV SRAM, RAM_TYPE CV); a side
-    whose RAM_TYPE is CV uses `sec_mem` when one is given, else `mem` (a design with one memory).
-    """
+    A side whose RAM_TYPE is CV uses `sec_mem` when one is given (models.memory.pick_memory)."""
     src, dst = cube_layouts(cfg)
-    src_mem = sec_mem if (not cfg.src_ram_mc and sec_mem is not None) else mem
-    dst_mem = sec_mem if (not cfg.dst_ram_mc and sec_mem is not None) else mem
-    res = cdp_compute(src.read_lanes(src_mem), cfg)  # type: ignore[arg-type]
-    dst.write(dst_mem, res.output)  # type: ignore[arg-type]
+    res = cdp_compute(src.read_lanes(pick_memory(cfg.src_ram_mc, mem, sec_mem)), cfg)  # type: ignore[arg-type]
+    dst.write(pick_memory(cfg.dst_ram_mc, mem, sec_mem), res.output)  # type: ignore[arg-type]
     return res
 
 

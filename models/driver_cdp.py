@@ -33,7 +33,6 @@ from models import registers
 from models.cdp import CdpConfig, cube_layouts
 from models.driver_common import (
     ATOM_BYTES,
-    RAM_TYPE_MC,
     RegWrite,
     Surface,
     check_fits,
@@ -121,13 +120,13 @@ def _fields(width: int, height: int, channels: int, local_size: int, sqsum_bypas
         "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": src.base, "D_SRC_BASE_ADDR_HIGH.SRC_BASE_ADDR_HIGH": 0,
         "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": src.line_stride,
         "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": src.surface_stride,
-        "D_SRC_DMA_CFG.SRC_RAM_TYPE": RAM_TYPE_MC, "D_DATA_FORMAT.INPUT_DATA": INT8,
+        "D_SRC_DMA_CFG.SRC_RAM_TYPE": int(src.ram_mc), "D_DATA_FORMAT.INPUT_DATA": INT8,
     }
     cdp = {
         "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": dst.base, "D_DST_BASE_ADDR_HIGH.DST_BASE_ADDR_HIGH": 0,
         "D_DST_LINE_STRIDE.DST_LINE_STRIDE": dst.line_stride,
         "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": dst.surface_stride,
-        "D_DST_DMA_CFG.DST_RAM_TYPE": RAM_TYPE_MC, "D_DATA_FORMAT.INPUT_DATA_TYPE": INT8,
+        "D_DST_DMA_CFG.DST_RAM_TYPE": int(dst.ram_mc), "D_DATA_FORMAT.INPUT_DATA_TYPE": INT8,
         # the KMD's map_local_size: 3/5/7/9 -> 0/1/2/3
         "D_LRN_CFG.NORMALZ_LEN": (local_size - 1) // 2 - 1,
         # signed values sign-extended to the register width (see the module docstring)

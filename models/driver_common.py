@@ -28,6 +28,7 @@ class Surface:
     base: int
     line_stride: int
     surface_stride: int
+    ram_mc: bool = True   # the memory (RAM_TYPE): MC, the primary memory, or (False) CV, the CV SRAM
 
     def layout(self, width: int, height: int, channels: int, elem_bytes: int = 1) -> CubeLayout:
         return CubeLayout(self.base, self.line_stride, self.surface_stride, width, height, channels,

@@ -27,7 +27,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from models import registers
-from models.driver_common import ATOM_BYTES, RAM_TYPE_MC, RegWrite, Surface, check_fits, check_placement
+from models.driver_common import ATOM_BYTES, RegWrite, Surface, check_fits, check_placement
 from models.errors import ConfigError
 from models.pdp import (
     AVERAGE,
@@ -156,7 +156,7 @@ def _fields(width: int, height: int, channels: int, method: int, kernel: tuple[i
         "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": dst.base, "D_DST_BASE_ADDR_HIGH.DST_BASE_ADDR_HIGH": 0,
         "D_DST_LINE_STRIDE.DST_LINE_STRIDE": dst.line_stride,
         "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": dst.surface_stride,
-        "D_DST_RAM_CFG.DST_RAM_TYPE": RAM_TYPE_MC, "D_DATA_FORMAT.INPUT_DATA": 0,
+        "D_DST_RAM_CFG.DST_RAM_TYPE": int(dst.ram_mc), "D_DATA_FORMAT.INPUT_DATA": 0,
     }
     if src is None:
         return {"PDP": pdp, "PDP_RDMA": {}}
@@ -171,7 +171,7 @@ def _fields(width: int, height: int, channels: int, method: int, kernel: tuple[i
         "D_SRC_BASE_ADDR_HIGH.SRC_BASE_ADDR_HIGH": 0, "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": src.base,
         "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": src.line_stride,
         "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": src.surface_stride,
-        "D_DATA_FORMAT.INPUT_DATA": 0, "D_SRC_RAM_CFG.SRC_RAM_TYPE": RAM_TYPE_MC,
+        "D_DATA_FORMAT.INPUT_DATA": 0, "D_SRC_RAM_CFG.SRC_RAM_TYPE": int(src.ram_mc),
         "D_OPERATION_MODE_CFG.SPLIT_NUM": split_num,
         "D_POOLING_KERNEL_CFG.KERNEL_WIDTH": kw - 1, "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH": sw - 1,
         "D_POOLING_PADDING_CFG.PAD_WIDTH": pl,

@@ -44,7 +44,6 @@ from models import registers
 from models.cube import CubeLayout
 from models.driver_common import (
     ATOM_BYTES,
-    RAM_TYPE_MC,
     RegWrite,
     Surface,
     check_fits,
@@ -119,12 +118,13 @@ class SdpProgram:
 
 def operand_dma(surface: Surface, use: str, *, two_byte: bool = False,
                 per_element: bool = False) -> OperandDma:
-    """An enabled operand read DMA: `use` "alu", "mul" or "both" (ALU then MUL value per element)."""
+    """An enabled operand read DMA: `use` "alu", "mul" or "both" (ALU then MUL value per element); it reads
+    the memory the surface names (`ram_mc`)."""
     if use not in USES:
         raise ConfigError("SDP driver: an operand DMA's use is 'alu', 'mul' or 'both'", {"use": use})
     return OperandDma(enabled=True, data_use=USES[use], two_byte=two_byte, per_element=per_element,
                       base=surface.base, line_stride=surface.line_stride,
-                      surface_stride=surface.surface_stride)
+                      surface_stride=surface.surface_stride, ram_mc=surface.ram_mc)
 
 
 # ---- signed values <-> register values --------------------------------------------------------------------
@@ -196,9 +196,6 @@ def _check_dma(letter: str, dma: OperandDma) -> None:
     if dma.data_use not in (USE_MUL, USE_ALU, USE_BOTH):
         raise ConfigError(f"SDP driver: {letter}RDMA_DATA_USE must be MUL (0), ALU (1) or BOTH (2)",
                           {f"{letter}RDMA_DATA_USE": dma.data_use})
-    if not dma.ram_mc:
-        raise ConfigError(f"SDP driver: {letter}RDMA operands come from external memory (RAM_TYPE MC); this "
-                          "subsystem has no secondary memory (CV)", {f"{letter}RDMA_RAM_TYPE": 0})
 
 
 def _check_lut(lut: LutConfig) -> None:
@@ -301,7 +298,7 @@ def _fields(width: int, height: int, channels: int, parts: _Parts, lut: LutConfi
         "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": src.base, "D_SRC_BASE_ADDR_HIGH.SRC_BASE_ADDR_HIGH": 0,
         "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": src.line_stride,
         "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": src.surface_stride,
-        "D_SRC_DMA_CFG.SRC_RAM_TYPE": RAM_TYPE_MC,
+        "D_SRC_DMA_CFG.SRC_RAM_TYPE": int(src.ram_mc),
     }
     for (letter, blk), dma in zip(_DMAS, parts.dmas, strict=True):
         rdma |= _dma_fields(letter, blk, dma)
@@ -314,7 +311,7 @@ def _fields(width: int, height: int, channels: int, parts: _Parts, lut: LutConfi
         **_xblock_fields("BS", parts.bs), **_xblock_fields("BN", parts.bn), **_ew_fields(parts.ew),
         "D_FEATURE_MODE_CFG.FLYING_MODE": 0, "D_FEATURE_MODE_CFG.OUTPUT_DST": int(parts.to_pdp),
         "D_FEATURE_MODE_CFG.WINOGRAD": 0, "D_FEATURE_MODE_CFG.NAN_TO_ZERO": 0,
-        "D_FEATURE_MODE_CFG.BATCH_NUMBER": 0, "D_DST_DMA_CFG.DST_RAM_TYPE": RAM_TYPE_MC,
+        "D_FEATURE_MODE_CFG.BATCH_NUMBER": 0, "D_DST_DMA_CFG.DST_RAM_TYPE": int(out.ram_mc),
         "D_DATA_FORMAT.PROC_PRECISION": INT8, "D_DATA_FORMAT.OUT_PRECISION": INT8,
         "D_CVT_OFFSET.CVT_OFFSET": parts.cvt.offset & 0xFFFFFFFF,
         "D_CVT_SCALE.CVT_SCALE": parts.cvt.scale & 0xFFFF, "D_CVT_SHIFT.CVT_SHIFT": parts.cvt.shift,

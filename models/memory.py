@@ -67,3 +67,10 @@ class Memory:
         other._pages = {k: v.copy() for k, v in self._pages.items()}
         return other
 
+
+
+def pick_memory(ram_mc: bool, mem: object, sec_mem: object | None) -> object:
+    """The memory a DMA client uses, by its RAM_TYPE register as NVDLA routes it (nocif NV_NVDLA_DMAIF_*):
+    MC is `mem`, the primary memory; CV is `sec_mem`, the CV SRAM, when the configuration has one. Without
+    it (sec_mem None) everything stays in the primary memory, as this project's top with SEC_MEM = 0 does."""
+    return sec_mem if (not ram_mc and sec_mem is not None) else mem

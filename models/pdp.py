@@ -23,6 +23,7 @@ from models import configs
 from models.cdp import check_layout
 from models.cube import CubeLayout
 from models.errors import ConfigError
+from models.memory import pick_memory
 from models.precision import as_signed, rshift_round
 
 IntArray = NDArray[np.int64]
@@ -90,6 +91,8 @@ class PdpConfig:
     dst_line_stride: int
     dst_surface_stride: int
     atom_bytes: int = 8
+    src_ram_mc: bool = True   # PDP_RDMA SRC_RAM_TYPE: MC, the primary memory (else CV, the CV SRAM)
+    dst_ram_mc: bool = True   # PDP DST_RAM_TYPE
 
     @classmethod
     def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8) -> PdpConfig:
@@ -134,6 +137,8 @@ class PdpConfig:
             dst_line_stride=p("D_DST_LINE_STRIDE.DST_LINE_STRIDE"),
             dst_surface_stride=p("D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE"),
             atom_bytes=atom_bytes,
+            src_ram_mc=bool(r("D_SRC_RAM_CFG.SRC_RAM_TYPE", 1)),
+            dst_ram_mc=bool(p("D_DST_RAM_CFG.DST_RAM_TYPE", 1)),
         )
         if p("D_DATA_FORMAT.INPUT_DATA") != 0:
             raise ConfigError("PDP: nv_small supports INT8 input only",
@@ -425,8 +430,10 @@ class PdpResult:
     nan_output_num: int = 0
 
 
-def run_pdp(cfg: PdpConfig, mem: object, flying_input: NDArray[np.integer] | None = None) -> PdpResult:
-    """Run one PDP hardware layer: read (or take from SDP), pool, write every lane of every atom."""
+def run_pdp(cfg: PdpConfig, mem: object, flying_input: NDArray[np.integer] | None = None,
+            sec_mem: object | None = None) -> PdpResult:
+    """Run one PDP hardware layer: read (or take from SDP), pool, write every lane of every atom.
+    A side whose RAM_TYPE is CV uses `sec_mem` when one is given (models.memory.pick_memory)."""
     check_memory_layout(cfg)
     if cfg.flying:
         if flying_input is None:
@@ -437,9 +444,9 @@ def run_pdp(cfg: PdpConfig, mem: object, flying_input: NDArray[np.integer] | Non
             cube = np.concatenate([cube, pad])
         cube = cube[:cfg.padded_channels]
     else:
-        cube = src_layout(cfg).read_lanes(mem)  # type: ignore[arg-type]
+        cube = src_layout(cfg).read_lanes(pick_memory(cfg.src_ram_mc, mem, sec_mem))  # type: ignore[arg-type]
     out = pdp_pool(cube, cfg)
-    dst_layout(cfg).write(mem, out)  # type: ignore[arg-type]
+    dst_layout(cfg).write(pick_memory(cfg.dst_ram_mc, mem, sec_mem), out)  # type: ignore[arg-type]
     return PdpResult(out)
 
 

@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 from models.cdp import check_layout
 from models.cube import CubeLayout
 from models.errors import ConfigError
+from models.memory import pick_memory
 from models.sdp_datapath import (
     ALU_EQL,
     DatapathResult,
@@ -76,6 +77,8 @@ class SdpConfig:
     erdma: OperandDma
     lut_fields: Mapping[str, int] = field(default_factory=dict, compare=False)
     atom_bytes: int = 8
+    src_ram_mc: bool = True   # SDP_RDMA SRC_RAM_TYPE (MRDMA): MC, the primary memory (else CV, the CV SRAM)
+    dst_ram_mc: bool = True   # SDP DST_RAM_TYPE
 
     @classmethod
     def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8) -> SdpConfig:
@@ -163,6 +166,8 @@ class SdpConfig:
             erdma=dma("E", "EW"),
             lut_fields={k: int(v) for k, v in sdp.items() if k.startswith("S_LUT_")},
             atom_bytes=atom_bytes,
+            src_ram_mc=bool(r("D_SRC_DMA_CFG.SRC_RAM_TYPE", 1)),
+            dst_ram_mc=bool(s("D_DST_DMA_CFG.DST_RAM_TYPE", 1)),
         )
         validate(cfg, fields)
         return cfg
@@ -393,7 +398,7 @@ def _read_operands(cfg: SdpConfig, mem: object, sec_mem: object | None) -> Opera
         if not (alu_mem or mul_mem) or not dma.enabled:
             continue
         ways = 2 if dma.data_use == USE_BOTH else 1
-        src = sec_mem if (not dma.ram_mc and sec_mem is not None) else mem
+        src = pick_memory(dma.ram_mc, mem, sec_mem)
         if dma.per_element:
             raw = _read_feature(src, dma.base, dma.line_stride, dma.surface_stride, cfg.width, cfg.height,
                                 cfg.surfaces, cfg.atom_bytes, dma.bytes_per_element, False)
@@ -416,7 +421,8 @@ def run_sdp(cfg: SdpConfig, mem: object, flying_input: NDArray[np.integer] | Non
             lut_tables: tuple[NDArray[np.integer], NDArray[np.integer]] | None = None) -> SdpResult:
     """Run one SDP hardware layer.
 
-    Operands whose RDMA RAM_TYPE is CV come from `sec_mem` when one is given (a trace's second memory).
+    Every DMA side whose RAM_TYPE is CV (the input, each operand, the output) uses `sec_mem` when one is given
+    (a trace's second memory; models.memory.pick_memory), else `mem`.
     `lut_tables` holds the LE (65) and LO (257) raw 16-bit entries programmed through S_LUT_ACCESS_*.
     """
     check_memory_layout(cfg)
@@ -426,11 +432,13 @@ def run_sdp(cfg: SdpConfig, mem: object, flying_input: NDArray[np.integer] | Non
             raise ValueError("SDP input is on the fly from the convolution pipeline: pass flying_input")
         cube = np.asarray(flying_input, dtype=np.int64)
     else:
-        raw = _read_feature(mem, cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.width,
+        raw = _read_feature(pick_memory(cfg.src_ram_mc, mem, sec_mem), cfg.src_base, cfg.src_line_stride,
+                            cfg.src_surface_stride, cfg.width,
                             cfg.height, cfg.surfaces, atom, 1, cfg.is_1x1)
         cube = _to_cube(raw, False, 1, atom)[0]
     res = sdp_compute(cube, cfg, _read_operands(cfg, mem, sec_mem), lut_tables=lut_tables)
     written = not (cfg.ew.eql or cfg.to_pdp)
     if written:
-        dst_layout(cfg).write(mem, res.data.astype(np.int8))  # type: ignore[arg-type]
+        dst_layout(cfg).write(pick_memory(cfg.dst_ram_mc, mem, sec_mem),  # type: ignore[arg-type]
+                              res.data.astype(np.int8))
     return SdpResult(res.data, res.saturation_count, res.unequal, res.lut_stats, written)

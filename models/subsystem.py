@@ -3,9 +3,10 @@ drives like the hardware.
 
 `ModelTarget` holds what the hardware holds: the register file of each unit (models/regfile.py: two register
 groups, S_POINTER, D_OP_ENABLE, write protection, statistics, the LUT port), the GLB interrupt registers,
-and the memories. A unit runs when its own D_OP_ENABLE and the D_OP_ENABLE of every partner it needs (its
-RDMA, or the SDP feeding PDP on the fly) are set for the groups their consumer pointers select, in whatever
-order the writes come.
+and the memories (0: the primary memory, MC; 1: the CV SRAM, used by every DMA client whose RAM_TYPE is CV
+when the target has a second memory, else everything stays in memory 0). A unit runs when its own
+D_OP_ENABLE and the D_OP_ENABLE of every partner it needs (its RDMA, or the SDP feeding PDP on the fly) are
+set for the groups their consumer pointers select, in whatever order the writes come.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class RunRecord:
     group: int
     layout: CubeLayout | None
     stats: dict[str, int]
+    mem: int = 0   # the memory the output cube went to
 
 
 class ModelTarget:
@@ -45,12 +47,11 @@ class ModelTarget:
     def __init__(self, config: Configuration | None = None) -> None:
         self.config = config or configs.load()
         self.atom_bytes = self.config.atom_bytes
+        # the CV SRAM exists (the RTL top's SEC_MEM); without it every DMA uses the first memory
+        self.second_memory = self.config.second_memory
         self.units = {name: RegisterFile(name) for name in regmap.UNITS if name != "GLB"}
         self.glb = Glb()
-        # A configuration without a second memory sends every access to the first, whatever a DMA's RAM_TYPE
-        # says (NVDLA's nv_small has no CV SRAM interface): both indices name one memory then.
-        first = Memory()
-        self.memories = [first, Memory() if self.config.second_memory else first]
+        self.memories = [Memory(), Memory()]
         self.runs: list[RunRecord] = []
 
     # --- memory -------------------------------------------------------------------------------------------
@@ -100,11 +101,19 @@ class ModelTarget:
     def _fields(self, *units: str) -> dict[str, dict[str, int]]:
         return {n: self.units[n].fields(self.units[n].consumer) for n in units}
 
-    def _done(self, unit: str, stats: dict[str, int], layout: CubeLayout | None) -> None:
+    @property
+    def _sec_mem(self) -> Memory | None:
+        return self.memories[1] if self.second_memory else None
+
+    def _out_mem(self, ram_mc: bool) -> int:
+        """Index of the memory a DMA with this RAM type writes (models.memory.pick_memory's choice)."""
+        return 1 if (self.second_memory and not ram_mc) else 0
+
+    def _done(self, unit: str, stats: dict[str, int], layout: CubeLayout | None, mem: int = 0) -> None:
         rf = self.units[unit]
         known = {reg: value for reg, value in stats.items() if reg in rf.stats}
         group = rf.done(known)
-        self.runs.append(RunRecord(unit, group, layout, stats))
+        self.runs.append(RunRecord(unit, group, layout, stats, mem))
         rdma = self.units[RDMA_OF[unit]]
         if rdma.running:  # the RDMA of an operation that read memory finishes with it
             rdma.done({})
@@ -126,8 +135,8 @@ class ModelTarget:
         fields = self._fields("CDP", "CDP_RDMA")
         cfg = cdp.CdpConfig.from_fields(fields, atom_bytes=self.atom_bytes,
                                         tables=self.units["CDP"].lut.tables())
-        res = cdp.run_cdp(cfg, self.memories[0], sec_mem=self.memories[1])
-        self._done("CDP", _cdp_stats(res), cdp.cube_layouts(cfg)[1])
+        res = cdp.run_cdp(cfg, self.memories[0], sec_mem=self._sec_mem)
+        self._done("CDP", _cdp_stats(res), cdp.cube_layouts(cfg)[1], self._out_mem(cfg.dst_ram_mc))
         return True
 
     def _run_pdp(self, flying_input: NDArray[np.integer] | None = None) -> bool:
@@ -139,8 +148,8 @@ class ModelTarget:
             return False  # waits for the SDP that feeds it
         if not cfg.flying and not self.units["PDP_RDMA"].running:
             return False
-        pdp.run_pdp(cfg, self.memories[0], flying_input=flying_input)
-        self._done("PDP", {}, pdp.dst_layout(cfg))
+        pdp.run_pdp(cfg, self.memories[0], flying_input=flying_input, sec_mem=self._sec_mem)
+        self._done("PDP", {}, pdp.dst_layout(cfg), self._out_mem(cfg.dst_ram_mc))
         return True
 
     def _run_sdp(self) -> bool:
@@ -152,11 +161,11 @@ class ModelTarget:
             return False
         if cfg.to_pdp and not self.units["PDP"].running:
             return False  # on the fly to PDP: both must be enabled, SDP stalls otherwise
-        res = sdp.run_sdp(cfg, self.memories[0], sec_mem=self.memories[1], lut_tables=self._lut_tables("SDP"))
+        res = sdp.run_sdp(cfg, self.memories[0], sec_mem=self._sec_mem, lut_tables=self._lut_tables("SDP"))
         layout = sdp.dst_layout(cfg) if res.written else None
         stats = {"D_PERF_OUT_SATURATION": res.saturation_count, "D_STATUS": int(res.status_unequal)}
         stats.update({f"D_PERF_LUT_{k.upper()}": v for k, v in res.lut_stats.items()})
-        self._done("SDP", stats, layout)
+        self._done("SDP", stats, layout, self._out_mem(cfg.dst_ram_mc))
         if cfg.to_pdp and not self._run_pdp(flying_input=res.flying_output):
             raise TraceError("SDP sends its output on the fly but PDP is not in on-the-fly mode")
         return True

@@ -1,8 +1,9 @@
 """The RTL top under the replay's step interface, shared by the top-level benchmarks (scripts/bench_{pdp,
 cdp,sdp}.py: timed layers, each scored against the model) and the NVDLA trace replay on the RTL
 (tb/test_trace_rtl.py: CRC checks, the model alongside naming the first wrong element). Steps run on
-tb/hdl/nvdla_pp_top_mem.v (the top, the simulation memory and a clock generated in Verilog), with the model
-fed the same steps alongside.
+tb/hdl/nvdla_pp_top_mem.v (the top, the simulation memories and a clock generated in Verilog), with the model
+fed the same steps alongside. Memory index 0 of a step is the primary memory (m_axi), 1 the CV SRAM (c_axi,
+a trace's sec_mem); the model has the second memory when the top was built with SEC_MEM = 1, as the RTL.
 
 Python touches the simulation only for CSB transactions, memory loads/reads through handles (tb/bfm/
 sim_memory.py) and the wait for `intr` (one trigger, no per-cycle polling), so the design runs free while a
@@ -39,7 +40,7 @@ from models.subsystem import ModelTarget
 from models.trace import TraceError
 from tb.bfm.csb import CsbMaster
 from tb.bfm.sim_memory import MemTiming, SimMemory
-from tb.common import scaled
+from tb.common import bench_params, scaled
 
 
 def csb_address(unit: str, reg: str) -> int:
@@ -185,33 +186,38 @@ class BenchTarget:
     def __init__(self, dut: Any, mem: SimMemory, timing: MemTiming | None = None) -> None:
         self.dut = dut
         self.mem = mem
+        # memory 1, the CV SRAM on c_axi: the wrapper always has it; the top uses it when built with SEC_MEM=1
+        self.mems = [mem, SimMemory(dut, mem.clk, instance="u_cmem")]
+        self.second_memory = bool(bench_params().get("SEC_MEM", 0))
         self.timing = timing or MemTiming()
         self.csb = CsbMaster(dut.clk, dut)
-        self.model = ModelTarget()
+        self.model = ModelTarget(second_memory=self.second_memory)
         self.t_enable = 0
         self.wall_enable = 0.0
 
     @property
     def write_bytes(self) -> int:
-        return self.mem.write_bytes
+        return sum(m.write_bytes for m in self.mems)
 
     async def start_case(self) -> None:
-        """A new layer or trace: memory cleared, model and top reset, every done bit unmasked in GLB (the
+        """A new layer or trace: memories cleared, model and top reset, every done bit unmasked in GLB (the
         C++ program of the layer starts the same way, so a seed's stalls fall on the same cycles)."""
-        await self.mem.clear()
-        self.model = ModelTarget()
+        for m in self.mems:
+            await m.clear()
+        self.model = ModelTarget(second_memory=self.second_memory)
         await reset(self.dut)
         await self.csb.write(csb_address("GLB", "S_INTR_MASK"), 0, nposted=True)
 
     def _memory(self, step: MemFill | MemWrite) -> None:
-        if step.mem != 0:
-            raise TraceError("the RTL top has one memory interface; this trace uses a second memory")
+        if step.mem != 0 and not self.second_memory:
+            raise TraceError("the RTL top was built without a second memory (SEC_MEM=0); the trace uses one")
+        mem = self.mems[step.mem]
         if isinstance(step, MemWrite):
-            self.model.mem_write(0, step.addr, step.data)
-            self.mem.write(step.addr, step.data.tobytes())
+            self.model.mem_write(step.mem, step.addr, step.data)
+            mem.write(step.addr, step.data.tobytes())
         else:
-            self.model.mem_fill(0, step.addr, step.size, 0)
-            self.mem.fill_zero(step.addr, step.size)
+            self.model.mem_fill(step.mem, step.addr, step.size, 0)
+            mem.fill_zero(step.addr, step.size)
 
     async def _wait_intr(self) -> bool:
         return await intr_high(self.dut, LAYER_TIMEOUT_CYCLES)
@@ -263,13 +269,14 @@ class BenchTarget:
                 if score_layers:
                     checks.append(self._against_model())
             elif isinstance(step, CheckCrc):
-                if step.mem != 0:
-                    checks.append(f"{step.where}: the RTL has no secondary memory")
+                if step.mem != 0 and not self.second_memory:
+                    checks.append(f"{step.where}: the RTL was built without the second memory (SEC_MEM=0)")
                     continue
-                actual = np.frombuffer(self.mem.read(step.base, step.size), dtype=np.uint8)
+                actual = np.frombuffer(self.mems[step.mem].read(step.base, step.size), dtype=np.uint8)
                 checks.append(crc_failure(step, actual, locate_against(self.model)))
-        row.read_bytes, row.write_bytes = self.mem.read_bytes, self.mem.write_bytes
-        if self.mem.error:
+        row.read_bytes = sum(m.read_bytes for m in self.mems)
+        row.write_bytes = self.write_bytes
+        if any(m.error for m in self.mems):
             checks.append("the memory flagged a protocol error (WRAP burst, misplaced WLAST or full)")
         failed = [c for c in checks if c]
         row.checks = len(checks)
@@ -313,14 +320,15 @@ class BenchTarget:
 
     def _against_model(self) -> str:
         """'' if the DUT's output span equals the model's and the DUT wrote exactly the output cube."""
-        layout = self.model.runs[-1].layout if self.model.runs else None
-        if layout is None:
+        run = self.model.runs[-1] if self.model.runs else None
+        layout = run.layout if run is not None else None
+        if run is None or layout is None:
             return "the model ran no layer"
         surfaces = -(-layout.channels // layout.atom_bytes)
         line = layout.width * layout.atom_bytes
         span = (surfaces - 1) * layout.surface_stride + (layout.height - 1) * layout.line_stride + line
-        actual = np.frombuffer(self.mem.read(layout.base, span), dtype=np.uint8)
-        expected = self.model.mem_read(0, layout.base, span)
+        actual = np.frombuffer(self.mems[run.mem].read(layout.base, span), dtype=np.uint8)
+        expected = self.model.mem_read(run.mem, layout.base, span)
         bad = np.flatnonzero(actual != expected)
         if bad.size:
             return (f"output differs from the model at {bad.size} bytes, first at address "

@@ -154,10 +154,21 @@ def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", w
     -cov) and leaves a coverage.dat in each run directory, for scripts/coverage.py to merge."""
     lock = build_dir_of(bench, params, sim, waves, coverage).with_suffix(".lock")
     lock.parent.mkdir(parents=True, exist_ok=True)
-    with lock.open("w") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
-        return _run_bench(bench, params, sim=sim, waves=waves, seed=seed, names=select_tests(bench, testcase),
-                          nightly=nightly, coverage=coverage)
+    # A bench of another configuration: the simulation's drivers, model and CSB map follow it. cocotb's runner
+    # gives os.environ precedence over its extra_env, so the variable is set here for the run.
+    saved = os.environ.get("CONFIG")
+    if bench.config:
+        os.environ["CONFIG"] = bench.config
+    try:
+        with lock.open("w") as held:
+            fcntl.flock(held, fcntl.LOCK_EX)
+            return _run_bench(bench, params, sim=sim, waves=waves, seed=seed,
+                              names=select_tests(bench, testcase), nightly=nightly, coverage=coverage)
+    finally:
+        if saved is None:
+            os.environ.pop("CONFIG", None)
+        else:
+            os.environ["CONFIG"] = saved
 
 
 def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, seed: int | None,
@@ -197,8 +208,6 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
     env = {"BENCH_PARAMS": json.dumps(params), "BENCH_SEED": str(seed), "NIGHTLY": "1" if nightly else "0",
            # Writes land at the end of the time step, as on other simulators: the BFMs rely on it.
            "COCOTB_TRUST_INERTIAL_WRITES": "0"}
-    if bench.config:
-        env["CONFIG"] = bench.config  # the drivers, the model and the CSB map of the simulation follow it
     # One simulation per test with waves (one FST each), else one simulation for all the selected tests.
     names = names or (list(bench.tests) or None)
     runs: list[list[str] | None] = [[n] for n in (names or test_names(bench.module))] if waves else [names]

@@ -47,7 +47,7 @@ from tb.env.cdp import (
     setup,
 )
 from tb.env.pdp import compare as compare_pdp
-from tb.env.pdp import fixed_program
+from tb.env.pdp import fixed_program, random_rams
 from tb.env.pdp import prepare as prepare_pdp
 from tb.funcov import Covergroup
 from tb.stimulus.cdp_top import (
@@ -99,7 +99,8 @@ async def random_layers(dut: SimHandleBase) -> None:
             # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
             # past the planned layers, a missing LE-only / LO-only hit is aimed at with a one-table LUT
             aim = "one table" if i >= count and {"le_hit", "lo_hit"} & set(cov.missing()) else None
-            layer = make_layer(top.rng, i, group=batch.group, kind=aim)
+            layer = make_layer(top.rng, i, group=batch.group, kind=aim,
+                               ram_mc=random_rams(top.rng, ("src", "dst")))
             label = f"layer {i}"
             cycles = await batch.run(f"{label} ({describe(layer)})", run_layer(top, layer, label))
             if cycles is not None:

@@ -49,7 +49,7 @@ from tb.env.cdp import compare as compare_cdp
 from tb.env.cdp import expect_stats as expect_cdp_stats
 from tb.env.cdp import prepare as prepare_cdp
 from tb.env.pdp import compare as compare_pdp
-from tb.env.pdp import fixed_program
+from tb.env.pdp import fixed_program, random_rams
 from tb.env.pdp import prepare as prepare_pdp
 from tb.env.sdp import SDP_AXI_ID, SDP_INTR_BIT, compare, expect, prepare, run_layer, setup
 from tb.funcov import Covergroup
@@ -129,7 +129,8 @@ async def random_layers(dut: SimHandleBase) -> None:
             missing = cov.missing()
             wants = plan(missing, top.rng) if missing and top.rng.random() < 0.8 else random_wants(top.rng)
             # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
-            layer = make_layer(top.rng, group=batch.group, wants=wants)
+            layer = make_layer(top.rng, group=batch.group, wants=wants,
+                               ram_mc=random_rams(top.rng, ("src", "dst", "BS", "BN", "EW")))
             label = f"layer {i}"
             cycles = await batch.run(f"{label} ({describe(layer)})", run_layer(top, layer, label))
             if cycles is not None:

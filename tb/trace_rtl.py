@@ -18,12 +18,14 @@ from models.configs import Configuration
 from models.replay import RegWrite, TraceResult, trace_steps
 from tb.benches import find
 
-# Units and capabilities the RTL top level implements (tb/registry/top.py builds it).
 SDP_TO_PDP = "SDP->PDP on the fly"
-RTL_UNITS = frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP})
 OUTPUT_DST_PDP = 1 << 1   # SDP D_FEATURE_MODE_CFG.OUTPUT_DST
-# nv_small has one memory interface; larger NVDLA configurations add the CV SRAM (a trace's sec_mem).
+# nv_small has one memory interface; larger NVDLA configurations add the CV SRAM (a trace's sec_mem), which
+# the top has when built with SEC_MEM=1 (its c_axi port).
 SECOND_MEMORY = "a second memory (sec_mem)"
+# Units and capabilities the RTL top level implements, as the trace bench builds it (tb/registry/top.py).
+RTL_UNITS = frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP}
+                      | ({SECOND_MEMORY} if find("top_traces").param_sets[0].get("SEC_MEM") else set()))
 
 
 def units_needed(folder: Path) -> set[str]:

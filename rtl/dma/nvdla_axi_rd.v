@@ -1,6 +1,8 @@
 // AXI4 read DMA: turns transfer commands into INCR bursts with up to MAX_OUTSTANDING bursts in flight
 // (hides memory latency) and returns the read data in command order as a stream of bus beats.
-// Single AXI ID, so the memory returns bursts in order.
+// Single AXI ID, so the memory returns bursts in order. Each burst carries the RAM type of its command on
+// m_axi_aruser (NVDLA's *_RAM_TYPE: 1 MC = the primary memory, 0 CV = the CV SRAM) for the memory router
+// (rtl/dma/nvdla_axi_route.v); a command's bursts all carry the same type.
 module nvdla_axi_rd #(
     parameter ADDR_W          = 32,
     parameter DATA_W          = 64,
@@ -14,6 +16,7 @@ module nvdla_axi_rd #(
     output wire              cmd_ready,
     input  wire [ADDR_W-1:0] cmd_addr,
     input  wire [LEN_W-1:0]  cmd_beats,
+    input  wire              cmd_ram_type,   // the command's memory (NVDLA RAM_TYPE: 1 MC, 0 CV)
     // AXI4 read address / data channels
     output wire              m_axi_arvalid,
     input  wire              m_axi_arready,
@@ -22,6 +25,7 @@ module nvdla_axi_rd #(
     output wire [2:0]        m_axi_arsize,
     output wire [1:0]        m_axi_arburst,
     output wire [3:0]        m_axi_arid,
+    output wire              m_axi_aruser,   // the burst's RAM type, for the memory router
     input  wire              m_axi_rvalid,
     output wire              m_axi_rready,
     input  wire [DATA_W-1:0] m_axi_rdata,
@@ -76,6 +80,15 @@ module nvdla_axi_rd #(
     assign m_axi_arburst = 2'b01;  // INCR
     assign m_axi_arid    = 4'd0;
     assign m_axi_rready  = skid_ready;
+
+    // The splitter takes a command only while it has no burst left of the one before (cmd_ready = idle), so
+    // the type latched with a command holds for all of its bursts.
+    reg ram_type_q;
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n) ram_type_q <= 1'b1;
+        else if (cmd_valid && cmd_ready) ram_type_q <= cmd_ram_type;
+    end
+    assign m_axi_aruser = ram_type_q;
 
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) outstanding <= {CNT_W{1'b0}};

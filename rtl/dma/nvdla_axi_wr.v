@@ -1,6 +1,8 @@
 // AXI4 write DMA: turns transfer commands into INCR bursts (up to MAX_OUTSTANDING awaiting their write
 // response), sends the data stream on W in command order, and reports idle only when every burst's write
 // response has come back, so a done interrupt raised on idle follows the last write landing in memory.
+// Each burst carries the RAM type of its command on m_axi_awuser (NVDLA's *_RAM_TYPE: 1 MC = the primary
+// memory, 0 CV = the CV SRAM) for the memory router (rtl/dma/nvdla_axi_route.v).
 module nvdla_axi_wr #(
     parameter ADDR_W          = 32,
     parameter DATA_W          = 64,
@@ -14,6 +16,7 @@ module nvdla_axi_wr #(
     output wire              cmd_ready,
     input  wire [ADDR_W-1:0] cmd_addr,
     input  wire [LEN_W-1:0]  cmd_beats,
+    input  wire              cmd_ram_type,   // the command's memory (NVDLA RAM_TYPE: 1 MC, 0 CV)
     input  wire              in_valid,
     output wire              in_ready,
     input  wire [DATA_W-1:0] in_data,
@@ -25,6 +28,7 @@ module nvdla_axi_wr #(
     output wire [2:0]        m_axi_awsize,
     output wire [1:0]        m_axi_awburst,
     output wire [3:0]        m_axi_awid,
+    output wire              m_axi_awuser,   // the burst's RAM type, for the memory router
     output wire              m_axi_wvalid,
     input  wire              m_axi_wready,
     output wire [DATA_W-1:0] m_axi_wdata,
@@ -80,6 +84,15 @@ module nvdla_axi_wr #(
     assign m_axi_awburst = 2'b01;  // INCR
     assign m_axi_awid    = 4'd0;
     assign m_axi_bready  = 1'b1;
+
+    // The splitter takes a command only while it has no burst left of the one before (cmd_ready = idle), so
+    // the type latched with a command holds for all of its bursts.
+    reg ram_type_q;
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n) ram_type_q <= 1'b1;
+        else if (cmd_valid && cmd_ready) ram_type_q <= cmd_ram_type;
+    end
+    assign m_axi_awuser = ram_type_q;
 
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) outstanding <= {CNT_W{1'b0}};

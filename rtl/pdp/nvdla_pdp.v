@@ -45,6 +45,7 @@ module nvdla_pdp #(
     output wire [2:0]        m_axi_arsize,
     output wire [1:0]        m_axi_arburst,
     output wire [3:0]        m_axi_arid,
+    output wire              m_axi_aruser,   // the burst's RAM type (NVDLA RAM_TYPE: 1 MC, 0 CV), for the router
     input  wire              m_axi_rvalid,
     output wire              m_axi_rready,
     input  wire [ATOM*8-1:0] m_axi_rdata,
@@ -57,6 +58,7 @@ module nvdla_pdp #(
     output wire [2:0]        m_axi_awsize,
     output wire [1:0]        m_axi_awburst,
     output wire [3:0]        m_axi_awid,
+    output wire              m_axi_awuser,   // the burst's RAM type (NVDLA RAM_TYPE: 1 MC, 0 CV), for the router
     output wire              m_axi_wvalid,
     input  wire              m_axi_wready,
     output wire [ATOM*8-1:0] m_axi_wdata,
@@ -140,6 +142,7 @@ module nvdla_pdp #(
                    .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_axi_rd (
         .clk(clk), .rst_n(rst_n),
         .cmd_valid(rd_cmd_valid), .cmd_ready(rd_cmd_ready), .cmd_addr(rd_cmd_addr), .cmd_beats(rd_cmd_beats),
+        .cmd_ram_type(rdma_cfg[`PDP_RDMA_SRC_RAM_TYPE]), .m_axi_aruser(m_axi_aruser),
         .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),
         .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst),
         .m_axi_arid(m_axi_arid), .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready),
@@ -183,6 +186,7 @@ module nvdla_pdp #(
                    .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_axi_wr (
         .clk(clk), .rst_n(rst_n),
         .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .cmd_beats(wr_cmd_beats),
+        .cmd_ram_type(cfg[`PDP_DST_RAM_TYPE]), .m_axi_awuser(m_axi_awuser),
         .in_valid(pool_valid), .in_ready(pool_ready), .in_data(pool_data),
         .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready), .m_axi_awaddr(m_axi_awaddr),
         .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize), .m_axi_awburst(m_axi_awburst),

@@ -52,6 +52,7 @@ module nvdla_sdp #(
     output wire [2:0]        m_axi_arsize,
     output wire [1:0]        m_axi_arburst,
     output wire [3:0]        m_axi_arid,
+    output wire              m_axi_aruser,   // the burst's RAM type (NVDLA RAM_TYPE: 1 MC, 0 CV), for the router
     input  wire              m_axi_rvalid,
     output wire              m_axi_rready,
     input  wire [ATOM*8-1:0] m_axi_rdata,
@@ -64,6 +65,7 @@ module nvdla_sdp #(
     output wire [2:0]        m_axi_awsize,
     output wire [1:0]        m_axi_awburst,
     output wire [3:0]        m_axi_awid,
+    output wire              m_axi_awuser,   // the burst's RAM type (NVDLA RAM_TYPE: 1 MC, 0 CV), for the router
     output wire              m_axi_wvalid,
     input  wire              m_axi_wready,
     output wire [ATOM*8-1:0] m_axi_wdata,
@@ -162,9 +164,9 @@ module nvdla_sdp #(
         .rdma_cfg(rdma_cfg), .bs_en(bs_op_en), .bn_en(bn_op_en), .ew_en(ew_op_en),
         .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),
         .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst),
-        .m_axi_arid(m_axi_arid), .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready),
-        .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),
-        .in_valid(in_valid), .in_ready(in_ready), .in_data(in_data),
+        .m_axi_arid(m_axi_arid), .m_axi_aruser(m_axi_aruser), .m_axi_rvalid(m_axi_rvalid),
+        .m_axi_rready(m_axi_rready), .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp),
+        .m_axi_rlast(m_axi_rlast), .in_valid(in_valid), .in_ready(in_ready), .in_data(in_data),
         .bs_op_valid(bs_valid), .bs_op_ready(bs_ready), .bs_op_data(bs_data),
         .bn_op_valid(bn_valid), .bn_op_ready(bn_ready), .bn_op_data(bn_data),
         .ew_op_valid(ew_valid), .ew_op_ready(ew_ready), .ew_op_data(ew_data)
@@ -229,6 +231,7 @@ module nvdla_sdp #(
                    .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_axi_wr (
         .clk(clk), .rst_n(rst_n),
         .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .cmd_beats(wr_cmd_beats),
+        .cmd_ram_type(cfg[`SDP_DST_RAM_TYPE]), .m_axi_awuser(m_axi_awuser),
         .in_valid(wr_valid), .in_ready(wr_ready), .in_data(core_data),
         .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready), .m_axi_awaddr(m_axi_awaddr),
         .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize), .m_axi_awburst(m_axi_awburst),

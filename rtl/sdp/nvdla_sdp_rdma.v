@@ -31,6 +31,7 @@ module nvdla_sdp_rdma #(
     output wire [2:0]         m_axi_arsize,
     output wire [1:0]         m_axi_arburst,
     output wire [3:0]         m_axi_arid,
+    output wire               m_axi_aruser,  // the burst's RAM type (NVDLA RAM_TYPE: 1 MC, 0 CV), for the router
     input  wire               m_axi_rvalid,
     output wire               m_axi_rready,
     input  wire [ATOM*8-1:0]  m_axi_rdata,
@@ -80,6 +81,9 @@ module nvdla_sdp_rdma #(
     wire [2:0]     mode_v = {rdma_cfg[`SDP_RDMA_ERDMA_DATA_MODE], rdma_cfg[`SDP_RDMA_NRDMA_DATA_MODE],
                              rdma_cfg[`SDP_RDMA_BRDMA_DATA_MODE]};
     wire [N-1:0]   en_v   = {ew_en, bn_en, bs_en, 1'b1};
+    // each stream's memory; the router (rtl/dma/nvdla_axi_route.v) keeps the shared in-order ID in order
+    wire [N-1:0]   ram_v  = {rdma_cfg[`SDP_RDMA_ERDMA_RAM_TYPE], rdma_cfg[`SDP_RDMA_NRDMA_RAM_TYPE],
+                             rdma_cfg[`SDP_RDMA_BRDMA_RAM_TYPE], rdma_cfg[`SDP_RDMA_SRC_RAM_TYPE]};
 
     // per-stream walk: base, strides, beats per line, lines, surfaces
     wire [N*32-1:0] w_base, w_line, w_surf;
@@ -145,14 +149,15 @@ module nvdla_sdp_rdma #(
     wire [B-1:0] rd_data;
     wire [31:0]  bus_addr;
     wire [8:0]   bus_beats;
-    wire         bus_valid, bus_ready;
+    wire         bus_valid, bus_ready, bus_ram_type;
     wire [N-1:0] fifo_push, fifo_in_ready, fifo_valid, fifo_take;
 
     nvdla_sdp_rdma_arb #(.N(N), .ADDR_W(32), .FIFO_DEPTH(FIFO_DEPTH), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_arb (
         .clk(clk), .rst_n(rst_n),
         .req_valid(req_valid), .req_ready(req_ready), .req_addr(req_addr), .req_beats(req_beats),
-        .fifo_pop(fifo_take),
+        .req_ram_type(ram_v), .fifo_pop(fifo_take),
         .cmd_valid(bus_valid), .cmd_ready(bus_ready), .cmd_addr(bus_addr), .cmd_beats(bus_beats),
+        .cmd_ram_type(bus_ram_type),
         .beat_valid(rd_valid), .beat_ready(rd_ready), .fifo_push(fifo_push), .fifo_ready(fifo_in_ready),
         .busy(arb_busy)
     );
@@ -163,7 +168,7 @@ module nvdla_sdp_rdma #(
                    .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_rd (
         .clk(clk), .rst_n(rst_n),
         .cmd_valid(bus_valid), .cmd_ready(bus_ready), .cmd_addr(bus_addr), .cmd_beats({7'd0, bus_beats}),
-        .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),
+        .cmd_ram_type(bus_ram_type), .m_axi_aruser(m_axi_aruser), .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),
         .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst),
         .m_axi_arid(m_axi_arid), .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready),
         .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),

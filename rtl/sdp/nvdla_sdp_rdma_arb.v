@@ -3,7 +3,8 @@
 // FIFO_DEPTH minus beats in the FIFO or still on their way), so the single in-order AXI ID can always hand
 // its data over and no consumer order can deadlock the bus. Eligible streams are served round robin, so
 // every used stream keeps pace. The stream and length of each issued burst go to an order FIFO that steers
-// the returning beats (in issue order, one AXI ID) to their stream FIFO.
+// the returning beats (in issue order, one AXI ID) to their stream FIFO. Each stream's RAM type (its
+// *_RAM_TYPE register) goes with its bursts to the read engine, for the memory router.
 module nvdla_sdp_rdma_arb #(
     parameter N               = 4,
     parameter ADDR_W          = 32,
@@ -17,12 +18,14 @@ module nvdla_sdp_rdma_arb #(
     output wire [N-1:0]        req_ready,
     input  wire [N*ADDR_W-1:0] req_addr,
     input  wire [N*9-1:0]      req_beats,    // 1..MAX_BURST, MAX_BURST <= FIFO_DEPTH
+    input  wire [N-1:0]        req_ram_type, // each stream's memory (NVDLA RAM_TYPE: 1 MC, 0 CV)
     input  wire [N-1:0]        fifo_pop,     // a beat left stream i's FIFO: one credit back
     // to the AXI read engine (one command = one burst)
     output wire              cmd_valid,
     input  wire              cmd_ready,
     output wire [ADDR_W-1:0] cmd_addr,
     output wire [8:0]        cmd_beats,
+    output wire              cmd_ram_type,
     // read data from the AXI read engine, steered to the stream FIFOs (data goes to all, push to one)
     input  wire              beat_valid,
     output wire              beat_ready,
@@ -95,6 +98,7 @@ module nvdla_sdp_rdma_arb #(
     assign req_ready = (cmd_ready & ord_in_ready) ? grant : {N{1'b0}};
     assign cmd_addr  = req_addr[pick*ADDR_W +: ADDR_W];
     assign cmd_beats = req_beats[pick*9 +: 9];
+    assign cmd_ram_type = req_ram_type[pick];
 
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) last <= {SEL_W{1'b0}};

@@ -1,7 +1,10 @@
-// Post-processing subsystem top level: NVDLA host CSB port, one AXI4 master (64-bit data, 32-bit addresses),
-// the GLB interrupt. Wiring only: the CSB slave, one generated register block per unit (configuration and
-// statistics bundles, rtl/gen/nvdla_<unit>_fields.vh), the units SDP, PDP and CDP (each with its RDMA), one
-// N-port AXI arbiter (rtl/dma/nvdla_axi_arb.v; the port index is the AXI ID: PDP 0, CDP 1, SDP 2) and GLB.
+// Post-processing subsystem top level: NVDLA host CSB port, two AXI4 masters (ATOM*8-bit data, 32-bit
+// addresses): m_axi to the primary memory (NVDLA's MCIF) and, with SEC_MEM = 1, c_axi to the CV SRAM
+// (CVIF), the GLB interrupt. Wiring only: the CSB slave, one generated register block per unit (configuration
+// and statistics bundles, rtl/gen/nvdla_<unit>_fields.vh), the units SDP, PDP and CDP (each with its RDMA),
+// the memory interfaces (rtl/dma/nvdla_axi_memif.v: each DMA request goes to the memory its *_RAM_TYPE
+// register names, CV to c_axi and MC to m_axi, everything to m_axi when SEC_MEM = 0; one arbiter per memory,
+// the port index in the AXI ID: PDP 0, CDP 1, SDP 2) and GLB.
 // Addresses outside the units' windows answer as NVDLA's unmapped ones (reads 0, writes dropped, non-posted
 // writes acknowledged); LUT accesses are the register blocks' own (LUT_ACCESS_* bundle slices).
 //
@@ -20,7 +23,8 @@ module nvdla_pp_top #(
     parameter CSB_MAP         = 0,    // CSB address map: 0 NVIDIA's master branch (nv_small..nv_large), 1 nv_full
     parameter PDP_MAX_W       = 64,   // output columns of one PDP band held by the line buffer
     parameter MAX_BURST       = 16,
-    parameter MAX_OUTSTANDING = 8
+    parameter MAX_OUTSTANDING = 8,
+    parameter SEC_MEM         = 0     // 1: the CV SRAM interface c_axi exists; 0: c_axi idle, all on m_axi
 ) (
     input  wire        clk,
     input  wire        rst_n,
@@ -64,13 +68,45 @@ module nvdla_pp_top #(
     output wire        m_axi_bready,
     input  wire [1:0]  m_axi_bresp,
     input  wire [3:0]  m_axi_bid,
-    output wire        intr
+    output wire        intr,
+    // AXI4 master to the second memory (the CV SRAM, requests with RAM_TYPE = CV); tied idle if SEC_MEM = 0
+    output wire        c_axi_arvalid,
+    input  wire        c_axi_arready,
+    output wire [31:0] c_axi_araddr,
+    output wire [7:0]  c_axi_arlen,
+    output wire [2:0]  c_axi_arsize,
+    output wire [1:0]  c_axi_arburst,
+    output wire [3:0]  c_axi_arid,
+    input  wire        c_axi_rvalid,
+    output wire        c_axi_rready,
+    input  wire [ATOM*8-1:0] c_axi_rdata,
+    input  wire [1:0]  c_axi_rresp,
+    input  wire        c_axi_rlast,
+    input  wire [3:0]  c_axi_rid,
+    output wire        c_axi_awvalid,
+    input  wire        c_axi_awready,
+    output wire [31:0] c_axi_awaddr,
+    output wire [7:0]  c_axi_awlen,
+    output wire [2:0]  c_axi_awsize,
+    output wire [1:0]  c_axi_awburst,
+    output wire [3:0]  c_axi_awid,
+    output wire        c_axi_wvalid,
+    input  wire        c_axi_wready,
+    output wire [ATOM*8-1:0] c_axi_wdata,
+    output wire [ATOM-1:0] c_axi_wstrb,
+    output wire        c_axi_wlast,
+    input  wire        c_axi_bvalid,
+    output wire        c_axi_bready,
+    input  wire [1:0]  c_axi_bresp,
+    input  wire [3:0]  c_axi_bid
 );
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (PDP_MAX_W < 1 || MAX_BURST < 1 || MAX_OUTSTANDING < 1 || CSB_MAP < 0 || CSB_MAP > 1) begin
-            $display("ERROR: nvdla_pp_top %m: PDP_MAX_W, MAX_BURST, MAX_OUTSTANDING >= 1, CSB_MAP 0 or 1 (the units check the rest)");
+        if (PDP_MAX_W < 1 || MAX_BURST < 1 || MAX_OUTSTANDING < 1 || CSB_MAP < 0 || CSB_MAP > 1
+            || (SEC_MEM != 0 && SEC_MEM != 1)) begin
+            $display("ERROR: nvdla_pp_top %m: PDP_MAX_W, MAX_BURST, MAX_OUTSTANDING >= 1, CSB_MAP 0 or 1, ",
+                     "SEC_MEM 0 or 1 (the units check the rest)");
             $finish;
         end
     end
@@ -83,7 +119,7 @@ module nvdla_pp_top #(
     // unit order on the CSB slave: GLB, PDP_RDMA, PDP, CDP_RDMA, CDP, SDP_RDMA, SDP
     localparam NUNITS = 7;
     localparam U_GLB = 0, U_PDP_RDMA = 1, U_PDP = 2, U_CDP_RDMA = 3, U_CDP = 4, U_SDP_RDMA = 5, U_SDP = 6;
-    // AXI arbiter ports (= AXI IDs)
+    // memory-interface ports (= AXI IDs on both memories)
     localparam NMASTERS = 3;
     localparam M_PDP = 0, M_CDP = 1, M_SDP = 2;
 
@@ -186,10 +222,10 @@ module nvdla_pp_top #(
         `NVDLA_AXI_UNIT_TO_ARB(M_SDP)
     );
 
-    // ---- AXI: one arbiter; the units take responses by their own valid, not by ID ---------------------------
-    nvdla_axi_arb #(.N(NMASTERS), .ADDR_W(AXI_AW), .DATA_W(AXI_DW), .ID_W(AXI_IW), .ID_BIT(0),
-                    .W_DEPTH(2 * MAX_BURST)) u_axi_arb (
-        .clk(clk), .rst_n(rst_n), `NVDLA_AXI_ARB_SLAVES, `NVDLA_AXI_ARB_MASTER
+    // ---- AXI: a router per unit (RAM type -> memory, in order), an arbiter per memory -------------------
+    nvdla_axi_memif #(.N(NMASTERS), .SEC_MEM(SEC_MEM), .ADDR_W(AXI_AW), .DATA_W(AXI_DW), .ID_W(AXI_IW),
+                      .ID_BIT(0), .W_DEPTH(2 * MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_memif (
+        .clk(clk), .rst_n(rst_n), `NVDLA_AXI_MEMIF_SLAVES, `NVDLA_AXI_MEMIF_MASTERS
     );
 
     // ---- GLB: interrupt status per unit and group --------------------------------------------------------
@@ -204,7 +240,7 @@ module nvdla_pp_top #(
     );
 
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_ok = &{1'b0, arb_rid, arb_bid, pdp_busy_unused, cdp_busy_unused, sdp_busy_unused,
+    wire unused_ok = &{1'b0, pdp_busy_unused, cdp_busy_unused, sdp_busy_unused,
                        pdp_rdma_consumer_unused, cdp_rdma_consumer_unused, sdp_rdma_consumer_unused};
     /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -52,12 +52,14 @@ class MemTiming:
 
 
 class SimMemory:
-    """The memory of tb/hdl/nvdla_pp_top_mem.v (`dut.u_mem`, configured by the wrapper's mem_* inputs)."""
+    """A memory of tb/hdl/nvdla_pp_top_mem.v (`dut.u_mem` on m_axi, or `dut.u_cmem`, the CV SRAM on c_axi:
+    `instance`), configured by the wrapper's mem_* inputs, which both memories share (the strobe on
+    mem_clear clears both: each memory's `clear` must still run, to forget this side's page table)."""
 
-    def __init__(self, dut: Any, clk: Any = None) -> None:
+    def __init__(self, dut: Any, clk: Any = None, instance: str = "u_mem") -> None:
         self.dut = dut
         self.clk = clk if clk is not None else dut.clk
-        mem = dut.u_mem
+        mem = getattr(dut, instance)
         self._mem = mem
         self.bytes = len(mem.store[0]) // 8
         self.slots = len(mem.tag)

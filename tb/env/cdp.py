@@ -79,10 +79,12 @@ def prepare(top: CdpTop, layer: Layer) -> None:
     cfg = layer.prog.config
     src = cube_layouts(cfg)[0]
     lo, hi = src.extent()
-    top.fill(lo, hi)
-    top.fill(*dst_span(cfg))
-    src.write(top.mem, layer.cube)
-    top.ram.write(lo, top.mem.read(lo, hi - lo).tobytes())
+    m = top.index(cfg.src_ram_mc)   # the memory the source is read from (RAM_TYPE), background in both
+    top.fill(lo, hi, mem=m)
+    top.fill(*dst_span(cfg), mem=0)
+    top.fill(*dst_span(cfg), mem=1)
+    src.write(top.mems[m], layer.cube)
+    top.rams[m].write(lo, top.mems[m].read(lo, hi - lo).tobytes())
 
 
 def locate(layer: Layer, addr: int) -> str:
@@ -97,13 +99,14 @@ def locate(layer: Layer, addr: int) -> str:
 
 def compare(top: CdpTop, layer: Layer, label: str) -> None:
     """The destination region (gaps and guards included) against the model; names the first wrong element."""
-    top.check_region(*dst_span(layer.prog.config), label, lambda addr: locate(layer, addr), signed=True,
-                     detail=f"\n  {describe(layer)}")
+    cfg = layer.prog.config
+    top.check_region(*dst_span(cfg), label, lambda addr: locate(layer, addr), signed=True,
+                     detail=f"\n  {describe(layer)}", mem=top.index(cfg.dst_ram_mc))
 
 
 def expect_stats(top: CdpTop, layer: Layer) -> None:
     """Run the model on the mirror (after the RTL ran) and record what the group's registers must hold."""
-    res = run_cdp(layer.prog.config, top.mem)
+    res = run_cdp(layer.prog.config, top.mem, sec_mem=top.sec_mem)
     layer.res = res
     counts = {**res.lut_counts, "out_saturation": res.out_saturation}
     top.group_stats[layer.prog.group] = {reg: counts[name] for reg, name in STATS.items()}

@@ -3,14 +3,17 @@ AxiRam, top_pdp_mem on the simulation memory of tb/hdl/nvdla_pp_top_mem.v) and t
 the `Top` harness (CSB master, the memory, its model mirror, interrupt waits), random legal layers, and
 running one layer and scoring it byte for byte against the model (models/pdp.run_pdp).
 
-`setup` picks the memory from the toplevel: on nvdla_pp_top, a cocotb clock and an AxiRam whose pauses
-change every layer (it also checks the AXI protocol); on the wrapper, its Verilog clock and the simulation
-memory with one seeded random latency/stall timing per test (the memory samples it in reset), so the design
-runs free while a layer computes.
+`setup` picks the memories from the toplevel: on nvdla_pp_top, a cocotb clock and an AxiRam on m_axi and one
+on c_axi (the CV SRAM) whose pauses change every layer (they also check the AXI protocol); on the wrapper,
+its Verilog clock and the simulation memories with one seeded random latency/stall timing per test (they
+sample it in reset), so the design runs free while a layer computes. Memory index 1 is the CV SRAM: a DMA
+side whose RAM_TYPE is CV uses it when the top was built with SEC_MEM=1, memory 0 otherwise (the model
+decides the same way: `Top.sec_mem`, `Top.index`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -67,19 +70,26 @@ class Top:
         self.dut = dut
         self.rng = rng
         self.csb = CsbMaster(dut.clk, dut)
-        self.ram: AxiRam | SimMemory
+        self.rams: list[AxiRam | SimMemory]
         if sim_mem is not None:
-            self.ram = sim_mem
+            self.rams = [sim_mem, SimMemory(dut, sim_mem.clk, instance="u_cmem")]
             self.csb_monitor = None
         else:
-            self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst_n, reset_active_level=False,
-                              size=2**32)
-            for port in (self.ram.write_if, self.ram.read_if):
-                port.log.setLevel(logging.WARNING)    # one INFO line per burst slows the simulation down
+            self.rams = []
+            for prefix in ("m_axi", "c_axi"):
+                ram = AxiRam(AxiBus.from_prefix(dut, prefix), dut.clk, dut.rst_n, reset_active_level=False,
+                             size=2**32)
+                for port in (ram.write_if, ram.read_if):
+                    port.log.setLevel(logging.WARNING)    # one INFO line per burst slows the simulation down
+                self.rams.append(ram)
             # the CSB protocol checked on every access; not on the simulation-memory wrapper, whose point is
             # that no Python runs per cycle while a layer computes
             self.csb_monitor: CsbMonitor | None = CsbMonitor(dut.clk, dut, reset=dut.rst_n)
-        self.mem = Memory()          # the model's memory, kept equal to the RAM before each layer runs
+        self.ram = self.rams[0]
+        # the model's memories, kept equal to the RAMs before each layer runs
+        self.mems = [Memory(), Memory()]
+        self.mem = self.mems[0]
+        self.second_memory = bool(bench_params().get("SEC_MEM", 0))   # the top has c_axi (SEC_MEM=1)
         self.max_w = int(bench_params().get("PDP_MAX_W", 64))
         self.new_pauses()
         self.cov = pdp_coverage.pdp_coverage()
@@ -88,6 +98,15 @@ class Top:
         # until a layer runs (the model does not know a layer's statistics), so expect() refuses after that
         self.shadow = RegShadow(TOP_UNITS)
         self.shadow_exact = True
+
+    @property
+    def sec_mem(self) -> Memory | None:
+        """The model's CV SRAM, as run_pdp / run_cdp / run_sdp take it: None when the top has none."""
+        return self.mems[1] if self.second_memory else None
+
+    def index(self, ram_mc: bool) -> int:
+        """The memory a DMA side with this RAM type uses on this top (models.memory.pick_memory's choice)."""
+        return 1 if (self.second_memory and not ram_mc) else 0
 
     def cover(self, cfg: PdpConfig, group: int) -> None:
         """Count a scored PDP layer in the test's functional coverage (its file is rewritten each time, so
@@ -125,11 +144,11 @@ class Top:
         for unit, reg, value in writes:
             await self.write(unit, reg, value, nposted=reg == "D_OP_ENABLE")
 
-    def fill(self, lo: int, hi: int) -> None:
-        """Random bytes in [lo, hi) of both the RAM and the model's memory."""
+    def fill(self, lo: int, hi: int, mem: int = 0) -> None:
+        """Random bytes in [lo, hi) of both the RAM and the model's memory (index `mem`)."""
         data = self.rng.randbytes(hi - lo)
-        self.ram.write(lo, data)
-        self.mem.write(lo, np.frombuffer(data, dtype=np.uint8))
+        self.rams[mem].write(lo, data)
+        self.mems[mem].write(lo, np.frombuffer(data, dtype=np.uint8))
 
     async def group_registers(self, unit: str, group: int, regs: Iterable[str]) -> dict[str, int]:
         """Registers of one register group of `unit` (selected with S_POINTER.PRODUCER)."""
@@ -144,11 +163,17 @@ class Top:
             assert not bad, f"{label}: {unit} group {group} registers (read, model): {bad}"
 
     def check_region(self, lo: int, hi: int, label: str, where: Callable[[int], str], *, signed: bool = False,
-                     detail: str = "") -> None:
-        """The RAM's [lo, hi) equals the model's memory; else fail naming the first wrong byte (`where(addr)`:
-        what that byte is), its values as int8 (`signed`) or hex bytes, then `detail`."""
-        actual = np.frombuffer(self.ram.read(lo, hi - lo), dtype=np.uint8)
-        expected = self.mem.read(lo, hi - lo)
+                     detail: str = "", mem: int = 0) -> None:
+        """RAM `mem`'s [lo, hi) equals the model's memory; else fail naming the first wrong byte (`where`:
+        what that byte is), its values as int8 (`signed`) or hex bytes, then `detail`. The same region of
+        the other memory must equal the model's too (a request routed to the wrong memory shows there)."""
+        for m in (mem, 1 - mem):
+            self._check_one(lo, hi, f"{label} (memory {m})", where, signed, detail, m)
+
+    def _check_one(self, lo: int, hi: int, label: str, where: Callable[[int], str], signed: bool, detail: str,
+                   mem: int) -> None:
+        actual = np.frombuffer(self.rams[mem].read(lo, hi - lo), dtype=np.uint8)
+        expected = self.mems[mem].read(lo, hi - lo)
         bad = np.flatnonzero(actual != expected)
         if not bad.size:
             return
@@ -170,8 +195,9 @@ class Top:
     def new_pauses(self) -> None:
         """New random AXI pauses for the next layer on the AxiRam; the simulation memory keeps the timing
         it sampled in reset (one seeded draw per test, logged by start_top)."""
-        if isinstance(self.ram, AxiRam):
-            set_memory_pauses(self.ram, self.rng)
+        for ram in self.rams:
+            if isinstance(ram, AxiRam):
+                set_memory_pauses(ram, self.rng)
 
     async def status(self, unit: str) -> tuple[int, int]:
         value = await self.read(unit, "S_STATUS")
@@ -243,13 +269,16 @@ def describe(desc: Mapping[str, object], prog: PdpProgram) -> str:
 
 
 def compare(top: Top, cfg: PdpConfig, label: str) -> None:
-    top.check_region(*dst_span(cfg), label, lambda addr: locate(cfg, addr))
+    top.check_region(*dst_span(cfg), label, lambda addr: locate(cfg, addr), mem=top.index(cfg.dst_ram_mc))
 
 
 def prepare(top: Top, prog: PdpProgram) -> None:
-    """Random input and random destination background (gaps and guards) in the RAM and the model."""
-    top.fill(*src_span(prog.config))
-    top.fill(*dst_span(prog.config))
+    """Random input and random destination background (gaps and guards) in the RAMs and the model, each in
+    the memory its RAM type names (the destination's background in both, so a misrouted write shows)."""
+    cfg = prog.config
+    top.fill(*src_span(cfg), mem=top.index(cfg.src_ram_mc))
+    top.fill(*dst_span(cfg), mem=0)
+    top.fill(*dst_span(cfg), mem=1)
 
 
 async def run_layer(top: Top, prog: PdpProgram, label: str, fresh: bool = True) -> int:
@@ -261,7 +290,7 @@ async def run_layer(top: Top, prog: PdpProgram, label: str, fresh: bool = True) 
     await top.issue(prog.writes)
     done = await top.wait_done(prog.group)
     assert done is not None, f"{label}: no PDP_{prog.group} interrupt within {DONE_BOUND} cycles"
-    run_pdp(prog.config, top.mem)
+    run_pdp(prog.config, top.mem, sec_mem=top.sec_mem)
     compare(top, prog.config, label)
     top.cover(prog.config, prog.group)
     return done[0]
@@ -299,13 +328,27 @@ def random_description(rng: random.Random, max_w: int,
             return desc, out_w, out_h
 
 
-def random_program(rng: random.Random, max_w: int, group: int,
-                   aim: Sequence[str] = ()) -> tuple[dict[str, object], PdpProgram]:
-    """A random legal layer through the driver (split width when too wide, sometimes when not)."""
+def random_rams(rng: random.Random, sides: Iterable[str]) -> dict[str, bool]:
+    """A memory per DMA side (RAM_TYPE MC: True, CV: False), each drawn over both values."""
+    return {side: rng.random() < 0.5 for side in sides}
+
+
+def with_ram(surface: Surface, ram_mc: Mapping[str, bool] | None, side: str) -> Surface:
+    """The surface in the memory `ram_mc` names for `side` (unchanged, MC, when it names none)."""
+    if ram_mc is None or side not in ram_mc:
+        return surface
+    return dataclasses.replace(surface, ram_mc=ram_mc[side])
+
+
+def random_program(rng: random.Random, max_w: int, group: int, aim: Sequence[str] = (),
+                   ram_mc: Mapping[str, bool] | None = None) -> tuple[dict[str, object], PdpProgram]:
+    """A random legal layer through the driver (split width when too wide, sometimes when not).
+    ram_mc: the memory of the "src" and "dst" sides (RAM_TYPE MC True, CV False); MC when not named."""
     while True:
         desc, out_w, out_h = random_description(rng, max_w, aim)
-        desc["src"] = placement(rng, SRC_REGION, int(desc["width"]), int(desc["height"]))  # type: ignore[call-overload]
-        desc["dst"] = placement(rng, DST_REGION, out_w, out_h)
+        src = placement(rng, SRC_REGION, int(desc["width"]), int(desc["height"]))  # type: ignore[call-overload]
+        dst = placement(rng, DST_REGION, out_w, out_h)
+        desc["src"], desc["dst"] = with_ram(src, ram_mc, "src"), with_ram(dst, ram_mc, "dst")
         if out_w > max_w:
             desc["split"] = rng.randint(max(1, max_w // 2), max_w)
         elif out_w >= 2 and rng.random() < 0.3:
@@ -333,7 +376,8 @@ async def random_layers(dut: SimHandleBase, count: int) -> None:
     batch = Batch(dut)
     for i in range(count):
         # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
-        desc, prog = random_program(top.rng, top.max_w, group=batch.group, aim=top.cov.missing())
+        desc, prog = random_program(top.rng, top.max_w, group=batch.group, aim=top.cov.missing(),
+                                    ram_mc=random_rams(top.rng, ("src", "dst")))
         label = f"layer {i}: {describe(desc, prog)}"
         cycles = await batch.run(label, run_layer(top, prog, label))
         if cycles is not None:

@@ -93,25 +93,27 @@ def prepare(top: SdpTop, layer: Layer) -> None:
     """Random background over every cube the layer touches (and around the destination), then the input
     cube and the operand cubes, in the model's memory, copied to the RAM."""
     cfg = layer.prog.config
-    spans = [cube_span(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg, cfg.is_1x1),
-             dst_span(cfg)]
+    # (lo, hi, memory): each cube in the memory its RAM type names, the destination's background in both
+    src_mem = top.index(cfg.src_ram_mc)
+    src_lo, src_hi = cube_span(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg, cfg.is_1x1)
+    spans = [(src_lo, src_hi, src_mem), (*dst_span(cfg), 0), (*dst_span(cfg), 1)]
     for od in layer.operands.values():
         if od is not None:
             d = od.dma
-            spans.append(cube_span(d.base, d.line_stride, d.surface_stride, cfg, not d.per_element,
-                                   d.bytes_per_element))
-    for lo, hi in spans:
-        top.fill(lo, hi)
+            spans.append((*cube_span(d.base, d.line_stride, d.surface_stride, cfg, not d.per_element,
+                                     d.bytes_per_element), top.index(d.ram_mc)))
+    for lo, hi, m in spans:
+        top.fill(lo, hi, mem=m)
     lanes = (layer.cube & 0xFF).astype(np.uint8).reshape(cfg.surfaces, ATOM, cfg.height, cfg.width)
-    write_feature(top.mem, cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.is_1x1,
+    write_feature(top.mems[src_mem], cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.is_1x1,
                   lanes.transpose(0, 2, 3, 1))
     for od in layer.operands.values():
         if od is not None:
             d = od.dma
-            write_feature(top.mem, d.base, d.line_stride, d.surface_stride, not d.per_element,
-                          operand_bytes(od))
-    for lo, hi in spans:
-        top.ram.write(lo, top.mem.read(lo, hi - lo).tobytes())
+            write_feature(top.mems[top.index(d.ram_mc)], d.base, d.line_stride, d.surface_stride,
+                          not d.per_element, operand_bytes(od))
+    for lo, hi, m in spans:
+        top.rams[m].write(lo, top.mems[m].read(lo, hi - lo).tobytes())
 
 
 def locate(cfg: SdpConfig, addr: int) -> str:
@@ -131,14 +133,14 @@ def compare(top: SdpTop, layer: Layer, label: str) -> None:
     cfg = layer.prog.config
     eql = " (nothing may be written in EQL mode)" if cfg.ew.eql else ""
     top.check_region(*dst_span(cfg), label, lambda addr: locate(cfg, addr), signed=True,
-                     detail=f"{eql}\n  {describe(layer)}")
+                     detail=f"{eql}\n  {describe(layer)}", mem=top.index(cfg.dst_ram_mc))
 
 
 def expect(top: SdpTop, layer: Layer) -> SdpResult:
     """Run the model on the mirror (after the RTL ran) and record what the group's registers must hold. The
     model reads the operands from memory itself: they must be the ones the bench wrote."""
     prog = layer.prog
-    res = run_sdp(prog.config, top.mem, lut_tables=prog.lut_tables)
+    res = run_sdp(prog.config, top.mem, sec_mem=top.sec_mem, lut_tables=prog.lut_tables)
     mine = sdp_compute(layer.cube, prog.config, layer.ops, lut_tables=prog.lut_tables)
     assert np.array_equal(mine.data, res.output), \
         f"bench bug: the operands the bench wrote are not what the model reads back\n  {describe(layer)}"

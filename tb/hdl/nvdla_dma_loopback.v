@@ -46,12 +46,16 @@ module nvdla_dma_loopback #(
 );
     wire        d_valid, d_ready;
     wire [63:0] d_data;
+    // one memory here: the RAM type the engines carry for the top's router goes nowhere
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire        aruser_unused, awuser_unused;
+    /* verilator lint_on UNUSEDSIGNAL */
 
     nvdla_axi_rd #(.MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_rd (
         .clk(clk), .rst_n(rst_n),
         .cmd_valid(rd_cmd_valid), .cmd_ready(rd_cmd_ready),
-        .cmd_addr(rd_cmd_data[47:16]), .cmd_beats(rd_cmd_data[15:0]),
-        .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),
+        .cmd_addr(rd_cmd_data[47:16]), .cmd_beats(rd_cmd_data[15:0]), .cmd_ram_type(1'b1),
+        .m_axi_aruser(aruser_unused), .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),
         .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst),
         .m_axi_arid(m_axi_arid), .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready),
         .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),
@@ -61,8 +65,8 @@ module nvdla_dma_loopback #(
     nvdla_axi_wr #(.MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_wr (
         .clk(clk), .rst_n(rst_n),
         .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready),
-        .cmd_addr(wr_cmd_data[47:16]), .cmd_beats(wr_cmd_data[15:0]),
-        .in_valid(d_valid), .in_ready(d_ready), .in_data(d_data),
+        .cmd_addr(wr_cmd_data[47:16]), .cmd_beats(wr_cmd_data[15:0]), .cmd_ram_type(1'b1),
+        .m_axi_awuser(awuser_unused), .in_valid(d_valid), .in_ready(d_ready), .in_data(d_data),
         .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready), .m_axi_awaddr(m_axi_awaddr),
         .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize), .m_axi_awburst(m_axi_awburst),
         .m_axi_awid(m_axi_awid), .m_axi_wvalid(m_axi_wvalid), .m_axi_wready(m_axi_wready),

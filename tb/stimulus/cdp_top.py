@@ -5,6 +5,7 @@ random, aimed, narrow and one-table LUTs), cube sizes and strided placements.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from collections.abc import Mapping
@@ -108,9 +109,10 @@ def choose_lut(rng: random.Random, kind: str, lut_in: NDArray[np.int64]) -> LutC
 
 def make_layer(rng: random.Random, index: int, group: int, *, kind: str | None = None,
                dims: tuple[int, int, int] | None = None, src_region: int = SRC_REGION,
-               dst_region: int = DST_REGION) -> Layer:
+               dst_region: int = DST_REGION, ram_mc: Mapping[str, bool] | None = None) -> Layer:
     """A random legal layer through the driver. The first layers walk the window lengths, the bypass modes
-    and the LUT kinds, so that even a short run has them all."""
+    and the LUT kinds, so that even a short run has them all. ram_mc: the memory of the "src" and "dst"
+    sides (RAM_TYPE MC True, CV False); MC when not named."""
     w, h, c = dims or random_dims(rng, nightly())
     modes = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 0), (0, 0)]
     sqsum_bypass, mul_bypass = modes[index] if index < len(modes) else rng.choice(modes + [(0, 0)] * 3)
@@ -123,6 +125,9 @@ def make_layer(rng: random.Random, index: int, group: int, *, kind: str | None =
         "sqsum_bypass": bool(sqsum_bypass), "mul_bypass": bool(mul_bypass), "datin": datin,
         "src": placement(rng, src_region, w, h), "dst": placement(rng, dst_region, w, h),
         "perf": rng.random() < 0.5}
+    for side in ("src", "dst"):
+        if ram_mc is not None and side in ram_mc:
+            desc[side] = dataclasses.replace(desc[side], ram_mc=ram_mc[side])  # type: ignore[type-var]
     surfaces = -(-c // ATOM)
     cube = random_cube_data(rng, w, h, surfaces * ATOM)
     # a provisional program (default LUT and output convertor) gives the LUT inputs and products of the data,
@@ -150,4 +155,5 @@ def describe(layer: Layer) -> str:
             f"[{lut.le_start}, {lut.le_end}] sel={lut.le_index_select} off={lut.le_index_offset}, LO "
             f"[{lut.lo_start}, {lut.lo_end}] sel={lut.lo_index_select}, priorities u/o/h="
             f"{lut.uflow_priority}/{lut.oflow_priority}/{lut.hybrid_priority}; "
-            f"src (base, line, surface) {tuple(hex(v) for v in src)}, dst {tuple(hex(v) for v in dst)}")
+            f"src (base, line, surface) {tuple(hex(v) for v in src)}, dst {tuple(hex(v) for v in dst)}; "
+            f"RAM types src {'MC' if cfg.src_ram_mc else 'CV'}, dst {'MC' if cfg.dst_ram_mc else 'CV'}")

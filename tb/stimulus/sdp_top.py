@@ -338,10 +338,13 @@ def _signed_cvt(raw: Mapping[str, int]) -> OutputCvt:
                      int(as_signed(raw["D_CVT_SCALE.CVT_SCALE"], 16)), raw["D_CVT_SHIFT.CVT_SHIFT"])
 
 
-def make_layer(rng: random.Random, group: int, wants: Wants, offset: int = 0) -> Layer:
+def make_layer(rng: random.Random, group: int, wants: Wants, offset: int = 0,
+               ram_mc: Mapping[str, bool] | None = None) -> Layer:
     """A random legal layer through the driver, meeting `wants`: the data first, then the EW truncate, the
     EQL operand, the LUT and the output convertor aimed at what the data gives at each stage. `offset` moves
-    every cube of the layer (layers in flight together keep apart)."""
+    every cube of the layer (layers in flight together keep apart). ram_mc: the memory (RAM_TYPE MC True,
+    CV False) of the input "src", the output "dst" and each operand "BS", "BN", "EW" (a layer may read
+    both memories); MC when not named."""
     w, h, c = random_dims(rng, wants.cube)
     c_pad = -(-c // ATOM) * ATOM
     cube = random_data(rng, (c_pad, h, w), -128, 127)
@@ -353,6 +356,10 @@ def make_layer(rng: random.Random, group: int, wants: Wants, offset: int = 0) ->
     goals = {**wants.block, **({"EW": "per element"} if wants.lut == "EQL equal" else {})}
     data = {name: random_operand(rng, name, blk, goals.get(name), (w, h, c), offset)
             for name, blk in blocks.items()}
+    if ram_mc is not None:
+        data = {name: od if od is None or name not in ram_mc else
+                dataclasses.replace(od, dma=dataclasses.replace(od.dma, ram_mc=ram_mc[name]))
+                for name, od in data.items()}
     ops = operands_of(data, blocks)
     bn_out = _pre_ew(cube, bs, bn, ops)
     ew = dataclasses.replace(ew, truncate=aim_truncate(rng, ew, bn_out, ops, wants.lut))
@@ -376,6 +383,9 @@ def make_layer(rng: random.Random, group: int, wants: Wants, offset: int = 0) ->
             "src": placement(rng, REGIONS["SRC"] + offset, w, h),
             "dst": placement(rng, REGIONS["DST"] + offset, w, h),
             **{DMA_ARG[n]: od.dma for n, od in data.items() if od is not None}}
+    for side in ("src", "dst"):
+        if ram_mc is not None and side in ram_mc:
+            desc[side] = dataclasses.replace(desc[side], ram_mc=ram_mc[side])  # type: ignore[type-var]
     prog = sdp_layer(w, h, c, **desc)  # type: ignore[arg-type]
     return Layer(prog, cube, data, ops, "EQL" if ew.eql else kind, desc={"dims": (w, h, c), **desc})
 
@@ -394,7 +404,8 @@ def _block_text(name: str, blk: XBlock | EwBlock, od: OperandData | None) -> str
                      f"LUT {'off' if blk.lut_bypass else 'on'}")
     if od is not None:
         d = od.dma
-        parts.append(f"DMA use {('MUL', 'ALU', 'BOTH')[d.data_use]} {2 if d.two_byte else 1}-byte "
+        parts.append(f"DMA {'MC' if d.ram_mc else 'CV'} use {('MUL', 'ALU', 'BOTH')[d.data_use]} "
+                     f"{2 if d.two_byte else 1}-byte "
                      f"{'per element' if d.per_element else 'per kernel'} at "
                      f"{(hex(d.base), hex(d.line_stride), hex(d.surface_stride))}")
     return f"{name} " + ", ".join(parts)
@@ -414,4 +425,5 @@ def describe(layer: Layer) -> str:
     src = (cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride)
     dst = (cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride)
     return (f"group {layer.prog.group}: {cfg.width}x{cfg.height}x{cfg.channels}; {blocks}; out cvt {cvt}"
-            f"{lut_text}; src {tuple(hex(v) for v in src)}, dst {tuple(hex(v) for v in dst)}")
+            f"{lut_text}; src {'MC' if cfg.src_ram_mc else 'CV'} {tuple(hex(v) for v in src)}, "
+            f"dst {'MC' if cfg.dst_ram_mc else 'CV'} {tuple(hex(v) for v in dst)}")

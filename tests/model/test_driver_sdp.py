@@ -231,8 +231,8 @@ def test_round_trip_fields_give_the_description(seed: int) -> None:
     assert (cfg.brdma, cfg.nrdma, cfg.erdma) == (desc["brdma"], desc["nrdma"], desc["erdma"])
     src, dst = desc["src"], desc["dst"] or Surface(0, 0, 0)
     assert (cfg.width, cfg.height, cfg.channels) == (desc["width"], desc["height"], desc["channels"])
-    assert (cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride) == dataclasses.astuple(src)
-    assert (cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride) == dataclasses.astuple(dst)
+    assert (cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride) == dataclasses.astuple(src)[:3]
+    assert (cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride) == dataclasses.astuple(dst)[:3]
     assert not cfg.flying_in and not cfg.to_pdp
     if "lut" in desc:
         assert LutConfig.from_fields({"SDP": lut_fields(desc["lut"])}, "SDP") == desc["lut"]  # type: ignore
@@ -326,7 +326,9 @@ def _trace_program(folder: Path) -> tuple[dict[str, dict[str, int]], LutRam]:
 
 SDP_TRACES = [f for f in default_trace_folders() if f.name.startswith("sdp_")]
 # Rules this driver keeps that NVIDIA's trace generator does not (the model runs those traces as they are).
-_STRICTER = ("operands come from external memory", "MUST be bypassed", "is enabled but no active ALU")
+# (the overlap rule compares bounding ranges: a trace may interleave cubes whose bytes never meet)
+_STRICTER = ("operands come from external memory", "MUST be bypassed", "is enabled but no active ALU",
+             "must not overlap")
 # Fields the driver computes from the description (D_PERF_*, D_CYA and status registers are the generator's).
 _COMPARED = ("D_DATA_CUBE", "D_SRC_BASE_ADDR_LOW", "D_SRC_LINE", "D_SRC_SURFACE", "D_DST_BASE_ADDR_LOW",
              "D_DST_LINE", "D_DST_SURFACE", "D_DP_", "D_CVT", "D_DATA_FORMAT", "D_FEATURE_MODE_CFG",
@@ -417,8 +419,6 @@ _EQL = EwBlock(bypass=False, alu_bypass=False, alu_algo=ALU_EQL)
     ({"cvt": OutputCvt(0, 1, 64)}, "CVT_SHIFT is 0..63"),
     ({"brdma": dataclasses.replace(operand_dma(OPND, "both"), data_use=3)},
      "BRDMA_DATA_USE must be MUL (0), ALU (1) or BOTH (2)"),
-    ({"erdma": dataclasses.replace(operand_dma(OPND, "mul", per_element=True), ram_mc=False)},
-     "ERDMA operands come from external memory (RAM_TYPE MC); this subsystem has no secondary memory"),
     ({"lut": LutConfig(unit="CDP")}, "the LUT must be an SDP LUT"),
     ({"lut": LutConfig(unit="SDP", le_start=1 << 31, le_end=(1 << 31) + 64)},
      "LUT_LE_START is a signed 32-bit value"),
