@@ -191,7 +191,7 @@ class BenchTarget:
         self.second_memory = bool(bench_params().get("SEC_MEM", 0))
         self.timing = timing or MemTiming()
         self.csb = CsbMaster(dut.clk, dut)
-        self.model = ModelTarget(second_memory=self.second_memory)
+        self.model = ModelTarget()  # the configuration of the run ($CONFIG), as the build
         self.t_enable = 0
         self.wall_enable = 0.0
 
@@ -204,7 +204,7 @@ class BenchTarget:
         C++ program of the layer starts the same way, so a seed's stalls fall on the same cycles)."""
         for m in self.mems:
             await m.clear()
-        self.model = ModelTarget(second_memory=self.second_memory)
+        self.model = ModelTarget()  # the configuration of the run ($CONFIG), as the build
         await reset(self.dut)
         await self.csb.write(csb_address("GLB", "S_INTR_MASK"), 0, nposted=True)
 
