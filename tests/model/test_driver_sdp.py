@@ -231,8 +231,9 @@ def test_round_trip_fields_give_the_description(seed: int) -> None:
     assert (cfg.brdma, cfg.nrdma, cfg.erdma) == (desc["brdma"], desc["nrdma"], desc["erdma"])
     src, dst = desc["src"], desc["dst"] or Surface(0, 0, 0)
     assert (cfg.width, cfg.height, cfg.channels) == (desc["width"], desc["height"], desc["channels"])
-    assert (cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride) == dataclasses.astuple(src)
-    assert (cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride) == dataclasses.astuple(dst)
+    got_src = (cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.src_ram_mc)
+    got_dst = (cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg.dst_ram_mc)
+    assert (got_src, got_dst) == (dataclasses.astuple(src), dataclasses.astuple(dst))
     assert not cfg.flying_in and not cfg.to_pdp
     if "lut" in desc:
         assert LutConfig.from_fields({"SDP": lut_fields(desc["lut"])}, "SDP") == desc["lut"]  # type: ignore
@@ -326,7 +327,7 @@ def _trace_program(folder: Path) -> tuple[dict[str, dict[str, int]], LutRam]:
 
 SDP_TRACES = [f for f in default_trace_folders() if f.name.startswith("sdp_")]
 # Rules this driver keeps that NVIDIA's trace generator does not (the model runs those traces as they are).
-_STRICTER = ("operands come from external memory", "MUST be bypassed", "is enabled but no active ALU")
+_STRICTER = ("MUST be bypassed", "is enabled but no active ALU", "must not overlap the SRC cube")
 # Fields the driver computes from the description (D_PERF_*, D_CYA and status registers are the generator's).
 _COMPARED = ("D_DATA_CUBE", "D_SRC_BASE_ADDR_LOW", "D_SRC_LINE", "D_SRC_SURFACE", "D_DST_BASE_ADDR_LOW",
              "D_DST_LINE", "D_DST_SURFACE", "D_DP_", "D_CVT", "D_DATA_FORMAT", "D_FEATURE_MODE_CFG",
@@ -363,9 +364,10 @@ def test_driver_reproduces_nvidia_trace_registers(folder: Path) -> None:
         prog = sdp_layer(cfg.width, cfg.height, cfg.channels, bs=bs, bn=bn, ew=ew, cvt=cvt,
                          brdma=_trace_dma(cfg.brdma), nrdma=_trace_dma(cfg.nrdma),
                          erdma=_trace_dma(cfg.erdma), lut=lut,
-                         src=Surface(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride),
+                         src=Surface(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride,
+                                     cfg.src_ram_mc),
                          dst=None if cfg.to_pdp or cfg.ew.eql else
-                         Surface(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride),
+                         Surface(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg.dst_ram_mc),
                          to_pdp=cfg.to_pdp)
     except ConfigError as err:
         assert any(s in err.rule for s in _STRICTER), f"{folder.name}: rejected by {err}"
