@@ -178,7 +178,7 @@ async def pdp_and_cdp_concurrent(dut: SimHandleBase) -> None:
             f"per ID: {spans})"
         expect_stats(top, cdp)
         compare(top, cdp, f"round {rounds}, CDP")
-        run_pdp(pdp.config, top.mem)
+        run_pdp(pdp.config, top.mem, sec_mem=top.sec_mem)
         compare_pdp(top, pdp.config, f"round {rounds}, PDP")
         await top.check_stats(f"round {rounds}")
         dut._log.info("round %d: both done in %d cycles, %d PDP and %d CDP read bursts", rounds, waited,

@@ -128,7 +128,7 @@ async def register_groups(dut: SimHandleBase) -> None:
         assert await top.status(unit) == (IDLE, IDLE)
     assert await top.read("GLB", "S_INTR_STATUS") == 0 and int(dut.intr.value) == 0
     for name, prog in (("A (group 0)", a), ("B (group 1)", b)):
-        run_pdp(prog.config, top.mem)
+        run_pdp(prog.config, top.mem, sec_mem=top.sec_mem)
         compare(top, prog.config, f"layer {name}")
         top.cover(prog.config, prog.group)
 
@@ -331,7 +331,7 @@ async def driver_rejects(dut: SimHandleBase) -> None:
     # the same path with a valid layer does reach the RTL and runs correctly
     prog = await submit(top, {})
     assert await top.wait_done(0) is not None, "the valid control layer did not finish"
-    run_pdp(prog.config, top.mem)
+    run_pdp(prog.config, top.mem, sec_mem=top.sec_mem)
     compare(top, prog.config, "control layer")
 
 
@@ -518,8 +518,9 @@ def mirror_for(top: Top, cfg: PdpConfig) -> bool:
         return False       # the output would overwrite the feeding SDP layer's input
     if len(spans) == 2 and spans[0][0] < spans[1][1] and spans[1][0] < spans[0][1]:
         return False
-    for lo, hi in spans:
-        top.mem.write(lo, np.frombuffer(top.ram.read(lo, hi - lo), dtype=np.uint8))
+    for lo, hi in spans:   # both memories: a random RAM_TYPE may name either
+        for ram, mem in zip(top.rams, top.mems, strict=True):
+            mem.write(lo, np.frombuffer(ram.read(lo, hi - lo), dtype=np.uint8))
     return True
 
 
@@ -561,7 +562,8 @@ async def random_registers_never_hang(dut: SimHandleBase) -> None:
                                  f"driver verdict: {verdict}; writes: {program}; " \
                                  f"the program before it: {previous}"
         if scored:
-            run_pdp(cfg, top.mem, flying_input=None if fed is None else fed[0])  # type: ignore[arg-type]
+            run_pdp(cfg, top.mem, flying_input=None if fed is None else fed[0],  # type: ignore[arg-type]
+                    sec_mem=top.sec_mem)
             compare(top, cfg, f"legal random program {i}: {program}")  # type: ignore[arg-type]
             top.cover(cfg, group)  # type: ignore[arg-type]
         for unit in ("PDP", "PDP_RDMA"):

@@ -229,7 +229,7 @@ async def sdp_with_cdp_or_pdp(dut: SimHandleBase) -> None:
             compare_cdp(top, cdp, f"round {rounds}, CDP")
             await top.check_stats(f"round {rounds}")
         else:
-            run_pdp(pdp.config, top.mem)
+            run_pdp(pdp.config, top.mem, sec_mem=top.sec_mem)
             compare_pdp(top, pdp.config, f"round {rounds}, PDP")
         await top.check_sdp_stats(f"round {rounds}")
         await check_idle(top, f"round {rounds}", "SDP")

@@ -9,11 +9,13 @@ SEC_MEM=1 and SEC_MEM=0).
   against the model in both memories (the written one and the untouched one: models.memory.pick_memory
   decides which), the source regions holding different random data in the other memory (a read from the
   wrong memory gives a wrong output), and the bytes each memory served and stored (zero where no side of
-  that direction uses it, non-zero where one does).
+  that direction uses it, non-zero where one does). The layers of one unit are the same layer (one seed)
+  in different memories, so the cycles each took (logged) show what a memory switch costs.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 
 import cocotb
@@ -75,8 +77,8 @@ def name_of(rams: Mapping[str, bool]) -> str:
     return ", ".join(f"{side} {'MC' if mc else 'CV'}" for side, mc in rams.items())
 
 
-async def pdp_layer(top: SdpTop, rams: dict[str, bool], group: int, label: str) -> None:
-    desc, prog = pdp_env.random_program(top.rng, top.max_w, group, ram_mc=rams)
+async def pdp_layer(top: SdpTop, rng: random.Random, rams: dict[str, bool], group: int, label: str) -> int:
+    desc, prog = pdp_env.random_program(rng, top.max_w, group, ram_mc=rams)
     cfg = prog.config
     decoys(top, [pdp_env.src_span(cfg)])
     pdp_env.prepare(top, prog)
@@ -87,19 +89,21 @@ async def pdp_layer(top: SdpTop, rams: dict[str, bool], group: int, label: str) 
     run_pdp(cfg, top.mem, sec_mem=top.sec_mem)
     pdp_env.compare(top, cfg, f"{label} ({pdp_env.describe(desc, prog)})")
     traffic.check(top, {"src": cfg.src_ram_mc}, {"dst": cfg.dst_ram_mc}, label)
+    return waited
 
 
-async def cdp_layer(top: SdpTop, rams: dict[str, bool], index: int, group: int, label: str) -> None:
-    layer = make_cdp_layer(top.rng, index, group, ram_mc=rams)
+async def cdp_layer(top: SdpTop, rng: random.Random, rams: dict[str, bool], group: int, label: str) -> int:
+    layer = make_cdp_layer(rng, 0, group, ram_mc=rams)
     cfg = layer.prog.config
     decoys(top, [cube_layouts(cfg)[0].extent()])
     traffic = Traffic(top)
-    await cdp_env.run_layer(top, layer, label)
+    cycles = await cdp_env.run_layer(top, layer, label)
     traffic.check(top, {"src": cfg.src_ram_mc}, {"dst": cfg.dst_ram_mc}, label)
+    return cycles
 
 
-async def sdp_layer(top: SdpTop, rams: dict[str, bool], group: int, label: str) -> None:
-    layer = make_sdp_layer(top.rng, group, ALL_OPERANDS, ram_mc=rams)
+async def sdp_layer(top: SdpTop, rng: random.Random, rams: dict[str, bool], group: int, label: str) -> int:
+    layer = make_sdp_layer(rng, group, ALL_OPERANDS, ram_mc=rams)
     cfg = layer.prog.config
     ods = {name: od for name, od in layer.operands.items() if od is not None}
     assert set(ods) == {"BS", "BN", "EW"}, f"{label}: the layer must read all three operand streams"
@@ -108,9 +112,10 @@ async def sdp_layer(top: SdpTop, rams: dict[str, bool], group: int, label: str) 
                                 not od.dma.per_element, od.dma.bytes_per_element) for od in ods.values()]
     decoys(top, spans)
     traffic = Traffic(top)
-    await sdp_env.run_layer(top, layer, label)
+    cycles = await sdp_env.run_layer(top, layer, label)
     reads = {"src": cfg.src_ram_mc, **{name: od.dma.ram_mc for name, od in ods.items()}}
     traffic.check(top, reads, {"dst": cfg.dst_ram_mc}, label)
+    return cycles
 
 
 @cocotb.test()
@@ -124,13 +129,13 @@ async def every_client_each_memory(dut: SimHandleBase) -> None:
         groups[unit] ^= 1
         return g
 
-    for rams in combos(("src", "dst")):
-        await pdp_layer(top, rams, next_group("PDP"), f"PDP layer, {name_of(rams)}")
-        layers += 1
-    for i, rams in enumerate(combos(("src", "dst"))):
-        await cdp_layer(top, rams, i, next_group("CDP"), f"CDP layer, {name_of(rams)}")
-        layers += 1
-    for rams in combos(SDP_SIDES):
-        await sdp_layer(top, rams, next_group("SDP"), f"SDP layer, {name_of(rams)}")
-        layers += 1
+    runs = (("PDP", ("src", "dst"), pdp_layer), ("CDP", ("src", "dst"), cdp_layer),
+            ("SDP", SDP_SIDES, sdp_layer))
+    for unit, sides, run in runs:
+        seed = top.rng.getrandbits(32)   # one layer per unit, in every combination of memories
+        for rams in combos(sides):
+            label = f"{unit} layer, {name_of(rams)}"
+            cycles = await run(top, random.Random(seed), rams, next_group(unit), label)
+            dut._log.info("%s: %d cycles", label, cycles)
+            layers += 1
     outcome.checked(layers, "layers")

@@ -21,13 +21,14 @@ def test_synthesizes() -> None:
 
 # (module, good parameters, bad parameters). Each bad set breaks only what the module's check guards and
 # would otherwise elaborate without a word: a FIFO, or the W length queue, whose pointers do not wrap at
-# its depth; two CSB units answering the same window.
+# its depth; two CSB units answering the same window; a memory router told of a third memory.
 PARAM_CASES = [
     ("nvdla_fifo", {"WIDTH": "8", "DEPTH": "32"}, {"WIDTH": "8", "DEPTH": "24"}),
     ("nvdla_axi_wr", {"MAX_OUTSTANDING": "8"}, {"MAX_OUTSTANDING": "6"}),
     ("nvdla_pdp_lbuf", {"DEPTH": "64", "AW": "6"}, {"DEPTH": "65", "AW": "6"}),
     ("nvdla_sdp_rdma", {"FIFO_DEPTH": "32"}, {"FIFO_DEPTH": "8"}),
     ("nvdla_cdp_walk", {"CHUNK": "8"}, {"CHUNK": "8", "P_W": "2"}),
+    ("nvdla_axi_route", {"SEC_MEM": "1"}, {"SEC_MEM": "2"}),
     ("nvdla_csb_slave", {"NUNITS": "2", "UNIT_IDS": "{6'h08, 6'h01}"},
      {"NUNITS": "2", "UNIT_IDS": "{6'h01, 6'h01}"}),
 ]
