@@ -9,6 +9,7 @@ parameter, before anything is built from it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from dataclasses import dataclass
@@ -65,8 +66,15 @@ class Configuration:
 
     @property
     def pdp_max_width(self) -> int:
+        return self.pdp_band_width(self.atom_bytes)
+
+    def pdp_band_width(self, atom_bytes: int) -> int:
         """Output columns of one PDP band the line buffer holds: 16-bit sums of one atom per column."""
-        return self.pdp_line_buffer_bytes // (2 * self.atom_bytes)
+        return self.pdp_line_buffer_bytes // (2 * atom_bytes)
+
+    def with_second_memory(self, present: bool) -> Configuration:
+        """This configuration with or without the CV SRAM (a bench building the top at its own SEC_MEM)."""
+        return dataclasses.replace(self, second_memory_bits=self.bus_bits if present else 0)
 
     @property
     def csb_windows(self) -> dict[str, int]:

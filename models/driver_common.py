@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from models import configs, registers
+from models import cube, registers
 from models.cube import CubeLayout
 from models.errors import ConfigError
 from models.lut import LutConfig
@@ -16,7 +16,7 @@ from models.regfile import RegWrite
 __all__ = ["ADDRESS_SPACE", "ATOM_BYTES", "RAM_TYPE_MC", "RegWrite", "Surface", "check_fits",
            "check_placement", "lut_unit_writes", "program_fields"]
 
-ATOM_BYTES = configs.load().atom_bytes  # the drivers program the configuration of the run ($CONFIG)
+ATOM_BYTES = cube.ATOM_BYTES  # the drivers program the configuration of the run ($CONFIG)
 ADDRESS_SPACE = 1 << 32
 RAM_TYPE_MC = 1          # D_*_RAM_CFG: external memory (the traces' value)
 

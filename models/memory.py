@@ -69,8 +69,13 @@ class Memory:
 
 
 
+def memory_index(ram_mc: bool, second_memory: bool) -> int:
+    """Index of the memory (0 primary, 1 CV SRAM) a DMA side with this RAM type uses (pick_memory's rule)."""
+    return 1 if (second_memory and not ram_mc) else 0
+
+
 def pick_memory(ram_mc: bool, mem: object, sec_mem: object | None) -> object:
     """The memory a DMA client uses, by its RAM_TYPE register as NVDLA routes it (nocif NV_NVDLA_DMAIF_*):
     MC is `mem`, the primary memory; CV is `sec_mem`, the CV SRAM, when the configuration has one. Without
     it (sec_mem None) everything stays in the primary memory, as this project's top with SEC_MEM = 0 does."""
-    return sec_mem if (not ram_mc and sec_mem is not None) else mem
+    return sec_mem if memory_index(ram_mc, sec_mem is not None) else mem

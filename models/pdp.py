@@ -255,7 +255,7 @@ def max_band_width(atom_bytes: int | None = None) -> int:
     """Largest output width of one band the line buffer of the run's configuration holds (16-bit sums, one
     atom per output; nv_small: 7 KB, 448 columns)."""
     cfg = configs.load()
-    return cfg.pdp_line_buffer_bytes // (2 * (atom_bytes or cfg.atom_bytes))
+    return cfg.pdp_band_width(atom_bytes or cfg.atom_bytes)
 
 
 def validate(cfg: PdpConfig) -> None:

@@ -22,7 +22,7 @@ from models import configs
 from models import registers as regmap
 from models.configs import Configuration
 from models.cube import CubeLayout
-from models.memory import Memory
+from models.memory import Memory, memory_index
 from models.regfile import Glb, RegisterFile, intr_bit
 from models.trace import TraceError
 
@@ -106,8 +106,8 @@ class ModelTarget:
         return self.memories[1] if self.second_memory else None
 
     def _out_mem(self, ram_mc: bool) -> int:
-        """Index of the memory a DMA with this RAM type writes (models.memory.pick_memory's choice)."""
-        return 1 if (self.second_memory and not ram_mc) else 0
+        """Index of the memory a DMA with this RAM type writes."""
+        return memory_index(ram_mc, self.second_memory)
 
     def _done(self, unit: str, stats: dict[str, int], layout: CubeLayout | None, mem: int = 0) -> None:
         rf = self.units[unit]

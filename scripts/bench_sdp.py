@@ -1,8 +1,8 @@
 """SDP benchmark on the RTL top level: cycles from OP_ENABLE to the interrupt against the 64-bit bus bounds.
 
-For every SDP NVDLA trace in traces/nv_small* that the RTL runs (tb/trace_rtl.py's units_needed
-and RTL_UNITS decide; the others are listed as SKIP with the capability they need) and for synthetic layers
-programmed through the SDP driver layer (models/driver_sdp.py) on int8 cubes:
+For every SDP NVDLA trace in traces/nv_small* that the RTL runs (tb/trace_rtl.py's units_needed and
+rtl_capabilities decide; the others are listed as SKIP with the capability they need) and for synthetic
+layers programmed through the SDP driver layer (models/driver_sdp.py) on int8 cubes:
   cube64_pass     64x64x64, every block bypassed;
   cube64_bs_bn    64x64x64, BS and BN with per-channel ALU and MUL operands (2 bytes each) from memory;
   cube64_ew_lut   64x64x64, EW MUL with a per-element 2-byte operand from memory, then the EW LUT
@@ -62,7 +62,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from models import lut_program  # noqa: E402
+from models import configs, lut_program  # noqa: E402
 from models import registers as regmap  # noqa: E402
 from models.driver_sdp import (  # noqa: E402
     EwBlock,
@@ -91,7 +91,7 @@ from tb.bench_target import (  # noqa: E402
     with_interrupt_masks,
 )
 from tb.common import make_rng  # noqa: E402
-from tb.trace_rtl import RTL_UNITS, SDP_TO_PDP, units_needed  # noqa: E402
+from tb.trace_rtl import SDP_TO_PDP, rtl_capabilities, units_needed  # noqa: E402
 
 SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000
@@ -229,7 +229,7 @@ def sdp_traces() -> list[tuple[Path, set[str]]]:
 
 
 def skip_reason(needed: set[str]) -> str:
-    missing = needed - RTL_UNITS
+    missing = needed - rtl_capabilities(configs.load())
     return f"SKIP: needs {', '.join(sorted(missing))}, not in the RTL" if missing else ""
 
 

@@ -191,9 +191,13 @@ class BenchTarget:
         self.second_memory = bool(bench_params().get("SEC_MEM", 0))
         self.timing = timing or MemTiming()
         self.csb = CsbMaster(dut.clk, dut)
-        self.model = ModelTarget()  # the configuration of the run ($CONFIG), as the build
+        self.model = self.new_model()
         self.t_enable = 0
         self.wall_enable = 0.0
+
+    def new_model(self) -> ModelTarget:
+        """The model of the top this bench built: the run's configuration ($CONFIG) at the build's SEC_MEM."""
+        return ModelTarget(configs.load().with_second_memory(self.second_memory))
 
     @property
     def write_bytes(self) -> int:
@@ -204,7 +208,7 @@ class BenchTarget:
         C++ program of the layer starts the same way, so a seed's stalls fall on the same cycles)."""
         for m in self.mems:
             await m.clear()
-        self.model = ModelTarget()  # the configuration of the run ($CONFIG), as the build
+        self.model = self.new_model()
         await reset(self.dut)
         await self.csb.write(csb_address("GLB", "S_INTR_MASK"), 0, nposted=True)
 

@@ -27,7 +27,6 @@ class Bench:
     build_args: tuple[str, ...] = ()  # extra Verilator build arguments (e.g. --timing for a Verilog clock)
     tests: tuple[str, ...] = ()       # only these cocotb tests of the module (empty: all of them)
     config: str = ""                  # the configuration the simulation runs ($CONFIG for it; "": the run's)
-    build_group: str = ""             # benches of one group share one build (same toplevel and parameters)
 
     @property
     def sources(self) -> tuple[str, ...]:

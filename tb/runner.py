@@ -138,7 +138,7 @@ def parse_results(xml_path: Path, bench: Bench, tag: str, seed: str) -> list[Tes
 
 def build_dir_of(bench: Bench, params: dict[str, int], sim: str, waves: bool, coverage: bool = False) -> Path:
     suffix = ("-waves" if waves else "") + ("-cov" if coverage else "")
-    return ROOT / "sim_build" / sim / (bench.build_group or bench.name) / (bench.tag(params) + suffix)
+    return ROOT / "sim_build" / sim / bench.name / (bench.tag(params) + suffix)
 
 
 def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", waves: bool = False,

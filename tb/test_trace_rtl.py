@@ -22,7 +22,7 @@ from tb import outcome
 from tb.bench_target import BenchTarget, reset, start_top
 from tb.bfm.sim_memory import MemTiming
 from tb.common import make_rng
-from tb.trace_rtl import RTL_UNITS, units_needed
+from tb.trace_rtl import rtl_capabilities, units_needed
 
 
 @cocotb.test()
@@ -35,7 +35,7 @@ async def replay_traces(dut) -> None:
         # this build's configuration's own traces (the nv_small family's others run on theirs)
         own = configs.load().name
         found = [f for f in default_trace_folders() if configs.for_trace_folder(f).name == own]
-        folders = [f for f in found if units_needed(f) <= RTL_UNITS]
+        folders = [f for f in found if units_needed(f) <= rtl_capabilities(configs.load())]
         if not folders:
             roots = ", ".join(map(str, trace_roots())) or f"traces/ for configuration {configs.load().name}"
             outcome.skip(f"no NVDLA trace the RTL can run under {roots} ({len(found)} trace folders found)")

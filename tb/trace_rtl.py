@@ -8,6 +8,7 @@ with the reason, and counted apart.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import tempfile
@@ -23,9 +24,11 @@ OUTPUT_DST_PDP = 1 << 1   # SDP D_FEATURE_MODE_CFG.OUTPUT_DST
 # nv_small has one memory interface; larger NVDLA configurations add the CV SRAM (a trace's sec_mem), which
 # the top has when built with SEC_MEM=1 (its c_axi port).
 SECOND_MEMORY = "a second memory (sec_mem)"
-# Units and capabilities the RTL top level implements, as the trace bench builds it (tb/registry/top.py).
-RTL_UNITS = frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP}
-                      | ({SECOND_MEMORY} if find("top_traces").param_sets[0].get("SEC_MEM") else set()))
+
+
+def rtl_capabilities(config: Configuration) -> frozenset[str]:
+    """Units and capabilities the RTL top level has when built at a configuration."""
+    return frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP} | ({SECOND_MEMORY} if config.second_memory else set()))
 
 
 def units_needed(folder: Path) -> set[str]:
@@ -50,23 +53,26 @@ def replay_on_rtl(folders: list[Path], sim: str | None = None, seed: int | None 
     by_config: dict[str, list[Path]] = {}
     for f in folders:
         by_config.setdefault(configs.for_trace_folder(f).name, []).append(f)
-    runnable = [f for f in folders if units_needed(f) <= RTL_UNITS]
-    skipped = [TraceResult(f.name, False, 0, f"SKIP: needs {', '.join(sorted(units_needed(f) - RTL_UNITS))}, "
-                           "not in the RTL yet") for f in folders if f not in runnable]
-    saved = {k: os.environ.get(k) for k in ("TRACE_FOLDERS", "TRACE_RESULTS", "CONFIG")}
+    saved = {k: os.environ.get(k) for k in ("TRACE_FOLDERS", "TRACE_RESULTS")}
     results: list[TraceResult] = []
     try:
         for name, group in by_config.items():
             config = configs.load(name)
-            os.environ["CONFIG"] = name   # the simulation's drivers and model take the same configuration
-            results += _run_batches([f for f in group if f in runnable], config, sim, seed)
+            has = rtl_capabilities(config)
+            runnable = [f for f in group if units_needed(f) <= has]
+            for f in group:
+                if f not in runnable:
+                    lacks = ", ".join(sorted(units_needed(f) - has))
+                    results.append(TraceResult(f.name, False, 0,
+                                               f"SKIP: needs {lacks}, which the RTL at {name} lacks"))
+            results += _run_batches(runnable, config, sim, seed)
     finally:  # the simulation reads them from the environment; leave it as it was for whoever runs next
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
-    return sorted(results + skipped, key=lambda r: r.name)
+    return sorted(results, key=lambda r: r.name)
 
 
 def _run_batches(runnable: list[Path], config: Configuration, sim: str | None,
@@ -75,7 +81,8 @@ def _run_batches(runnable: list[Path], config: Configuration, sim: str | None,
 
     results: list[TraceResult] = []
     remaining = runnable
-    bench = find("top_traces")
+    # the trace bench at this configuration: the simulation's drivers, model and CSB map follow it
+    bench = dataclasses.replace(find("top_traces"), config=config.name)
     with tempfile.TemporaryDirectory() as tmp:
         # One simulation replays the whole batch; if the simulator itself dies, the trace it was on fails
         # with the reason and a new simulation goes on with the traces after it.

@@ -28,7 +28,7 @@ from models import configs
 from models import registers as regmap
 from models.driver_pdp import PdpProgram, Surface, pdp_layer
 from models.errors import ConfigError
-from models.memory import Memory
+from models.memory import Memory, memory_index
 from models.pdp import PdpConfig, dst_layout, run_pdp, src_layout
 from models.precision import as_signed
 from models.regfile import intr_bit
@@ -105,8 +105,8 @@ class Top:
         return self.mems[1] if self.second_memory else None
 
     def index(self, ram_mc: bool) -> int:
-        """The memory a DMA side with this RAM type uses on this top (models.memory.pick_memory's choice)."""
-        return 1 if (self.second_memory and not ram_mc) else 0
+        """The memory a DMA side with this RAM type uses on this top."""
+        return memory_index(ram_mc, self.second_memory)
 
     def cover(self, cfg: PdpConfig, group: int) -> None:
         """Count a scored PDP layer in the test's functional coverage (its file is rewritten each time, so

@@ -21,9 +21,8 @@ def _benches() -> tuple[Bench, ...]:
         if not any(REPO_TRACES.glob(f"{name}/*/*.cfg")):
             continue
         params = (configs.load(name).verilog_parameters(),)
-        group = f"top_mem_{name}"
         out.append(Bench(f"{name}_traces", TOP_MEM, "tb.test_trace_rtl", params, build_args=TIMING_ARGS,
-                         config=name, build_group=group))
+                         config=name))
     return tuple(out)
 
 
