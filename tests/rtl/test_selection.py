@@ -88,7 +88,8 @@ def test_merge_junit_passes_fails_and_counts_shards(tmp_path: Path) -> None:
 def test_measured_costs_balance_the_shards(tmp_path: Path) -> None:
     benches = list(BENCHES)
     everything = cases(plan(benches))
-    heavy = ("top_cdp", "PDP_MAX_W64", "random_layers")
+    top_cdp = find("top_cdp")
+    heavy = ("top_cdp", top_cdp.tag(top_cdp.param_sets[0]), "random_layers")  # the configuration's tag
     times = {f"{b}.{p}.{t}": 1000.0 if (b, p, t) == heavy else 1.0 for b, p, t in everything}
     report = junit(tmp_path / "nightly.xml", [(f"{b}.{p}", t, True) for b, p, t in everything], times)
     costs = read_costs(report)
