@@ -37,6 +37,8 @@ KNOWN = {"write_reg": 2, "read_reg": 3, "load_mem": 3, "dump_mem": 3, "wait": 0}
 NV_FULL_WINDOWS = {0x0000: "GLB", 0x4000: "BDMA", 0xA000: "SDP_RDMA", 0xB000: "SDP", 0xC000: "PDP_RDMA",
                    0xD000: "PDP", 0xE000: "CDP_RDMA", 0xF000: "CDP", 0x10000: "RUBIK"}
 _WINDOW = 0x1000
+# units the register description has but the model does not run yet (BDMA: models/bdma.py comes next)
+UNMODELLED = frozenset({"BDMA"})
 # The unit models compute INT8 only (sdp.validate, PdpConfig, CdpConfig reject the others).
 MODEL_PRECISIONS = frozenset({"INT8"})
 _CSB = re.compile(r"^0x[fF]{4}([0-9a-fA-F]{4})$")
@@ -194,6 +196,9 @@ def txn_trace(folder: Path) -> TxnTrace:
                 need(f"{target} (a unit this subsystem lacks)", f"{cmd.op} at {where}")
                 continue
             unit, reg = target
+            if unit in UNMODELLED:
+                need(f"{unit} (a unit this subsystem lacks)", f"{cmd.op} at {where}")
+                continue
             if cmd.op == "read_reg":
                 trace.steps.append(RegRead(unit, reg, nums[0], nums[1], retries, where))
                 continue

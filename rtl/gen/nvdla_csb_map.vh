@@ -9,6 +9,7 @@ localparam [5:0] CSB_WIN_PDP_RDMA = 6'h0a;
 localparam [5:0] CSB_WIN_PDP = 6'h0b;
 localparam [5:0] CSB_WIN_CDP_RDMA = 6'h0c;
 localparam [5:0] CSB_WIN_CDP = 6'h0d;
+localparam [5:0] CSB_WIN_BDMA = 6'h10;
 // GLB interrupt bits (the same in S_INTR_MASK, S_INTR_SET and S_INTR_STATUS)
 localparam integer GLB_INTR_SDP_DONE0 = 0;
 localparam integer GLB_INTR_SDP_DONE1 = 1;

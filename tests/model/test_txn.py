@@ -50,7 +50,8 @@ def test_addresses_map_to_the_registers_nvidia_names() -> None:
             else:
                 assert found == unit, f"{cmd.where()}: {found} but NVIDIA says {unit}"
                 lacking += 1
-    assert checked >= 50 and lacking >= 10, (checked, lacking)
+    # every unit of the in-repo traces (GLB, BDMA, SDP, PDP) is in the description since BDMA joined it
+    assert checked >= 50, (checked, lacking)
 
 
 @pytest.mark.skipif(not REAL, reason=f"no .txn trace under {REPO_TXN} or {SHARED_TXN}")
