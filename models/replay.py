@@ -266,4 +266,5 @@ def replay_on_model(folder: Path, atom_bytes: int | None = None) -> TraceResult:
 
     if atom_bytes is None:
         atom_bytes = txn.TXN_ATOM_BYTES if txn.is_txn_folder(folder) else regmap.ATOM_BYTES
-    return replay(folder, ModelTarget(atom_bytes))
+    # .txn traces are nv_full's, the one configuration here with BDMA
+    return replay(folder, ModelTarget(atom_bytes, bdma=txn.is_txn_folder(folder)))

@@ -6,6 +6,9 @@ groups, S_POINTER, D_OP_ENABLE, write protection, statistics, the LUT port), the
 and the memories. A unit runs when its own D_OP_ENABLE and the D_OP_ENABLE of every partner it needs (its
 RDMA, or the SDP feeding PDP on the fly) are set for the groups their consumer pointers select, in whatever
 order the writes come.
+
+With `bdma=True` (nv_full) it also holds BDMA (models/bdma.py): its writes run the launched groups at once
+and set their GLB BDMA_DONE bits, which the GLB then implements.
 """
 
 from __future__ import annotations
@@ -18,9 +21,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models import registers as regmap
+from models.bdma import UNIT as BDMA_UNIT
+from models.bdma import Bdma
 from models.cube import CubeLayout
 from models.memory import Memory
-from models.regfile import Glb, RegisterFile, intr_bit
+from models.regfile import Glb, RegisterFile, intr_bit, intr_mask
 from models.trace import TraceError
 
 # a unit -> the RDMA whose OP_EN its layers reading memory need (the description's "rdma" key)
@@ -40,12 +45,15 @@ class RunRecord:
 class ModelTarget:
     """The reference model behind the register interface (the replay's Target)."""
 
-    def __init__(self, atom_bytes: int = regmap.ATOM_BYTES) -> None:
+    def __init__(self, atom_bytes: int = regmap.ATOM_BYTES, bdma: bool = False) -> None:
         self.atom_bytes = atom_bytes
-        self.units = {name: RegisterFile(name) for name in regmap.UNITS if name != "GLB"}
+        self.units = {name: RegisterFile(name) for name in regmap.UNITS if name not in ("GLB", BDMA_UNIT)}
         self.glb = Glb()
         self.memories = [Memory(), Memory()]
         self.runs: list[RunRecord] = []
+        self.bdma = Bdma(self.memories) if bdma else None
+        if bdma:
+            self.glb.implemented |= intr_mask([BDMA_UNIT])
 
     # --- memory -------------------------------------------------------------------------------------------
     def mem_fill(self, mem: int, addr: int, size: int, value: int) -> None:
@@ -59,12 +67,23 @@ class ModelTarget:
 
     # --- registers ----------------------------------------------------------------------------------------
     def reg_write(self, unit: str, reg: str, value: int) -> None:
+        if unit == BDMA_UNIT:
+            for group in self._bdma(unit).write(reg, value):
+                self.glb.unit_done(unit, group)
+            return
         rf = self.glb if unit == "GLB" else self.units[unit]
         if rf.write(reg, value):
             self._launch_ready()
 
     def reg_read(self, unit: str, reg: str) -> int:
+        if unit == BDMA_UNIT:
+            return self._bdma(unit).read(reg)
         return (self.glb if unit == "GLB" else self.units[unit]).read(reg)
+
+    def _bdma(self, unit: str) -> Bdma:
+        if self.bdma is None:
+            raise TraceError(f"{unit}: this configuration has no BDMA (ModelTarget(bdma=True) has)")
+        return self.bdma
 
     # --- interrupts ---------------------------------------------------------------------------------------
     def wait_interrupt(self, unit: str, group: int) -> bool:
@@ -79,6 +98,8 @@ class ModelTarget:
         for name, u in self.units.items():
             if any(u.op_en):
                 parts.append(f"{name} op_en={[int(x) for x in u.op_en]} consumer={u.consumer}")
+        if self.bdma is not None and (any(self.bdma.busy) or self.bdma.queue):
+            parts.append(f"BDMA busy={[int(x) for x in self.bdma.busy]} queued={len(self.bdma.queue)}")
         return "; ".join(parts) or "no unit enabled"
 
     # --- running units ------------------------------------------------------------------------------------
