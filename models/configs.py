@@ -120,6 +120,9 @@ def parse(path: Path) -> Configuration:
     second = _int(path, raw, "second_memory_bits")
     if second not in (0, bus):
         raise _fail(path, "second_memory_bits", f"{second}: 0 (none) or the primary bus width {bus}")
+    if raw.get("bdma") and not second:
+        # NVDLA's BDMA is the bridge between the external memory and the CV SRAM (seed 001)
+        raise _fail(path, "bdma", "true needs a second memory (second_memory_bits)")
     if raw.get("csb_map") not in regmap.CSB_MAPS:
         raise _fail(path, "csb_map", f"{raw.get('csb_map')!r} is not one of {list(regmap.CSB_MAPS)}")
     precisions = tuple(raw.get("precisions", ()))

@@ -99,7 +99,8 @@ class RegisterFile:
         self.producer = 0
         self.consumer = 0
         self.op_en = [False, False]
-        self._rw = {n: field_mask(unit, n, ("RW",)) for n in self.regs}
+        # RW-trigger (BDMA's CFG_OP, CFG_LAUNCH0/1) stores like RW; the LUT's never reaches `single`
+        self._rw = {n: field_mask(unit, n, ("RW", "RW-trigger")) for n in self.regs}
         self.stats = {n: s for n in self.regs if (s := stat_style(unit, n)) is not None}
         self.lut_style = lut_pointer(unit)
         self._lut: LutRam | None = None

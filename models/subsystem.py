@@ -7,6 +7,9 @@ and the memories (0: the primary memory, MC; 1: the CV SRAM, used by every DMA c
 when the target has a second memory, else everything stays in memory 0). A unit runs when its own
 D_OP_ENABLE and the D_OP_ENABLE of every partner it needs (its RDMA, or the SDP feeding PDP on the fly) are
 set for the groups their consumer pointers select, in whatever order the writes come.
+
+With a configuration that has BDMA (nv_full) it also holds BDMA (models/bdma.py): its writes run the
+launched groups at once and set their GLB BDMA_DONE bits, which the GLB then implements.
 """
 
 from __future__ import annotations
@@ -20,10 +23,12 @@ from numpy.typing import NDArray
 
 from models import configs
 from models import registers as regmap
+from models.bdma import UNIT as BDMA_UNIT
+from models.bdma import Bdma
 from models.configs import Configuration
 from models.cube import CubeLayout
 from models.memory import Memory, memory_index
-from models.regfile import Glb, RegisterFile, intr_bit
+from models.regfile import Glb, RegisterFile, intr_bit, intr_mask
 from models.trace import TraceError
 
 # a unit -> the RDMA whose OP_EN its layers reading memory need (the description's "rdma" key)
@@ -49,10 +54,13 @@ class ModelTarget:
         self.atom_bytes = self.config.atom_bytes
         # the CV SRAM exists (the RTL top's SEC_MEM); without it every DMA uses the first memory
         self.second_memory = self.config.second_memory
-        self.units = {name: RegisterFile(name) for name in regmap.UNITS if name != "GLB"}
+        self.units = {name: RegisterFile(name) for name in regmap.UNITS if name not in ("GLB", BDMA_UNIT)}
         self.glb = Glb()
         self.memories = [Memory(), Memory()]
         self.runs: list[RunRecord] = []
+        self.bdma = Bdma(self.memories) if self.config.bdma else None
+        if self.bdma is not None:
+            self.glb.implemented |= intr_mask([BDMA_UNIT])
 
     # --- memory -------------------------------------------------------------------------------------------
     def mem_fill(self, mem: int, addr: int, size: int, value: int) -> None:
@@ -66,12 +74,23 @@ class ModelTarget:
 
     # --- registers ----------------------------------------------------------------------------------------
     def reg_write(self, unit: str, reg: str, value: int) -> None:
+        if unit == BDMA_UNIT:
+            for group in self._bdma(unit).write(reg, value):
+                self.glb.unit_done(unit, group)
+            return
         rf = self.glb if unit == "GLB" else self.units[unit]
         if rf.write(reg, value):
             self._launch_ready()
 
     def reg_read(self, unit: str, reg: str) -> int:
+        if unit == BDMA_UNIT:
+            return self._bdma(unit).read(reg)
         return (self.glb if unit == "GLB" else self.units[unit]).read(reg)
+
+    def _bdma(self, unit: str) -> Bdma:
+        if self.bdma is None:
+            raise TraceError(f"{unit}: configuration {self.config.name} has no BDMA")
+        return self.bdma
 
     # --- interrupts ---------------------------------------------------------------------------------------
     def wait_interrupt(self, unit: str, group: int) -> bool:
@@ -86,6 +105,8 @@ class ModelTarget:
         for name, u in self.units.items():
             if any(u.op_en):
                 parts.append(f"{name} op_en={[int(x) for x in u.op_en]} consumer={u.consumer}")
+        if self.bdma is not None and (any(self.bdma.busy) or self.bdma.queue):
+            parts.append(f"BDMA busy={[int(x) for x in self.bdma.busy]} queued={len(self.bdma.queue)}")
         return "; ".join(parts) or "no unit enabled"
 
     # --- running units ------------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ from numpy.typing import NDArray
 
 from models import configs
 from models import registers as regmap
+from models.bdma import LAUNCH, memory_of
+from models.memory import Memory
 from models.regfile import INTR_UNITS, RegWrite
 from models.replay import MemCheck, MemWrite, RegRead, Step, WaitInterrupt
 from models.trace import TXN_FILE, Command, TraceError, parse_int
@@ -36,6 +38,9 @@ KNOWN = {"write_reg": 2, "read_reg": 3, "load_mem": 3, "dump_mem": 3, "wait": 0}
 TXN_CONFIG = "nv_full"
 NV_FULL_WINDOWS = {base: unit for unit, base in configs.load(TXN_CONFIG).csb_windows.items()}
 _WINDOW = 0x1000
+# NVIDIA's nv_full trace benches (verif/verilator/nvdla.cpp, verif/synth_tb) place a load_mem/dump_mem by its
+# address: 0x5xxxxxxx is the CV SRAM, 0x8xxxxxxx the external memory (DBB). Memory 1 and 0 here.
+_CVSRAM_REGION, _REGION_MASK = 0x50000000, 0xF0000000
 # The unit models compute INT8 only (sdp.validate, PdpConfig, CdpConfig reject the others).
 MODEL_PRECISIONS = frozenset({"INT8"})
 _CSB = re.compile(r"^0x[fF]{4}([0-9a-fA-F]{4})$")
@@ -180,6 +185,7 @@ def txn_trace(folder: Path) -> TxnTrace:
     trace = TxnTrace([])
     producer: dict[str, int] = {}
     started: tuple[str, int] | None = None
+    copies = _CopyCheck()
 
     def need(what: str, detail: str) -> None:
         trace.reasons.setdefault(what, []).append(detail)
@@ -205,6 +211,9 @@ def txn_trace(folder: Path) -> TxnTrace:
             if reg == "D_OP_ENABLE" and value & 1 and unit in INTR_UNITS:
                 started = (unit, producer.get(unit, 0))
             trace.steps.append(RegWrite(unit, reg, value))
+            if unit == "BDMA":
+                group = copies.write(reg, value, where)
+                started = ("BDMA", group) if group is not None else started
         elif cmd.op in ("load_mem", "dump_mem"):
             addr, size = parse_int(cmd.args[0], where), parse_int(cmd.args[1], where)
             _header, data = load_txn_dat(folder / cmd.args[2], where)
@@ -213,14 +222,18 @@ def txn_trace(folder: Path) -> TxnTrace:
             if data.size < size:
                 raise TraceError(f"{where}: {cmd.args[2]} holds {data.size} bytes, {cmd.op} needs {size:#x}")
             data = data[:size]
-            step = MemWrite(0, addr, data) if cmd.op == "load_mem" else MemCheck(0, addr, data, where)
+            mem = 1 if addr & _REGION_MASK == _CVSRAM_REGION else 0
+            step = MemWrite(mem, addr, data) if cmd.op == "load_mem" else MemCheck(mem, addr, data, where)
             trace.steps.append(step)
+            if cmd.op == "load_mem":
+                copies.memories[mem].write(addr, data)
         else:  # wait: for the done interrupt of the operation started last
             if started is not None:
                 trace.steps.append(WaitInterrupt(started[0], started[1], where))
                 started = None
             elif not trace.reasons:
-                raise TraceError(f"{where}: wait, but no SDP/CDP/PDP operation was started before it")
+                raise TraceError(f"{where}: wait, but no SDP/CDP/PDP/BDMA operation was started before it")
+    trace.steps.extend(copies.checks())
     if trace.reasons:
         trace.skip = "needs " + "; ".join(_reason(what, uses) for what, uses in trace.reasons.items())
     return trace
@@ -229,3 +242,51 @@ def txn_trace(folder: Path) -> TxnTrace:
 def _reason(what: str, uses: list[str]) -> str:
     more = f" and {len(uses) - 1} more" if len(uses) > 1 else ""
     return f"{what}: {uses[0]}{more}"
+
+
+class _CopyCheck:
+    """The check of BDMA's copies, which `.txn` traces do not dump: a plain replay of each launched copy on
+    the images the trace loads (its own few lines, not models/bdma.py), and at the end of the trace one
+    MemCheck per destination run of lines: the target's memory must hold what the copies put there."""
+
+    def __init__(self) -> None:
+        self.memories = [Memory(), Memory()]
+        self.values: dict[str, int] = {}
+        self.pending: list[tuple[dict[str, int], str]] = []
+        self.written: list[tuple[int, int, int, str]] = []  # (memory, address, bytes, where)
+
+    def write(self, reg: str, value: int, where: str) -> int | None:
+        """Follows one BDMA write; returns the group a launch starts (None for any other write)."""
+        self.values[reg] = value
+        if reg == "CFG_OP" and value & 1:
+            self.pending.append((regmap.decode_fields("BDMA", self.values), where))
+        group = next((g for g, (name, _f) in LAUNCH.items() if name == reg and value & 1), None)
+        if group is not None:
+            for fields, at in self.pending:
+                self._copy(fields, at)
+            self.pending = []
+        return group
+
+    def _copy(self, f: dict[str, int], where: str) -> None:
+        def get(key: str) -> int:
+            return f.get(key, 0)
+
+        size = (get("CFG_LINE.SIZE") + 1) * 32
+        src_mem = memory_of(get("CFG_CMD.SRC_RAM_TYPE"))
+        dst_mem = memory_of(get("CFG_CMD.DST_RAM_TYPE"))
+        src0 = get("CFG_SRC_ADDR_HIGH.V8") << 32 | get("CFG_SRC_ADDR_LOW.V32") * 32
+        dst0 = get("CFG_DST_ADDR_HIGH.V8") << 32 | get("CFG_DST_ADDR_LOW.V32") * 32
+        for s in range(get("CFG_SURF_REPEAT.NUMBER") + 1):
+            for ln in range(get("CFG_LINE_REPEAT.NUMBER") + 1):
+                src = src0 + s * get("CFG_SRC_SURF.STRIDE") * 32 + ln * get("CFG_SRC_LINE.STRIDE") * 32
+                dst = dst0 + s * get("CFG_DST_SURF.STRIDE") * 32 + ln * get("CFG_DST_LINE.STRIDE") * 32
+                self.memories[dst_mem].write(dst, self.memories[src_mem].read(src, size))
+                last = self.written[-1] if self.written else None
+                if last and last[0] == dst_mem and last[1] + last[2] == dst and last[3] == where:
+                    self.written[-1] = (dst_mem, last[1], last[2] + size, where)  # one check per run
+                else:
+                    self.written.append((dst_mem, dst, size, where))
+
+    def checks(self) -> list[Step]:
+        return [MemCheck(mem, addr, self.memories[mem].read(addr, size), f"{where} (BDMA copy)")
+                for mem, addr, size, where in self.written]

@@ -1,7 +1,8 @@
 """RTL register blocks generated from regmap/nvdla_regs.json (plugged into scripts/gen_regs.py: `make regs`).
 
 Outputs:
-  rtl/gen/nvdla_<unit>_regs.v   one register block per unit (GLB, SDP_RDMA, SDP, PDP_RDMA, PDP, CDP_RDMA, CDP)
+  rtl/gen/nvdla_<unit>_regs.v   one register block per unit (GLB, SDP_RDMA, SDP, PDP_RDMA, PDP, CDP_RDMA, CDP,
+                                BDMA)
   rtl/gen/nvdla_<unit>_fields.vh the unit's bundle layout: `define <UNIT>_CFG_W / <UNIT>_STAT_W and one
                                 `define <UNIT>_<FIELD> msb:lsb per field, for the unit's RTL (-I rtl/gen)
   rtl/gen/nvdla_<sub>.vh        a sub-bundle's layout (nvdla_lut_cfg.vh): `<SUB>_W(w) and `<SUB>_<MEMBER> per
@@ -20,6 +21,9 @@ Semantics (regmap README "Register groups", "Accesses to unmapped or reserved ad
   S_POINTER        PRODUCER RW, CONSUMER RO; D_OP_ENABLE / S_STATUS: rtl/regs/nvdla_reg_groups.v
   w1s              output pulse `<reg>_<field>` = written bits; reads 0
   w1c              flop set by input `<reg>_<field>_set` (wins), cleared by writing 1; output `<reg>_<field>`
+  trigger          a flop like rw (cfg, read back) plus cfg `<FIELD>_TRIGGER`, high in the cycle the register
+                   is written (any value; the unit looks at the field the next cycle, as NVIDIA's BDMA does)
+  live             no flop: reads the `stat` bundle's slice as the unit drives it now (BDMA STATUS*)
   lut_ptr/lut_data the LUT access registers: an external register (OpenTitan's hwext) in the bundles, cfg
                    LUT_ACCESS_{ADDR, WDATA, WE, RE} and stat LUT_ACCESS_RDATA (the LUT's word at
                    [LUT_TABLE_ID][ADDR], this cycle); the pointer is kept here in the description's style
@@ -50,8 +54,10 @@ def _w(word: int) -> str:
 def _value(unit: Unit, f: Field, group: int | None) -> str:
     """Read-back expression of a field, as seen through group `group` (None for S_ registers)."""
     g = f"g{group}_" if group is not None else "r_"
-    if f.kind == "rw" or f.kind == "stat":
+    if f.kind in ("rw", "stat", "trigger"):
         return g + f.port
+    if f.kind == "live":
+        return next(s for s in unit.stat if s.field == f).verilog("stat")
     if f.kind == "w1c":
         return "r_" + f.port
     if f.kind == "w1s":
@@ -160,7 +166,8 @@ def _flops(name: str, resets: list[str], body: list[str]) -> list[str]:
 def _storage(unit: Unit) -> list[str]:
     out: list[str] = []
     for r in unit.regs:
-        rw = [f for f in r.fields if f.kind == "rw" or (f.kind == "lut_ptr" and unit.lut == "wrap")]
+        rw = [f for f in r.fields
+              if f.kind in ("rw", "trigger") or (f.kind == "lut_ptr" and unit.lut == "wrap")]
         groups = (0, 1) if r.dual else (None,)
         for g in groups:
             pre, en = ("r_", f"wr_s && {r.hit}") if g is None else (f"g{g}_", f"wr_g[{g}] && {r.hit}")
@@ -246,8 +253,10 @@ def _readback(unit: Unit) -> list[str]:
 def _outputs(unit: Unit) -> list[str]:
     out = [""]
     for c in unit.cfg:
-        f = c.field
-        if f is None:
+        f, pulse = c.field, unit.trigger_reg(c)
+        if pulse is not None:
+            value = f"wr_s && {pulse.hit}"
+        elif f is None:
             value = f"lut_{c.name.removeprefix('LUT_ACCESS_').lower()}"
         else:
             value = f"consumer ? g1_{f.port} : g0_{f.port}" if unit.reg(f.reg).dual else f"r_{f.port}"
@@ -372,7 +381,7 @@ def outputs(regmap: dict[str, Any]) -> dict[Path, str]:
     units = parse(regmap)
     files = {ROOT / "rtl" / "gen" / f"{u.module}.v": unit_verilog(u, regmap["op_en_delay"]) for u in units}
     files.update({ROOT / "rtl" / "gen" / f"nvdla_{u.name.lower()}_fields.vh": fields_verilog(u)
-                  for u in units if u.grouped})
+                  for u in units if u.bundled})
     files[ROOT / "rtl" / "gen" / "nvdla_csb_map.vh"] = csb_map_verilog(units, csb_maps(regmap))
     subs = {s.bundle.name: s.bundle for u in units for s in u.subs}
     files.update({ROOT / "rtl" / "gen" / f"nvdla_{name.lower()}.vh": sub_bundle_verilog(b)

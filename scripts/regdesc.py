@@ -10,14 +10,22 @@ Field kinds (what the RTL block does with a field):
   status / producer / consumer / op_en   S_STATUS, S_POINTER, D_OP_ENABLE (rtl/regs/nvdla_reg_groups.v)
   w1s / w1c GLB's write-1-to-set pulses and write-1-to-clear status
   lut_ptr / lut_data   the LUT access registers of a unit with "lut_pointer" (saturate: CDP, wrap: SDP)
+  trigger   "RW-trigger" outside the LUT registers (BDMA's CFG_OP.EN, CFG_LAUNCH0/1): stored and read back
+            like rw, and the cfg bundle also carries `<FIELD>_TRIGGER` (key "REG.FIELD@TRIGGER"), high in the
+            cycle the register is written whatever the value, as NVIDIA's register generator's _trigger
+            outputs: the unit decides what the written value means (BDMA: a command push, a group launch)
+  live      "RO" field of an S_ register of a unit without register groups (BDMA's STATUS*): no flop, the
+            read returns the unit's `stat` bundle as it is this cycle (the unit holds the value)
 
 Bundles (in the spirit of OpenTitan's reg2hw/hw2reg): per unit one configuration vector `cfg` holding every
 rw field (S_ fields and the CONSUMER group's D_ fields) and one statistics vector `stat` holding every stat
 field, packed in description order from bit 0. Each field's slice has a generated name, `<UNIT>_<FIELD>`
-(field names are unique within a unit; parse() checks it), so RTL writes cfg[`PDP_KERNEL_WIDTH] and Python
-reads BUNDLES["PDP"]["cfg"]["D_POOLING_KERNEL_CFG.KERNEL_WIDTH"] (models/registers.py). A unit without
-register groups (GLB) has no bundles: its registers reach hardware as 32-bit images, bits where software
-sees them (reserved bits 0).
+(`<UNIT>_<REG>_<FIELD>` for a field name the unit repeats; parse() checks the names are unique), so RTL
+writes cfg[`PDP_KERNEL_WIDTH] and Python reads BUNDLES["PDP"]["cfg"]["D_POOLING_KERNEL_CFG.KERNEL_WIDTH"]
+(models/registers.py). A unit without
+register groups has bundles too when all its fields are plain (rw, trigger, live, const: BDMA); GLB, whose
+w1s/w1c registers are pulses and set inputs, has none: its registers reach hardware as 32-bit images, bits
+where software sees them (reserved bits 0).
 
 Sub-bundles: a group of cfg fields that a shared block takes as one packed vector (LUT_CFG: nvdla_lut's
 configuration, the same layout for CDP and SDP; DMA_SURF: one DMA side's base and strides, the same for
@@ -50,7 +58,9 @@ LUT_LAST = {0: 64, 1: 256}  # last entry per LUT_TABLE_ID: LE has 65 entries, LO
 LUT_WRITE = 1  # LUT_ACCESS_TYPE enum value WRITE (READ = 0); parse() checks it against the description
 LUT_POINTERS = ("saturate", "wrap")
 SPECIAL_REGS = ("S_STATUS", "S_POINTER", "D_OP_ENABLE")
-WRITABLE = ("rw", "producer", "op_en", "w1s", "w1c", "lut_ptr", "lut_data")
+WRITABLE = ("rw", "producer", "op_en", "w1s", "w1c", "lut_ptr", "lut_data", "trigger")
+STORED = ("rw", "trigger")  # kinds whose value is a flop in the cfg bundle
+TRIGGER = "_TRIGGER"  # the macro suffix of a trigger field's write pulse in cfg; its key ends in "@TRIGGER"
 
 
 @dataclass(frozen=True)
@@ -60,7 +70,7 @@ class Field:
     msb: int
     lsb: int
     reset: int
-    kind: str  # rw const stat status producer consumer op_en w1s w1c lut_ptr lut_data
+    kind: str  # rw const stat status producer consumer op_en w1s w1c lut_ptr lut_data trigger live
 
     @property
     def width(self) -> int:
@@ -219,26 +229,45 @@ class Unit:
     def macro(self, s: Slice) -> str:
         return f"{self.name}_{s.name}"
 
-    def _layout(self, kind: str, port: tuple[tuple[str, int], ...]) -> tuple[Slice, ...]:
-        items = [(f.name, f.key, f.width, f) for f in self.fields(kind)]
+    def _layout(self, kinds: tuple[str, ...], port: tuple[tuple[str, int], ...]) -> tuple[Slice, ...]:
+        items = [(self.slice_name(f), f.key, f.width, f) for f in self.fields(*kinds)]
+        # write pulses after every field, so adding a trigger moves no field of a unit without one
+        items += [(self.slice_name(f) + TRIGGER, f.key + "@TRIGGER", 1, None)
+                  for f in self.fields("trigger") if "trigger" in kinds]
         if self.lut:
             items += [(f"{LUT_PORT}_{sig}", f"{LUT_PORT}.{sig}", width, None) for sig, width in port]
         return _pack(items)
 
+    def slice_name(self, f: Field) -> str:
+        """A field's bundle name: the field's, or REG_FIELD where the unit repeats the field's name (BDMA's
+        V32, STRIDE, NUMBER, COUNT: `BDMA_CFG_SRC_LINE_STRIDE)."""
+        repeated = sum(1 for g in self.fields(*STORED, "stat", "live") if g.name == f.name) > 1
+        return f"{f.reg}_{f.name}" if repeated else f.name
+
+    @property
+    def bundled(self) -> bool:
+        """The unit has cfg/stat bundles: grouped, or every field plain (not GLB's w1s/w1c images)."""
+        return self.grouped or not self.fields("w1s", "w1c")
+
     @property
     def cfg(self) -> tuple[Slice, ...]:
-        # a unit without register groups (GLB) shows its registers as 32-bit images instead
-        return self._layout("rw", LUT_ACCESS_CFG) if self.grouped else ()
+        # GLB shows its registers as 32-bit images instead
+        return self._layout(STORED, LUT_ACCESS_CFG) if self.bundled else ()
 
     def images(self) -> list[Reg]:
-        """Registers of an ungrouped unit that hardware sees whole (bit positions as software sees them)."""
-        if self.grouped:
+        """Registers of an unbundled unit that hardware sees whole (bit positions as software sees them)."""
+        if self.bundled:
             return []
         return [r for r in self.regs if any(f.kind in ("rw", "w1s", "w1c") for f in r.fields)]
 
     @property
     def stat(self) -> tuple[Slice, ...]:
-        return self._layout("stat", LUT_ACCESS_STAT)
+        return self._layout(("stat", "live"), LUT_ACCESS_STAT) if self.bundled else ()
+
+    def trigger_reg(self, s: Slice) -> Reg | None:
+        """The register whose write a cfg slice pulses on, None for any other slice."""
+        reg, _dot, rest = s.key.partition(".")
+        return self.reg(reg) if s.field is None and rest.endswith("@TRIGGER") else None
 
     @staticmethod
     def width(layout: tuple[Slice, ...]) -> int:
@@ -266,6 +295,10 @@ def _kind(unit: dict[str, Any], reg: dict[str, Any], field: dict[str, Any]) -> s
         raise ValueError(f"{unit['name']}.{name}: LUT_ACCESS_TYPE WRITE is not {LUT_WRITE}")
     if access == "RW-trigger" and unit.get("lut_pointer"):
         return "lut_ptr" if field["name"] == "LUT_ADDR" else "lut_data"
+    if access == "RW-trigger":
+        return "trigger"
+    if access == "RO" and reg["group"] == "single" and not reg.get("stat"):
+        return "live"
     raise ValueError(f"{unit['name']}.{name}.{field['name']}: no RTL for access {access!r}")
 
 
@@ -422,6 +455,8 @@ def _check(unit: Unit) -> None:
             raise ValueError(f"{unit.name}.{r.name}: offset outside the 4 KiB window")
         if any(f.kind == "stat" for f in r.fields) and not r.dual:
             raise ValueError(f"{unit.name}.{r.name}: a statistic must be a D_ register")
+        if any(f.kind in ("live", "trigger") for f in r.fields) and unit.grouped:
+            raise ValueError(f"{unit.name}.{r.name}: trigger and live fields belong to units without groups")
     if unit.lut and {"S_LUT_ACCESS_CFG", "S_LUT_ACCESS_DATA"} - names:
         raise ValueError(f"{unit.name}: LUT access needs S_LUT_ACCESS_CFG and S_LUT_ACCESS_DATA")
     seen: dict[str, str] = {}

@@ -9,6 +9,7 @@ localparam [5:0] CSB_WIN_PDP_RDMA = 6'h0a;
 localparam [5:0] CSB_WIN_PDP = 6'h0b;
 localparam [5:0] CSB_WIN_CDP_RDMA = 6'h0c;
 localparam [5:0] CSB_WIN_CDP = 6'h0d;
+localparam [5:0] CSB_WIN_BDMA = 6'h10;
 // the same per named map (the top's CSB_MAP picks one; CSB_MAP_<map>: its number)
 localparam integer CSB_MAP_NV_SMALL = 0;
 localparam [5:0] CSB_WIN_NV_SMALL_GLB = 6'h01;
@@ -18,6 +19,7 @@ localparam [5:0] CSB_WIN_NV_SMALL_PDP_RDMA = 6'h0a;
 localparam [5:0] CSB_WIN_NV_SMALL_PDP = 6'h0b;
 localparam [5:0] CSB_WIN_NV_SMALL_CDP_RDMA = 6'h0c;
 localparam [5:0] CSB_WIN_NV_SMALL_CDP = 6'h0d;
+localparam [5:0] CSB_WIN_NV_SMALL_BDMA = 6'h10;
 localparam integer CSB_MAP_NV_FULL = 1;
 localparam [5:0] CSB_WIN_NV_FULL_GLB = 6'h00;
 localparam [5:0] CSB_WIN_NV_FULL_SDP_RDMA = 6'h0a;
@@ -26,6 +28,7 @@ localparam [5:0] CSB_WIN_NV_FULL_PDP_RDMA = 6'h0c;
 localparam [5:0] CSB_WIN_NV_FULL_PDP = 6'h0d;
 localparam [5:0] CSB_WIN_NV_FULL_CDP_RDMA = 6'h0e;
 localparam [5:0] CSB_WIN_NV_FULL_CDP = 6'h0f;
+localparam [5:0] CSB_WIN_NV_FULL_BDMA = 6'h04;
 // GLB interrupt bits (the same in S_INTR_MASK, S_INTR_SET and S_INTR_STATUS)
 localparam integer GLB_INTR_SDP_DONE0 = 0;
 localparam integer GLB_INTR_SDP_DONE1 = 1;

@@ -50,7 +50,8 @@ def test_addresses_map_to_the_registers_nvidia_names() -> None:
             else:
                 assert found == unit, f"{cmd.where()}: {found} but NVIDIA says {unit}"
                 lacking += 1
-    assert checked >= 50 and lacking >= 10, (checked, lacking)
+    # every unit of the in-repo traces (GLB, BDMA, SDP, PDP) is in the description since BDMA joined it
+    assert checked >= 50, (checked, lacking)
 
 
 @pytest.mark.skipif(not REAL, reason=f"no .txn trace under {REPO_TXN} or {SHARED_TXN}")
@@ -149,7 +150,7 @@ def _one_line_trace(tmp_path: Path, line: str) -> Path:
                                  r"register of SDP_RDMA"),
     ("write_reg 0xffff2c0f seven", r"input.txn:2: 'seven' is not a number"),
     ("load_mem 0x1000 0x10 missing.dat", r"input.txn:2: memory image .*missing.dat not found"),
-    ("wait", r"input.txn:2: wait, but no SDP/CDP/PDP operation was started before it"),
+    ("wait", r"input.txn:2: wait, but no SDP/CDP/PDP/BDMA operation was started before it"),
 ])
 def test_errors_name_file_and_line(tmp_path: Path, line: str, error: str) -> None:
     folder = _one_line_trace(tmp_path, line)
