@@ -88,7 +88,7 @@ class Configuration:
     def verilog_parameters(self) -> dict[str, int]:
         """The parameters of the top level (rtl/top/nvdla_pp_top.v) for this configuration."""
         return {"ATOM": self.atom_bytes, "CSB_MAP": list(regmap.CSB_MAPS).index(self.csb_map),
-                "PDP_MAX_W": self.pdp_max_width, "SEC_MEM": int(self.second_memory)}
+                "PDP_MAX_W": self.pdp_max_width, "SEC_MEM": int(self.second_memory), "BDMA": int(self.bdma)}
 
 
 def _fail(path: Path, param: str, why: str) -> ConfigurationError:

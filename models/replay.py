@@ -161,7 +161,7 @@ def crc_failure(step: CheckCrc, actual: NDArray[np.uint8], locate: Locator | Non
             + (f"; {detail}" if detail else ""))
 
 
-def _load_steps(folder: Path) -> tuple[list[Step], str]:
+def load_steps(folder: Path) -> tuple[list[Step], str]:
     """(steps, why the trace cannot run here or '') of a `.cfg` or `.txn` trace folder."""
     # models.txn builds on this module's steps, hence the import here rather than at the top.
     from models import txn
@@ -177,14 +177,19 @@ def _read_failure(step: RegRead, target: Target) -> str:
     reader = getattr(target, "reg_read", None)
     if reader is None:
         return f"{step.where}: this target cannot read registers"
-    value = reader(step.unit, step.reg)
+    return read_failure(step, reader(step.unit, step.reg))
+
+
+def read_failure(step: RegRead, value: int) -> str:
+    """'' when a read_reg's value matches under its mask, else what was read and expected."""
     if value & step.mask == step.expected:
         return ""
     return (f"{step.where}: {step.unit}.{step.reg} reads {value:#010x}, (& {step.mask:#010x}) "
             f"expected {step.expected:#010x}")
 
 
-def _mem_failure(step: MemCheck, actual: NDArray[np.uint8]) -> str:
+def mem_failure(step: MemCheck, actual: NDArray[np.uint8]) -> str:
+    """'' when the memory holds a dump_mem's bytes, else how many differ and the first."""
     diff = np.flatnonzero(actual != step.data)
     if diff.size == 0:
         return ""
@@ -202,7 +207,7 @@ def replay(folder: Path, target: Target, locate: Locator | None = None) -> Trace
     name = folder.name
     checks = 0
     try:
-        steps, skip = _load_steps(folder)
+        steps, skip = load_steps(folder)
         if skip:
             return TraceResult(name, False, 0, f"SKIP: {skip}")
         for step in steps:
@@ -217,12 +222,13 @@ def replay(folder: Path, target: Target, locate: Locator | None = None) -> Trace
                     raise TraceError(f"{step.where}: {step.unit}_{step.group} never raised "
                                      f"({target.describe_pending()})")
             elif isinstance(step, RegRead):
+                checks += 1
                 msg = _read_failure(step, target)
                 if msg:
                     return TraceResult(name, False, checks, msg)
             elif isinstance(step, MemCheck):
                 checks += 1
-                msg = _mem_failure(step, target.mem_read(step.mem, step.addr, step.data.size))
+                msg = mem_failure(step, target.mem_read(step.mem, step.addr, step.data.size))
                 if msg:
                     return TraceResult(name, False, checks, msg)
             else:
@@ -262,8 +268,14 @@ def locate_against(reference: ModelTarget) -> Locator:
 
 
 def replay_on_model(folder: Path, config: Configuration | None = None) -> TraceResult:
-    """Replay on the model of a configuration (default: the trace's, models/configs.py for_trace_folder)."""
+    """Replay on the model of a configuration (default: the trace's, trace_config)."""
+    return replay(folder, ModelTarget(config or trace_config(folder)))
+
+
+def trace_config(folder: Path) -> Configuration:
+    """The configuration a trace runs on: $CONFIG, else its folder's name, else its format's (`.txn`:
+    nv_full's traceplayer, `.cfg`: the default)."""
     from models import txn
 
     fallback = txn.TXN_CONFIG if txn.is_txn_folder(folder) else configs.DEFAULT
-    return replay(folder, ModelTarget(config or configs.for_trace_folder(folder, fallback)))
+    return configs.for_trace_folder(folder, fallback)

@@ -53,17 +53,23 @@ def lint(files: list[Path]) -> int:
     exe, env = verilator()
     failures = 0
     modules = module_names(files)
-    for name in modules:
+    runs = [(name, "", {}) for name in modules]
+    if SUBSYSTEM_TOP in modules:
+        # the top once more at each configuration's parameters: generate branches (BDMA, the second memory)
+        # and widths differ between them
+        sets = {tuple(sorted(configs.load(c).verilog_parameters().items())): c for c in configs.names()}
+        runs += [(SUBSYSTEM_TOP, config, dict(params)) for params, config in sorted(sets.items(), key=str)]
+    for name, config, params in runs:
         cmd = [exe, "--lint-only", "-Wall", *INCLUDES, "--top-module", name,
-               *map(str, dependencies(name, modules))]
+               *(f"-G{k}={v}" for k, v in params.items()), *map(str, dependencies(name, modules))]
         proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
         problems = [ln for ln in (proc.stdout + proc.stderr).splitlines() if ln.startswith("%")]
         status = "clean" if proc.returncode == 0 and not problems else "FAIL"
-        print(f"lint {name:32s} {status}")
+        print(f"lint {name + (f' ({config})' if config else ''):40s} {status}")
         if status != "clean":
             failures += 1
             print("\n".join(problems or [proc.stderr]))
-    print(f"lint: {len(module_names(files)) - failures} clean, {failures} with findings")
+    print(f"lint: {len(runs) - failures} clean, {failures} with findings")
     return failures
 
 

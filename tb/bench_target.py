@@ -1,9 +1,10 @@
 """The RTL top under the replay's step interface, shared by the top-level benchmarks (scripts/bench_{pdp,
 cdp,sdp}.py: timed layers, each scored against the model) and the NVDLA trace replay on the RTL
-(tb/test_trace_rtl.py: CRC checks, the model alongside naming the first wrong element). Steps run on
-tb/hdl/nvdla_pp_top_mem.v (the top, the simulation memories and a clock generated in Verilog), with the model
-fed the same steps alongside. Memory index 0 of a step is the primary memory (m_axi), 1 the CV SRAM (c_axi,
-a trace's sec_mem); the model has the second memory when the top was built with SEC_MEM = 1, as the RTL.
+(tb/test_trace_rtl.py: CRC, memory-image and register-read checks, the model alongside naming the first wrong
+element). Steps run on tb/hdl/nvdla_pp_top_mem.v (the top, the simulation memories and a clock generated in
+Verilog), with the model fed the same steps alongside. Memory index 0 of a step is the primary memory (m_axi),
+1 the CV SRAM (c_axi, a trace's sec_mem); the model has the second memory when the top was built with SEC_MEM
+= 1, as the RTL.
 
 Python touches the simulation only for CSB transactions, memory loads/reads through handles (tb/bfm/
 sim_memory.py) and the wait for `intr` (one trigger, no per-cycle polling), so the design runs free while a
@@ -28,13 +29,17 @@ from models import configs
 from models.regfile import RegWrite, intr_bit, intr_mask
 from models.replay import (
     CheckCrc,
+    MemCheck,
     MemFill,
     MemWrite,
+    RegRead,
     Step,
     TraceResult,
     WaitInterrupt,
     crc_failure,
     locate_against,
+    mem_failure,
+    read_failure,
 )
 from models.subsystem import ModelTarget
 from models.trace import TraceError
@@ -145,6 +150,9 @@ async def wait_status_bit(dut: Any, csb: CsbMaster, bits: int, bound: int = LAYE
             continue
         await ClockCycles(dut.clk, 64)
     return None
+
+
+POLL_CYCLES = 16  # between two reads of a polled read_reg
 
 
 def _is_wait(step: Step) -> bool:
@@ -272,6 +280,14 @@ class BenchTarget:
                 self.model.wait_interrupt(step.unit, step.group)
                 if score_layers:
                     checks.append(self._against_model())
+            elif isinstance(step, RegRead):
+                checks.append(await self._poll(step))
+            elif isinstance(step, MemCheck):
+                if step.mem != 0 and not self.second_memory:
+                    checks.append(f"{step.where}: the RTL was built without the second memory (SEC_MEM=0)")
+                    continue
+                actual = np.frombuffer(self.mems[step.mem].read(step.addr, step.data.size), dtype=np.uint8)
+                checks.append(mem_failure(step, actual))
             elif isinstance(step, CheckCrc):
                 if step.mem != 0 and not self.second_memory:
                     checks.append(f"{step.where}: the RTL was built without the second memory (SEC_MEM=0)")
@@ -290,6 +306,17 @@ class BenchTarget:
         if cpp_dir and row.ok and name.startswith(self.cpp_layers):
             row.cpp_program = str(self._cpp_program(Path(cpp_dir) / name, steps))
         return row
+
+    async def _poll(self, step: RegRead) -> str:
+        """A `.txn` read_reg over the CSB: retried up to step.retries more times, POLL_CYCLES apart, as
+        NVIDIA's trace player polls (+read_reg_poll_retries); '' once it matches, else the last value."""
+        address = csb_address(step.unit, step.reg)
+        for attempt in range(step.retries + 1):
+            value = await self.csb.read(address)
+            if not read_failure(step, value) or attempt == step.retries:
+                break
+            await ClockCycles(self.dut.clk, POLL_CYCLES)
+        return read_failure(step, value)
 
     def _cpp_program(self, folder: Path, steps: list[Step]) -> Path:
         """The layer for tb/cpp/top_mem_main.cpp: timing, loads, CSB writes, waits, and a dump of the output

@@ -28,7 +28,7 @@ from tb.bfm.axi_ram import set_memory_pauses
 from tb.common import bench_params, make_rng, nightly, scaled, start_clock_and_reset
 
 REGS = regmap.registers("BDMA")
-PREFIX = {0: "m_axi", 1: "cv_axi"}  # model memory index -> AXI master (MC is memory 0)
+PREFIX = {0: "m_axi", 1: "c_axi"}  # model memory index -> AXI master (MC is memory 0)
 HALF = 1 << 31  # sources in the low half of each memory, destinations in the high half: never overlapping
 
 

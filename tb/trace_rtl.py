@@ -16,7 +16,7 @@ from pathlib import Path
 
 from models import configs
 from models.configs import Configuration
-from models.replay import RegWrite, TraceResult, trace_steps
+from models.replay import RegWrite, TraceResult, load_steps, trace_config
 from tb.benches import find
 
 SDP_TO_PDP = "SDP->PDP on the fly"
@@ -24,17 +24,19 @@ OUTPUT_DST_PDP = 1 << 1   # SDP D_FEATURE_MODE_CFG.OUTPUT_DST
 # nv_small has one memory interface; larger NVDLA configurations add the CV SRAM (a trace's sec_mem), which
 # the top has when built with SEC_MEM=1 (its c_axi port).
 SECOND_MEMORY = "a second memory (sec_mem)"
+BDMA = "BDMA"
 
 
 def rtl_capabilities(config: Configuration) -> frozenset[str]:
     """Units and capabilities the RTL top level has when built at a configuration."""
-    return frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP} | ({SECOND_MEMORY} if config.second_memory else set()))
+    return frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP} | ({SECOND_MEMORY} if config.second_memory else set())
+                     | ({BDMA} if config.bdma else set()))
 
 
 def units_needed(folder: Path) -> set[str]:
     """The datapath units whose D_OP_ENABLE the trace writes with 1, and the capabilities they need."""
     try:
-        steps = trace_steps(folder)
+        steps, _skip = load_steps(folder)
     except Exception:  # noqa: BLE001 - the replay itself reports why the trace cannot be read
         return set()
     needed = {s.unit for s in steps if isinstance(s, RegWrite) and s.reg == "D_OP_ENABLE" and s.value & 1
@@ -44,15 +46,17 @@ def units_needed(folder: Path) -> set[str]:
         needed.add(SDP_TO_PDP)
     if any(getattr(s, "mem", 0) != 0 for s in steps):
         needed.add(SECOND_MEMORY)
+    if any(isinstance(s, RegWrite) and s.unit == BDMA for s in steps):
+        needed.add(BDMA)
     return needed
 
 
 def replay_on_rtl(folders: list[Path], sim: str | None = None, seed: int | None = None) -> list[TraceResult]:
-    """Each trace on the RTL built at its configuration (models/configs.py for_trace_folder: $CONFIG, else the
-    folder's name), one simulation per configuration."""
+    """Each trace on the RTL built at its configuration (models/replay.py trace_config), one simulation per
+    configuration."""
     by_config: dict[str, list[Path]] = {}
     for f in folders:
-        by_config.setdefault(configs.for_trace_folder(f).name, []).append(f)
+        by_config.setdefault(trace_config(f).name, []).append(f)
     saved = {k: os.environ.get(k) for k in ("TRACE_FOLDERS", "TRACE_RESULTS")}
     results: list[TraceResult] = []
     try:

@@ -1,12 +1,11 @@
 // BDMA, nv_full's bridge DMA: copies cubes of 32-byte-unit lines between the external memory (MC) and the
 // CV SRAM, behind the generated register block rtl/gen/nvdla_bdma_regs.v (models/bdma.py is the model).
 //
-// Interface choice: two AXI4 masters, as NVDLA's BDMA has two clients (bdma2mcif and bdma2cvif):
-// `m_axi_*` reaches the memory RAM_TYPE MC (1) names, `cv_axi_*` the CV SRAM (RAM_TYPE CVSRAM, 0). A read
-// goes to the master CFG_CMD.SRC_RAM_TYPE names, a write to DST_RAM_TYPE's. `m_axi_*` has the names of every
-// unit's master, so the top connects it to an arbiter port with `NVDLA_AXI_UNIT_TO_ARB(i); `cv_axi_*` goes
-// to the CV SRAM port. Both masters carry ATOM*8-bit data and 32-bit addresses (CFG_*_ADDR_HIGH is kept by
-// the register block but not used: the driver keeps copies below 4 GiB; addresses wrap at 32 bits).
+// Interface: one AXI4 master like every unit's, each request carrying its RAM type on a*user (1 MC, the
+// external memory; 0 CVSRAM, the CV SRAM): reads the type CFG_CMD.SRC_RAM_TYPE names, writes DST_RAM_TYPE's.
+// The subsystem's memory interfaces (rtl/dma/nvdla_axi_memif.v) route them, as they route SDP, PDP and CDP
+// (NVIDIA gives BDMA two clients, bdma2mcif and bdma2cvif, for the same effect). 32-bit addresses
+// (CFG_*_ADDR_HIGH is kept by the register block but not used: the driver keeps copies below 4 GiB).
 //
 // Protocol (NVIDIA's NV_NVDLA_BDMA_csb.v): a CFG_OP write with EN=1 pushes the CFG_ fields into a command
 // queue of QUEUE_DEPTH (20) operations; STATUS.FREE_SLOT shows the room, a push into a full queue is dropped.
@@ -40,7 +39,7 @@ module nvdla_bdma #(
     output wire [`BDMA_STAT_W-1:0] stat,
     output reg  [1:0]            done_intr,  // GLB BDMA_DONE0/1: one-cycle pulse per finished group
     output wire                  busy,
-    // AXI4 master to the external memory (RAM_TYPE MC)
+    // AXI4 master; a*user = the request's RAM type (1 MC, 0 CV SRAM)
     output wire                  m_axi_arvalid,
     input  wire                  m_axi_arready,
     output wire [31:0]           m_axi_araddr,
@@ -48,6 +47,7 @@ module nvdla_bdma #(
     output wire [2:0]            m_axi_arsize,
     output wire [1:0]            m_axi_arburst,
     output wire [3:0]            m_axi_arid,
+    output wire                  m_axi_aruser,
     input  wire                  m_axi_rvalid,
     output wire                  m_axi_rready,
     input  wire [ATOM*8-1:0]     m_axi_rdata,
@@ -60,6 +60,7 @@ module nvdla_bdma #(
     output wire [2:0]            m_axi_awsize,
     output wire [1:0]            m_axi_awburst,
     output wire [3:0]            m_axi_awid,
+    output wire                  m_axi_awuser,
     output wire                  m_axi_wvalid,
     input  wire                  m_axi_wready,
     output wire [ATOM*8-1:0]     m_axi_wdata,
@@ -67,35 +68,7 @@ module nvdla_bdma #(
     output wire                  m_axi_wlast,
     input  wire                  m_axi_bvalid,
     output wire                  m_axi_bready,
-    input  wire [1:0]            m_axi_bresp,
-    // AXI4 master to the CV SRAM (RAM_TYPE CVSRAM)
-    output wire                  cv_axi_arvalid,
-    input  wire                  cv_axi_arready,
-    output wire [31:0]           cv_axi_araddr,
-    output wire [7:0]            cv_axi_arlen,
-    output wire [2:0]            cv_axi_arsize,
-    output wire [1:0]            cv_axi_arburst,
-    output wire [3:0]            cv_axi_arid,
-    input  wire                  cv_axi_rvalid,
-    output wire                  cv_axi_rready,
-    input  wire [ATOM*8-1:0]     cv_axi_rdata,
-    input  wire [1:0]            cv_axi_rresp,
-    input  wire                  cv_axi_rlast,
-    output wire                  cv_axi_awvalid,
-    input  wire                  cv_axi_awready,
-    output wire [31:0]           cv_axi_awaddr,
-    output wire [7:0]            cv_axi_awlen,
-    output wire [2:0]            cv_axi_awsize,
-    output wire [1:0]            cv_axi_awburst,
-    output wire [3:0]            cv_axi_awid,
-    output wire                  cv_axi_wvalid,
-    input  wire                  cv_axi_wready,
-    output wire [ATOM*8-1:0]     cv_axi_wdata,
-    output wire [ATOM-1:0]       cv_axi_wstrb,
-    output wire                  cv_axi_wlast,
-    input  wire                  cv_axi_bvalid,
-    output wire                  cv_axi_bready,
-    input  wire [1:0]            cv_axi_bresp
+    input  wire [1:0]            m_axi_bresp
 );
     localparam DATA_W  = ATOM * 8;
     localparam LEN_W   = 16;                        // beats per line: up to 8192*32/8 = 32768
@@ -105,7 +78,7 @@ module nvdla_bdma #(
     localparam Q_STORE = 1 << $clog2(QUEUE_DEPTH < 2 ? 2 : QUEUE_DEPTH);  // nvdla_fifo needs a power of two
     localparam L_STORE = 1 << $clog2(LAUNCH_DEPTH < 2 ? 2 : LAUNCH_DEPTH);
     localparam LC_W    = $clog2(LAUNCH_DEPTH + 1) + 1;
-    localparam RAM_MC  = 1'b1;
+    localparam RAM_MC  = 1'b1;  // CFG_CMD.*_RAM_TYPE and a*user: 1 MC, 0 CV SRAM
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
@@ -258,14 +231,7 @@ module nvdla_bdma #(
         .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .busy(wr_walk_busy)
     );
 
-    // ---- DMA engines, their AXI ports steered to the operation's memories -------------------------------
-    wire              ar_valid, ar_ready, r_valid, r_ready, r_last;
-    wire [31:0]       ar_addr;
-    wire [7:0]        ar_len;
-    wire [2:0]        ar_size;
-    wire [1:0]        ar_burst, r_resp;
-    wire [3:0]        ar_id;
-    wire [DATA_W-1:0] r_data;
+    // ---- DMA engines on the unit's master; a*user is the operation's RAM type (set between operations) --------------------------
     wire              d_valid, d_ready;
     wire [DATA_W-1:0] d_data;
 
@@ -273,84 +239,25 @@ module nvdla_bdma #(
                    .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_axi_rd (
         .clk(clk), .rst_n(rst_n),
         .cmd_valid(rd_cmd_valid), .cmd_ready(rd_cmd_ready), .cmd_addr(rd_cmd_addr), .cmd_beats(line_beats),
-        .m_axi_arvalid(ar_valid), .m_axi_arready(ar_ready), .m_axi_araddr(ar_addr),
-        .m_axi_arlen(ar_len), .m_axi_arsize(ar_size), .m_axi_arburst(ar_burst), .m_axi_arid(ar_id),
-        .m_axi_rvalid(r_valid), .m_axi_rready(r_ready), .m_axi_rdata(r_data), .m_axi_rresp(r_resp),
-        .m_axi_rlast(r_last),
+        .cmd_ram_type(src_ram), .m_axi_aruser(m_axi_aruser), .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),
+        .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst),
+        .m_axi_arid(m_axi_arid), .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready),
+        .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast),
         .out_valid(d_valid), .out_ready(d_ready), .out_data(d_data), .busy(rd_busy)
     );
-
-    wire              aw_valid, aw_ready, w_valid, w_ready, w_last, b_valid, b_ready;
-    wire [31:0]       aw_addr;
-    wire [7:0]        aw_len;
-    wire [2:0]        aw_size;
-    wire [1:0]        aw_burst, b_resp;
-    wire [3:0]        aw_id;
-    wire [DATA_W-1:0] w_data;
-    wire [ATOM-1:0]   w_strb;
 
     nvdla_axi_wr #(.ADDR_W(32), .DATA_W(DATA_W), .LEN_W(LEN_W), .MAX_BURST(MAX_BURST),
                    .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_axi_wr (
         .clk(clk), .rst_n(rst_n),
         .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .cmd_beats(line_beats),
-        .in_valid(d_valid), .in_ready(d_ready), .in_data(d_data),
-        .m_axi_awvalid(aw_valid), .m_axi_awready(aw_ready), .m_axi_awaddr(aw_addr),
-        .m_axi_awlen(aw_len), .m_axi_awsize(aw_size), .m_axi_awburst(aw_burst), .m_axi_awid(aw_id),
-        .m_axi_wvalid(w_valid), .m_axi_wready(w_ready), .m_axi_wdata(w_data), .m_axi_wstrb(w_strb),
-        .m_axi_wlast(w_last), .m_axi_bvalid(b_valid), .m_axi_bready(b_ready), .m_axi_bresp(b_resp),
+        .cmd_ram_type(dst_ram), .m_axi_awuser(m_axi_awuser), .in_valid(d_valid), .in_ready(d_ready), .in_data(d_data),
+        .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready), .m_axi_awaddr(m_axi_awaddr),
+        .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize), .m_axi_awburst(m_axi_awburst),
+        .m_axi_awid(m_axi_awid), .m_axi_wvalid(m_axi_wvalid), .m_axi_wready(m_axi_wready),
+        .m_axi_wdata(m_axi_wdata), .m_axi_wstrb(m_axi_wstrb), .m_axi_wlast(m_axi_wlast),
+        .m_axi_bvalid(m_axi_bvalid), .m_axi_bready(m_axi_bready), .m_axi_bresp(m_axi_bresp),
         .idle(wr_idle)
     );
-
-    // The RAM types change only between operations, when both engines are idle, so no burst is ever split
-    // between the two masters and each master returns its responses in order.
-    wire rd_mc = (src_ram == RAM_MC);
-    wire wr_mc = (dst_ram == RAM_MC);
-    assign m_axi_arvalid  = ar_valid & rd_mc;
-    assign cv_axi_arvalid = ar_valid & ~rd_mc;
-    assign ar_ready       = rd_mc ? m_axi_arready : cv_axi_arready;
-    assign m_axi_araddr   = ar_addr;
-    assign cv_axi_araddr  = ar_addr;
-    assign m_axi_arlen    = ar_len;
-    assign cv_axi_arlen   = ar_len;
-    assign m_axi_arsize   = ar_size;
-    assign cv_axi_arsize  = ar_size;
-    assign m_axi_arburst  = ar_burst;
-    assign cv_axi_arburst = ar_burst;
-    assign m_axi_arid     = ar_id;
-    assign cv_axi_arid    = ar_id;
-    assign r_valid        = rd_mc ? m_axi_rvalid : cv_axi_rvalid;
-    assign r_data         = rd_mc ? m_axi_rdata : cv_axi_rdata;
-    assign r_resp         = rd_mc ? m_axi_rresp : cv_axi_rresp;
-    assign r_last         = rd_mc ? m_axi_rlast : cv_axi_rlast;
-    assign m_axi_rready   = r_ready & rd_mc;
-    assign cv_axi_rready  = r_ready & ~rd_mc;
-
-    assign m_axi_awvalid  = aw_valid & wr_mc;
-    assign cv_axi_awvalid = aw_valid & ~wr_mc;
-    assign aw_ready       = wr_mc ? m_axi_awready : cv_axi_awready;
-    assign m_axi_awaddr   = aw_addr;
-    assign cv_axi_awaddr  = aw_addr;
-    assign m_axi_awlen    = aw_len;
-    assign cv_axi_awlen   = aw_len;
-    assign m_axi_awsize   = aw_size;
-    assign cv_axi_awsize  = aw_size;
-    assign m_axi_awburst  = aw_burst;
-    assign cv_axi_awburst = aw_burst;
-    assign m_axi_awid     = aw_id;
-    assign cv_axi_awid    = aw_id;
-    assign m_axi_wvalid   = w_valid & wr_mc;
-    assign cv_axi_wvalid  = w_valid & ~wr_mc;
-    assign w_ready        = wr_mc ? m_axi_wready : cv_axi_wready;
-    assign m_axi_wdata    = w_data;
-    assign cv_axi_wdata   = w_data;
-    assign m_axi_wstrb    = w_strb;
-    assign cv_axi_wstrb   = w_strb;
-    assign m_axi_wlast    = w_last;
-    assign cv_axi_wlast   = w_last;
-    assign b_valid        = wr_mc ? m_axi_bvalid : cv_axi_bvalid;
-    assign b_resp         = wr_mc ? m_axi_bresp : cv_axi_bresp;
-    assign m_axi_bready   = b_ready & wr_mc;
-    assign cv_axi_bready  = b_ready & ~wr_mc;
 
     // ---- status and stall counts -------------------------------------------------------------------------
     reg  [1:0]  grp_busy;
@@ -376,8 +283,8 @@ module nvdla_bdma #(
                 rd_stall <= 32'h0;
                 wr_stall <= 32'h0;
             end else if (count_en) begin
-                rd_stall <= rd_stall + {31'h0, ar_valid & ~ar_ready};
-                wr_stall <= wr_stall + {31'h0, (aw_valid & ~aw_ready) | (w_valid & ~w_ready)};
+                rd_stall <= rd_stall + {31'h0, m_axi_arvalid & ~m_axi_arready};
+                wr_stall <= wr_stall + {31'h0, (m_axi_awvalid & ~m_axi_awready) | (m_axi_wvalid & ~m_axi_wready)};
             end
             if (launch_ok & ~launch_grp) begin
                 st_rd0 <= 32'h0;

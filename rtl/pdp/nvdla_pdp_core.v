@@ -54,8 +54,8 @@ module nvdla_pdp_core #(
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || MAX_W < 1) begin
-            $display("ERROR: nvdla_pdp_core %m: ATOM a power of two (ATOM_SH), MAX_W >= 1");
+        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || MAX_W < 1 || MAX_W >= 16384) begin
+            $display("ERROR: nvdla_pdp_core %m: ATOM a power of two (ATOM_SH), MAX_W 1..16383 (14-bit columns)");
             $finish;
         end
     end
@@ -74,7 +74,7 @@ module nvdla_pdp_core #(
     localparam signed [CW-1:0] S1 = 1;
     localparam signed [CW-1:0] S7 = 7;
     localparam signed [CW-1:0] S8 = 8;
-    localparam [13:0]          MAX_W14 = MAX_W;
+    localparam [13:0]          MAX_W14 = MAX_W[13:0];  // MAX_W < 2^14: checked above
 
     // ---------------------------------------------------------------- configuration, derived
     wire [4:0]  kw = {1'b0, cfg[`PDP_KERNEL_WIDTH]} + 5'd1;

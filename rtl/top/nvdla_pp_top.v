@@ -4,7 +4,7 @@
 // and statistics bundles, rtl/gen/nvdla_<unit>_fields.vh), the units SDP, PDP and CDP (each with its RDMA),
 // the memory interfaces (rtl/dma/nvdla_axi_memif.v: each DMA request goes to the memory its *_RAM_TYPE
 // register names, CV to c_axi and MC to m_axi, everything to m_axi when SEC_MEM = 0; one arbiter per memory,
-// the port index in the AXI ID: PDP 0, CDP 1, SDP 2) and GLB.
+// the port index in the AXI ID: PDP 0, CDP 1, SDP 2, BDMA 3), BDMA when BDMA = 1 (nv_full) and GLB.
 // Addresses outside the units' windows answer as NVDLA's unmapped ones (reads 0, writes dropped, non-posted
 // writes acknowledged); LUT accesses are the register blocks' own (LUT_ACCESS_* bundle slices).
 //
@@ -18,13 +18,15 @@
 `include "nvdla_cdp_rdma_fields.vh"
 `include "nvdla_sdp_fields.vh"
 `include "nvdla_sdp_rdma_fields.vh"
+`include "nvdla_bdma_fields.vh"
 module nvdla_pp_top #(
     parameter ATOM            = 8,    // memory atom in bytes = AXI data bytes (int8 lanes per beat)
     parameter CSB_MAP         = 0,    // CSB address map: 0 NVIDIA's master branch (nv_small..nv_large), 1 nv_full
     parameter PDP_MAX_W       = 64,   // output columns of one PDP band held by the line buffer
     parameter MAX_BURST       = 16,
     parameter MAX_OUTSTANDING = 8,
-    parameter SEC_MEM         = 0     // 1: the CV SRAM interface c_axi exists; 0: c_axi idle, all on m_axi
+    parameter SEC_MEM         = 0,    // 1: the CV SRAM interface c_axi exists; 0: c_axi idle, all on m_axi
+    parameter BDMA            = 0     // 1: BDMA (nv_full's bridge DMA) on the CSB and the memories; needs SEC_MEM
 ) (
     input  wire        clk,
     input  wire        rst_n,
@@ -104,9 +106,9 @@ module nvdla_pp_top #(
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
         if (PDP_MAX_W < 1 || MAX_BURST < 1 || MAX_OUTSTANDING < 1 || CSB_MAP < 0 || CSB_MAP > 1
-            || (SEC_MEM != 0 && SEC_MEM != 1)) begin
+            || (SEC_MEM != 0 && SEC_MEM != 1) || (BDMA != 0 && BDMA != 1) || (BDMA == 1 && SEC_MEM == 0)) begin
             $display("ERROR: nvdla_pp_top %m: PDP_MAX_W, MAX_BURST, MAX_OUTSTANDING >= 1, CSB_MAP 0 or 1, ",
-                     "SEC_MEM 0 or 1 (the units check the rest)");
+                     "SEC_MEM 0 or 1, BDMA 0 or 1 and only with SEC_MEM (the units check the rest)");
             $finish;
         end
     end
@@ -116,12 +118,13 @@ module nvdla_pp_top #(
     `include "nvdla_axi_macros.vh"
     localparam AXI_AW = 32, AXI_DW = ATOM * 8, AXI_IW = 4;
 
-    // unit order on the CSB slave: GLB, PDP_RDMA, PDP, CDP_RDMA, CDP, SDP_RDMA, SDP
-    localparam NUNITS = 7;
+    // unit order on the CSB slave: GLB, PDP_RDMA, PDP, CDP_RDMA, CDP, SDP_RDMA, SDP, then BDMA if present
+    localparam NUNITS = 7 + BDMA;
     localparam U_GLB = 0, U_PDP_RDMA = 1, U_PDP = 2, U_CDP_RDMA = 3, U_CDP = 4, U_SDP_RDMA = 5, U_SDP = 6;
+    localparam U_BDMA = 7;
     // memory-interface ports (= AXI IDs on both memories)
-    localparam NMASTERS = 3;
-    localparam M_PDP = 0, M_CDP = 1, M_SDP = 2;
+    localparam NMASTERS = 3 + BDMA;
+    localparam M_PDP = 0, M_CDP = 1, M_SDP = 2, M_BDMA = 3;
 
     wire [NUNITS-1:0]    reg_sel;
     wire [9:0]           reg_offset;
@@ -129,10 +132,12 @@ module nvdla_pp_top #(
     wire                 reg_write;
     wire [NUNITS*32-1:0] reg_rdata;
 
-    localparam [NUNITS*6-1:0] WINDOWS = CSB_MAP == CSB_MAP_NV_FULL
-        ? {CSB_WIN_NV_FULL_SDP, CSB_WIN_NV_FULL_SDP_RDMA, CSB_WIN_NV_FULL_CDP, CSB_WIN_NV_FULL_CDP_RDMA,
-           CSB_WIN_NV_FULL_PDP, CSB_WIN_NV_FULL_PDP_RDMA, CSB_WIN_NV_FULL_GLB}
-        : {CSB_WIN_SDP, CSB_WIN_SDP_RDMA, CSB_WIN_CDP, CSB_WIN_CDP_RDMA, CSB_WIN_PDP, CSB_WIN_PDP_RDMA, CSB_WIN_GLB};
+    localparam [8*6-1:0] WINDOWS_ALL = CSB_MAP == CSB_MAP_NV_FULL
+        ? {CSB_WIN_NV_FULL_BDMA, CSB_WIN_NV_FULL_SDP, CSB_WIN_NV_FULL_SDP_RDMA, CSB_WIN_NV_FULL_CDP,
+           CSB_WIN_NV_FULL_CDP_RDMA, CSB_WIN_NV_FULL_PDP, CSB_WIN_NV_FULL_PDP_RDMA, CSB_WIN_NV_FULL_GLB}
+        : {CSB_WIN_NV_SMALL_BDMA, CSB_WIN_NV_SMALL_SDP, CSB_WIN_NV_SMALL_SDP_RDMA, CSB_WIN_NV_SMALL_CDP,
+           CSB_WIN_NV_SMALL_CDP_RDMA, CSB_WIN_NV_SMALL_PDP, CSB_WIN_NV_SMALL_PDP_RDMA, CSB_WIN_NV_SMALL_GLB};
+    localparam [NUNITS*6-1:0] WINDOWS = WINDOWS_ALL[NUNITS*6-1:0];  // BDMA's window only when it exists
     nvdla_csb_slave #(.NUNITS(NUNITS), .UNIT_IDS(WINDOWS)) u_csb (
         .clk(clk), .rst_n(rst_n),
         .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready), .csb_req_addr(csb_req_addr),
@@ -228,14 +233,36 @@ module nvdla_pp_top #(
         .clk(clk), .rst_n(rst_n), `NVDLA_AXI_MEMIF_SLAVES, `NVDLA_AXI_MEMIF_MASTERS
     );
 
+    // ---- BDMA (configurations with it): registers, unit on the last memory-interface port ----------------
+    wire [1:0] bdma_done;
+    generate
+        if (BDMA == 1) begin : g_bdma
+            wire                    busy_unused;
+            wire [`BDMA_CFG_W-1:0]  cfg;
+            wire [`BDMA_STAT_W-1:0] stat;
+            nvdla_bdma_regs u_bdma_regs (
+                .clk(clk), .rst_n(rst_n), .reg_sel(reg_sel[U_BDMA]), .reg_offset(reg_offset),
+                .reg_wdata(reg_wdata), .reg_write(reg_write), .reg_rdata(reg_rdata[U_BDMA*32 +: 32]),
+                .cfg(cfg), .stat(stat)
+            );
+            nvdla_bdma #(.ATOM(ATOM), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_bdma (
+                .clk(clk), .rst_n(rst_n), .cfg(cfg), .stat(stat), .done_intr(bdma_done), .busy(busy_unused),
+                `NVDLA_AXI_UNIT_TO_ARB(M_BDMA)
+            );
+        end else begin : g_no_bdma
+            assign bdma_done = 2'b00;
+        end
+    endgenerate
+
     // ---- GLB: interrupt status per unit and group --------------------------------------------------------
-    nvdla_glb u_glb (
+    nvdla_glb #(.STATUS_IMPL(32'h003f_003f | (BDMA == 1 ? (32'h3 << GLB_INTR_BDMA_DONE0) : 32'h0))) u_glb (
         .clk(clk), .rst_n(rst_n),
         .reg_sel(reg_sel[U_GLB]), .reg_offset(reg_offset), .reg_wdata(reg_wdata), .reg_write(reg_write),
         .reg_rdata(reg_rdata[U_GLB*32 +: 32]),
         .sdp_done_intr({sdp_done & sdp_consumer, sdp_done & ~sdp_consumer}),
         .cdp_done_intr({cdp_done & cdp_consumer, cdp_done & ~cdp_consumer}),
         .pdp_done_intr({pdp_done & pdp_consumer, pdp_done & ~pdp_consumer}),
+        .bdma_done_intr(bdma_done),
         .intr(intr)
     );
 

@@ -49,6 +49,7 @@ module nvdla_regs_sdp_top (
         .sdp_done_intr({dp_done[1] && consumer[1], dp_done[1] && !consumer[1]}),
         .cdp_done_intr(2'b00),
         .pdp_done_intr(2'b00),
+        .bdma_done_intr(2'b00),
         .intr(intr)
     );
 

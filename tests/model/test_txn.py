@@ -107,7 +107,7 @@ def test_synthetic_int8_trace_passes(tmp_path: Path) -> None:
     assert any(getattr(s, "retries", None) == 10 for s in trace.steps)
     result = replay_on_model(tmp_path / "identity")
     assert result.passed, result.message
-    assert result.checks == 1
+    assert result.checks == 2  # the polled read_reg and the dump_mem
 
 
 def test_synthetic_trace_fails_on_a_wrong_byte(tmp_path: Path) -> None:
