@@ -75,7 +75,13 @@ from models.driver_sdp import (  # noqa: E402
 )
 from models.memory import Memory  # noqa: E402
 from models.regfile import RegWrite  # noqa: E402
-from models.replay import MemWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
+from models.replay import (  # noqa: E402
+    SDP_TO_PDP,
+    MemWrite,
+    Step,
+    WaitInterrupt,
+    trace_steps,
+)
 from models.sdp import SdpResult, run_sdp  # noqa: E402
 from models.sdp_datapath import ALU_EQL, ALU_SUM  # noqa: E402
 from models.subsystem import RunRecord  # noqa: E402
@@ -91,7 +97,7 @@ from tb.bench_target import (  # noqa: E402
     with_interrupt_masks,
 )
 from tb.common import make_rng  # noqa: E402
-from tb.trace_rtl import SDP_TO_PDP, rtl_capabilities, units_needed  # noqa: E402
+from tb.trace_rtl import rtl_capabilities, units_needed  # noqa: E402
 
 SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000

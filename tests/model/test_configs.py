@@ -10,6 +10,8 @@ import pytest
 
 from models import configs
 from models import registers as regmap
+from models.replay import replay_on_model
+from models.trace import REPO_TRACES
 
 SHIPPED = ("nv_small", "nv_small_256_full", "nv_medium_512", "nv_medium_1024_full", "nv_large", "nv_full")
 
@@ -59,6 +61,7 @@ def _write(tmp_path: Path, **changes: object) -> Path:
     ({"cdp_throughput": 3}, "cdp_throughput"),
     ({"precisions": ["FP16"]}, "precisions"),
     ({"pdp_line_buffer_bytes": 16}, "pdp_line_buffer_bytes"),
+    ({"bdma": True, "second_memory_bits": 0}, "bdma"),
 ])
 def test_a_configuration_that_makes_no_sense_names_the_parameter(tmp_path: Path, changes: dict[str, object],
                                                                    param: str) -> None:
@@ -78,3 +81,14 @@ def test_trace_folders_pick_their_configuration(tmp_path: Path, monkeypatch: pyt
 def test_an_unknown_configuration_lists_the_known_ones() -> None:
     with pytest.raises(configs.ConfigurationError, match="known: .*nv_large"):
         configs.load("nv_huge")
+
+
+@pytest.mark.parametrize(("trace", "config", "lacks"), [
+    ("nv_full/sanity1_cvsram", "nv_large", "BDMA"),                               # nv_large has no BDMA
+    ("nv_small_256_full/sdp_13x4x29_ew_lut_int8", "nv_small", "a second memory"),  # nor nv_small a CV SRAM
+])
+def test_a_trace_needing_what_the_configuration_lacks_is_a_skip(trace: str, config: str, lacks: str) -> None:
+    result = replay_on_model(REPO_TRACES / trace, configs.load(config))
+    assert not result.passed and result.message.startswith(f"SKIP: needs {lacks}"), result.message
+    assert config in result.message
+    assert replay_on_model(REPO_TRACES / trace).passed  # on its own configuration it runs
