@@ -132,14 +132,16 @@ def validate(cfg: CdpConfig) -> None:
 
 
 def check_layout(unit: str, side: str, base: int, line_stride: int, surface_stride: int, *, width: int,
-                 height: int, channels: int, atom_bytes: int, elem_bytes: int = 1) -> None:
+                 height: int, channels: int, atom_bytes: int, elem_bytes: int = 1,
+                 align: int | None = None) -> None:
     """Seed 001 Limitation / Data Format rules on one cube in memory; SDP and PDP use it too.
 
     Alignment (nv_small: the memory atom, the datapaths drop address bits below it) of the base and of
     each stride the hardware steps by, then: a line stride at least the bytes of a line (equal is
     LINE_PACKED), a surface stride that holds a whole surface. A line stride is used only when height > 1
     and a surface stride only with more than one surface: NVIDIA's traces leave unused ones arbitrary.
-    `side` names the registers (SRC, DST, BS, ...: <side>_LINE_STRIDE).
+    `side` names the registers (SRC, DST, BS, ...: <side>_LINE_STRIDE). atom_bytes counts the lanes of an
+    atom, each elem_bytes wide; `align` is the memory atom in bytes (default atom_bytes).
     """
     line_bytes = width * atom_bytes * elem_bytes
     surfaces = -(-channels // atom_bytes)
@@ -148,10 +150,11 @@ def check_layout(unit: str, side: str, base: int, line_stride: int, surface_stri
         used[f"{side}_LINE_STRIDE"] = line_stride
     if surfaces > 1:
         used[f"{side}_SURFACE_STRIDE"] = surface_stride
-    misaligned = {name: value for name, value in used.items() if value % atom_bytes}
+    align = align or atom_bytes
+    misaligned = {name: value for name, value in used.items() if value % align}
     if misaligned:
         raise ConfigError(f"{unit}: the alignment for {side} address/line_stride/surf_stride should be "
-                          f"satisfied ({atom_bytes}-byte memory atom)", misaligned)
+                          f"satisfied ({align}-byte memory atom)", misaligned)
     if height > 1 and line_stride < line_bytes:
         raise ConfigError(f"{unit}: {side}_LINE_STRIDE has to be bigger than the actual size per line",
                           {f"{side}_LINE_STRIDE": line_stride, "bytes_per_line": line_bytes})

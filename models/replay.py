@@ -180,14 +180,15 @@ BDMA = "BDMA"
 
 
 def capabilities(config: Configuration) -> frozenset[str]:
-    """Units and capabilities a configuration has (the model's and the RTL's: both follow it)."""
+    """Units, capabilities and precisions a configuration has (the model follows it; the RTL too, at INT8:
+    tb/trace_rtl.py rtl_capabilities)."""
     return frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP} | ({SECOND_MEMORY} if config.second_memory else set())
-                     | ({BDMA} if config.bdma else set()))
+                     | ({BDMA} if config.bdma else set()) | set(config.precisions))
 
 
 def trace_needs(steps: list[Step]) -> set[str]:
-    """The datapath units whose D_OP_ENABLE the steps write with 1, BDMA if they program it, and the
-    capabilities they need (SDP feeding PDP on the fly, a second memory)."""
+    """The datapath units whose D_OP_ENABLE the steps write with 1, BDMA if they program it, the
+    capabilities they need (SDP feeding PDP on the fly, a second memory) and the precisions beyond INT8."""
     needed = {s.unit for s in steps if isinstance(s, RegWrite) and s.reg == "D_OP_ENABLE" and s.value & 1
               and not s.unit.endswith("_RDMA")}
     if any(isinstance(s, RegWrite) and s.unit == "SDP" and s.reg == "D_FEATURE_MODE_CFG"
@@ -197,7 +198,19 @@ def trace_needs(steps: list[Step]) -> set[str]:
         needed.add(SECOND_MEMORY)
     if any(isinstance(s, RegWrite) and s.unit == BDMA for s in steps):
         needed.add(BDMA)
-    return needed
+    return needed | _precisions_written(steps)
+
+
+def _precisions_written(steps: list[Step]) -> set[str]:
+    """The precisions other than INT8 that the steps' register writes select (any precision field)."""
+    from models.txn import precision_fields  # models.txn builds on this module
+
+    found: set[str] = set()
+    for s in steps:
+        if isinstance(s, RegWrite):
+            for msb, lsb, names in precision_fields().get((s.unit, s.reg), {}).values():
+                found.add(names.get(regmap.field_value(s.value, msb, lsb), "INT8"))
+    return found - {"INT8"}
 
 
 def _read_failure(step: RegRead, target: Target) -> str:

@@ -27,9 +27,9 @@ from tb.benches import find
 
 
 def rtl_capabilities(config: Configuration) -> frozenset[str]:
-    """What the RTL top has when built at a configuration: exactly what the configuration declares (its
-    parameters come from it), so the model's list (models/replay.py capabilities) is the RTL's."""
-    return capabilities(config)
+    """What the RTL top has when built at a configuration: what the configuration declares (its parameters
+    come from it: models/replay.py capabilities), but its datapaths compute INT8 only so far."""
+    return capabilities(config) - {"INT16", "FP16"}
 
 
 def units_needed(folder: Path) -> set[str]:

@@ -535,8 +535,10 @@ _BIG = {"src": (0x1000, 0x2000, 0x10000), "dst": (0x40000, 0x2000, 0x10000)}   #
 
 PDP_CASES = (
     # --- Data format -------------------------------------------------------------------------------------
-    Case("DF1-PDP", "pdp_main", {"PDP:D_DATA_FORMAT.INPUT_DATA": 1}, "INT8 input only", {"INPUT_DATA": 1}),
-    Case("DF1-PDP_RDMA", "pdp_main", {"PDP_RDMA:D_DATA_FORMAT.INPUT_DATA": 2}, "INT8 input only",
+    # nv_small (these programs' configuration) has INT8 only; the RDMA's copy must name the same precision
+    Case("DF1-PDP", "pdp_main", {"PDP:D_DATA_FORMAT.INPUT_DATA": 1}, "not a precision of this configuration",
+         {"INPUT_DATA": 1}),
+    Case("DF1-PDP_RDMA", "pdp_main", {"PDP_RDMA:D_DATA_FORMAT.INPUT_DATA": 2}, "INPUT_DATA must equal PDP's",
          {"PDP_RDMA INPUT_DATA": 2}),
     Case("DF2-PDP-SRC", "pdp_main", {"PDP_RDMA:D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": 0x104},
          "alignment for SRC address/line_stride/surf_stride", {"SRC_LINE_STRIDE": 0x104}),
