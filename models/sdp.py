@@ -1,4 +1,8 @@
-"""Bit-exact model of NVDLA's SDP (BS, BN, EW, output convertor), INT8 as in nv_small.
+"""Bit-exact model of NVDLA's SDP (BS, BN, EW, output convertor), INT8 and INT16.
+
+INT16 (nvdlav1 cmod/hls/sdp): the input elements are two bytes (an atom holds atom_bytes / 2), sign-extended
+into the same 32-bit datapath as INT8; the output convertor's 17-bit result saturates to the output
+precision's width (INT8 or INT16, either input precision). The LUT at INT16 is not modelled yet.
 
 `SdpConfig.from_fields` decodes and validates the registers, `sdp_compute` is the pure array function,
 `run_sdp` reads the input and operands from memory and writes the output (or hands it to PDP on the fly).
@@ -33,7 +37,9 @@ IntArray = NDArray[np.int64]
 
 USE_MUL, USE_ALU, USE_BOTH = 0, 1, 2
 PER_KERNEL, PER_ELEMENT = 0, 1
-INT8 = 0
+INT8, INT16, FP16 = 0, 1, 2
+PRECISION_NAMES = {INT8: "INT8", INT16: "INT16", FP16: "FP16"}
+MODELLED = (INT8, INT16)
 
 
 @dataclass(frozen=True)
@@ -79,9 +85,13 @@ class SdpConfig:
     atom_bytes: int = 8
     src_ram_mc: bool = True   # SDP_RDMA SRC_RAM_TYPE (MRDMA): MC, the primary memory (else CV, the CV SRAM)
     dst_ram_mc: bool = True   # SDP DST_RAM_TYPE
+    in_precision: int = INT8  # the input's (= the processing precision for integers)
+    out_precision: int = INT8
 
     @classmethod
-    def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8) -> SdpConfig:
+    def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8,
+                    precisions: tuple[str, ...] = ("INT8",)) -> SdpConfig:
+        """The configuration the registers describe; `precisions`: those the NVDLA configuration has."""
         sdp = fields.get("SDP", {})
         rdma = fields.get("SDP_RDMA", {})
 
@@ -168,17 +178,36 @@ class SdpConfig:
             atom_bytes=atom_bytes,
             src_ram_mc=bool(r("D_SRC_DMA_CFG.SRC_RAM_TYPE", 1)),
             dst_ram_mc=bool(s("D_DST_DMA_CFG.DST_RAM_TYPE", 1)),
+            in_precision=s("D_DATA_FORMAT.PROC_PRECISION"),
+            out_precision=s("D_DATA_FORMAT.OUT_PRECISION"),
         )
-        validate(cfg, fields)
+        validate(cfg, fields, precisions)
         return cfg
 
     @property
+    def in_elem_bytes(self) -> int:
+        return 2 if self.in_precision != INT8 else 1
+
+    @property
+    def out_elem_bytes(self) -> int:
+        return 2 if self.out_precision != INT8 else 1
+
+    @property
+    def lanes(self) -> int:
+        """Input elements per memory atom (the operands' per-element layout follows it)."""
+        return self.atom_bytes // self.in_elem_bytes
+
+    @property
+    def out_lanes(self) -> int:
+        return self.atom_bytes // self.out_elem_bytes
+
+    @property
     def surfaces(self) -> int:
-        return -(-self.channels // self.atom_bytes)
+        return -(-self.channels // self.lanes)
 
     @property
     def padded_channels(self) -> int:
-        return self.surfaces * self.atom_bytes
+        return self.surfaces * self.lanes
 
     @property
     def is_1x1(self) -> bool:
@@ -201,21 +230,42 @@ def advisories(cfg: SdpConfig) -> list[str]:
     return found
 
 
-def validate(cfg: SdpConfig, fields: Mapping[str, Mapping[str, int]]) -> None:
-    """SDP rules of seed 001's Limitation section that apply to an INT8 nv_small SDP."""
-    sdp = fields.get("SDP", {})
-    rdma = fields.get("SDP_RDMA", {})
-    precisions = {
+def _check_precisions(cfg: SdpConfig, sdp: Mapping[str, int], rdma: Mapping[str, int],
+                      have: tuple[str, ...]) -> None:
+    """Each precision field names one the configuration has and the model computes; SDP_RDMA's copies agree
+    with SDP's (IN = PROC for integers: no conversion before the datapath)."""
+    fields = {
         "SDP PROC_PRECISION": int(sdp.get("D_DATA_FORMAT.PROC_PRECISION", 0)),
         "SDP OUT_PRECISION": int(sdp.get("D_DATA_FORMAT.OUT_PRECISION", 0)),
         "SDP_RDMA IN_PRECISION": int(rdma.get("D_FEATURE_MODE_CFG.IN_PRECISION", 0)),
         "SDP_RDMA PROC_PRECISION": int(rdma.get("D_FEATURE_MODE_CFG.PROC_PRECISION", 0)),
         "SDP_RDMA OUT_PRECISION": int(rdma.get("D_FEATURE_MODE_CFG.OUT_PRECISION", 0)),
     }
-    for name, value in precisions.items():
-        if value != INT8:
-            raise ConfigError("SDP: nv_small supports INT8 only (invalid precision conversion)",
-                              {name: value})
+    usable = [p for p in MODELLED if PRECISION_NAMES[p] in have]
+    for name, value in fields.items():
+        if value not in usable:
+            raise ConfigError(f"SDP: {name} {PRECISION_NAMES.get(value, value)} is not a precision of this "
+                              f"configuration's SDP (it has {', '.join(PRECISION_NAMES[p] for p in usable)}; "
+                              "invalid precision conversion)", {name: value})
+    proc = fields["SDP PROC_PRECISION"]
+    rdma_in = (fields["SDP_RDMA IN_PRECISION"], fields["SDP_RDMA PROC_PRECISION"])
+    if not cfg.flying_in and rdma_in != (proc, proc):
+        raise ConfigError("SDP: SDP_RDMA IN_PRECISION and PROC_PRECISION must equal SDP's PROC_PRECISION "
+                          "(invalid precision conversion)",
+                          {k: v for k, v in fields.items() if "IN_" in k or "PROC" in k})
+    if not cfg.flying_in and fields["SDP_RDMA OUT_PRECISION"] != fields["SDP OUT_PRECISION"]:
+        raise ConfigError("SDP: SDP_RDMA OUT_PRECISION must equal SDP's OUT_PRECISION",
+                          {k: v for k, v in fields.items() if "OUT" in k})
+    if proc != INT8 and not (cfg.ew.bypass or cfg.ew.lut_bypass):
+        raise ConfigError("SDP: the LUT at INT16 is not modelled yet", {"SDP PROC_PRECISION": proc})
+
+
+def validate(cfg: SdpConfig, fields: Mapping[str, Mapping[str, int]],
+             precisions: tuple[str, ...] = ("INT8",)) -> None:
+    """SDP rules of seed 001's Limitation section (the precisions: those of the configuration)."""
+    sdp = fields.get("SDP", {})
+    rdma = fields.get("SDP_RDMA", {})
+    _check_precisions(cfg, sdp, rdma, precisions)
     winograd = int(sdp.get("D_FEATURE_MODE_CFG.WINOGRAD", 0))
     batch = int(sdp.get("D_FEATURE_MODE_CFG.BATCH_NUMBER", 0))
     if winograd or batch:
@@ -299,14 +349,17 @@ def check_memory_layout(cfg: SdpConfig) -> None:
     A 1x1 input or output cube is read and written packed whatever its strides say (NVIDIA's C model
     reads a 1x1 input as one per-kernel block), so only its base address counts.
     """
-    atom = cfg.atom_bytes
-    cube = {"width": cfg.width, "height": cfg.height, "channels": cfg.channels, "atom_bytes": atom}
-    packed = {"width": 1, "height": 1, "channels": 1, "atom_bytes": atom}
+    atom, lanes = cfg.atom_bytes, cfg.lanes
+    cube = {"width": cfg.width, "height": cfg.height, "channels": cfg.channels, "atom_bytes": lanes,
+            "align": atom}
+    packed = {"width": 1, "height": 1, "channels": 1, "atom_bytes": lanes, "align": atom}
     feature = packed if cfg.is_1x1 else cube
     if not cfg.flying_in:
-        check_layout("SDP", "SRC", cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, **feature)
+        check_layout("SDP", "SRC", cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride,
+                     elem_bytes=cfg.in_elem_bytes, **feature)
     if not (cfg.ew.eql or cfg.to_pdp):
-        check_layout("SDP", "DST", cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, **feature)
+        check_layout("SDP", "DST", cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride,
+                     elem_bytes=cfg.out_elem_bytes, **{**feature, "atom_bytes": cfg.out_lanes})
     for name, blk, dma in (("BS", cfg.bs, cfg.brdma), ("BN", cfg.bn, cfg.nrdma), ("EW", cfg.ew, cfg.erdma)):
         from_mem = (blk.alu_active and blk.alu_from_mem) or (blk.mul_active and blk.mul_from_mem)
         if not (from_mem and dma.enabled):
@@ -357,7 +410,7 @@ def sdp_compute(cube: NDArray[np.integer], cfg: SdpConfig, ops: Operands | None 
                 lut_tables: tuple[NDArray[np.integer], NDArray[np.integer]] | None = None) -> DatapathResult:
     """The SDP data path on an input cube [c, h, w] with memory operands broadcastable to it."""
     fn = lut if lut is not None else _lut_fn(cfg, lut_tables)
-    return sdp_datapath(cube, cfg.bs, cfg.bn, cfg.ew, cfg.cvt, ops, fn)
+    return sdp_datapath(cube, cfg.bs, cfg.bn, cfg.ew, cfg.cvt, ops, fn, out_bits=8 * cfg.out_elem_bytes)
 
 
 def _read_feature(mem: object, base: int, line_stride: int, surface_stride: int, width: int, height: int,
@@ -372,9 +425,10 @@ def _read_feature(mem: object, base: int, line_stride: int, surface_stride: int,
 def dst_layout(cfg: SdpConfig) -> CubeLayout:
     """The output cube in memory: a 1x1 cube is written packed (surfaces back to back from the base)."""
     if cfg.is_1x1:
-        return CubeLayout.packed(cfg.dst_base, cfg.width, cfg.height, cfg.channels, cfg.atom_bytes)
+        return CubeLayout.packed(cfg.dst_base, cfg.width, cfg.height, cfg.channels, cfg.out_lanes,
+                                 cfg.out_elem_bytes)
     return CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg.width, cfg.height,
-                      cfg.channels, cfg.atom_bytes)
+                      cfg.channels, cfg.out_lanes, cfg.out_elem_bytes)
 
 
 def _to_cube(raw: NDArray[np.uint8], two_byte: bool, ways: int, atom: int) -> list[IntArray]:
@@ -401,12 +455,12 @@ def _read_operands(cfg: SdpConfig, mem: object, sec_mem: object | None) -> Opera
         src = pick_memory(dma.ram_mc, mem, sec_mem)
         if dma.per_element:
             raw = _read_feature(src, dma.base, dma.line_stride, dma.surface_stride, cfg.width, cfg.height,
-                                cfg.surfaces, cfg.atom_bytes, dma.bytes_per_element, False)
+                                cfg.surfaces, cfg.lanes, dma.bytes_per_element, False)
         else:
             # Per kernel: one contiguous block of per-channel values, strides unused.
-            raw = _read_feature(src, dma.base, 0, 0, 1, 1, cfg.surfaces, cfg.atom_bytes,
+            raw = _read_feature(src, dma.base, 0, 0, 1, 1, cfg.surfaces, cfg.lanes,
                                 dma.bytes_per_element, True)
-        comps = _to_cube(raw, dma.two_byte, ways, cfg.atom_bytes)
+        comps = _to_cube(raw, dma.two_byte, ways, cfg.lanes)
         if ways == 2:
             found[f"{name}_alu"], found[f"{name}_mul"] = comps
         elif dma.data_use == USE_ALU:
@@ -426,7 +480,6 @@ def run_sdp(cfg: SdpConfig, mem: object, flying_input: NDArray[np.integer] | Non
     `lut_tables` holds the LE (65) and LO (257) raw 16-bit entries programmed through S_LUT_ACCESS_*.
     """
     check_memory_layout(cfg)
-    atom = cfg.atom_bytes
     if cfg.flying_in:
         if flying_input is None:
             raise ValueError("SDP input is on the fly from the convolution pipeline: pass flying_input")
@@ -434,11 +487,11 @@ def run_sdp(cfg: SdpConfig, mem: object, flying_input: NDArray[np.integer] | Non
     else:
         raw = _read_feature(pick_memory(cfg.src_ram_mc, mem, sec_mem), cfg.src_base, cfg.src_line_stride,
                             cfg.src_surface_stride, cfg.width,
-                            cfg.height, cfg.surfaces, atom, 1, cfg.is_1x1)
-        cube = _to_cube(raw, False, 1, atom)[0]
+                            cfg.height, cfg.surfaces, cfg.lanes, cfg.in_elem_bytes, cfg.is_1x1)
+        cube = _to_cube(raw, cfg.in_elem_bytes == 2, 1, cfg.lanes)[0]
     res = sdp_compute(cube, cfg, _read_operands(cfg, mem, sec_mem), lut_tables=lut_tables)
     written = not (cfg.ew.eql or cfg.to_pdp)
     if written:
         dst_layout(cfg).write(pick_memory(cfg.dst_ram_mc, mem, sec_mem),  # type: ignore[arg-type]
-                              res.data.astype(np.int8))
+                              res.data.astype(np.int8 if cfg.out_elem_bytes == 1 else np.int16))
     return SdpResult(res.data, res.saturation_count, res.unequal, res.lut_stats, written)

@@ -190,7 +190,7 @@ class ModelTarget:
         from models import sdp
 
         fields = self._fields("SDP", "SDP_RDMA")
-        cfg = sdp.SdpConfig.from_fields(fields, atom_bytes=self.atom_bytes)
+        cfg = sdp.SdpConfig.from_fields(fields, atom_bytes=self.atom_bytes, precisions=self.config.precisions)
         if _sdp_needs_rdma(fields["SDP_RDMA"], cfg.flying_in) and not self.units["SDP_RDMA"].running:
             return False
         if cfg.to_pdp and not self.units["PDP"].running:
