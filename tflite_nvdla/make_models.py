@@ -24,7 +24,7 @@ from flatbuffers.builder import Builder
 from tflite_nvdla.graph_builder import FLOAT32, Graph, OpSpec, TensorSpec, serialize
 
 B = tflite.BuiltinOperator
-O = tflite.BuiltinOptions
+OPTIONS = tflite.BuiltinOptions
 
 
 class _Quant:
@@ -80,7 +80,7 @@ def _pool(g: Graph, q: _Quant, code: int, src: int, shape: tuple[int, int, int, 
     spec = g.tensors[src]
     out = TensorSpec(name, (1, oh, ow, c), scales=spec.scales, zero_points=spec.zero_points)
     padding = tflite.Padding.SAME if same else tflite.Padding.VALID
-    return _unary(g, code, src, out, (O.Pool2DOptions, _pool_options(padding, stride, kernel)))
+    return _unary(g, code, src, out, (OPTIONS.Pool2DOptions, _pool_options(padding, stride, kernel)))
 
 
 def unary(q: _Quant) -> Graph:
@@ -92,7 +92,7 @@ def unary(q: _Quant) -> Graph:
     _unary(g, B.RELU, x, q("relu", shape))
     _unary(g, B.RELU6, x, q("relu6", shape, scale=q.rng.uniform(6 / 200, 6 / 100)))
     alpha = float(np.float32(q.rng.uniform(0.05, 0.3)))
-    _unary(g, B.LEAKY_RELU, x, q("leaky_relu", shape), (O.LeakyReluOptions, _leaky_options(alpha)))
+    _unary(g, B.LEAKY_RELU, x, q("leaky_relu", shape), (OPTIONS.LeakyReluOptions, _leaky_options(alpha)))
     _unary(g, B.LOGISTIC, x, q("logistic", shape, scale=1 / 256, zp=-128))
     _unary(g, B.TANH, x, q("tanh", shape, scale=1 / 128, zp=0))
     return g
@@ -152,7 +152,8 @@ def cpu_fallbacks(q: _Quant) -> Graph:
     wide = g.tensor(q("wide", wide_shape))
     g.inputs.append(wide)
     _pool(g, q, B.MAX_POOL_2D, wide, wide_shape, 1, 1, False, "wide_pool")
-    _unary(g, B.SOFTMAX, x, q("softmax", shape, scale=1 / 256, zp=-128), (O.SoftmaxOptions, _softmax_options))
+    softmax = q("softmax", shape, scale=1 / 256, zp=-128)
+    _unary(g, B.SOFTMAX, x, softmax, (OPTIONS.SoftmaxOptions, _softmax_options))
     _unary(g, B.DEQUANTIZE, x, TensorSpec("dequantized", shape, FLOAT32))
     g.outputs.append(per_axis)
     return g
