@@ -18,6 +18,7 @@
 #                        benches, traces, synth and bench build at its parameters; the other configurations
 #                        get one batch of random layers each (and their traces) in every run
 #   make lut-report      LUT precision table (sigmoid, tanh, LRN) and PNGs under reports/
+#   make tflite-report   TFLite int8 operators mapped to SDP/PDP, checked against LiteRT (tflite_nvdla/)
 # Each target bootstraps what it needs: .venv from requirements.txt and the Debian packages.
 
 SIM     ?= verilator
@@ -43,7 +44,7 @@ REGRESS_ARGS := --sim $(SIM) $(if $(filter 1,$(WAVES)),--waves) $(if $(SEED),--s
 SHARDS := $(shell seq 1 $(NIGHTLY_SHARDS))
 
 .DEFAULT_GOAL := regress
-.PHONY: regress test nightly nightly-model coverage lint synth traces regs bench lut-report ruff sysdeps venv clean
+.PHONY: regress test nightly nightly-model coverage lint synth traces regs bench lut-report tflite-report ruff sysdeps venv clean
 
 $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
@@ -104,3 +105,8 @@ ruff: venv
 
 clean:
 	rm -rf sim_build build waves reports .pytest_cache
+
+# TFLite int8 operators on NVDLA against LiteRT (tflite_nvdla): the test models are generated (seed 2024)
+tflite-report: venv
+	$(PYTHON) -m tflite_nvdla.make_models build/tflite
+	$(PYTHON) -m tflite_nvdla build/tflite/*.tflite

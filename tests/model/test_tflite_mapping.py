@@ -1,0 +1,100 @@
+"""tflite_nvdla: the mapping checked against LiteRT on the generated models, and against a broken mapping."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ai_edge_litert")
+
+from models.regfile import RegWrite  # noqa: E402
+from models.subsystem import ModelTarget  # noqa: E402
+from tflite_nvdla import __main__ as cli  # noqa: E402
+from tflite_nvdla import sdp_fit  # noqa: E402
+from tflite_nvdla import tflite_arith as ta  # noqa: E402
+from tflite_nvdla.hw_plan import run_plan  # noqa: E402
+from tflite_nvdla.litert_run import run_litert  # noqa: E402
+from tflite_nvdla.make_models import write_models  # noqa: E402
+from tflite_nvdla.mapping import Unsupported, map_operator  # noqa: E402
+from tflite_nvdla.reader import TfliteFileError, parse, read  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return {p.stem: p for p in write_models(tmp_path_factory.mktemp("tflite"))}
+
+
+def _rows(path: Path) -> tuple[list[cli.Row], list[str]]:
+    cpu: list[str] = []
+    return cli.run_model(path, 1, "reference", cpu), cpu
+
+
+def test_unary_and_max_pool_exact(models: dict[str, Path]) -> None:
+    rows = _rows(models["unary"])[0] + _rows(models["pooling"])[0]
+    exact_ops = [r for r in rows if r.op.name != "AVERAGE_POOL_2D"]
+    assert {r.op.name for r in exact_ops} >= {"QUANTIZE", "RELU", "RELU6", "LEAKY_RELU", "LOGISTIC", "TANH",
+                                              "MAX_POOL_2D"}
+    for r in exact_ops:
+        assert r.exact == r.elements, f"{r.op.name}: {r.exact}/{r.elements} exact"
+
+
+def test_every_operator_within_one_lsb(models: dict[str, Path]) -> None:
+    for name in ("binary", "pooling", "postproc_chain"):
+        for r in _rows(models[name])[0]:
+            assert r.max_error <= 1, f"{name} {r.op.name}: max error {r.max_error}"
+
+
+def test_cpu_fallbacks_named(models: dict[str, Path]) -> None:
+    rows, cpu = _rows(models["cpu_fallbacks"])
+    assert not rows
+    text = "\n".join(cpu)
+    for reason in ("per axis", "scale ratio", "line buffer|flying width", "SOFTMAX", "DEQUANTIZE"):
+        assert any(part in text for part in reason.split("|")), f"no fallback for {reason}: {text}"
+
+
+def test_broken_mapping_is_caught(models: dict[str, Path]) -> None:
+    """The comparison finds a mapping error: RELU with its input zero point (BS ALU operand) one off fails."""
+    model = read(models["unary"])
+    values = run_litert(models["unary"], 1)
+    op = next(o for o in model.operators if o.name == "RELU")
+    mapped = map_operator(model, op, [values[op.inputs[0]]])
+    assert np.array_equal(run_plan(ModelTarget(), mapped.plan), values[op.outputs[0]])
+    broken = [s._replace(value=s.value + 1) if isinstance(s, RegWrite) and s.reg == "D_DP_BS_ALU_SRC_VALUE"
+              else s for s in mapped.plan.steps]
+    bad = run_plan(ModelTarget(), dataclasses.replace(mapped.plan, steps=broken))
+    assert not np.array_equal(bad, values[op.outputs[0]])
+
+
+def test_fit_reports_inexact_domain() -> None:
+    """A target no setting reaches gives an exact fraction below 1 (ADD), or the exact LUT layout (unary)."""
+    setting = sdp_fit.add(0, 0, 0, 0.5, 0.5, np.full((256, 256), 99, dtype=np.int64))
+    assert setting.exact_fraction < 1.0
+    scrambled = ta.requant_table(0.05, 3, 0.03, -10, (-128, 127))[::-1].copy()
+    assert sdp_fit.requantization(3, -10, 0.05 / 0.03, (-128, 127), scrambled).lut is not None
+
+
+def test_malformed_files(tmp_path: Path) -> None:
+    with pytest.raises(TfliteFileError, match="TFL3"):
+        parse(b"not a model at all")
+    good = write_models(tmp_path)[0].read_bytes()
+    with pytest.raises(TfliteFileError):
+        parse(good[:64])
+    with pytest.raises(TfliteFileError, match="cannot read"):
+        read(tmp_path / "missing.tflite")
+
+
+def test_cli_malformed_exit_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.tflite"
+    bad.write_bytes(b"\0\0\0\0TFL3" + b"\xff" * 20)
+    assert cli.main([str(bad)]) == 1
+    assert "tflite:" in capsys.readouterr().err
+
+
+def test_unsupported_operator(models: dict[str, Path]) -> None:
+    model = read(models["cpu_fallbacks"])
+    op = next(o for o in model.operators if o.name == "SOFTMAX")
+    with pytest.raises(Unsupported, match="no NVDLA"):
+        map_operator(model, op, [np.zeros((1, 4, 4, 8), dtype=np.int8)])

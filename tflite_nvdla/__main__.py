@@ -1,0 +1,120 @@
+"""python -m tflite_nvdla model.tflite [model.tflite ...] [--rtl] [--seed N] [--kernels builtin|reference]
+
+Reads each model, partitions its operators into those NVDLA runs (SDP, PDP through the drivers) and those
+left to the CPU (with the reason), runs the model on LiteRT keeping every tensor, runs each supported
+operator on the subsystem model with LiteRT's input tensors, and prints per operator: elements compared,
+exact %, max |error| in output LSBs, and the same figures for seed 004's 16-bit multiplier / shift
+approach on the same tensors. Last line: `tflite: N operators, exact P%, max error E LSB`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from models.subsystem import ModelTarget
+from tflite_nvdla.hw_plan import run_plan
+from tflite_nvdla.litert_run import KERNELS, run_litert
+from tflite_nvdla.mapping import Unsupported, map_operator
+from tflite_nvdla.reader import ModelInfo, OperatorInfo, TfliteFileError, read
+
+
+@dataclass
+class Row:
+    model: str
+    op: OperatorInfo
+    layout: str
+    elements: int
+    exact: int
+    max_error: int
+    baseline_exact: int | None
+    baseline_max: int | None
+
+
+def compare(actual: NDArray[np.integer], expected: NDArray[np.integer]) -> tuple[int, int]:
+    """(exact elements, max |error|) of two int8 tensors."""
+    diff = np.abs(np.asarray(actual, dtype=np.int64) - np.asarray(expected, dtype=np.int64))
+    return int(np.count_nonzero(diff == 0)), int(diff.max(initial=0))
+
+
+def run_model(path: Path, seed: int, kernels: str, cpu: list[str]) -> list[Row]:
+    model: ModelInfo = read(path)
+    values = run_litert(path, seed, kernels)
+    rows = []
+    for op in model.operators:
+        try:
+            missing = [i for i in op.inputs if i >= 0 and i not in values]
+            if missing:
+                raise Unsupported(f"LiteRT kept no value for input tensor {missing[0]}")
+            mapped = map_operator(model, op, [values[i] for i in op.inputs if i >= 0])
+        except Unsupported as why:
+            cpu.append(f"{path.name} #{op.index} {op.name}: {why}")
+            continue
+        expected = values[op.outputs[0]]
+        actual = run_plan(ModelTarget(), mapped.plan)
+        exact, worst = compare(actual, expected)
+        b_exact = b_max = None
+        if mapped.baseline is not None:
+            b_exact, b_max = compare(mapped.baseline.reshape(expected.shape), expected)
+        rows.append(Row(path.name, op, mapped.plan.layout, expected.size, exact, worst, b_exact, b_max))
+    return rows
+
+
+def _pct(n: int | None, total: int) -> str:
+    return "-" if n is None else f"{100.0 * n / total:.2f}"
+
+
+def print_table(rows: list[Row]) -> None:
+    head = (f"{'model':<22} {'#':>2} {'operator':<16} {'elements':>8} {'exact %':>8} {'max LSB':>7} "
+            f"{'s004 %':>7} {'s004 max':>8}  layers")
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        print(f"{r.model:<22} {r.op.index:>2} {r.op.name:<16} {r.elements:>8} {_pct(r.exact, r.elements):>8} "
+              f"{r.max_error:>7} {_pct(r.baseline_exact, r.elements):>7} "
+              f"{'-' if r.baseline_max is None else r.baseline_max:>8}  {r.layout}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tflite_nvdla", description=__doc__.split("\n\n")[1])
+    parser.add_argument("models", nargs="+", type=Path, help=".tflite files")
+    parser.add_argument("--rtl", action="store_true", help="run the NVDLA layers on the RTL (cocotb)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random input tensors")
+    parser.add_argument("--kernels", choices=KERNELS, default="reference",
+                        help="LiteRT kernels: reference (TFLite's reference kernels, default) or builtin")
+    args = parser.parse_args(argv)
+    if args.rtl:
+        print("tflite: --rtl is not implemented yet (the layers run on the model only)", file=sys.stderr)
+        return 2
+    warnings.filterwarnings("ignore", message=".*experimental_preserve_all_tensors.*")
+    rows: list[Row] = []
+    cpu: list[str] = []
+    for path in args.models:
+        try:
+            rows += run_model(path, args.seed, args.kernels, cpu)
+        except TfliteFileError as err:
+            print(f"tflite: {path}: {err}", file=sys.stderr)
+            return 1
+    print_table(rows)
+    if cpu:
+        print("\nleft to the CPU:")
+        for line in cpu:
+            print(f"  {line}")
+    total = sum(r.elements for r in rows)
+    if not total:
+        print("tflite: 0 operators: nothing ran on NVDLA, nothing compared (SKIP)")
+        return 0
+    exact = sum(r.exact for r in rows)
+    worst = max(r.max_error for r in rows)
+    print(f"tflite: {len(rows)} operators, exact {100.0 * exact / total:.2f}%, max error {worst} LSB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

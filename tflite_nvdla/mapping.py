@@ -1,0 +1,204 @@
+"""TFLite int8 operators -> NVDLA layers through the project's drivers (models/driver_sdp.py,
+models/driver_pdp.py); an operator NVDLA cannot run raises `Unsupported` with the reason."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from models.driver_pdp import pdp_layer
+from models.driver_sdp import NO_DMA, operand_dma, sdp_layer
+from models.errors import ConfigError
+from tflite_nvdla import baseline_vta as vta
+from tflite_nvdla import sdp_fit
+from tflite_nvdla import tflite_arith as ta
+from tflite_nvdla.hw_plan import (
+    INPUT_BASES,
+    OUTPUT_BASE,
+    HwPlan,
+    ShapeError,
+    cube_dims,
+    cube_writes,
+    layer_steps,
+    packed,
+    surface,
+    to_cube,
+)
+from tflite_nvdla.pdp_split import average_pool_layers, same_pads
+from tflite_nvdla.reader import ACTIVATIONS, INT8, ModelInfo, OperatorInfo, TensorInfo
+
+UNARY_ACTIVATIONS = {"RELU": "RELU", "RELU6": "RELU6", "RELU_N1_TO_1": "RELU_N1_TO_1",
+                     "RELU_0_TO_1": "RELU_0_TO_1"}
+SUPPORTED = ("ADD", "MUL", "QUANTIZE", "RELU", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1", "LEAKY_RELU",
+             "LOGISTIC", "TANH", "AVERAGE_POOL_2D", "MAX_POOL_2D")
+
+
+class Unsupported(Exception):
+    """The operator stays on the CPU; str() is the reason."""
+
+
+@dataclass
+class Mapped:
+    plan: HwPlan
+    fitted_exact: float | None
+    """Share of the operator's whole input domain where the fitted setting equals TFLite (SDP ops)."""
+    baseline: NDArray[np.int64] | None
+    """Seed 004's 16-bit multiplier / shift result on the same inputs (None: seed 004 has no such op)."""
+
+
+def _int8(t: TensorInfo, what: str) -> tuple[float, int]:
+    if t.dtype != INT8:
+        raise Unsupported(f"{what} {t.name!r} is {t.type_name}: NVDLA's datapath here is int8")
+    if not t.scales:
+        raise Unsupported(f"{what} {t.name!r} has no quantization parameters")
+    if not t.per_tensor:
+        raise Unsupported(f"{what} {t.name!r} is quantized per axis ({len(t.scales)} scales): this unit "
+                          "takes one scale and zero point per tensor")
+    return t.scale, t.zero_point
+
+
+def _activation(op: OperatorInfo) -> str:
+    return ACTIVATIONS.get(op.options.get("activation", 0), "NONE")
+
+
+def _sdp_plan(setting: sdp_fit.SdpSetting, x: NDArray[np.integer], operand: NDArray[np.integer] | None,
+              out_shape: tuple[int, ...], layout: str) -> HwPlan:
+    dims = cube_dims(x.shape)
+    src = packed(INPUT_BASES[0], dims)
+    dst = packed(OUTPUT_BASE, dims)
+    steps = cube_writes(src, to_cube(x))
+    erdma = NO_DMA
+    if setting.operand is not None:
+        assert operand is not None
+        op_layout = packed(INPUT_BASES[1], dims)
+        steps += cube_writes(op_layout, to_cube(operand))
+        erdma = operand_dma(surface(op_layout), setting.operand, per_element=True)
+    c, h, w = dims
+    prog = sdp_layer(w, h, c, bs=setting.bs, bn=setting.bn, ew=setting.ew, cvt=setting.cvt, erdma=erdma,
+                     lut=setting.lut, src=surface(src), dst=surface(dst))
+    steps += layer_steps(prog.writes, "SDP", layout)
+    return HwPlan(steps, dst, out_shape, layout, 1)
+
+
+def _unary(name: str, op: OperatorInfo, ti: TensorInfo, to: TensorInfo,
+           x: NDArray[np.integer]) -> Mapped:
+    qi, qo = _int8(ti, "input"), _int8(to, "output")
+    if name in ("LOGISTIC", "TANH"):
+        fn = (lambda v: 1.0 / (1.0 + np.exp(-v))) if name == "LOGISTIC" else np.tanh
+        table = ta.float_lut_table(fn, *qi, *qo)
+        setting = sdp_fit.lut_function(qi[1], qo[1], table)
+        baseline = vta.function16(fn, x, qi, qo)
+    else:
+        f32 = float(np.float32(qi[0]) / np.float32(qo[0]))
+        ratio = qi[0] / qo[0] if name == "QUANTIZE" else f32
+        clamp = ta.activation_range(UNARY_ACTIVATIONS.get(name, "NONE"), qo[0], qo[1])
+        negative = None
+        if name == "LEAKY_RELU":
+            negative = float(np.float32(qi[0]) * np.float32(op.options["alpha"]) / np.float32(qo[0]))
+        table = ta.requant_table(qi[0], qi[1], qo[0], qo[1], clamp, negative)
+        setting = sdp_fit.requantization(qi[1], qo[1], ratio, clamp, table, negative)
+        d = np.asarray(x, dtype=np.int64) - qi[1]
+        base = vta.requant16(d, ratio, qo[1])
+        if negative is not None:
+            base = np.where(d >= 0, base, vta.requant16(d, negative, qo[1]))
+        baseline = np.clip(base, *clamp)
+    layout = "SDP EW LUT" if setting.lut is not None else "SDP BS/BN/EW + CVT"
+    return Mapped(_sdp_plan(setting, x, None, to.shape, layout), setting.exact_fraction, baseline)
+
+
+def _binary(name: str, op: OperatorInfo, t1: TensorInfo, t2: TensorInfo, to: TensorInfo,
+            x1: NDArray[np.integer], x2: NDArray[np.integer]) -> Mapped:
+    q1, q2, qo = _int8(t1, "input 1"), _int8(t2, "input 2"), _int8(to, "output")
+    if _activation(op) != "NONE":
+        raise Unsupported(f"fused {_activation(op)}: the SDP has no clamp after the EW ALU / MUL that "
+                          f"{name} uses")
+    if tuple(t1.shape) != tuple(t2.shape):
+        raise Unsupported(f"broadcast {t1.shape} x {t2.shape}: the mapping takes equal shapes")
+    g1, g2 = np.meshgrid(ta.INT8_DOMAIN, ta.INT8_DOMAIN, indexing="ij")
+    if name == "ADD":
+        target = ta.add_reference(g1, g2, q1, q2, qo)
+        setting = sdp_fit.add(q1[1], q2[1], qo[1], q1[0] / qo[0], q2[0] / qo[0], target)
+        baseline = vta.add16(x1, x2, q1, q2, qo)
+    else:
+        target = ta.mul_reference(g1, g2, q1, q2, qo)
+        setting = sdp_fit.mul(q1[1], q2[1], qo[1], q1[0] * q2[0] / qo[0], target)
+        d = (np.asarray(x1, dtype=np.int64) - q1[1]) * (np.asarray(x2, dtype=np.int64) - q2[1])
+        baseline = vta.requant16(d, q1[0] * q2[0] / qo[0], qo[1])
+    layout = f"SDP BS + EW {'ALU' if name == 'ADD' else 'MUL'} (memory operand) + CVT"
+    return Mapped(_sdp_plan(setting, x1, x2, to.shape, layout), setting.exact_fraction, baseline)
+
+
+def _pool(name: str, op: OperatorInfo, ti: TensorInfo, to: TensorInfo, x: NDArray[np.integer]) -> Mapped:
+    qi, qo = _int8(ti, "input"), _int8(to, "output")
+    if qi != qo:
+        raise Unsupported("pooling with different input and output quantization (TFLite requires equal)")
+    clamp = ta.activation_range(_activation(op), *qo)
+    if clamp != (ta.INT8_MIN, ta.INT8_MAX):
+        raise Unsupported(f"fused {_activation(op)}: PDP has no output clamp")
+    if len(ti.shape) != 4:
+        raise Unsupported(f"pooling input of rank {len(ti.shape)} (NHWC expected)")
+    c, h, w = cube_dims(ti.shape)
+    _, oh, ow, _ = to.shape
+    kernel, stride = op.options["filter"], op.options["stride"]
+    pads = same_pads((w, h), kernel, stride) if op.options["padding"] == "SAME" else (0, 0, 0, 0)
+    src, dst = packed(INPUT_BASES[0], (c, h, w)), packed(OUTPUT_BASE, (c, oh, ow))
+    steps = cube_writes(src, to_cube(x))
+    if name == "MAX_POOL_2D":
+        # PDP's max pooling lets only real inputs compete, as TFLite's does: one layer, padding included.
+        # VALID drops the inputs past the last window; PDP wants every input used, so it reads only the
+        # columns and rows the windows cover (the same cube, its own strides).
+        used_w = min(w, (ow - 1) * stride[0] + kernel[0] - pads[0] - pads[1])
+        used_h = min(h, (oh - 1) * stride[1] + kernel[1] - pads[2] - pads[3])
+        prog = pdp_layer(used_w, used_h, c, method="max", kernel=kernel, stride=stride, pads=pads,
+                         src=surface(src), dst=surface(dst))
+        steps += layer_steps(prog.writes, "PDP", "PDP max")
+        return Mapped(HwPlan(steps, dst, to.shape, "PDP max", 1), None, None)
+    layers = average_pool_layers(src, dst, kernel, stride, pads)
+    for prog in layers:
+        steps += layer_steps(prog.writes, "PDP", "PDP average")
+    sums, counts = _window_sums(to_cube(x), kernel, stride, pads, (oh, ow))
+    baseline = np.stack([vta.requant16(sums[:, i], 1.0 / counts[i], 0) for i in range(counts.size)], 1)
+    baseline = baseline.reshape(c, oh, ow).transpose(1, 2, 0).reshape(to.shape)
+    return Mapped(HwPlan(steps, dst, to.shape, f"PDP average ({len(layers)} layers: windows by valid size)",
+                         len(layers)), None, baseline)
+
+
+def _window_sums(cube: NDArray[np.int64], kernel: tuple[int, int], stride: tuple[int, int],
+                 pads: tuple[int, int, int, int], out_hw: tuple[int, int]) -> tuple[NDArray[np.int64],
+                                                                                       NDArray[np.int64]]:
+    """Per output position: the sum of the valid inputs [c, positions] and their count (the baseline's
+    exact integer inputs, the same TFLite's kernel averages)."""
+    c, h, w = cube.shape
+    sums, counts = [], []
+    for oy in range(out_hw[0]):
+        y0 = oy * stride[1] - pads[2]
+        ys = slice(max(y0, 0), min(y0 + kernel[1], h))
+        for ox in range(out_hw[1]):
+            x0 = ox * stride[0] - pads[0]
+            xs = slice(max(x0, 0), min(x0 + kernel[0], w))
+            window = cube[:, ys, xs]
+            sums.append(window.reshape(c, -1).sum(1))
+            counts.append(window.shape[1] * window.shape[2])
+    return np.stack(sums, 1), np.asarray(counts)
+
+
+def map_operator(model: ModelInfo, op: OperatorInfo, inputs: Sequence[NDArray[np.integer]]) -> Mapped:
+    """The operator as an HwPlan over its input tensors' values; Unsupported with the reason otherwise."""
+    name = op.name
+    if name not in SUPPORTED:
+        raise Unsupported(f"{name}: no NVDLA post-processing mapping (SDP, CDP, PDP) for this operator")
+    tensors = [model.tensors[i] for i in op.inputs if i >= 0]
+    out = model.tensors[op.outputs[0]]
+    try:
+        if name in ("ADD", "MUL"):
+            return _binary(name, op, tensors[0], tensors[1], out, inputs[0], inputs[1])
+        if name in ("AVERAGE_POOL_2D", "MAX_POOL_2D"):
+            return _pool(name, op, tensors[0], out, inputs[0])
+        return _unary(name, op, tensors[0], out, inputs[0])
+    except ConfigError as err:
+        raise Unsupported(f"the driver refuses the layer: {err}") from None
+    except (sdp_fit.NotExpressible, ShapeError) as err:
+        raise Unsupported(str(err)) from None
