@@ -2,7 +2,9 @@
 
 Reads each model, partitions its operators into those NVDLA runs (SDP, PDP through the drivers) and those
 left to the CPU (with the reason), runs the model on LiteRT keeping every tensor, runs each supported
-operator on the subsystem model with LiteRT's input tensors, and prints per operator: elements compared,
+operator on the subsystem model with LiteRT's input tensors (with --rtl: also on the RTL top in one cocotb
+simulation, which is then what is scored; any RTL output differing from the model's is listed and the exit
+status is 1), and prints per operator: elements compared,
 exact %, max |error| in output LSBs, and the same figures for seed 004's 16-bit multiplier / shift
 approach on the same tensors. Last line: `tflite: N operators, exact P%, max error E LSB`.
 """
@@ -19,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models.subsystem import ModelTarget
-from tflite_nvdla.hw_plan import run_plan
+from tflite_nvdla.hw_plan import HwPlan, run_plan
 from tflite_nvdla.litert_run import KERNELS, run_litert
 from tflite_nvdla.mapping import Unsupported, map_operator
 from tflite_nvdla.reader import ModelInfo, OperatorInfo, TfliteFileError, read
@@ -35,6 +37,9 @@ class Row:
     max_error: int
     baseline_exact: int | None
     baseline_max: int | None
+    plan: HwPlan | None = None               # kept for --rtl
+    expected: NDArray[np.generic] | None = None
+    model_output: NDArray[np.int8] | None = None
 
 
 def compare(actual: NDArray[np.integer], expected: NDArray[np.integer]) -> tuple[int, int]:
@@ -62,8 +67,33 @@ def run_model(path: Path, seed: int, kernels: str, cpu: list[str]) -> list[Row]:
         b_exact = b_max = None
         if mapped.baseline is not None:
             b_exact, b_max = compare(mapped.baseline.reshape(expected.shape), expected)
-        rows.append(Row(path.name, op, mapped.plan.layout, expected.size, exact, worst, b_exact, b_max))
+        rows.append(Row(path.name, op, mapped.plan.layout, expected.size, exact, worst, b_exact, b_max,
+                        mapped.plan, expected, actual))
     return rows
+
+
+def rerun_on_rtl(rows: list[Row]) -> list[str]:
+    """Run every row's layers on the RTL top (one simulation, tb/tflite_rtl.py) and score the RTL's output
+    against LiteRT instead of the model's; returns the operators whose RTL output differs from the
+    model's (or did not come back), with why."""
+    from tb.tflite_rtl import RtlPlan, run_on_rtl
+    from tflite_nvdla.hw_plan import from_cube
+
+    plans = [RtlPlan(f"{r.model}#{r.op.index}:{r.op.name}", r.plan.steps, r.plan.output)
+             for r in rows if r.plan is not None]
+    differ = []
+    for row, out in zip(rows, run_on_rtl(plans), strict=True):
+        assert row.plan is not None and row.expected is not None and row.model_output is not None
+        if out.cube is None:
+            differ.append(f"{out.name}: {out.error}")
+            row.exact, row.max_error = 0, 255
+            continue
+        rtl = from_cube(out.cube, row.plan.out_shape)
+        row.exact, row.max_error = compare(rtl, row.expected)
+        if not np.array_equal(rtl, row.model_output):
+            bad = int(np.count_nonzero(rtl != row.model_output))
+            differ.append(f"{out.name}: {bad} of {rtl.size} elements differ from the model's")
+    return differ
 
 
 def _pct(n: int | None, total: int) -> str:
@@ -89,9 +119,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kernels", choices=KERNELS, default="reference",
                         help="LiteRT kernels: reference (TFLite's reference kernels, default) or builtin")
     args = parser.parse_args(argv)
-    if args.rtl:
-        print("tflite: --rtl is not implemented yet (the layers run on the model only)", file=sys.stderr)
-        return 2
     warnings.filterwarnings("ignore", message=".*experimental_preserve_all_tensors.*")
     rows: list[Row] = []
     cpu: list[str] = []
@@ -101,6 +128,9 @@ def main(argv: list[str] | None = None) -> int:
         except TfliteFileError as err:
             print(f"tflite: {path}: {err}", file=sys.stderr)
             return 1
+    differ: list[str] = []
+    if args.rtl and rows:
+        differ = rerun_on_rtl(rows)
     print_table(rows)
     if cpu:
         print("\nleft to the CPU:")
@@ -112,8 +142,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     exact = sum(r.exact for r in rows)
     worst = max(r.max_error for r in rows)
-    print(f"tflite: {len(rows)} operators, exact {100.0 * exact / total:.2f}%, max error {worst} LSB")
-    return 0
+    if args.rtl:
+        for line in differ:
+            print(f"  RTL != model: {line}")
+        print(f"rtl: {len(rows)} operators on the RTL, {len(rows) - len(differ)} with outputs equal to the "
+              "model's")
+    where = " (on the RTL)" if args.rtl else ""
+    print(f"tflite: {len(rows)} operators{where}, exact {100.0 * exact / total:.2f}%, max error {worst} LSB")
+    return 1 if differ else 0
 
 
 if __name__ == "__main__":

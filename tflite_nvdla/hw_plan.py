@@ -96,8 +96,8 @@ def layer_steps(writes: Sequence[RegWrite], unit: str, where: str) -> list[Step]
     return [*writes, WaitInterrupt(unit, group, where)]
 
 
-def run_plan(target: Target, plan: HwPlan) -> NDArray[np.int8]:
-    """Run the steps on a target and read the output tensor back."""
+def run_cube(target: Target, plan: HwPlan) -> NDArray[np.int8]:
+    """Run the steps on a target and read the output cube [c, h, w] back."""
     for step in plan.steps:
         if isinstance(step, RegWrite):
             target.reg_write(step.unit, step.reg, step.value)
@@ -106,8 +106,12 @@ def run_plan(target: Target, plan: HwPlan) -> NDArray[np.int8]:
         elif not target.wait_interrupt(step.unit, step.group):
             raise RuntimeError(f"{step.where}: {step.unit}_{step.group} never raised "
                                f"({target.describe_pending()})")
-    cube = plan.output.read(_TargetMemory(target))
-    return from_cube(cube, plan.out_shape)
+    return plan.output.read(_TargetMemory(target))  # type: ignore[return-value]
+
+
+def run_plan(target: Target, plan: HwPlan) -> NDArray[np.int8]:
+    """Run the steps on a target and read the output tensor back."""
+    return from_cube(run_cube(target, plan), plan.out_shape)
 
 
 @dataclass
