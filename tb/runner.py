@@ -141,10 +141,11 @@ def build_dir_of(bench: Bench, params: dict[str, int], sim: str, waves: bool, co
     return ROOT / "sim_build" / sim / bench.build_name / (bench.tag(params) + suffix)
 
 
-def run_root(bench: Bench, build_dir: Path) -> Path:
-    """Where a bench's run directories go: in its build directory, under its own name when it shares the
-    build with other benches (each keeps its logs and results)."""
-    return build_dir if bench.build_name == bench.name else build_dir / bench.name
+def run_dir_of(bench: Bench, build_dir: Path, label: str) -> Path:
+    """A run directory of the bench in its build directory; prefixed with the bench's name when it shares the
+    build with other benches (each keeps its logs and results). One level down, as scripts/coverage.py
+    looks for the runs' coverage files."""
+    return build_dir / (label if bench.build_name == bench.name else f"{bench.name}-{label}")
 
 
 def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", waves: bool = False,
@@ -221,7 +222,7 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
     results: list[TestResult] = []
     for run in runs:
         label = "all" if run is None else run[0] if len(run) == 1 else "selected"
-        run_dir = run_root(bench, build_dir) / label
+        run_dir = run_dir_of(bench, build_dir, label)
         run_dir.mkdir(parents=True, exist_ok=True)
         for stale in (outcome.FILE_NAME, "results.xml"):  # what an earlier run wrote must not show
             (run_dir / stale).unlink(missing_ok=True)
