@@ -15,8 +15,10 @@
 #   make bench [LATENCY=n]   benchmarks; reports/bench.json; LATENCY: fixed memory latency, NVIDIA figures
 #   make lint | synth | ruff | clean
 #   CONFIG=<name>        any target at an NVDLA configuration (configs/<name>.json; default nv_small): the top
-#                        benches, traces, synth and bench build at its parameters; the other configurations
-#                        get one batch of random layers each (and their traces) in every run
+#                        benches, traces, synth and bench build at its parameters; every other configuration
+#                        gets a short batch of random layers of each unit (<name>_sdp/_pdp/_cdp) and its
+#                        traces in every run, its long batches and the rest of its top-level regression in
+#                        make nightly (tb/registry/configurations.py)
 #   make lut-report      LUT precision table (sigmoid, tanh, LRN) and PNGs under reports/
 #   make tflite-report   TFLite int8 operators mapped to SDP/PDP, checked against LiteRT (tflite_nvdla/)
 # Each target bootstraps what it needs: .venv from requirements.txt and the Debian packages.

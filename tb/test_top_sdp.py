@@ -41,7 +41,7 @@ from models.pdp import run_pdp
 from models.sdp import USE_BOTH
 from tb import lut_access
 from tb.batch import Batch
-from tb.bench_target import batch_count
+from tb.bench_target import batch_count, short_batch
 from tb.bfm.axi_ram import set_memory_pauses
 from tb.common import scaled
 from tb.env.cdp import INTR_BIT, check_idle, check_queued, record_reads
@@ -120,12 +120,13 @@ class Coverage(Covergroup):
 async def random_layers(dut: SimHandleBase) -> None:
     top = await setup(dut, "random_layers")
     count = batch_count(dut, 24, 13000)  # NIGHTLY: with sdp_core ~1e7 samples, on the simulation memory
+    goals = not short_batch()            # a short batch (another configuration's) requires no coverage goal
     batch = Batch(dut, after_reset=lambda: top.write("GLB", "S_INTR_MASK", 0, nposted=True))
     i = 0
     with Coverage().written("random_layers") as cov:
         # planned layers aim at goals still missing (most of the time); past the planned count the run
         # continues, bounded, while a goal is missing
-        while i < count or (cov.missing() and i < 4 * count):
+        while i < count or (goals and cov.missing() and i < 4 * count):
             missing = cov.missing()
             wants = plan(missing, top.rng) if missing and top.rng.random() < 0.8 else random_wants(top.rng)
             # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
@@ -139,7 +140,7 @@ async def random_layers(dut: SimHandleBase) -> None:
             i += 1
         dut._log.info("%d layers, coverage: %s", i, cov.summary())
         batch.finish()
-        assert not cov.missing(), f"coverage holes after {i} layers: {cov.missing()}"
+        assert not goals or not cov.missing(), f"coverage holes after {i} layers: {cov.missing()}"
 
 
 @cocotb.test()
@@ -199,11 +200,12 @@ async def sdp_with_cdp_or_pdp(dut: SimHandleBase) -> None:
         prepare(top, sdp)
         if rounds % 2 == 0:
             partner_id, cdp = 1, make_cdp_layer(rng, rounds + 4, group=partner_group,
-                                                dims=(rng.randint(17, 30), 3, rng.randint(17, 40)))
+                                                dims=(rng.randint(17, 30), 3,
+                                                      rng.randint(2 * ATOM + 1, 5 * ATOM)))
             prepare_cdp(top, cdp)
             partner_writes, bit = cdp.prog.writes, 1 << (INTR_BIT["CDP"] + partner_group)
         else:
-            partner_id, pdp = 0, fixed_program(rng, partner_group, 32, 8, 24, rng.choice([1, 2, 4]),
+            partner_id, pdp = 0, fixed_program(rng, partner_group, 32, 8, 3 * ATOM, rng.choice([1, 2, 4]),
                                                REGIONS["SRC"] + 0x800_0000, REGIONS["DST"] + 0x800_0000)
             prepare_pdp(top, pdp)
             partner_writes, bit = pdp.writes, 1 << (INTR_BIT["PDP"] + partner_group)
