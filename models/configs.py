@@ -77,6 +77,11 @@ class Configuration:
         return dataclasses.replace(self, second_memory_bits=self.bus_bits if present else 0)
 
     @property
+    def units(self) -> tuple[str, ...]:
+        """The units of the register description this configuration's top has (BDMA only where declared)."""
+        return tuple(u for u in regmap.UNITS if u != "BDMA" or self.bdma)
+
+    @property
     def csb_windows(self) -> dict[str, int]:
         """unit -> CSB byte base in this configuration's map."""
         return regmap.CSB_MAPS[self.csb_map]

@@ -36,7 +36,6 @@ from models.regfile import intr_bit
 from tb import pdp_coverage
 from tb.batch import Batch
 from tb.bench_target import on_wrapper, start_top, wait_status_bit
-from tb.benches import find
 from tb.bfm.axi_ram import set_memory_pauses
 from tb.bfm.csb import CsbMaster, CsbMonitor
 from tb.bfm.sim_memory import MemTiming, SimMemory
@@ -51,8 +50,8 @@ def csb_address(unit: str, reg: str) -> int:
 
 
 ATOM = ATOM_BYTES  # the configuration's memory atom: bases, strides and channel counts follow it
-# The units whose generated register block the top is built from (others answer as unmapped addresses).
-TOP_UNITS = tuple(u for u in regmap.UNITS if f"rtl/gen/nvdla_{u.lower()}_regs.v" in find("top_pdp").sources)
+# The units whose register block the top has at the run's configuration (others answer as unmapped addresses).
+TOP_UNITS = configs.load().units
 PDP_INTR_BIT = intr_bit("PDP", 0)   # GLB S_INTR_STATUS: group 1 is the next bit
 SDP_INTR_BIT = intr_bit("SDP", 0)
 IDLE, RUNNING, PENDING = 0, 1, 2    # S_STATUS.STATUS_{0,1}
