@@ -93,7 +93,8 @@ class Configuration:
     def verilog_parameters(self) -> dict[str, int]:
         """The parameters of the top level (rtl/top/nvdla_pp_top.v) for this configuration."""
         return {"ATOM": self.atom_bytes, "CSB_MAP": list(regmap.CSB_MAPS).index(self.csb_map),
-                "PDP_MAX_W": self.pdp_max_width, "SEC_MEM": int(self.second_memory), "BDMA": int(self.bdma)}
+                "PDP_MAX_W": self.pdp_max_width, "SEC_MEM": int(self.second_memory), "BDMA": int(self.bdma),
+                "SDP_EW": int(self.sdp.ew), "SDP_LUT": int(self.sdp.lut)}
 
 
 def _fail(path: Path, param: str, why: str) -> ConfigurationError:

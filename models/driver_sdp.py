@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models import registers
+from models import configs, registers
 from models.cube import CubeLayout
 from models.driver_common import (
     ATOM_BYTES,
@@ -169,6 +169,18 @@ def _check_xblock(name: str, blk: XBlock) -> None:
     _check_range(f"{name}_ALU_SHIFT_VALUE", blk.alu_shift, 6, False)
     # The register field has 8 bits; the datapath's truncate takes 6 of them.
     _check_range(f"{name}_MUL_SHIFT_VALUE", blk.mul_shift, 6, False)
+
+
+def _check_features(ew: EwBlock) -> None:
+    """The configuration's SDP must have what the layer uses (configs/<name>.json "sdp": NVIDIA's
+    SDP_EW_ENABLE / SDP_LUT_ENABLE; without them the hardware bypasses EW or the LUT whatever is
+    programmed)."""
+    config = configs.load()
+    if not ew.bypass and not config.sdp.ew:
+        raise ConfigError(f"SDP EW: configuration {config.name} has no EW (SDP_EW_DISABLE)", {"EW_BYPASS": 0})
+    if not ew.bypass and not ew.lut_bypass and not config.sdp.lut:
+        raise ConfigError(f"SDP LUT: configuration {config.name} has no SDP LUT (SDP_LUT_DISABLE)",
+                          {"EW_LUT_BYPASS": 0})
 
 
 def _check_ew(ew: EwBlock) -> None:
@@ -404,6 +416,7 @@ def sdp_layer(width: int, height: int, channels: int, *, bs: XBlock = BYPASSED_X
     _check_xblock("BS", bs)
     _check_xblock("BN", bn)
     _check_ew(ew)
+    _check_features(ew)
     _check_cvt(cvt)
     for (letter, _blk), dma in zip(_DMAS, (brdma, nrdma, erdma), strict=True):
         _check_dma(letter, dma)

@@ -432,8 +432,11 @@ class LutRam:
     Entries outside a table (address >= 65 / 257) are neither written nor read (reads give 0).
     """
 
-    def __init__(self, saturating: bool) -> None:
+    def __init__(self, saturating: bool, present: bool = True) -> None:
         self.saturating = saturating
+        # a configuration without the LUT (SDP on nv_medium_512) keeps the access registers and their
+        # pointer, but there is no RAM behind them: data writes are lost and data reads give 0
+        self.present = present
         self.le = _empty_table(LE_ENTRIES)
         self.lo = _empty_table(LO_ENTRIES)
         self._cfg = 0
@@ -470,14 +473,15 @@ class LutRam:
     def write_data(self, value: int) -> None:
         if self.saturating and not self._writing:
             return
-        if self._writing and self._ptr < self._table.size:
+        if self._writing and self._ptr < self._table.size and self.present:
             self._table[self._ptr] = int(as_signed(value & 0xFFFF, 16))
         self._advance()
 
     def read_data(self) -> int:
         if self.saturating and self._writing:
             return 0
-        value = int(self._table[self._ptr]) & 0xFFFF if self._ptr < self._table.size else 0
+        inside = self._ptr < self._table.size and self.present
+        value = int(self._table[self._ptr]) & 0xFFFF if inside else 0
         self._advance()
         return value
 

@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models.cdp import check_layout
+from models.configs import SdpFeatures
 from models.cube import CubeLayout
 from models.errors import ConfigError
 from models.memory import pick_memory
@@ -90,10 +91,19 @@ class SdpConfig:
 
     @classmethod
     def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8,
-                    precisions: tuple[str, ...] = ("INT8",)) -> SdpConfig:
-        """The configuration the registers describe; `precisions`: those the NVDLA configuration has."""
-        sdp = fields.get("SDP", {})
+                    precisions: tuple[str, ...] = ("INT8",),
+                    features: SdpFeatures | None = None) -> SdpConfig:
+        """The configuration the registers describe; `precisions`: those the NVDLA configuration has;
+        `features`: its SDP (without EW the Y block is bypassed whatever EW_BYPASS says, and ERDMA never
+        read; without the LUT, EW_LUT_BYPASS likewise: NVIDIA's cfg_ew_en / LUT enables are constants
+        then)."""
+        sdp = dict(fields.get("SDP", {}))
         rdma = fields.get("SDP_RDMA", {})
+        if features is not None and not features.ew:
+            sdp["D_DP_EW_CFG.EW_BYPASS"] = 1
+        if features is not None and not features.lut:
+            sdp["D_DP_EW_CFG.EW_LUT_BYPASS"] = 1
+        fields = {**fields, "SDP": sdp}
 
         def s(name: str, default: int = 0) -> int:
             return int(sdp.get(name, default))

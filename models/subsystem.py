@@ -55,6 +55,7 @@ class ModelTarget:
         # the CV SRAM exists (the RTL top's SEC_MEM); without it every DMA uses the first memory
         self.second_memory = self.config.second_memory
         self.units = {name: RegisterFile(name) for name in regmap.UNITS if name not in ("GLB", BDMA_UNIT)}
+        self.units["SDP"].lut_present = self.config.sdp.lut
         self.glb = Glb()
         self.memories = [Memory(), Memory()]
         self.runs: list[RunRecord] = []
@@ -190,7 +191,8 @@ class ModelTarget:
         from models import sdp
 
         fields = self._fields("SDP", "SDP_RDMA")
-        cfg = sdp.SdpConfig.from_fields(fields, atom_bytes=self.atom_bytes, precisions=self.config.precisions)
+        cfg = sdp.SdpConfig.from_fields(fields, atom_bytes=self.atom_bytes, precisions=self.config.precisions,
+                                        features=self.config.sdp)
         if _sdp_needs_rdma(fields["SDP_RDMA"], cfg.flying_in) and not self.units["SDP_RDMA"].running:
             return False
         if cfg.to_pdp and not self.units["PDP"].running:

@@ -35,11 +35,12 @@ from collections.abc import Mapping, Sequence
 import cocotb
 from cocotb.handle import SimHandleBase
 
+from models import registers as regmap
 from models.driver_sdp import sdp_layer
 from models.lut import EXPONENT
 from models.pdp import run_pdp
 from models.sdp import USE_BOTH
-from tb import lut_access
+from tb import lut_access, outcome
 from tb.batch import Batch
 from tb.bench_target import batch_count, short_batch
 from tb.bfm.axi_ram import set_memory_pauses
@@ -58,6 +59,7 @@ from tb.stimulus.sdp_top import (
     ATOM,
     BLOCKS,
     CUBE_GOALS,
+    FEATURES,
     LUT_GOALS,
     LUT_KINDS,
     REGIONS,
@@ -237,3 +239,43 @@ async def sdp_with_cdp_or_pdp(dut: SimHandleBase) -> None:
         await check_idle(top, f"round {rounds}", "SDP")
         dut._log.info("round %d: SDP and %s done in %d cycles, read bursts per ID %s", rounds,
                       "CDP" if rounds % 2 == 0 else "PDP", waited, {i: len(c) for i, c in cycles.items()})
+
+
+def _enable_missing(write: tuple[str, str, int], rng_bits: int) -> tuple[str, str, int]:
+    """A write of the layer with the blocks the configuration lacks switched on anyway: EW (ALU, MUL, the
+    LUT) and ERDMA (its operand stream) where there is no EW, the LUT where there is none."""
+    unit, reg, value = write
+    on = {("SDP", "D_DP_EW_CFG"): ["EW_BYPASS", "EW_ALU_BYPASS", "EW_MUL_BYPASS", "EW_LUT_BYPASS"],
+          ("SDP_RDMA", "D_ERDMA_CFG"): ["ERDMA_DISABLE"]}.get((unit, reg), [])
+    if not FEATURES.ew:
+        value = rng_bits if on else value     # random field values, then the enables forced on
+    elif (unit, reg) == ("SDP", "D_DP_EW_CFG") and not (value & 1):
+        on = ["EW_LUT_BYPASS"]                # EW runs; the missing LUT switched on
+    else:
+        on = []
+    for name in on:
+        msb, lsb, _access = regmap.registers(unit)[reg]["fields"][name]
+        value &= ~(((1 << (msb - lsb + 1)) - 1) << lsb)
+    return unit, reg, value
+
+
+@cocotb.test()
+async def missing_blocks_are_bypassed(dut: SimHandleBase) -> None:
+    """A configuration whose SDP lacks EW or the LUT (configs/<name>.json "sdp"; NVIDIA's SDP_EW_DISABLE /
+    SDP_LUT_DISABLE) runs a layer whose registers switch them on anyway as if they were bypassed: no EW
+    operand is fetched, nothing hangs, and the output is the bypassed layer's (the model's)."""
+    if FEATURES.ew and FEATURES.lut:
+        outcome.skip("this configuration's SDP has EW and the LUT: nothing is missing")
+    top = await setup(dut, "missing_blocks_are_bypassed")
+    rng = top.rng
+    count = scaled(6, 60)
+    for i in range(count):
+        layer = make_layer(rng, i % 2, random_wants(rng))   # legal here: EW (or its LUT) bypassed
+        prepare(top, layer)
+        top.new_pauses()
+        await top.issue([_enable_missing(w, rng.getrandbits(32)) for w in layer.prog.writes])
+        waited = await top.wait_intr(1 << (SDP_INTR_BIT + layer.prog.group))
+        assert waited is not None, f"layer {i}: no SDP_{layer.prog.group} interrupt\n  {describe(layer)}"
+        expect(top, layer)
+        compare(top, layer, f"layer {i} (missing blocks switched on)")
+    outcome.checked(count, "layers")

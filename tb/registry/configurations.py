@@ -4,6 +4,7 @@ modules; each other one gets, in every run (`make`, `make test`):
 - <name>_sdp, <name>_pdp, <name>_cdp: one short batch of random_layers of that unit (LAYERS layers, one per
   register group: every layer scored against the model, no coverage goal required) on the top with the
   simulation memory, the unit's random layer generator following the configuration's atom;
+  <name>_sdp also runs missing_blocks_are_bypassed where the configuration's SDP lacks EW or the LUT;
 - <name>_traces: its NVIDIA traces, when the repository has some (traces/<name>/, .cfg or .txn).
 These share one Verilator build per parameter set (configurations_top_mem/<tag>: nv_large and
 nv_medium_1024_full build the same top). Under --nightly the unit benches run their
@@ -62,8 +63,11 @@ def _benches() -> tuple[Bench, ...]:
                   "build": BUILD_TOP_MEM}
         if (REPO_TRACES / name).is_dir() and find_traces(REPO_TRACES / name):
             out.append(Bench(f"{name}_traces", module="tb.test_trace_rtl", **on_mem))  # type: ignore[arg-type]
+        sdp = configs.load(name).sdp
         for unit, module in UNITS.items():
-            out.append(Bench(f"{name}_{unit}", module=module, tests=("random_layers",), layers=LAYERS,
+            # where the SDP lacks EW or the LUT: they are bypassed whatever is programmed
+            extra = ("missing_blocks_are_bypassed",) if unit == "sdp" and not (sdp.ew and sdp.lut) else ()
+            out.append(Bench(f"{name}_{unit}", module=module, tests=("random_layers", *extra), layers=LAYERS,
                              **on_mem))  # type: ignore[arg-type]
         out += _nightly(name, params)
     return tuple(out)
