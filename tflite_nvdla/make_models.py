@@ -7,6 +7,7 @@ with random scales and zero points, deterministic for a seed.
 - pooling.tflite: MAX_POOL_2D and AVERAGE_POOL_2D, SAME and VALID, strides 1 and 2;
 - postproc_chain.tflite: a small network's post-processing after its convolution (the conv output is the
   graph input): BN-folded scale (requantization), residual ADD, RELU6, 2x2 max pooling, 3x3 average pooling;
+- prelu.tflite: PRELU with a per-channel alpha and with one alpha for the tensor;
 - cpu_fallbacks.tflite: what NVDLA cannot express (per-axis quantization, a scale ratio beyond the
   convertor, a width over PDP's line buffer, an operator without a mapping, a float operator).
 """
@@ -139,6 +140,28 @@ def postproc_chain(q: _Quant) -> Graph:
     return g
 
 
+def prelu(q: _Quant) -> Graph:
+    """PRELU with a per-channel alpha (1, 1, C), as Keras' PReLU(shared_axes=[1, 2]) converts, and with one
+    alpha for the whole tensor (shape (1,)); alphas mostly in [0, 0.4], one channel negative."""
+    g = Graph()
+    shape = (1, 8, 8, 16)
+    x = g.tensor(q("input", shape))
+    g.inputs = [x]
+    for name, alpha_shape in (("per_channel", (1, 1, shape[3])), ("per_tensor", (1,))):
+        n = int(np.prod(alpha_shape))
+        values = q.rng.uniform(0.0, 0.4, n)
+        values[0] = -0.1 if n > 1 else values[0]
+        a_scale = float(np.float32(0.4 / 127))
+        a_zp = int(q.rng.integers(-20, 20))
+        data = np.clip(np.round(values / a_scale) + a_zp, -128, 127).astype(np.int8).reshape(alpha_shape)
+        alpha = g.tensor(TensorSpec(f"alpha_{name}", alpha_shape, scales=(a_scale,), zero_points=(a_zp,),
+                                    data=data))
+        out = g.tensor(q(f"prelu_{name}", shape))
+        g.op(OpSpec(B.PRELU, (x, alpha), (out,), version=1))
+        g.outputs.append(out)
+    return g
+
+
 def cpu_fallbacks(q: _Quant) -> Graph:
     g = Graph()
     shape = (1, 4, 4, 8)
@@ -160,7 +183,7 @@ def cpu_fallbacks(q: _Quant) -> Graph:
 
 
 MODELS = {"unary": unary, "binary": binary, "pooling": pooling, "postproc_chain": postproc_chain,
-          "cpu_fallbacks": cpu_fallbacks}
+          "cpu_fallbacks": cpu_fallbacks, "prelu": prelu}
 
 
 def write_models(out_dir: Path, seed: int = 2024) -> list[Path]:

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from models.cube import CubeLayout
+from models.driver_common import ATOM_BYTES
 from models.driver_pdp import pdp_layer
 from models.driver_sdp import NO_DMA, operand_dma, sdp_layer
 from models.errors import ConfigError
@@ -32,7 +34,7 @@ from tflite_nvdla.reader import ACTIVATIONS, INT8, ModelInfo, OperatorInfo, Tens
 
 UNARY_ACTIVATIONS = {"RELU": "RELU", "RELU6": "RELU6", "RELU_N1_TO_1": "RELU_N1_TO_1",
                      "RELU_0_TO_1": "RELU_0_TO_1"}
-SUPPORTED = ("ADD", "MUL", "QUANTIZE", "RELU", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1", "LEAKY_RELU",
+SUPPORTED = ("ADD", "MUL", "PRELU", "QUANTIZE", "RELU", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1", "LEAKY_RELU",
              "LOGISTIC", "TANH", "AVERAGE_POOL_2D", "MAX_POOL_2D")
 
 
@@ -70,15 +72,20 @@ def _sdp_plan(setting: sdp_fit.SdpSetting, x: NDArray[np.integer], operand: NDAr
     src = packed(INPUT_BASES[0], dims)
     dst = packed(OUTPUT_BASE, dims)
     steps = cube_writes(src, to_cube(x))
-    erdma = NO_DMA
+    erdma = nrdma = NO_DMA
     if setting.operand is not None:
         assert operand is not None
         op_layout = packed(INPUT_BASES[1], dims)
         steps += cube_writes(op_layout, to_cube(operand))
         erdma = operand_dma(surface(op_layout), setting.operand, per_element=True)
+    if setting.bn_operand is not None:
+        # one 16-bit value per channel, read once per kernel: a packed 1 x 1 x C cube of two-byte elements
+        kernel = CubeLayout.packed(INPUT_BASES[2], 1, 1, dims[0], ATOM_BYTES, 2)
+        steps += cube_writes(kernel, np.asarray(setting.bn_operand).reshape(-1, 1, 1))
+        nrdma = operand_dma(surface(kernel), "mul", two_byte=True)
     c, h, w = dims
     prog = sdp_layer(w, h, c, bs=setting.bs, bn=setting.bn, ew=setting.ew, cvt=setting.cvt, erdma=erdma,
-                     lut=setting.lut, src=surface(src), dst=surface(dst))
+                     nrdma=nrdma, lut=setting.lut, src=surface(src), dst=surface(dst))
     steps += layer_steps(prog.writes, "SDP", layout)
     return HwPlan(steps, dst, out_shape, layout, 1)
 
@@ -106,6 +113,32 @@ def _unary(name: str, op: OperatorInfo, ti: TensorInfo, to: TensorInfo,
             base = np.where(d >= 0, base, vta.requant16(d, negative, qo[1]))
         baseline = np.clip(base, *clamp)
     layout = "SDP EW LUT" if setting.lut is not None else "SDP BS/BN/EW + CVT"
+    return Mapped(_sdp_plan(setting, x, None, to.shape, layout), setting.exact_fraction, baseline)
+
+
+def _prelu(op: OperatorInfo, ti: TensorInfo, ta_: TensorInfo, to: TensorInfo,
+           x: NDArray[np.integer], alpha: NDArray[np.integer]) -> Mapped:
+    qi, qa, qo = _int8(ti, "input"), _int8(ta_, "alpha"), _int8(to, "output")
+    channels = cube_dims(ti.shape)[0]
+    if ta_.data is None:
+        raise Unsupported("PRELU with a computed alpha: the SDP takes alpha as a register or a constant "
+                          "operand in memory")
+    shape = tuple(ta_.shape) or (1,)
+    if any(n != 1 for n in shape[:-1]) or shape[-1] not in (1, channels):
+        raise Unsupported(f"PRELU alpha of shape {shape}: the mapping takes one alpha or one per channel")
+    per_channel = np.broadcast_to(np.asarray(alpha, dtype=np.int64).reshape(-1), (channels,))
+    grid = np.broadcast_to(ta.INT8_DOMAIN, (channels, ta.INT8_DOMAIN.size))
+    target = ta.prelu_reference(grid, per_channel[:, None], qi, qa, qo)
+    ratio = float(np.float32(qi[0]) / np.float32(qo[0]))
+    ratio2 = float(np.float32(qi[0]) * np.float32(qa[0]) / np.float32(qo[0]))
+    setting = sdp_fit.prelu(qi[1], qo[1], ratio, ratio2 * (per_channel - qa[1]), target)
+    d = np.asarray(x, dtype=np.int64) - qi[1]
+    a = per_channel.reshape((1,) * (d.ndim - 1) + (channels,)) - qa[1]
+    baseline = np.clip(np.where(d >= 0, vta.requant16(d, ratio, qo[1]), vta.requant16(d * a, ratio2, qo[1])),
+                       ta.INT8_MIN, ta.INT8_MAX)
+    layout = ("SDP EW LUT" if setting.lut is not None else
+              "SDP BS + BN PReLU (per-channel operand) + CVT" if setting.bn_operand is not None
+              else "SDP BS + BN PReLU + CVT")
     return Mapped(_sdp_plan(setting, x, None, to.shape, layout), setting.exact_fraction, baseline)
 
 
@@ -193,6 +226,8 @@ def map_operator(model: ModelInfo, op: OperatorInfo, inputs: Sequence[NDArray[np
     tensors = [model.tensors[i] for i in op.inputs if i >= 0]
     out = model.tensors[op.outputs[0]]
     try:
+        if name == "PRELU":
+            return _prelu(op, tensors[0], tensors[1], out, inputs[0], inputs[1])
         if name in ("ADD", "MUL"):
             return _binary(name, op, tensors[0], tensors[1], out, inputs[0], inputs[1])
         if name in ("AVERAGE_POOL_2D", "MAX_POOL_2D"):

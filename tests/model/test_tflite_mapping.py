@@ -98,3 +98,12 @@ def test_unsupported_operator(models: dict[str, Path]) -> None:
     op = next(o for o in model.operators if o.name == "SOFTMAX")
     with pytest.raises(Unsupported, match="no NVDLA"):
         map_operator(model, op, [np.zeros((1, 4, 4, 8), dtype=np.int8)])
+
+
+def test_prelu_exact(models: dict[str, Path]) -> None:
+    """PRELU per channel (BN's operand per kernel from memory) and with one alpha (register): exact."""
+    rows, cpu = _rows(models["prelu"])
+    assert not cpu and len(rows) == 2
+    assert "per-channel operand" in rows[0].layout and "per-channel" not in rows[1].layout
+    for r in rows:
+        assert r.exact == r.elements, f"{r.op.name} {r.layout}: {r.exact}/{r.elements} exact"
