@@ -19,6 +19,7 @@ Step = MemWrite | RegWrite | WaitInterrupt
 REGION_BYTES = 1 << 22
 INPUT_BASES = (0, REGION_BYTES, 3 * REGION_BYTES)   # the third: per-kernel operands (constants)
 OUTPUT_BASE = 2 * REGION_BYTES
+SCRATCH_BASE = 4 * REGION_BYTES                      # an intermediate cube between two layers
 
 
 class ShapeError(ValueError):

@@ -8,6 +8,7 @@ with random scales and zero points, deterministic for a seed.
 - postproc_chain.tflite: a small network's post-processing after its convolution (the conv output is the
   graph input): BN-folded scale (requantization), residual ADD, RELU6, 2x2 max pooling, 3x3 average pooling;
 - prelu.tflite: PRELU with a per-channel alpha and with one alpha for the tensor;
+- fused.tflite: ADD, MUL, MAX_POOL_2D and AVERAGE_POOL_2D with fused RELU / RELU6 / RELU_N1_TO_1;
 - cpu_fallbacks.tflite: what NVDLA cannot express (per-axis quantization, a scale ratio beyond the
   convertor, a width over PDP's line buffer, an operator without a mapping, a float operator).
 """
@@ -39,9 +40,10 @@ class _Quant:
         return TensorSpec(name, shape, scales=(s,), zero_points=(z,))
 
 
-def _pool_options(padding: int, stride: int, kernel: int) -> Callable[[Builder], int]:
+def _pool_options(padding: int, stride: int, kernel: int, activation: int = 0) -> Callable[[Builder], int]:
     def write(b: Builder) -> int:
         tflite.Pool2DOptionsStart(b)
+        tflite.Pool2DOptionsAddFusedActivationFunction(b, activation)
         tflite.Pool2DOptionsAddPadding(b, padding)
         tflite.Pool2DOptionsAddStrideW(b, stride)
         tflite.Pool2DOptionsAddStrideH(b, stride)
@@ -73,15 +75,29 @@ def _unary(g: Graph, code: int, src: int, out: TensorSpec, options: tuple[int, C
     return t
 
 
+def _binary_options(code: int, activation: int) -> tuple[int, Callable[[Builder], int]]:
+    """(options type, writer) of ADD / MUL with a fused activation."""
+    def write(b: Builder) -> int:
+        if code == B.ADD:
+            tflite.AddOptionsStart(b)
+            tflite.AddOptionsAddFusedActivationFunction(b, activation)
+            return tflite.AddOptionsEnd(b)
+        tflite.MulOptionsStart(b)
+        tflite.MulOptionsAddFusedActivationFunction(b, activation)
+        return tflite.MulOptionsEnd(b)
+    return (OPTIONS.AddOptions if code == B.ADD else OPTIONS.MulOptions), write
+
+
 def _pool(g: Graph, q: _Quant, code: int, src: int, shape: tuple[int, int, int, int], kernel: int,
-          stride: int, same: bool, name: str) -> int:
+          stride: int, same: bool, name: str, activation: int = 0) -> int:
     _, h, w, c = shape
     oh, ow = ((-(-h // stride), -(-w // stride)) if same
               else ((h - kernel) // stride + 1, (w - kernel) // stride + 1))
     spec = g.tensors[src]
     out = TensorSpec(name, (1, oh, ow, c), scales=spec.scales, zero_points=spec.zero_points)
     padding = tflite.Padding.SAME if same else tflite.Padding.VALID
-    return _unary(g, code, src, out, (OPTIONS.Pool2DOptions, _pool_options(padding, stride, kernel)))
+    return _unary(g, code, src, out, (OPTIONS.Pool2DOptions, _pool_options(padding, stride, kernel,
+                                                                              activation)))
 
 
 def unary(q: _Quant) -> Graph:
@@ -162,6 +178,29 @@ def prelu(q: _Quant) -> Graph:
     return g
 
 
+def fused(q: _Quant) -> Graph:
+    """ADD, MUL and pooling with fused RELU / RELU6 / RELU_N1_TO_1 (output scales that make each clamp
+    bite: 6 / 1 real units inside the int8 range)."""
+    g = Graph()
+    shape = (1, 8, 8, 16)
+    a, b = g.tensor(q("a", shape)), g.tensor(q("b", shape))
+    g.inputs = [a, b]
+    act = tflite.ActivationFunctionType
+    for code, kind in ((B.ADD, "sum"), (B.MUL, "product")):
+        for activation, name, scale in ((act.RELU, "relu", None), (act.RELU6, "relu6", 8 / 255),
+                                        (act.RELU_N1_TO_1, "relu_n1_to_1", 3 / 255)):
+            t = g.tensor(q(f"{kind}_{name}", shape, scale=scale))
+            g.op(OpSpec(code, (a, b), (t,), *_binary_options(code, activation)))
+            g.outputs.append(t)
+    pool_shape = (1, 9, 11, 16)
+    x = g.tensor(q("pool_input", pool_shape, scale=16 / 255, zp=0))
+    g.inputs.append(x)
+    _pool(g, q, B.MAX_POOL_2D, x, pool_shape, 3, 2, True, "max_relu6", act.RELU6)
+    _pool(g, q, B.AVERAGE_POOL_2D, x, pool_shape, 3, 1, True, "avg_relu", act.RELU)
+    _pool(g, q, B.AVERAGE_POOL_2D, x, pool_shape, 2, 2, False, "avg_relu_n1_to_1", act.RELU_N1_TO_1)
+    return g
+
+
 def cpu_fallbacks(q: _Quant) -> Graph:
     g = Graph()
     shape = (1, 4, 4, 8)
@@ -183,7 +222,7 @@ def cpu_fallbacks(q: _Quant) -> Graph:
 
 
 MODELS = {"unary": unary, "binary": binary, "pooling": pooling, "postproc_chain": postproc_chain,
-          "cpu_fallbacks": cpu_fallbacks, "prelu": prelu}
+          "cpu_fallbacks": cpu_fallbacks, "prelu": prelu, "fused": fused}
 
 
 def write_models(out_dir: Path, seed: int = 2024) -> list[Path]:

@@ -9,10 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from models.cube import CubeLayout
-from models.driver_common import ATOM_BYTES
 from models.driver_pdp import pdp_layer
-from models.driver_sdp import NO_DMA, operand_dma, sdp_layer
 from models.errors import ConfigError
 from tflite_nvdla import baseline_vta as vta
 from tflite_nvdla import sdp_fit
@@ -20,6 +17,7 @@ from tflite_nvdla import tflite_arith as ta
 from tflite_nvdla.hw_plan import (
     INPUT_BASES,
     OUTPUT_BASE,
+    SCRATCH_BASE,
     HwPlan,
     ShapeError,
     cube_dims,
@@ -31,6 +29,7 @@ from tflite_nvdla.hw_plan import (
 )
 from tflite_nvdla.pdp_split import average_pool_layers, same_pads
 from tflite_nvdla.reader import ACTIVATIONS, INT8, ModelInfo, OperatorInfo, TensorInfo
+from tflite_nvdla.sdp_plans import clamp_steps, clamps, sdp_plan
 
 UNARY_ACTIVATIONS = {"RELU": "RELU", "RELU6": "RELU6", "RELU_N1_TO_1": "RELU_N1_TO_1",
                      "RELU_0_TO_1": "RELU_0_TO_1"}
@@ -62,32 +61,12 @@ def _int8(t: TensorInfo, what: str) -> tuple[float, int]:
     return t.scale, t.zero_point
 
 
-def _activation(op: OperatorInfo) -> str:
-    return ACTIVATIONS.get(op.options.get("activation", 0), "NONE")
-
-
-def _sdp_plan(setting: sdp_fit.SdpSetting, x: NDArray[np.integer], operand: NDArray[np.integer] | None,
-              out_shape: tuple[int, ...], layout: str) -> HwPlan:
-    dims = cube_dims(x.shape)
-    src = packed(INPUT_BASES[0], dims)
-    dst = packed(OUTPUT_BASE, dims)
-    steps = cube_writes(src, to_cube(x))
-    erdma = nrdma = NO_DMA
-    if setting.operand is not None:
-        assert operand is not None
-        op_layout = packed(INPUT_BASES[1], dims)
-        steps += cube_writes(op_layout, to_cube(operand))
-        erdma = operand_dma(surface(op_layout), setting.operand, per_element=True)
-    if setting.bn_operand is not None:
-        # one 16-bit value per channel, read once per kernel: a packed 1 x 1 x C cube of two-byte elements
-        kernel = CubeLayout.packed(INPUT_BASES[2], 1, 1, dims[0], ATOM_BYTES, 2)
-        steps += cube_writes(kernel, np.asarray(setting.bn_operand).reshape(-1, 1, 1))
-        nrdma = operand_dma(surface(kernel), "mul", two_byte=True)
-    c, h, w = dims
-    prog = sdp_layer(w, h, c, bs=setting.bs, bn=setting.bn, ew=setting.ew, cvt=setting.cvt, erdma=erdma,
-                     nrdma=nrdma, lut=setting.lut, src=surface(src), dst=surface(dst))
-    steps += layer_steps(prog.writes, "SDP", layout)
-    return HwPlan(steps, dst, out_shape, layout, 1)
+def _fused_clamp(op: OperatorInfo, qo: tuple[float, int]) -> tuple[int, int]:
+    """The int8 clamp of the operator's fused activation (TFLite's CalculateActivationRangeQuantized)."""
+    activation = ACTIVATIONS.get(op.options.get("activation", 0), "NONE")
+    if activation not in ("NONE", *UNARY_ACTIVATIONS):
+        raise Unsupported(f"fused {activation}: not a clamp (TFLite's int8 kernels fuse only clamps)")
+    return ta.activation_range(activation, *qo)
 
 
 def _unary(name: str, op: OperatorInfo, ti: TensorInfo, to: TensorInfo,
@@ -113,7 +92,7 @@ def _unary(name: str, op: OperatorInfo, ti: TensorInfo, to: TensorInfo,
             base = np.where(d >= 0, base, vta.requant16(d, negative, qo[1]))
         baseline = np.clip(base, *clamp)
     layout = "SDP EW LUT" if setting.lut is not None else "SDP BS/BN/EW + CVT"
-    return Mapped(_sdp_plan(setting, x, None, to.shape, layout), setting.exact_fraction, baseline)
+    return Mapped(sdp_plan(setting, x, None, to.shape, layout), setting.exact_fraction, baseline)
 
 
 def _prelu(op: OperatorInfo, ti: TensorInfo, ta_: TensorInfo, to: TensorInfo,
@@ -139,38 +118,41 @@ def _prelu(op: OperatorInfo, ti: TensorInfo, ta_: TensorInfo, to: TensorInfo,
     layout = ("SDP EW LUT" if setting.lut is not None else
               "SDP BS + BN PReLU (per-channel operand) + CVT" if setting.bn_operand is not None
               else "SDP BS + BN PReLU + CVT")
-    return Mapped(_sdp_plan(setting, x, None, to.shape, layout), setting.exact_fraction, baseline)
+    return Mapped(sdp_plan(setting, x, None, to.shape, layout), setting.exact_fraction, baseline)
 
 
 def _binary(name: str, op: OperatorInfo, t1: TensorInfo, t2: TensorInfo, to: TensorInfo,
             x1: NDArray[np.integer], x2: NDArray[np.integer]) -> Mapped:
     q1, q2, qo = _int8(t1, "input 1"), _int8(t2, "input 2"), _int8(to, "output")
-    if _activation(op) != "NONE":
-        raise Unsupported(f"fused {_activation(op)}: the SDP has no clamp after the EW ALU / MUL that "
-                          f"{name} uses")
+    clamp = _fused_clamp(op, qo)
     if tuple(t1.shape) != tuple(t2.shape):
         raise Unsupported(f"broadcast {t1.shape} x {t2.shape}: the mapping takes equal shapes")
     g1, g2 = np.meshgrid(ta.INT8_DOMAIN, ta.INT8_DOMAIN, indexing="ij")
     if name == "ADD":
+        # the sum is formed in the EW ALU, the last arithmetic stage: a clamp layer follows (sdp_plans)
         target = ta.add_reference(g1, g2, q1, q2, qo)
         setting = sdp_fit.add(q1[1], q2[1], qo[1], q1[0] / qo[0], q2[0] / qo[0], target)
         baseline = vta.add16(x1, x2, q1, q2, qo)
+        layer_clamp = clamp
     else:
-        target = ta.mul_reference(g1, g2, q1, q2, qo)
-        setting = sdp_fit.mul(q1[1], q2[1], qo[1], q1[0] * q2[0] / qo[0], target)
+        target = ta.mul_reference(g1, g2, q1, q2, qo, clamp)
+        setting = sdp_fit.mul(q1[1], q2[1], qo[1], q1[0] * q2[0] / qo[0], target, clamp)
         d = (np.asarray(x1, dtype=np.int64) - q1[1]) * (np.asarray(x2, dtype=np.int64) - q2[1])
         baseline = vta.requant16(d, q1[0] * q2[0] / qo[0], qo[1])
+        layer_clamp = (ta.INT8_MIN, ta.INT8_MAX)   # folded into the EW ALU / LUT
     layout = f"SDP BS + EW {'ALU' if name == 'ADD' else 'MUL'} (memory operand) + CVT"
-    return Mapped(_sdp_plan(setting, x1, x2, to.shape, layout), setting.exact_fraction, baseline)
+    if name == "MUL" and clamps(clamp):
+        layout = "SDP BS + EW MUL (memory operand) + EW clamp + CVT"
+    return Mapped(sdp_plan(setting, x1, x2, to.shape, layout, layer_clamp), setting.exact_fraction,
+                  np.clip(baseline, *clamp))
 
 
 def _pool(name: str, op: OperatorInfo, ti: TensorInfo, to: TensorInfo, x: NDArray[np.integer]) -> Mapped:
     qi, qo = _int8(ti, "input"), _int8(to, "output")
     if qi != qo:
         raise Unsupported("pooling with different input and output quantization (TFLite requires equal)")
-    clamp = ta.activation_range(_activation(op), *qo)
-    if clamp != (ta.INT8_MIN, ta.INT8_MAX):
-        raise Unsupported(f"fused {_activation(op)}: PDP has no output clamp")
+    # PDP has no output clamp: a fused activation becomes an SDP clamp layer on the pooled cube
+    clamp = _fused_clamp(op, qo)
     if len(ti.shape) != 4:
         raise Unsupported(f"pooling input of rank {len(ti.shape)} (NHWC expected)")
     c, h, w = cube_dims(ti.shape)
@@ -178,6 +160,7 @@ def _pool(name: str, op: OperatorInfo, ti: TensorInfo, to: TensorInfo, x: NDArra
     kernel, stride = op.options["filter"], op.options["stride"]
     pads = same_pads((w, h), kernel, stride) if op.options["padding"] == "SAME" else (0, 0, 0, 0)
     src, dst = packed(INPUT_BASES[0], (c, h, w)), packed(OUTPUT_BASE, (c, oh, ow))
+    pooled = packed(SCRATCH_BASE, (c, oh, ow)) if clamps(clamp) else dst
     steps = cube_writes(src, to_cube(x))
     if name == "MAX_POOL_2D":
         # PDP's max pooling lets only real inputs compete, as TFLite's does: one layer, padding included.
@@ -186,17 +169,22 @@ def _pool(name: str, op: OperatorInfo, ti: TensorInfo, to: TensorInfo, x: NDArra
         used_w = min(w, (ow - 1) * stride[0] + kernel[0] - pads[0] - pads[1])
         used_h = min(h, (oh - 1) * stride[1] + kernel[1] - pads[2] - pads[3])
         prog = pdp_layer(used_w, used_h, c, method="max", kernel=kernel, stride=stride, pads=pads,
-                         src=surface(src), dst=surface(dst))
+                         src=surface(src), dst=surface(pooled))
         steps += layer_steps(prog.writes, "PDP", "PDP max")
-        return Mapped(HwPlan(steps, dst, to.shape, "PDP max", 1), None, None)
-    layers = average_pool_layers(src, dst, kernel, stride, pads)
-    for prog in layers:
-        steps += layer_steps(prog.writes, "PDP", "PDP average")
-    sums, counts = _window_sums(to_cube(x), kernel, stride, pads, (oh, ow))
-    baseline = np.stack([vta.requant16(sums[:, i], 1.0 / counts[i], 0) for i in range(counts.size)], 1)
-    baseline = baseline.reshape(c, oh, ow).transpose(1, 2, 0).reshape(to.shape)
-    return Mapped(HwPlan(steps, dst, to.shape, f"PDP average ({len(layers)} layers: windows by valid size)",
-                         len(layers)), None, baseline)
+        layout, layers, baseline = "PDP max", 1, None
+    else:
+        programs = average_pool_layers(src, pooled, kernel, stride, pads)
+        for prog in programs:
+            steps += layer_steps(prog.writes, "PDP", "PDP average")
+        sums, counts = _window_sums(to_cube(x), kernel, stride, pads, (oh, ow))
+        baseline = np.stack([vta.requant16(sums[:, i], 1.0 / counts[i], 0) for i in range(counts.size)], 1)
+        baseline = np.clip(baseline.reshape(c, oh, ow).transpose(1, 2, 0).reshape(to.shape), *clamp)
+        layout = f"PDP average ({len(programs)} layers: windows by valid size)"
+        layers = len(programs)
+    if clamps(clamp):
+        steps += clamp_steps(pooled, dst, clamp, group=0)
+        layout, layers = f"{layout}, then SDP clamp", layers + 1
+    return Mapped(HwPlan(steps, dst, to.shape, layout, layers), None, baseline)
 
 
 def _window_sums(cube: NDArray[np.int64], kernel: tuple[int, int], stride: tuple[int, int],

@@ -266,16 +266,32 @@ def add(zp1: int, zp2: int, out_zp: int, ratio1: float, ratio2: float, target: I
     return _best(settings(), target, lambda st: st.run(x1, x2), "ADD")
 
 
-def mul(zp1: int, zp2: int, out_zp: int, ratio: float, target: IntArray) -> SdpSetting:
-    """MUL: `target` is TFLite's output on the 256 x 256 grid (x1 along axis 0)."""
+def upper_clamp_lut(hi: int) -> LutProgram:
+    """An EW LUT computing min(v, hi) on integers: a 257-entry step-1 LO table over [hi - 254, hi + 2], whose
+    last three entries are flat (overflow slope 0: every larger v gives hi) and first three the identity
+    (underflow slope 1: every smaller v passes unchanged)."""
+    return program_function(lambda v: np.minimum(v, hi), hi - 254, hi + 2, unit="SDP", in_scale=1.0,
+                            out_scale=1.0, layout="lo_only")
+
+
+def mul(zp1: int, zp2: int, out_zp: int, ratio: float, target: IntArray,
+        clamp: tuple[int, int] = (-128, 127)) -> SdpSetting:
+    """MUL: `target` is TFLite's output on the 256 x 256 grid (x1 along axis 0). A fused activation's clamp
+    follows the EW MUL, in output LSBs (the output convertor only adds zp_out): lower bound in the EW ALU
+    (MAX), upper bound in the EW LUT (upper_clamp_lut), so the whole operator stays one layer."""
     _check_zero_points(input1_zero_point=zp1, input2_zero_point=zp2, output_zero_point=out_zp)
     x1, x2 = np.meshgrid(INT8_DOMAIN, INT8_DOMAIN, indexing="ij")
+    lo, hi = clamp[0] - out_zp, clamp[1] - out_zp
+    lut = upper_clamp_lut(hi) if clamp[1] < 127 else None
+    clamp_ew = {"lut_bypass": lut is None}
+    if clamp[0] > -128:
+        clamp_ew |= {"alu_bypass": False, "alu_algo": ALU_MAX, "alu_operand": lo}
 
     def settings() -> Iterator[SdpSetting]:
         for m, t in _candidates(ratio, max_shift=EW_TRUNCATE_MAX):
             bs = XBlock(bypass=False, alu_bypass=False, alu_algo=ALU_SUM, alu_operand=-zp1,
                         mul_bypass=False, mul_operand=m)
             ew = EwBlock(bypass=False, mul_bypass=False, mul_from_mem=True, truncate=t,
-                         mul_cvt=EwConverter(bypass=False, offset=zp2, scale=1))
-            yield SdpSetting(bs, XBlock(), ew, _output_cvt(out_zp, 0), operand="mul")
+                         mul_cvt=EwConverter(bypass=False, offset=zp2, scale=1), **clamp_ew)
+            yield SdpSetting(bs, XBlock(), ew, _output_cvt(out_zp, 0), lut=lut, operand="mul")
     return _best(settings(), target, lambda st: st.run(x1, x2), "MUL")
