@@ -9,6 +9,7 @@ with random scales and zero points, deterministic for a seed.
   graph input): BN-folded scale (requantization), residual ADD, RELU6, 2x2 max pooling, 3x3 average pooling;
 - prelu.tflite: PRELU with a per-channel alpha and with one alpha for the tensor;
 - fused.tflite: ADD, MUL, MAX_POOL_2D and AVERAGE_POOL_2D with fused RELU / RELU6 / RELU_N1_TO_1;
+- lrn.tflite: LOCAL_RESPONSE_NORMALIZATION between DEQUANTIZE and QUANTIZE (5 and 9 channels);
 - cpu_fallbacks.tflite: what NVDLA cannot express (per-axis quantization, a scale ratio beyond the
   convertor, a width over PDP's line buffer, an operator without a mapping, a float operator).
 """
@@ -201,6 +202,35 @@ def fused(q: _Quant) -> Graph:
     return g
 
 
+def _lrn_options(radius: int, bias: float, alpha: float, beta: float) -> Callable[[Builder], int]:
+    def write(b: Builder) -> int:
+        tflite.LocalResponseNormalizationOptionsStart(b)
+        tflite.LocalResponseNormalizationOptionsAddRadius(b, radius)
+        tflite.LocalResponseNormalizationOptionsAddBias(b, bias)
+        tflite.LocalResponseNormalizationOptionsAddAlpha(b, alpha)
+        tflite.LocalResponseNormalizationOptionsAddBeta(b, beta)
+        return tflite.LocalResponseNormalizationOptionsEnd(b)
+    return write
+
+
+def lrn(q: _Quant) -> Graph:
+    """LOCAL_RESPONSE_NORMALIZATION as an int8 model holds it (TFLite's LRN is float only): DEQUANTIZE ->
+    LRN -> QUANTIZE, with 5 channels (AlexNet's beta 0.75) and with 9 (beta 0.5); alphas that make the
+    normalization matter on these scales."""
+    g = Graph()
+    shape = (1, 8, 8, 16)
+    x = g.tensor(q("input", shape, scale=0.05))
+    g.inputs = [x]
+    for radius, bias, alpha, beta in ((2, 1.0, 0.01, 0.75), (4, 2.0, 0.005, 0.5)):
+        f = g.tensor(TensorSpec(f"dequantized_r{radius}", shape, FLOAT32))
+        g.op(OpSpec(B.DEQUANTIZE, (x,), (f,)))
+        n = g.tensor(TensorSpec(f"lrn_r{radius}", shape, FLOAT32))
+        g.op(OpSpec(B.LOCAL_RESPONSE_NORMALIZATION, (f,), (n,), OPTIONS.LocalResponseNormalizationOptions,
+                    _lrn_options(radius, bias, alpha, beta), version=1))
+        _unary(g, B.QUANTIZE, n, q(f"lrn_r{radius}_int8", shape, scale=0.04))
+    return g
+
+
 def cpu_fallbacks(q: _Quant) -> Graph:
     g = Graph()
     shape = (1, 4, 4, 8)
@@ -222,7 +252,8 @@ def cpu_fallbacks(q: _Quant) -> Graph:
 
 
 MODELS = {"unary": unary, "binary": binary, "pooling": pooling, "postproc_chain": postproc_chain,
-          "cpu_fallbacks": cpu_fallbacks, "prelu": prelu, "fused": fused}
+          "cpu_fallbacks": cpu_fallbacks, "prelu": prelu, "fused": fused,
+          "lrn": lrn}
 
 
 def write_models(out_dir: Path, seed: int = 2024) -> list[Path]:

@@ -27,13 +27,15 @@ from tflite_nvdla.hw_plan import (
     surface,
     to_cube,
 )
+from tflite_nvdla.lrn_map import NotLrnPattern, lrn_pattern, lrn_plan
 from tflite_nvdla.pdp_split import average_pool_layers, same_pads
 from tflite_nvdla.reader import ACTIVATIONS, INT8, ModelInfo, OperatorInfo, TensorInfo
 from tflite_nvdla.sdp_plans import clamp_steps, clamps, sdp_plan
 
 UNARY_ACTIVATIONS = {"RELU": "RELU", "RELU6": "RELU6", "RELU_N1_TO_1": "RELU_N1_TO_1",
                      "RELU_0_TO_1": "RELU_0_TO_1"}
-SUPPORTED = ("ADD", "MUL", "PRELU", "QUANTIZE", "RELU", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1", "LEAKY_RELU",
+SUPPORTED = ("ADD", "MUL", "PRELU", "LOCAL_RESPONSE_NORMALIZATION",
+             "QUANTIZE", "RELU", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1", "LEAKY_RELU",
              "LOGISTIC", "TANH", "AVERAGE_POOL_2D", "MAX_POOL_2D")
 
 
@@ -48,6 +50,20 @@ class Mapped:
     """Share of the operator's whole input domain where the fitted setting equals TFLite (SDP ops)."""
     baseline: NDArray[np.int64] | None
     """Seed 004's 16-bit multiplier / shift result on the same inputs (None: seed 004 has no such op)."""
+    output_tensor: int | None = None
+    """The tensor the plan's output replaces when it is not the operator's own output (an LRN pattern's
+    QUANTIZE output)."""
+
+
+def operator_inputs(model: ModelInfo, op: OperatorInfo) -> list[int]:
+    """The tensors map_operator takes the values of: the operator's inputs, or for an LRN the int8 tensor
+    its pattern's DEQUANTIZE reads (the CDP layer replaces the whole pattern)."""
+    if op.name == "LOCAL_RESPONSE_NORMALIZATION":
+        try:
+            return [lrn_pattern(model, op)[0].inputs[0]]
+        except NotLrnPattern:
+            pass
+    return [i for i in op.inputs if i >= 0]
 
 
 def _int8(t: TensorInfo, what: str) -> tuple[float, int]:
@@ -214,6 +230,9 @@ def map_operator(model: ModelInfo, op: OperatorInfo, inputs: Sequence[NDArray[np
     tensors = [model.tensors[i] for i in op.inputs if i >= 0]
     out = model.tensors[op.outputs[0]]
     try:
+        if name == "LOCAL_RESPONSE_NORMALIZATION":
+            plan, output = lrn_plan(model, op, inputs[0])
+            return Mapped(plan, None, None, output)
         if name == "PRELU":
             return _prelu(op, tensors[0], tensors[1], out, inputs[0], inputs[1])
         if name in ("ADD", "MUL"):
@@ -223,5 +242,5 @@ def map_operator(model: ModelInfo, op: OperatorInfo, inputs: Sequence[NDArray[np
         return _unary(name, op, tensors[0], out, inputs[0])
     except ConfigError as err:
         raise Unsupported(f"the driver refuses the layer: {err}") from None
-    except (sdp_fit.NotExpressible, ShapeError) as err:
+    except (sdp_fit.NotExpressible, ShapeError, NotLrnPattern) as err:
         raise Unsupported(str(err)) from None

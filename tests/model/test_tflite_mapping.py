@@ -134,3 +134,15 @@ def test_upper_clamp_lut_exact() -> None:
                                      cvt=sdp_fit.OutputCvt(offset=0, scale=1, shift=0))
         got = setting.run(values)
         assert np.array_equal(got, np.clip(np.minimum(values, hi), -128, 127)), hi
+
+
+def test_lrn_pattern_on_cdp(models: dict[str, Path]) -> None:
+    """DEQUANTIZE -> LRN -> QUANTIZE is one CDP layer (the two conversions absorbed, not left to the CPU),
+    within 1 LSB of LiteRT's builtin float kernel (TensorFlow's window); against the reference kernel
+    (one channel fewer in its window) the difference is reported in a note."""
+    cpu: list[str] = []
+    rows = cli.run_model(models["lrn"], 1, "builtin", cpu)
+    assert not cpu and [r.op.name for r in rows] == ["LOCAL_RESPONSE_NORMALIZATION"] * 2
+    for r in rows:
+        assert r.max_error <= 1 and r.exact >= 0.99 * r.elements, f"{r.layout}: {r.exact}/{r.elements}"
+        assert r.plan is not None and "reference kernel" in r.plan.notes[0]
