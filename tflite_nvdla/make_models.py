@@ -10,6 +10,7 @@ with random scales and zero points, deterministic for a seed.
 - prelu.tflite: PRELU with a per-channel alpha and with one alpha for the tensor;
 - fused.tflite: ADD, MUL, MAX_POOL_2D and AVERAGE_POOL_2D with fused RELU / RELU6 / RELU_N1_TO_1;
 - lrn.tflite: LOCAL_RESPONSE_NORMALIZATION between DEQUANTIZE and QUANTIZE (5 and 9 channels);
+- broadcast.tflite: ADD and MUL with a per-channel or a scalar constant operand;
 - cpu_fallbacks.tflite: what NVDLA cannot express (per-axis quantization, a scale ratio beyond the
   convertor, a width over PDP's line buffer, an operator without a mapping, a float operator).
 """
@@ -231,6 +232,26 @@ def lrn(q: _Quant) -> Graph:
     return g
 
 
+def broadcast(q: _Quant) -> Graph:
+    """ADD and MUL with a broadcast second operand: a per-channel constant ((C,) as a bias, (1, 1, 1, C)),
+    a scalar constant ((1,) and ()), and a per-channel operand given first (ADD commutes)."""
+    g = Graph()
+    shape = (1, 8, 8, 16)
+    x = g.tensor(q("input", shape))
+    g.inputs = [x]
+    cases = ((B.ADD, "bias", (16,), False), (B.MUL, "channel_scale", (1, 1, 1, 16), False),
+             (B.ADD, "scalar_add", (1,), False), (B.MUL, "scalar_mul", (), False),
+             (B.ADD, "bias_first", (16,), True))
+    for code, name, const_shape, first in cases:
+        spec = q(f"{name}_const", const_shape)
+        spec.data = q.rng.integers(-128, 128, const_shape).astype(np.int8)
+        c = g.tensor(spec)
+        out = g.tensor(q(name, shape))
+        g.op(OpSpec(code, (c, x) if first else (x, c), (out,)))
+        g.outputs.append(out)
+    return g
+
+
 def cpu_fallbacks(q: _Quant) -> Graph:
     g = Graph()
     shape = (1, 4, 4, 8)
@@ -253,7 +274,7 @@ def cpu_fallbacks(q: _Quant) -> Graph:
 
 MODELS = {"unary": unary, "binary": binary, "pooling": pooling, "postproc_chain": postproc_chain,
           "cpu_fallbacks": cpu_fallbacks, "prelu": prelu, "fused": fused,
-          "lrn": lrn}
+          "lrn": lrn, "broadcast": broadcast}
 
 
 def write_models(out_dir: Path, seed: int = 2024) -> list[Path]:

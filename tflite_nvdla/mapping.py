@@ -3,6 +3,7 @@ models/driver_pdp.py); an operator NVDLA cannot run raises `Unsupported` with th
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -11,6 +12,7 @@ from numpy.typing import NDArray
 
 from models.driver_pdp import pdp_layer
 from models.errors import ConfigError
+from models.sdp_datapath import ew_convert
 from tflite_nvdla import baseline_vta as vta
 from tflite_nvdla import sdp_fit
 from tflite_nvdla import tflite_arith as ta
@@ -137,30 +139,70 @@ def _prelu(op: OperatorInfo, ti: TensorInfo, ta_: TensorInfo, to: TensorInfo,
     return Mapped(sdp_plan(setting, x, None, to.shape, layout), setting.exact_fraction, baseline)
 
 
+def _second_operand(name: str, t1: TensorInfo, t2: TensorInfo, x1: NDArray[np.integer],
+                    x2: NDArray[np.integer]) -> tuple[TensorInfo, TensorInfo, NDArray[np.integer],
+                                                      NDArray[np.integer], str]:
+    """(full input, second input, their values, how the second is read): "element" (a cube like the first),
+    "kernel" (one value per channel, or one for all, from memory once per kernel) or "register" (a constant
+    scalar). ADD and MUL commute, so a broadcast first input becomes the second."""
+    if tuple(t1.shape) != tuple(t2.shape) and int(np.prod(t1.shape)) < int(np.prod(t2.shape)):
+        t1, t2, x1, x2 = t2, t1, x2, x1
+    if tuple(t1.shape) == tuple(t2.shape):
+        return t1, t2, x1, x2, "element"
+    channels = cube_dims(t1.shape)[0]
+    shape = tuple(t2.shape) or (1,)
+    if any(n != 1 for n in shape[:-1]) or shape[-1] not in (1, channels) or len(shape) > len(t1.shape):
+        raise Unsupported(f"broadcast {t1.shape} x {t2.shape}: the SDP operand is per element, per channel "
+                          "or one value")
+    if int(np.prod(shape)) == 1 and t2.data is not None:
+        return t1, t2, x1, x2, "register"
+    return t1, t2, x1, np.broadcast_to(np.asarray(x2).reshape(-1), (channels,)), "kernel"
+
+
+def _register_operand(setting: sdp_fit.SdpSetting, value: int) -> sdp_fit.SdpSetting:
+    """The setting with its EW memory operand replaced by the register holding the converted constant (the
+    EW input convertor's own arithmetic, models.sdp_datapath.ew_convert, so the result is the same)."""
+    ew = setting.ew
+    if setting.operand == "alu":
+        converted = int(ew_convert(np.int64(value), ew.alu_cvt))
+        ew = dataclasses.replace(ew, alu_from_mem=False, alu_operand=converted)
+    else:
+        converted = int(ew_convert(np.int64(value), ew.mul_cvt))
+        ew = dataclasses.replace(ew, mul_from_mem=False, mul_operand=converted)
+    return dataclasses.replace(setting, ew=ew, operand=None)
+
+
 def _binary(name: str, op: OperatorInfo, t1: TensorInfo, t2: TensorInfo, to: TensorInfo,
             x1: NDArray[np.integer], x2: NDArray[np.integer]) -> Mapped:
+    t1, t2, x1, x2, how = _second_operand(name, t1, t2, x1, x2)
     q1, q2, qo = _int8(t1, "input 1"), _int8(t2, "input 2"), _int8(to, "output")
     clamp = _fused_clamp(op, qo)
-    if tuple(t1.shape) != tuple(t2.shape):
-        raise Unsupported(f"broadcast {t1.shape} x {t2.shape}: the mapping takes equal shapes")
-    g1, g2 = np.meshgrid(ta.INT8_DOMAIN, ta.INT8_DOMAIN, indexing="ij")
+    # a constant second operand is fitted on its own values only (every x1 with each of them)
+    second = np.unique(np.asarray(t2.data, dtype=np.int64)) if t2.data is not None else ta.INT8_DOMAIN
+    g1, g2 = np.meshgrid(ta.INT8_DOMAIN, second, indexing="ij")
+    # the baseline sees x2 broadcast as TFLite does (the last axis is the channel)
+    x2_full = np.broadcast_to(np.asarray(x2).reshape(-1) if how != "element" else x2, np.shape(x1))
     if name == "ADD":
         # the sum is formed in the EW ALU, the last arithmetic stage: a clamp layer follows (sdp_plans)
         target = ta.add_reference(g1, g2, q1, q2, qo)
-        setting = sdp_fit.add(q1[1], q2[1], qo[1], q1[0] / qo[0], q2[0] / qo[0], target)
-        baseline = vta.add16(x1, x2, q1, q2, qo)
+        setting = sdp_fit.add(q1[1], q2[1], qo[1], q1[0] / qo[0], q2[0] / qo[0], target, second)
+        baseline = vta.add16(x1, x2_full, q1, q2, qo)
         layer_clamp = clamp
     else:
         target = ta.mul_reference(g1, g2, q1, q2, qo, clamp)
-        setting = sdp_fit.mul(q1[1], q2[1], qo[1], q1[0] * q2[0] / qo[0], target, clamp)
-        d = (np.asarray(x1, dtype=np.int64) - q1[1]) * (np.asarray(x2, dtype=np.int64) - q2[1])
+        setting = sdp_fit.mul(q1[1], q2[1], qo[1], q1[0] * q2[0] / qo[0], target, clamp, second)
+        d = (np.asarray(x1, dtype=np.int64) - q1[1]) * (np.asarray(x2_full, dtype=np.int64) - q2[1])
         baseline = vta.requant16(d, q1[0] * q2[0] / qo[0], qo[1])
         layer_clamp = (ta.INT8_MIN, ta.INT8_MAX)   # folded into the EW ALU / LUT
-    layout = f"SDP BS + EW {'ALU' if name == 'ADD' else 'MUL'} (memory operand) + CVT"
+    if how == "register":
+        setting = _register_operand(setting, int(np.asarray(x2).reshape(-1)[0]))
+    operand = {"element": "memory operand", "kernel": "per-channel operand", "register": "register operand"}
+    layout = f"SDP BS + EW {'ALU' if name == 'ADD' else 'MUL'} ({operand[how]}) + CVT"
     if name == "MUL" and clamps(clamp):
-        layout = "SDP BS + EW MUL (memory operand) + EW clamp + CVT"
-    return Mapped(sdp_plan(setting, x1, x2, to.shape, layout, layer_clamp), setting.exact_fraction,
-                  np.clip(baseline, *clamp))
+        layout = layout.replace(" + CVT", " + EW clamp + CVT")
+    plan = sdp_plan(setting, x1, None if how == "register" else x2, to.shape, layout, layer_clamp,
+                    per_kernel_operand=how == "kernel")
+    return Mapped(plan, setting.exact_fraction, np.clip(baseline, *clamp))
 
 
 def _pool(name: str, op: OperatorInfo, ti: TensorInfo, to: TensorInfo, x: NDArray[np.integer]) -> Mapped:

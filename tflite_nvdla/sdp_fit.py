@@ -247,10 +247,12 @@ def lut_function(in_zp: int, out_zp: int, table: IntArray) -> SdpSetting:
     return _best(iter([setting]), table, lambda st: st.run(INT8_DOMAIN), "LUT")
 
 
-def add(zp1: int, zp2: int, out_zp: int, ratio1: float, ratio2: float, target: IntArray) -> SdpSetting:
-    """ADD: `target` is TFLite's output on the 256 x 256 grid (x1 along axis 0)."""
+def add(zp1: int, zp2: int, out_zp: int, ratio1: float, ratio2: float, target: IntArray,
+        second: IntArray = INT8_DOMAIN) -> SdpSetting:
+    """ADD: `target` is TFLite's output on the grid of every int8 x1 (axis 0) by `second`, the x2 values
+    (all 256, or a constant operand's own values)."""
     _check_zero_points(input1_zero_point=zp1, input2_zero_point=zp2, output_zero_point=out_zp)
-    x1, x2 = np.meshgrid(INT8_DOMAIN, INT8_DOMAIN, indexing="ij")
+    x1, x2 = np.meshgrid(INT8_DOMAIN, second, indexing="ij")
 
     def settings() -> Iterator[SdpSetting]:
         for m1, s in _candidates(ratio1, max_shift=22):
@@ -275,12 +277,12 @@ def upper_clamp_lut(hi: int) -> LutProgram:
 
 
 def mul(zp1: int, zp2: int, out_zp: int, ratio: float, target: IntArray,
-        clamp: tuple[int, int] = (-128, 127)) -> SdpSetting:
-    """MUL: `target` is TFLite's output on the 256 x 256 grid (x1 along axis 0). A fused activation's clamp
-    follows the EW MUL, in output LSBs (the output convertor only adds zp_out): lower bound in the EW ALU
-    (MAX), upper bound in the EW LUT (upper_clamp_lut), so the whole operator stays one layer."""
+        clamp: tuple[int, int] = (-128, 127), second: IntArray = INT8_DOMAIN) -> SdpSetting:
+    """MUL: `target` is TFLite's output on the grid of every int8 x1 by `second` (as for add). A fused
+    activation's clamp follows the EW MUL, in output LSBs (the output convertor only adds zp_out): lower
+    bound in the EW ALU (MAX), upper bound in the EW LUT (upper_clamp_lut): the operator stays one layer."""
     _check_zero_points(input1_zero_point=zp1, input2_zero_point=zp2, output_zero_point=out_zp)
-    x1, x2 = np.meshgrid(INT8_DOMAIN, INT8_DOMAIN, indexing="ij")
+    x1, x2 = np.meshgrid(INT8_DOMAIN, second, indexing="ij")
     lo, hi = clamp[0] - out_zp, clamp[1] - out_zp
     lut = upper_clamp_lut(hi) if clamp[1] < 127 else None
     clamp_ew = {"lut_bypass": lut is None}

@@ -146,3 +146,15 @@ def test_lrn_pattern_on_cdp(models: dict[str, Path]) -> None:
     for r in rows:
         assert r.max_error <= 1 and r.exact >= 0.99 * r.elements, f"{r.layout}: {r.exact}/{r.elements}"
         assert r.plan is not None and "reference kernel" in r.plan.notes[0]
+
+
+def test_broadcast_operands(models: dict[str, Path]) -> None:
+    """ADD / MUL with a per-channel constant (EW operand per kernel from memory) or a scalar constant (EW
+    register operand), the broadcast operand also given first: within 1 LSB, ADD's bias exact."""
+    rows, cpu = _rows(models["broadcast"])
+    assert not cpu and len(rows) == 5
+    assert ["per-channel" in r.layout for r in rows] == [True, True, False, False, True]
+    assert all("register" in r.layout for r in rows[2:4])
+    for r in rows:
+        assert r.max_error <= 1, f"{r.op.name} {r.layout}: max error {r.max_error}"
+    assert rows[0].exact == rows[0].elements
