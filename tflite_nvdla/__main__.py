@@ -1,6 +1,6 @@
 """python -m tflite_nvdla model.tflite [model.tflite ...] [--rtl] [--seed N] [--kernels builtin|reference]
 
-Reads each model, partitions its operators into those NVDLA runs (SDP, PDP through the drivers) and those
+Reads each model, partitions its operators into those NVDLA runs (SDP, CDP, PDP through the drivers) and those
 left to the CPU (with the reason), runs the model on LiteRT keeping every tensor, runs each supported
 operator on the subsystem model with LiteRT's input tensors (with --rtl: also on the RTL top in one cocotb
 simulation, which is then what is scored; any RTL output differing from the model's is listed and the exit

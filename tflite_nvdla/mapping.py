@@ -1,4 +1,4 @@
-"""TFLite int8 operators -> NVDLA layers through the project's drivers (models/driver_sdp.py,
+"""TFLite int8 operators -> NVDLA layers through the project's drivers (models/driver_sdp.py, driver_cdp.py,
 models/driver_pdp.py); an operator NVDLA cannot run raises `Unsupported` with the reason."""
 
 from __future__ import annotations
