@@ -45,7 +45,7 @@ def example_plans(seed: int) -> list[tuple[RtlPlan, HwPlan]]:
     """Every operator of the shipped example models (tflite_nvdla/make_models.py) that maps to NVDLA, each
     with random int8 inputs of its shapes (constants from the model), as plans: the regression's case."""
     from tflite_nvdla.make_models import write_models
-    from tflite_nvdla.mapping import Unsupported, map_operator
+    from tflite_nvdla.mapping import Unsupported, map_operator, operator_inputs
     from tflite_nvdla.reader import read
 
     rng = np.random.default_rng(seed)
@@ -55,7 +55,7 @@ def example_plans(seed: int) -> list[tuple[RtlPlan, HwPlan]]:
             model = read(path)
             for op in model.operators:
                 inputs = []
-                for i in (i for i in op.inputs if i >= 0):
+                for i in operator_inputs(model, op):
                     t = model.tensors[i]
                     inputs.append(t.data.reshape(t.shape) if t.data is not None
                                   else rng.integers(-128, 128, t.shape).astype(np.int8))

@@ -1,6 +1,6 @@
 """python -m tflite_nvdla model.tflite [model.tflite ...] [--rtl] [--seed N] [--kernels builtin|reference]
 
-Reads each model, partitions its operators into those NVDLA runs (SDP, PDP through the drivers) and those
+Reads each model, partitions its operators into those NVDLA runs (SDP, CDP, PDP through the drivers) and those
 left to the CPU (with the reason), runs the model on LiteRT keeping every tensor, runs each supported
 operator on the subsystem model with LiteRT's input tensors (with --rtl: also on the RTL top in one cocotb
 simulation, which is then what is scored; any RTL output differing from the model's is listed and the exit
@@ -23,7 +23,8 @@ from numpy.typing import NDArray
 from models.subsystem import ModelTarget
 from tflite_nvdla.hw_plan import HwPlan, run_plan
 from tflite_nvdla.litert_run import KERNELS, run_litert
-from tflite_nvdla.mapping import Unsupported, map_operator
+from tflite_nvdla.lrn_map import absorbed_operators
+from tflite_nvdla.mapping import Unsupported, map_operator, operator_inputs
 from tflite_nvdla.reader import ModelInfo, OperatorInfo, TfliteFileError, read
 
 
@@ -52,16 +53,20 @@ def run_model(path: Path, seed: int, kernels: str, cpu: list[str]) -> list[Row]:
     model: ModelInfo = read(path)
     values = run_litert(path, seed, kernels)
     rows = []
+    absorbed = absorbed_operators(model)
     for op in model.operators:
+        if op.index in absorbed:
+            continue  # a DEQUANTIZE / QUANTIZE the CDP layer of an LRN pattern replaces (its row)
         try:
-            missing = [i for i in op.inputs if i >= 0 and i not in values]
+            tensors = operator_inputs(model, op)
+            missing = [i for i in tensors if i not in values]
             if missing:
                 raise Unsupported(f"LiteRT kept no value for input tensor {missing[0]}")
-            mapped = map_operator(model, op, [values[i] for i in op.inputs if i >= 0])
+            mapped = map_operator(model, op, [values[i] for i in tensors])
         except Unsupported as why:
             cpu.append(f"{path.name} #{op.index} {op.name}: {why}")
             continue
-        expected = values[op.outputs[0]]
+        expected = values[mapped.output_tensor if mapped.output_tensor is not None else op.outputs[0]]
         actual = run_plan(ModelTarget(), mapped.plan)
         exact, worst = compare(actual, expected)
         b_exact = b_max = None
@@ -101,12 +106,14 @@ def _pct(n: int | None, total: int) -> str:
 
 
 def print_table(rows: list[Row]) -> None:
-    head = (f"{'model':<22} {'#':>2} {'operator':<16} {'elements':>8} {'exact %':>8} {'max LSB':>7} "
+    width = max([16, *(len(r.op.name) for r in rows)])
+    head = (f"{'model':<22} {'#':>2} {'operator':<{width}} {'elements':>8} {'exact %':>8} {'max LSB':>7} "
             f"{'s004 %':>7} {'s004 max':>8}  layers")
     print(head)
     print("-" * len(head))
     for r in rows:
-        print(f"{r.model:<22} {r.op.index:>2} {r.op.name:<16} {r.elements:>8} {_pct(r.exact, r.elements):>8} "
+        print(f"{r.model:<22} {r.op.index:>2} {r.op.name:<{width}} {r.elements:>8} "
+              f"{_pct(r.exact, r.elements):>8} "
               f"{r.max_error:>7} {_pct(r.baseline_exact, r.elements):>7} "
               f"{'-' if r.baseline_max is None else r.baseline_max:>8}  {r.layout}")
 
@@ -132,6 +139,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.rtl and rows:
         differ = rerun_on_rtl(rows)
     print_table(rows)
+    notes = [f"  {r.model} #{r.op.index} {r.op.name}: {n}" for r in rows if r.plan for n in r.plan.notes]
+    if notes:
+        print("\nnotes:")
+        print("\n".join(notes))
     if cpu:
         print("\nleft to the CPU:")
         for line in cpu:

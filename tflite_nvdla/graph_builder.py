@@ -38,6 +38,9 @@ class OpSpec:
     outputs: tuple[int, ...]
     options_type: int = 0
     options: OptionsWriter | None = None
+    version: int = 2
+    """The operator code's version: 2 (int8) for most; LiteRT's reference resolver registers some int8
+    kernels (PRELU) at version 1 only."""
 
 
 @dataclass
@@ -115,12 +118,12 @@ def _operator(b: Builder, op: OpSpec, opcode_index: int) -> int:
     return tflite.OperatorEnd(b)
 
 
-def _opcode(b: Builder, code: int) -> int:
+def _opcode(b: Builder, code: int, version: int) -> int:
     tflite.OperatorCodeStart(b)
     # builtin codes below 127 also go into the deprecated int8 field, which older readers use
     tflite.OperatorCodeAddDeprecatedBuiltinCode(b, min(code, 127))
     tflite.OperatorCodeAddBuiltinCode(b, code)
-    tflite.OperatorCodeAddVersion(b, 2)
+    tflite.OperatorCodeAddVersion(b, version)
     return tflite.OperatorCodeEnd(b)
 
 
@@ -137,7 +140,7 @@ def serialize(graph: Graph, description: str = "tflite_nvdla test model") -> byt
             index = len(buffers) - 1
         tensor_offsets.append(_tensor(b, t, index))
     op_offsets = [_operator(b, op, codes.index(op.code)) for op in graph.ops]
-    code_offsets = [_opcode(b, c) for c in codes]
+    code_offsets = [_opcode(b, c, max(op.version for op in graph.ops if op.code == c)) for c in codes]
 
     def offsets(start: Callable[[Builder, int], None], items: list[int]) -> int:
         start(b, len(items))

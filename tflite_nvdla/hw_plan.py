@@ -17,8 +17,9 @@ from models.replay import MemWrite, Target, WaitInterrupt
 Step = MemWrite | RegWrite | WaitInterrupt
 # Where cubes go in the primary memory: each operator's cubes get their own region.
 REGION_BYTES = 1 << 22
-INPUT_BASES = (0, REGION_BYTES)
+INPUT_BASES = (0, REGION_BYTES, 3 * REGION_BYTES)   # the third: per-kernel operands (constants)
 OUTPUT_BASE = 2 * REGION_BYTES
+SCRATCH_BASE = 4 * REGION_BYTES                      # an intermediate cube between two layers
 
 
 class ShapeError(ValueError):

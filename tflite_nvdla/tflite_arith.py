@@ -118,3 +118,16 @@ def mul_reference(x1: ArrayLike, x2: ArrayLike, q1: tuple[float, int], q2: tuple
     """Int8 MUL (mul.cc): one requantization of the product of the offset inputs."""
     product = (np.asarray(x1, dtype=np.int64) - q1[1]) * (np.asarray(x2, dtype=np.int64) - q2[1])
     return np.clip(requantize(product, q1[0] * q2[0] / qo[0]) + qo[1], *clamp)
+
+
+def prelu_reference(x: ArrayLike, alpha: ArrayLike, qi: tuple[float, int], qa: tuple[float, int],
+                    qo: tuple[float, int]) -> IntArray:
+    """Int8 PRELU (prelu.cc, reference BroadcastPrelu4DSlow): x - zp_in >= 0 scaled by s_in / s_out, else
+    (x - zp_in) * (alpha - zp_alpha) scaled by s_in * s_alpha / s_out (both ratios in float32, as Prepare
+    computes them from the tensors' float scales); alpha broadcasts against x."""
+    d = np.asarray(x, dtype=np.int64) - qi[1]
+    a = np.asarray(alpha, dtype=np.int64) - qa[1]
+    r1 = float(np.float32(qi[0]) / np.float32(qo[0]))
+    r2 = float(np.float32(qi[0]) * np.float32(qa[0]) / np.float32(qo[0]))
+    y = np.where(d >= 0, requantize(d, r1), requantize(d * a, r2))
+    return np.clip(y + qo[1], INT8_MIN, INT8_MAX)

@@ -98,3 +98,63 @@ def test_unsupported_operator(models: dict[str, Path]) -> None:
     op = next(o for o in model.operators if o.name == "SOFTMAX")
     with pytest.raises(Unsupported, match="no NVDLA"):
         map_operator(model, op, [np.zeros((1, 4, 4, 8), dtype=np.int8)])
+
+
+def test_prelu_exact(models: dict[str, Path]) -> None:
+    """PRELU per channel (BN's operand per kernel from memory) and with one alpha (register): exact."""
+    rows, cpu = _rows(models["prelu"])
+    assert not cpu and len(rows) == 2
+    assert "per-channel operand" in rows[0].layout and "per-channel" not in rows[1].layout
+    for r in rows:
+        assert r.exact == r.elements, f"{r.op.name} {r.layout}: {r.exact}/{r.elements} exact"
+
+
+def test_fused_activations_folded(models: dict[str, Path]) -> None:
+    """ADD, MUL and pooling with fused clamps run on NVDLA (MUL's clamp in its own layer, the others in an
+    SDP clamp layer), within 1 LSB, and the clamps bite: over 5% of the outputs sit on a bound."""
+    rows, cpu = _rows(models["fused"])
+    assert not cpu and len(rows) == 9
+    for r in rows:
+        assert r.max_error <= 1, f"{r.op.name} {r.layout}: max error {r.max_error}"
+        assert "clamp" in r.layout
+        assert r.expected is not None and r.model_output is not None
+        lo, hi = int(r.expected.min()), int(r.expected.max())
+        assert int(r.model_output.min()) >= lo and int(r.model_output.max()) <= hi
+        on_bound = np.count_nonzero((r.expected == lo) | (r.expected == hi))
+        assert on_bound > r.elements // 20, f"{r.op.name}: the clamp does not bite"
+
+
+def test_upper_clamp_lut_exact() -> None:
+    """The EW LUT that clamps MUL's product from above passes everything below hi and stops at hi, over the
+    whole 32-bit range the EW block can hand it."""
+    values = np.concatenate([np.arange(-600, 600), [-(1 << 31), -(1 << 20), 1 << 20, (1 << 31) - 1]])
+    for hi in (-100, 0, 37, 126):
+        lut = sdp_fit.upper_clamp_lut(hi)
+        setting = sdp_fit.SdpSetting(ew=sdp_fit.EwBlock(bypass=False, lut_bypass=False), lut=lut,
+                                     cvt=sdp_fit.OutputCvt(offset=0, scale=1, shift=0))
+        got = setting.run(values)
+        assert np.array_equal(got, np.clip(np.minimum(values, hi), -128, 127)), hi
+
+
+def test_lrn_pattern_on_cdp(models: dict[str, Path]) -> None:
+    """DEQUANTIZE -> LRN -> QUANTIZE is one CDP layer (the two conversions absorbed, not left to the CPU),
+    within 1 LSB of LiteRT's builtin float kernel (TensorFlow's window); against the reference kernel
+    (one channel fewer in its window) the difference is reported in a note."""
+    cpu: list[str] = []
+    rows = cli.run_model(models["lrn"], 1, "builtin", cpu)
+    assert not cpu and [r.op.name for r in rows] == ["LOCAL_RESPONSE_NORMALIZATION"] * 2
+    for r in rows:
+        assert r.max_error <= 1 and r.exact >= 0.99 * r.elements, f"{r.layout}: {r.exact}/{r.elements}"
+        assert r.plan is not None and "reference kernel" in r.plan.notes[0]
+
+
+def test_broadcast_operands(models: dict[str, Path]) -> None:
+    """ADD / MUL with a per-channel constant (EW operand per kernel from memory) or a scalar constant (EW
+    register operand), the broadcast operand also given first: within 1 LSB, ADD's bias exact."""
+    rows, cpu = _rows(models["broadcast"])
+    assert not cpu and len(rows) == 5
+    assert ["per-channel" in r.layout for r in rows] == [True, True, False, False, True]
+    assert all("register" in r.layout for r in rows[2:4])
+    for r in rows:
+        assert r.max_error <= 1, f"{r.op.name} {r.layout}: max error {r.max_error}"
+    assert rows[0].exact == rows[0].elements
