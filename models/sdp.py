@@ -492,6 +492,10 @@ def run_sdp(cfg: SdpConfig, mem: object, flying_input: NDArray[np.integer] | Non
     res = sdp_compute(cube, cfg, _read_operands(cfg, mem, sec_mem), lut_tables=lut_tables)
     written = not (cfg.ew.eql or cfg.to_pdp)
     if written:
-        dst_layout(cfg).write(pick_memory(cfg.dst_ram_mc, mem, sec_mem),  # type: ignore[arg-type]
-                              res.data.astype(np.int8 if cfg.out_elem_bytes == 1 else np.int16))
+        out = dst_layout(cfg)
+        # INT8 in -> INT16 out: the input's 32-lane padding can exceed the output's 16-lane surfaces; the
+        # channels past the output's last surface are not written.
+        data = res.data[:out.surfaces * out.atom_bytes]
+        out.write(pick_memory(cfg.dst_ram_mc, mem, sec_mem),  # type: ignore[arg-type]
+                  data.astype(np.int8 if cfg.out_elem_bytes == 1 else np.int16))
     return SdpResult(res.data, res.saturation_count, res.unequal, res.lut_stats, written)

@@ -220,8 +220,8 @@ def test_run_cdp_ram_type_picks_the_memory(atom: int, src_mc: int, dst_mc: int) 
 # --- Limitation rules -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("extra, rule", [
-    ({"CDP__D_DATA_FORMAT_DOT_INPUT_DATA_TYPE": 1}, "INT8 only"),
-    ({"CDP_RDMA__D_DATA_FORMAT_DOT_INPUT_DATA": 2}, "INT8 only"),
+    ({"CDP__D_DATA_FORMAT_DOT_INPUT_DATA_TYPE": 1}, "not a precision of this configuration"),
+    ({"CDP_RDMA__D_DATA_FORMAT_DOT_INPUT_DATA": 2}, "not a precision of this configuration"),
     ({"CDP__D_LRN_CFG_DOT_NORMALZ_LEN": 4}, "maximum supported local_size is 9"),
 ])
 def test_format_and_local_size_rules(extra: dict[str, int], rule: str) -> None:
