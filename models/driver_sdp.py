@@ -378,8 +378,8 @@ def _cubes(cfg: SdpConfig) -> dict[str, CubeLayout]:
     for name, blk, dma in _blocks(cfg):
         if dma.enabled and _reads_memory(blk):
             bpe = dma.bytes_per_element
-            cubes[name] = (cube(dma.base, dma.line_stride, dma.surface_stride, bpe, False) if dma.per_element
-                           else CubeLayout.packed(dma.base, 1, 1, c, lanes, bpe))
+            cubes[name] = (cube(dma.base, dma.line_stride, dma.surface_stride, bpe, cfg.is_1x1)
+                           if dma.per_element else CubeLayout.packed(dma.base, 1, 1, c, lanes, bpe))
     if not (cfg.ew.eql or cfg.to_pdp):
         cubes["DST"] = cube(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg.out_elem_bytes,
                             cfg.is_1x1, cfg.out_lanes)

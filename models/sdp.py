@@ -346,8 +346,9 @@ def check_memory_layout(cfg: SdpConfig) -> None:
     function benches score streams with) needs no memory layout. Checked: the input when it comes from
     memory, the output when it goes to memory (not to PDP, not in EQL mode), and each operand read from
     memory (per element: a cube of 1, 2 or 4 bytes per element; per kernel: one block from its base).
-    A 1x1 input or output cube is read and written packed whatever its strides say (NVIDIA's C model
-    reads a 1x1 input as one per-kernel block), so only its base address counts.
+    A 1x1 input, output or per-element operand cube is read and written packed whatever its strides say
+    (NVIDIA's C model reads a 1x1 input as one per-kernel block; the operand RDMAs of nvdlav1's RTL read a
+    1x1 cube in one request), so only its base address counts.
     """
     atom, lanes = cfg.atom_bytes, cfg.lanes
     cube = {"width": cfg.width, "height": cfg.height, "channels": cfg.channels, "atom_bytes": lanes,
@@ -364,7 +365,7 @@ def check_memory_layout(cfg: SdpConfig) -> None:
         from_mem = (blk.alu_active and blk.alu_from_mem) or (blk.mul_active and blk.mul_from_mem)
         if not (from_mem and dma.enabled):
             continue
-        dims = cube if dma.per_element else packed
+        dims = cube if dma.per_element and not cfg.is_1x1 else packed
         check_layout("SDP", name, dma.base, dma.line_stride, dma.surface_stride,
                      elem_bytes=dma.bytes_per_element, **dims)
 
@@ -454,8 +455,10 @@ def _read_operands(cfg: SdpConfig, mem: object, sec_mem: object | None) -> Opera
         ways = 2 if dma.data_use == USE_BOTH else 1
         src = pick_memory(dma.ram_mc, mem, sec_mem)
         if dma.per_element:
+            # A 1x1 cube's per-element operand is one packed block like its input (nvdlav1 vmod
+            # NV_NVDLA_SDP_{B,N,E}RDMA_ig: cfg_mode_1x1_pack ends the cube at the first request).
             raw = _read_feature(src, dma.base, dma.line_stride, dma.surface_stride, cfg.width, cfg.height,
-                                cfg.surfaces, cfg.lanes, dma.bytes_per_element, False)
+                                cfg.surfaces, cfg.lanes, dma.bytes_per_element, cfg.is_1x1)
         else:
             # Per kernel: one contiguous block of per-channel values, strides unused.
             raw = _read_feature(src, dma.base, 0, 0, 1, 1, cfg.surfaces, cfg.lanes,
@@ -468,6 +471,14 @@ def _read_operands(cfg: SdpConfig, mem: object, sec_mem: object | None) -> Opera
         else:
             found[f"{name}_mul"] = comps[0]
     return Operands(**found)
+
+
+def read_inputs(cfg: SdpConfig, mem: object, sec_mem: object | None = None) -> tuple[IntArray, Operands]:
+    """What a layer from memory reads: the input cube [padded channels, h, w] and the memory operands."""
+    raw = _read_feature(pick_memory(cfg.src_ram_mc, mem, sec_mem), cfg.src_base, cfg.src_line_stride,
+                        cfg.src_surface_stride, cfg.width, cfg.height, cfg.surfaces, cfg.lanes,
+                        cfg.in_elem_bytes, cfg.is_1x1)
+    return _to_cube(raw, cfg.in_elem_bytes == 2, 1, cfg.lanes)[0], _read_operands(cfg, mem, sec_mem)
 
 
 def run_sdp(cfg: SdpConfig, mem: object, flying_input: NDArray[np.integer] | None = None,
@@ -483,13 +494,10 @@ def run_sdp(cfg: SdpConfig, mem: object, flying_input: NDArray[np.integer] | Non
     if cfg.flying_in:
         if flying_input is None:
             raise ValueError("SDP input is on the fly from the convolution pipeline: pass flying_input")
-        cube = np.asarray(flying_input, dtype=np.int64)
+        cube, ops = np.asarray(flying_input, dtype=np.int64), _read_operands(cfg, mem, sec_mem)
     else:
-        raw = _read_feature(pick_memory(cfg.src_ram_mc, mem, sec_mem), cfg.src_base, cfg.src_line_stride,
-                            cfg.src_surface_stride, cfg.width,
-                            cfg.height, cfg.surfaces, cfg.lanes, cfg.in_elem_bytes, cfg.is_1x1)
-        cube = _to_cube(raw, cfg.in_elem_bytes == 2, 1, cfg.lanes)[0]
-    res = sdp_compute(cube, cfg, _read_operands(cfg, mem, sec_mem), lut_tables=lut_tables)
+        cube, ops = read_inputs(cfg, mem, sec_mem)
+    res = sdp_compute(cube, cfg, ops, lut_tables=lut_tables)
     written = not (cfg.ew.eql or cfg.to_pdp)
     if written:
         out = dst_layout(cfg)

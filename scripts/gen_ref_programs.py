@@ -40,7 +40,11 @@ MIRROR = Path("/work/.mirror/nvdla+hw/repo")
 TRACES = ROOT / "traces"
 MANIFEST = TRACES / "manifest.tsv"
 REF_DATA = "nv_full_ref/"          # the manifest rows this script owns
-HARNESS = "nvdla-ref (../shared/nvdla-ref: nv_full RTL under Verilator 5.048, harness defaults)"
+HARNESS = ("nvdla-ref (../shared/nvdla-ref: nv_full RTL under Verilator 5.048, harness defaults but "
+           "--max-cycles 100000)")
+# The programs finish within some 10^4 cycles; a layer the hardware never completes is cut short here (the
+# harness's default, 2e7 cycles, is half an hour of simulation).
+MAX_CYCLES = 100_000
 _ACTUAL_BYTE = re.compile(r"0x[0-9a-fA-F]{2}")
 
 
@@ -72,14 +76,14 @@ def generate(unit: str, count: int, seed: int, out: Path, start: int = 0) -> lis
     return folders
 
 
-def run_on_ref(build: Path, folder: Path, timeout: int = 900) -> str:
+def run_on_ref(build: Path, folder: Path, timeout: int = 300, max_cycles: int = MAX_CYCLES) -> str:
     """Play one program on nvdla-ref; on completion its output becomes the folder's golden output.dat.
     Returns 'ok', or why there is no golden (the interrupt never came, the player failed)."""
     binary = build / "obj_dir" / "nvdla_ref"
     work = folder / ".ref"
     work.mkdir(exist_ok=True)
     (folder / GOLDEN).unlink(missing_ok=True)
-    cmd = ["nice", "-n", "10", str(binary), str(folder), "--out", str(work)]
+    cmd = ["nice", "-n", "10", str(binary), str(folder), "--out", str(work), "--max-cycles", str(max_cycles)]
     try:
         log = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout).stdout
     except subprocess.TimeoutExpired:
@@ -109,9 +113,16 @@ def _blob_sha1(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-def _seed_of(folder: Path) -> str:
-    m = re.search(r"^# seed = (\d+)$", (folder / "input.txn").read_text(), re.M)
-    return m.group(1) if m else "?"
+def _made_by(folder: Path) -> str:
+    """The generate command that writes this program (from the comments of its input.txn)."""
+    text = (folder / "input.txn").read_text()
+
+    def about(key: str) -> str:
+        m = re.search(rf"^# {key} = (\S+)$", text, re.M)
+        return m.group(1) if m else "?"
+
+    return (f"scripts/gen_ref_programs.py generate --unit {about('unit').lower()} --seed {about('seed')} "
+            f"(program {about('index')})")
 
 
 def store(folders: list[Path], dest: Path) -> None:
@@ -139,7 +150,7 @@ def write_manifest() -> None:
         if path.name == GOLDEN:
             source = f"{HARNESS}: output of input.txn"
         elif path.parent.parent.parent == TRACES / REF_DATA.rstrip("/"):
-            source = f"scripts/gen_ref_programs.py generate --seed {_seed_of(path.parent)}"
+            source = _made_by(path.parent)
         else:
             source = "this project (notes on the data)"
         rows.append("\t".join((rel, _blob_sha1(path.read_bytes()), NVIDIA_BRANCH, commit, source)))

@@ -9,8 +9,20 @@ from __future__ import annotations
 import numpy as np
 
 from models.cube import CubeLayout
-from models.driver_sdp import EwBlock, EwConverter, OperandDma, OutputCvt, XBlock, operand_dma, sdp_layer
+from models.driver_sdp import (
+    EwBlock,
+    EwConverter,
+    OperandDma,
+    OutputCvt,
+    SdpProgram,
+    XBlock,
+    operand_dma,
+    sdp_layer,
+)
 from models.errors import ConfigError
+from models.memory import Memory
+from models.sdp import SdpConfig, read_inputs
+from models.sdp_datapath import sdp_datapath
 from scripts.ref_programs.common import Program, extent, image_of, surface
 
 PRECISIONS = (("INT16", "INT16"), ("INT16", "INT16"), ("INT16", "INT8"), ("INT8", "INT16"))
@@ -25,41 +37,80 @@ def _signed(rng: np.random.Generator, bits: int, small: int | None = None, full:
     return int(rng.integers(-(1 << (b - 1)), 1 << (b - 1)))
 
 
-def _xblock(rng: np.random.Generator) -> tuple[XBlock, bool, bool]:
-    """(block, ALU operand from memory, MUL operand from memory)."""
+# Memory operands hold int8-range values (in one or two bytes): the width the generator plans with.
+_OP_BITS = 8
+
+
+def _shift_near(rng: np.random.Generator, bits: int, limit: int) -> int:
+    """A right shift that undoes about `bits` bits of a product (some off by a few), now and then any."""
+    if rng.random() < 0.05:
+        return int(rng.integers(0, limit + 1))
+    return int(np.clip(bits - 1 + rng.integers(-3, 3), 0, limit))
+
+
+def _near(rng: np.random.Generator, b: int, top: int) -> int:
+    """Bits of an ALU operand: about the data's (a MAX/MIN constant far outside it makes every output
+    the same), now and then anything up to top."""
+    if rng.random() < 0.1:
+        return int(rng.integers(2, top + 1))
+    return int(np.clip(b - rng.integers(0, 4), 2, top))
+
+
+def _mul_operand(rng: np.random.Generator, bits: int) -> int:
+    """Mostly positive (a negative factor before ReLU zeroes everything that passed it)."""
+    return abs(_signed(rng, bits)) if rng.random() < 0.7 else _signed(rng, bits)
+
+
+def _xblock(rng: np.random.Generator, b: int) -> tuple[XBlock, bool, bool, int]:
+    """(block, ALU operand from memory, MUL operand from memory, the data's width after it): operands and
+    shifts drawn so the data keeps some 8..24 significant bits most of the time instead of saturating."""
     if rng.random() < 0.3:
-        return XBlock(), False, False
+        return XBlock(), False, False, b
     alu_bypass, mul_bypass = bool(rng.random() < 0.3), bool(rng.random() < 0.4)
     prelu = not mul_bypass and alu_bypass and bool(rng.random() < 0.4)
     alu_mem, mul_mem = bool(rng.random() < 0.4), bool(rng.random() < 0.4)
-    blk = XBlock(bypass=False, alu_bypass=alu_bypass, alu_algo=int(rng.integers(0, 3)),
-                 alu_from_mem=alu_mem, alu_shift=int(rng.integers(0, 64)) if rng.random() < 0.3 else
-                 int(rng.integers(0, 8)), alu_operand=_signed(rng, 16, 8),
-                 mul_bypass=mul_bypass, mul_prelu=prelu, mul_from_mem=mul_mem,
-                 mul_shift=int(rng.integers(0, 64)) if rng.random() < 0.3 else int(rng.integers(0, 16)),
-                 mul_operand=_signed(rng, 16, 8), relu_bypass=bool(rng.random() < 0.6))
-    return blk, alu_mem and not alu_bypass, mul_mem and not mul_bypass
+    alu_bits, mul_bits = _near(rng, b, 16), int(rng.integers(2, 17))
+    alu_shift = int(rng.integers(0, 3)) if rng.random() < 0.9 else int(rng.integers(0, 64))
+    # the truncate after the MUL shifts even when the MUL is bypassed (models/sdp_datapath.py x_block)
+    mul_shift = (_shift_near(rng, _OP_BITS if mul_mem else mul_bits, 63) if not mul_bypass
+                 else int(rng.integers(0, 3)) if rng.random() < 0.9 else int(rng.integers(0, 64)))
+    algo = int(rng.integers(0, 3))
+    blk = XBlock(bypass=False, alu_bypass=alu_bypass, alu_algo=algo, alu_from_mem=alu_mem,
+                 alu_shift=alu_shift, alu_operand=_signed(rng, alu_bits), mul_bypass=mul_bypass,
+                 mul_prelu=prelu, mul_from_mem=mul_mem, mul_shift=mul_shift,
+                 mul_operand=_mul_operand(rng, mul_bits), relu_bypass=bool(rng.random() < 0.7))
+    if not alu_bypass:
+        b = max(b, (_OP_BITS if alu_mem else alu_bits) + alu_shift) + (algo == 2)
+    b += (0 if mul_bypass else _OP_BITS if mul_mem else mul_bits) - mul_shift
+    return blk, alu_mem and not alu_bypass, mul_mem and not mul_bypass, int(np.clip(b, 1, 33))
 
 
 def _ew_cvt(rng: np.random.Generator) -> EwConverter:
+    """A memory operand's convertor: int8-range operands scaled back to about 8 bits, or bypassed."""
     if rng.random() < 0.4:
         return EwConverter()
-    return EwConverter(bypass=False, offset=_signed(rng, 32, 12, 0.2), scale=_signed(rng, 16, 8),
-                       truncate=int(rng.integers(0, 64)) if rng.random() < 0.3 else int(rng.integers(0, 12)))
+    scale_bits = int(rng.integers(1, 16))
+    return EwConverter(bypass=False, offset=_signed(rng, 32, 6, 0.1), scale=_signed(rng, scale_bits),
+                       truncate=_shift_near(rng, scale_bits, 63))
 
 
-def _ew(rng: np.random.Generator) -> tuple[EwBlock, bool, bool]:
+def _ew(rng: np.random.Generator, b: int) -> tuple[EwBlock, bool, bool, int]:
     if rng.random() < 0.5:
-        return EwBlock(), False, False
+        return EwBlock(), False, False, b
     alu_bypass, mul_bypass = bool(rng.random() < 0.3), bool(rng.random() < 0.4)
     prelu = not mul_bypass and alu_bypass and bool(rng.random() < 0.4)
     alu_mem, mul_mem = bool(rng.random() < 0.5), bool(rng.random() < 0.5)
+    alu_bits, mul_bits = _near(rng, b, 32), int(rng.integers(2, 17))
     blk = EwBlock(bypass=False, alu_bypass=alu_bypass, alu_algo=int(rng.integers(0, 3)), alu_from_mem=alu_mem,
-                  alu_operand=_signed(rng, 32, 16, 0.2), alu_cvt=_ew_cvt(rng) if alu_mem else EwConverter(),
+                  alu_operand=_signed(rng, alu_bits), alu_cvt=_ew_cvt(rng) if alu_mem else EwConverter(),
                   mul_bypass=mul_bypass, mul_prelu=prelu, mul_from_mem=mul_mem,
-                  mul_operand=_signed(rng, 32, 10, 0.2), mul_cvt=_ew_cvt(rng) if mul_mem else EwConverter(),
-                  truncate=int(rng.integers(0, 1024)) if rng.random() < 0.2 else int(rng.integers(0, 20)))
-    return blk, alu_mem and not alu_bypass, mul_mem and not mul_bypass
+                  mul_operand=_mul_operand(rng, mul_bits), mul_cvt=_ew_cvt(rng) if mul_mem else EwConverter(),
+                  truncate=_shift_near(rng, _OP_BITS if mul_mem else mul_bits, 1023))
+    if not mul_bypass:
+        b += (_OP_BITS if mul_mem else mul_bits) - blk.truncate
+    if not alu_bypass:
+        b = max(b, _OP_BITS if alu_mem else alu_bits) + 1
+    return blk, alu_mem and not alu_bypass, mul_mem and not mul_bypass, int(np.clip(b, 1, 33))
 
 
 def _dma(rng: np.random.Generator, slot: int, width: int, height: int, alu: bool, mul: bool,
@@ -87,21 +138,24 @@ def _draw(rng: np.random.Generator, name: str) -> Program | None:
     lanes = 32 // _ELEM[in_p]
     if width * height * -(-channels // lanes) > _MAX_ATOMS:
         return None
-    (bs, bs_alu, bs_mul), (bn, bn_alu, bn_mul), (ew, ew_alu, ew_mul) = _xblock(rng), _xblock(rng), _ew(rng)
+    bits = None if rng.random() < 0.6 else int(rng.integers(4, 12))
+    b = bits or 8 * _ELEM[in_p]
+    bs, bs_alu, bs_mul, b = _xblock(rng, b)
+    bn, bn_alu, bn_mul, b = _xblock(rng, b)
+    ew, ew_alu, ew_mul, b = _ew(rng, b)
     uses = ((bs_alu, bs_mul), (bn_alu, bn_mul), (ew_alu, ew_mul))
     dmas = [_dma(rng, slot, width, height, alu, mul, in_p) for slot, (alu, mul) in enumerate(uses, start=2)]
-    cvt = OutputCvt(_signed(rng, 32, 18, 0.1), _signed(rng, 16, 6) if rng.random() < 0.8 else 1,
-                    int(rng.integers(0, 32)) if rng.random() < 0.6 else int(rng.integers(0, 64)))
     src = surface(rng, 0, width, height, cv=rng.random() < 0.15)
     # an output line is `width` atoms whatever the precision (the lanes per atom follow the output's)
     dst = surface(rng, 1, width, height, cv=rng.random() < 0.15)
-    try:
-        prog = sdp_layer(width, height, channels, bs=bs, bn=bn, ew=ew, cvt=cvt, brdma=dmas[0], nrdma=dmas[1],
+    def layer(cvt: OutputCvt) -> SdpProgram:
+        return sdp_layer(width, height, channels, bs=bs, bn=bn, ew=ew, cvt=cvt, brdma=dmas[0], nrdma=dmas[1],
                          erdma=dmas[2], src=src, dst=dst, in_precision=in_p, out_precision=out_p)
+
+    try:
+        cfg = layer(OutputCvt()).config
     except ConfigError:
         return None
-    cfg = prog.config
-    bits = None if rng.random() < 0.6 else int(rng.integers(4, 12))
     src_layout = CubeLayout(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, width, height,
                             channels, cfg.lanes, cfg.in_elem_bytes)
     if cfg.is_1x1:
@@ -111,8 +165,13 @@ def _draw(rng: np.random.Generator, name: str) -> Program | None:
     for label, dma in zip(("bs", "bn", "ew"), dmas, strict=True):
         if dma.enabled:
             lay = _operand_layout(dma, width, height, channels, cfg.lanes)
-            addr, data = image_of(rng, lay, 2 if dma.two_byte else 1, None if rng.random() < 0.5 else 8)
+            addr, data = image_of(rng, lay, 2 if dma.two_byte else 1, _OP_BITS)
             loads.append((addr, f"{label}.dat", data))
+    data = _before_convertor(cfg, loads)
+    if np.unique(data).size < 8 and rng.random() < 0.9:
+        return None   # blocks that flatten the data (a MIN below it, ReLU after a negative factor): redrawn
+    cvt = _cvt(rng, data, 8 * _ELEM[out_p])
+    prog = layer(cvt)
     out = CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, width, height, channels,
                      cfg.out_lanes, cfg.out_elem_bytes)
     if cfg.is_1x1:
@@ -123,6 +182,30 @@ def _draw(rng: np.random.Generator, name: str) -> Program | None:
                                    for lab, d in zip(("bs", "bn", "ew"), dmas, strict=True) if d.enabled)
              or "registers", "cvt": f"offset {cvt.offset} scale {cvt.scale} shift {cvt.shift}"}
     return Program(name, list(prog.writes), loads, extent(out), about)
+
+
+def _before_convertor(cfg: SdpConfig, loads: list[tuple[int, str, np.ndarray]]) -> np.ndarray:
+    """The data reaching the output convertor for these images (the model's datapath: it only steers the
+    choice of the convertor so that outputs vary; the golden output is NVIDIA's)."""
+    mem = Memory()
+    for addr, _name, data in loads:
+        mem.write(addr, data)
+    cube, ops = read_inputs(cfg, mem, mem)
+    return sdp_datapath(cube, cfg.bs, cfg.bn, cfg.ew, OutputCvt(), ops, out_bits=32).data[:cfg.channels]
+
+
+def _cvt(rng: np.random.Generator, data: np.ndarray, out_bits: int) -> OutputCvt:
+    """The output convertor: offset near the data's middle, scale and shift mapping its spread onto the
+    output's width (some a few bits off either way, so some saturate), now and then any legal value."""
+    if rng.random() < 0.05:
+        return OutputCvt(_signed(rng, 32), _signed(rng, 16), int(rng.integers(0, 64)))
+    lo, mid, hi = (int(v) for v in np.percentile(data, (5, 50, 95)))
+    span_bits = max(int(hi - lo).bit_length(), 1)
+    scale_bits = int(rng.integers(1, 16))
+    shift = int(np.clip(span_bits + scale_bits - out_bits + rng.integers(-2, 3), 0, 63))
+    offset = int(np.clip(mid + rng.integers(-(1 << max(span_bits - 3, 0)), 1 << max(span_bits - 3, 0) + 1),
+                         -(1 << 31), (1 << 31) - 1))
+    return OutputCvt(offset, _mul_operand(rng, scale_bits) or 1, shift)
 
 
 def _describe(blk: XBlock) -> str:

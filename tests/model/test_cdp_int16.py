@@ -12,7 +12,7 @@ import pytest
 from models.cdp import INT16, CdpConfig, cdp_compute, cube_layouts, input_convert, run_cdp
 from models.errors import ConfigError
 from models.memory import Memory
-from tests.model.test_cdp import IDENTITY_LO, cdp_fields
+from tests.model.cdp_fields import IDENTITY_LO, cdp_fields
 
 BOTH = ("INT8", "INT16")
 FORMAT = {"CDP__D_DATA_FORMAT_DOT_INPUT_DATA_TYPE": INT16, "CDP_RDMA__D_DATA_FORMAT_DOT_INPUT_DATA": INT16}
