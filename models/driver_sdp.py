@@ -33,8 +33,10 @@ while an SDP layer of the other group runs (the KMD waits, dla_sdp_is_ready). `l
 LUT writes out for a layer that uses the LUT already loaded (the LUT given must then describe it).
 
 `in_precision` / `out_precision` ("INT8" default, "INT16" where the run's configuration has it) set every
-precision field of both units (for integers IN = PROC: no conversion before the datapath); the cubes' element
-sizes follow them (models/sdp.py SdpConfig lanes).
+precision field of both units: for integers IN = PROC (no conversion before the datapath), except INT16 ->
+INT8, which NVIDIA's hardware does as SDP_RDMA IN_PRECISION INT16 with PROC_PRECISION INT8 (the MRDMA's
+16to8 mode; PROC INT16 with OUT INT8 never completes on its RTL). The cubes' element sizes follow them
+(models/sdp.py SdpConfig src_lanes, lanes, out_lanes).
 """
 
 from __future__ import annotations
@@ -293,6 +295,12 @@ class _Parts:
     in_precision: int = INT8
     out_precision: int = INT8
 
+    @property
+    def proc_precision(self) -> int:
+        """INT16 in, INT8 out is processed at INT8 (the 16to8 mode); otherwise at the input's precision."""
+        sixteen_to_eight = (self.in_precision, self.out_precision) == (PRECISIONS["INT16"], INT8)
+        return INT8 if sixteen_to_eight else self.in_precision
+
 
 def _fields(width: int, height: int, channels: int, parts: _Parts, lut: LutConfig | None, src: Surface,
             dst: Surface | None) -> dict[str, dict[str, int]]:
@@ -300,7 +308,7 @@ def _fields(width: int, height: int, channels: int, parts: _Parts, lut: LutConfi
     rdma = {
         "D_FEATURE_MODE_CFG.FLYING_MODE": 0, "D_FEATURE_MODE_CFG.WINOGRAD": 0,
         "D_FEATURE_MODE_CFG.IN_PRECISION": parts.in_precision,
-        "D_FEATURE_MODE_CFG.PROC_PRECISION": parts.in_precision,
+        "D_FEATURE_MODE_CFG.PROC_PRECISION": parts.proc_precision,
         "D_FEATURE_MODE_CFG.OUT_PRECISION": parts.out_precision, "D_FEATURE_MODE_CFG.BATCH_NUMBER": 0,
         "D_DATA_CUBE_WIDTH.WIDTH": width - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": height - 1,
         "D_DATA_CUBE_CHANNEL.CHANNEL": channels - 1,
@@ -321,7 +329,7 @@ def _fields(width: int, height: int, channels: int, parts: _Parts, lut: LutConfi
         "D_FEATURE_MODE_CFG.FLYING_MODE": 0, "D_FEATURE_MODE_CFG.OUTPUT_DST": int(parts.to_pdp),
         "D_FEATURE_MODE_CFG.WINOGRAD": 0, "D_FEATURE_MODE_CFG.NAN_TO_ZERO": 0,
         "D_FEATURE_MODE_CFG.BATCH_NUMBER": 0, "D_DST_DMA_CFG.DST_RAM_TYPE": int(out.ram_mc),
-        "D_DATA_FORMAT.PROC_PRECISION": parts.in_precision,
+        "D_DATA_FORMAT.PROC_PRECISION": parts.proc_precision,
         "D_DATA_FORMAT.OUT_PRECISION": parts.out_precision,
         "D_CVT_OFFSET.CVT_OFFSET": parts.cvt.offset & 0xFFFFFFFF,
         "D_CVT_SCALE.CVT_SCALE": parts.cvt.scale & 0xFFFF, "D_CVT_SHIFT.CVT_SHIFT": parts.cvt.shift,
@@ -373,8 +381,8 @@ def _cubes(cfg: SdpConfig) -> dict[str, CubeLayout]:
             return CubeLayout.packed(base, w, h, c, atom, elem)
         return CubeLayout(base, line, surf, w, h, c, atom, elem)
 
-    cubes = {"SRC": cube(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.in_elem_bytes,
-                         cfg.is_1x1)}
+    cubes = {"SRC": cube(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.src_elem_bytes,
+                         cfg.is_1x1, cfg.src_lanes)}
     for name, blk, dma in _blocks(cfg):
         if dma.enabled and _reads_memory(blk):
             bpe = dma.bytes_per_element

@@ -47,9 +47,12 @@ def test_sdp_precision_fields() -> None:
     prog = sdp_layer(2, 2, 8, src=SRC, dst=DST, in_precision="INT16", out_precision="INT8")
     rdma, sdp = prog.fields["SDP_RDMA"], prog.fields["SDP"]
     assert (rdma["D_FEATURE_MODE_CFG.IN_PRECISION"], rdma["D_FEATURE_MODE_CFG.PROC_PRECISION"],
-            rdma["D_FEATURE_MODE_CFG.OUT_PRECISION"]) == (1, 1, 0)
-    assert (sdp["D_DATA_FORMAT.PROC_PRECISION"], sdp["D_DATA_FORMAT.OUT_PRECISION"]) == (1, 0)
-    assert (prog.config.in_elem_bytes, prog.config.out_elem_bytes) == (2, 1)
+            rdma["D_FEATURE_MODE_CFG.OUT_PRECISION"]) == (1, 0, 0)      # the 16to8 mode: read INT16,
+    assert (sdp["D_DATA_FORMAT.PROC_PRECISION"], sdp["D_DATA_FORMAT.OUT_PRECISION"]) == (0, 0)  # INT8 after
+    cfg = prog.config
+    assert (cfg.src_elem_bytes, cfg.src_lanes, cfg.lanes, cfg.out_elem_bytes) == (2, 4, 8, 1)  # 8-byte atom
+    keep = sdp_layer(2, 2, 8, src=SRC, dst=DST, in_precision="INT16", out_precision="INT16").config
+    assert (keep.in_precision, keep.src_precision, keep.src_elem_bytes) == (1, None, 2)
     with pytest.raises(ConfigError, match="out_precision"):
         sdp_layer(2, 2, 8, src=SRC, dst=DST, out_precision="INT4")
 
