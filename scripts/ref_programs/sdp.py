@@ -156,11 +156,12 @@ def _draw(rng: np.random.Generator, name: str) -> Program | None:
         cfg = layer(OutputCvt()).config
     except ConfigError:
         return None
+    # the input as SDP_RDMA reads it (INT16 -> INT8: 16 lanes of two bytes, then INT8 processing)
     src_layout = CubeLayout(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, width, height,
-                            channels, cfg.lanes, cfg.in_elem_bytes)
+                            channels, cfg.src_lanes, cfg.src_elem_bytes)
     if cfg.is_1x1:
-        src_layout = CubeLayout.packed(cfg.src_base, 1, 1, channels, cfg.lanes, cfg.in_elem_bytes)
-    addr, data = image_of(rng, src_layout, cfg.in_elem_bytes, bits)
+        src_layout = CubeLayout.packed(cfg.src_base, 1, 1, channels, cfg.src_lanes, cfg.src_elem_bytes)
+    addr, data = image_of(rng, src_layout, cfg.src_elem_bytes, bits)
     loads = [(addr, "input.dat", data)]
     for label, dma in zip(("bs", "bn", "ew"), dmas, strict=True):
         if dma.enabled:
