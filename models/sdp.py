@@ -2,7 +2,8 @@
 
 INT16 (nvdlav1 cmod/hls/sdp): the input elements are two bytes (an atom holds atom_bytes / 2), sign-extended
 into the same 32-bit datapath as INT8; the output convertor's 17-bit result saturates to the output
-precision's width (INT8 or INT16, either input precision). The LUT at INT16 is not modelled yet.
+precision's width (INT8 or INT16, either input precision). The EW LUT is the same at INT8 and INT16 (the
+cmod's Y path tells only FP16 apart: sdp_y_idx.cpp, sdp_y_inp.cpp; its INT16 Limitation rows are INT8's).
 INT16 -> INT8 is the MRDMA's 16to8 mode (nvdlav1 vmod NV_NVDLA_SDP_MRDMA_EG_cmd.v): SDP_RDMA IN_PRECISION
 INT16 with PROC_PRECISION INT8. The input is read as INT16 (16 lanes of two bytes), its values enter the
 datapath whole, and everything after the read is INT8 processing: 32-lane channel padding (the lanes past
@@ -286,8 +287,6 @@ def _check_precisions(cfg: SdpConfig, sdp: Mapping[str, int], rdma: Mapping[str,
     if not cfg.flying_in and fields["SDP_RDMA OUT_PRECISION"] != fields["SDP OUT_PRECISION"]:
         raise ConfigError("SDP: SDP_RDMA OUT_PRECISION must equal SDP's OUT_PRECISION",
                           {k: v for k, v in fields.items() if "OUT" in k})
-    if proc != INT8 and not (cfg.ew.bypass or cfg.ew.lut_bypass):
-        raise ConfigError("SDP: the LUT at INT16 is not modelled yet", {"SDP PROC_PRECISION": proc})
 
 
 def validate(cfg: SdpConfig, fields: Mapping[str, Mapping[str, int]],
@@ -427,7 +426,7 @@ def _lut_fn(cfg: SdpConfig,
         return None
     from models.lut import LutConfig, lut_lookup
 
-    lut_cfg = LutConfig.from_fields({"SDP": cfg.lut_fields}, "SDP", tables)
+    lut_cfg = LutConfig.from_fields({"SDP": cfg.lut_fields}, "SDP", tables, PRECISION_NAMES[cfg.in_precision])
 
     def fn(x: NDArray[np.int64]) -> tuple[NDArray[np.int64], dict[str, int]]:
         res = lut_lookup(x, lut_cfg)

@@ -1,6 +1,7 @@
 """Random INT16 register programs run on NVIDIA's nv_full RTL (nvdla-ref), kept as regression data.
 
-    generate --unit pdp|sdp|cdp --count N --seed S --out DIR   write N programs (.txn folders, no golden)
+    generate --unit pdp|sdp|cdp|sdplut --count N --seed S --out DIR   write N programs (.txn folders, no
+                                  golden; sdplut: SDP with the EW LUT)
     run --ref BUILD DIR...        play each program on nvdla-ref (BUILD/obj_dir/nvdla_ref, see
                                   ../shared/nvdla-ref/README.md) and make its output the golden output.dat
     store DIR... --dest traces/nv_full_ref/int16   copy programs that have a golden into the repository and
@@ -34,7 +35,8 @@ import numpy as np  # noqa: E402
 
 from scripts.ref_programs.common import GOLDEN, Program, dat_text, write_program  # noqa: E402
 
-UNITS = ("pdp", "sdp", "cdp")
+# sdplut: SDP programs with the EW LUT (its own series, so that adding it changed no sdp program)
+UNITS = ("pdp", "sdp", "cdp", "sdplut")
 NVIDIA_BRANCH = "nvdlav1"
 MIRROR = Path("/work/.mirror/nvdla+hw/repo")
 TRACES = ROOT / "traces"
@@ -55,9 +57,9 @@ def make_program(unit: str, seed: int, index: int) -> Program:
     if unit == "pdp":
         from scripts.ref_programs.pdp import pdp_program
         prog = pdp_program(rng, name)
-    elif unit == "sdp":
+    elif unit in ("sdp", "sdplut"):
         from scripts.ref_programs.sdp import sdp_program
-        prog = sdp_program(rng, name)
+        prog = sdp_program(rng, name, lut=unit == "sdplut")
     else:
         from scripts.ref_programs.cdp import cdp_program
         prog = cdp_program(rng, name)

@@ -1,10 +1,14 @@
 """Random SDP programs (memory to memory): BS and BN (ALU max/min/sum with shift, MUL with truncate, PReLU,
 ReLU), EW (ALU, MUL, PReLU, memory operands through their convertors), operands from registers or memory
 (per element or per kernel, one or two bytes), the output convertor, and the precisions INT16 -> INT16,
-INT16 -> INT8 and INT8 -> INT16. The EW LUT stays bypassed (the model has no SDP LUT at INT16 yet).
+INT16 -> INT8 and INT8 -> INT16; with `lut`, the EW LUT too (linear or exponential LE table, LO table, slopes,
+priorities, random 16-bit entries, placed where the data falls).
 Legality is the driver's: a draw it refuses is drawn again."""
 
 from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
@@ -20,6 +24,7 @@ from models.driver_sdp import (
     sdp_layer,
 )
 from models.errors import ConfigError
+from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, lut_lookup
 from models.memory import Memory
 from models.sdp import SdpConfig, read_inputs
 from models.sdp_datapath import sdp_datapath
@@ -94,8 +99,8 @@ def _ew_cvt(rng: np.random.Generator) -> EwConverter:
                        truncate=_shift_near(rng, scale_bits, 63))
 
 
-def _ew(rng: np.random.Generator, b: int) -> tuple[EwBlock, bool, bool, int]:
-    if rng.random() < 0.5:
+def _ew(rng: np.random.Generator, b: int, force: bool = False) -> tuple[EwBlock, bool, bool, int]:
+    if not force and rng.random() < 0.5:
         return EwBlock(), False, False, b
     alu_bypass, mul_bypass = bool(rng.random() < 0.3), bool(rng.random() < 0.4)
     prelu = not mul_bypass and alu_bypass and bool(rng.random() < 0.4)
@@ -132,7 +137,7 @@ def _operand_layout(dma: OperandDma, width: int, height: int, channels: int, lan
     return CubeLayout.packed(dma.base, 1, 1, channels, lanes, dma.bytes_per_element)
 
 
-def _draw(rng: np.random.Generator, name: str) -> Program | None:
+def _draw(rng: np.random.Generator, name: str, lut: bool = False) -> Program | None:
     in_p, out_p = PRECISIONS[int(rng.integers(0, len(PRECISIONS)))]
     width, height, channels = int(rng.integers(1, 9)), int(rng.integers(1, 9)), int(rng.integers(1, 49))
     lanes = 32 // _ELEM[in_p]
@@ -142,15 +147,17 @@ def _draw(rng: np.random.Generator, name: str) -> Program | None:
     b = bits or 8 * _ELEM[in_p]
     bs, bs_alu, bs_mul, b = _xblock(rng, b)
     bn, bn_alu, bn_mul, b = _xblock(rng, b)
-    ew, ew_alu, ew_mul, b = _ew(rng, b)
+    ew, ew_alu, ew_mul, b = _ew(rng, b, force=lut)
     uses = ((bs_alu, bs_mul), (bn_alu, bn_mul), (ew_alu, ew_mul))
     dmas = [_dma(rng, slot, width, height, alu, mul, in_p) for slot, (alu, mul) in enumerate(uses, start=2)]
     src = surface(rng, 0, width, height, cv=rng.random() < 0.15)
     # an output line is `width` atoms whatever the precision (the lanes per atom follow the output's)
     dst = surface(rng, 1, width, height, cv=rng.random() < 0.15)
+    table: LutConfig | None = None
+
     def layer(cvt: OutputCvt) -> SdpProgram:
         return sdp_layer(width, height, channels, bs=bs, bn=bn, ew=ew, cvt=cvt, brdma=dmas[0], nrdma=dmas[1],
-                         erdma=dmas[2], src=src, dst=dst, in_precision=in_p, out_precision=out_p)
+                         erdma=dmas[2], src=src, dst=dst, in_precision=in_p, out_precision=out_p, lut=table)
 
     try:
         cfg = layer(OutputCvt()).config
@@ -169,6 +176,14 @@ def _draw(rng: np.random.Generator, name: str) -> Program | None:
             addr, data = image_of(rng, lay, 2 if dma.two_byte else 1, _OP_BITS)
             loads.append((addr, f"{label}.dat", data))
     data = _before_convertor(cfg, loads)
+    if lut:   # the LUT placed over the data reaching it, then the data after it
+        table = _lut(rng, data)
+        ew = dataclasses.replace(ew, lut_bypass=False)
+        try:
+            cfg = layer(OutputCvt()).config
+        except ConfigError:
+            return None
+        data = _before_convertor(cfg, loads, _lut_fn(table))
     if np.unique(data).size < 8 and rng.random() < 0.9:
         return None   # blocks that flatten the data (a MIN below it, ReLU after a negative factor): redrawn
     cvt = _cvt(rng, data, 8 * _ELEM[out_p])
@@ -182,17 +197,66 @@ def _draw(rng: np.random.Generator, name: str) -> Program | None:
              "operands": ", ".join(f"{lab}:{'elem' if d.per_element else 'kernel'}/{d.bytes_per_element}B"
                                    for lab, d in zip(("bs", "bn", "ew"), dmas, strict=True) if d.enabled)
              or "registers", "cvt": f"offset {cvt.offset} scale {cvt.scale} shift {cvt.shift}"}
+    if table is not None:
+        about["lut"] = (f"{'exponent' if table.le_function == EXPONENT else 'linear'} le_select "
+                        f"{table.le_index_select} le_offset {table.le_index_offset} lo_select "
+                        f"{table.lo_index_select}")
     return Program(name, list(prog.writes), loads, extent(out), about)
 
 
-def _before_convertor(cfg: SdpConfig, loads: list[tuple[int, str, np.ndarray]]) -> np.ndarray:
+LutFn = Callable[[np.ndarray], tuple[np.ndarray, dict[str, int]]]
+
+
+def _lut_fn(table: LutConfig) -> LutFn:
+    def fn(x: np.ndarray) -> tuple[np.ndarray, dict[str, int]]:
+        res = lut_lookup(x, table)
+        return res.output, res.counts
+    return fn
+
+
+def _lut(rng: np.random.Generator, x: np.ndarray) -> LutConfig:
+    """A random SDP LUT over data x: table spans about x's spread (some narrower or wider), starts near its
+    low end, random slopes, priorities and 16-bit entries."""
+    lo, hi = (int(v) for v in np.percentile(x, (2, 98)))
+    bits = max(int(hi - lo).bit_length(), 1)
+    top = (1 << 31) - 1
+    exponent = rng.random() < 0.4
+    le_sel = int(np.clip(bits - 6 + rng.integers(-2, 2), -6, 25))
+    lo_sel = int(np.clip(bits - 8 + rng.integers(-2, 2), -8, 23))
+    jitter = 1 << max(bits - 3, 0)
+
+    def start(span: int) -> int:
+        return int(np.clip(lo + rng.integers(-jitter, jitter + 1), -(1 << 31), top - span))
+
+    offset = int(rng.integers(1, max(bits - 4, 1) + 1)) if exponent else 0
+    le_start = start(1 << (le_sel + 6))
+    le_end = top if exponent else le_start + (1 << (le_sel + 6))
+    lo_start = start(1 << (lo_sel + 8))
+
+    def slope() -> tuple[int, int]:
+        return int(rng.integers(-(1 << 15), 1 << 15)), int(rng.integers(-16, 16))
+
+    (a, b), (c, d), (e, f), (g, h) = slope(), slope(), slope(), slope()
+    return LutConfig(
+        le_function=EXPONENT if exponent else LINEAR, le_index_offset=offset, le_index_select=le_sel,
+        lo_index_select=lo_sel, le_start=le_start, le_end=le_end, lo_start=lo_start,
+        lo_end=lo_start + (1 << (lo_sel + 8)), le_uflow_scale=a, le_uflow_shift=b, le_oflow_scale=c,
+        le_oflow_shift=d, lo_uflow_scale=e, lo_uflow_shift=f, lo_oflow_scale=g, lo_oflow_shift=h,
+        uflow_priority=int(rng.integers(0, 2)), oflow_priority=int(rng.integers(0, 2)),
+        hybrid_priority=int(rng.integers(0, 2)), unit="SDP",
+        le=rng.integers(-(1 << 15), 1 << 15, size=LE_ENTRIES),
+        lo=rng.integers(-(1 << 15), 1 << 15, size=LO_ENTRIES))
+
+
+def _before_convertor(cfg: SdpConfig, loads: list[tuple[int, str, np.ndarray]],
+                      lut: LutFn | None = None) -> np.ndarray:
     """The data reaching the output convertor for these images (the model's datapath: it only steers the
     choice of the convertor so that outputs vary; the golden output is NVIDIA's)."""
     mem = Memory()
     for addr, _name, data in loads:
         mem.write(addr, data)
     cube, ops = read_inputs(cfg, mem, mem)
-    return sdp_datapath(cube, cfg.bs, cfg.bn, cfg.ew, OutputCvt(), ops, out_bits=32).data[:cfg.channels]
+    return sdp_datapath(cube, cfg.bs, cfg.bn, cfg.ew, OutputCvt(), ops, lut, out_bits=32).data[:cfg.channels]
 
 
 def _cvt(rng: np.random.Generator, data: np.ndarray, out_bits: int) -> OutputCvt:
@@ -220,9 +284,9 @@ def _describe(blk: XBlock) -> str:
     return "+".join(parts) or "pass"
 
 
-def sdp_program(rng: np.random.Generator, name: str) -> Program:
-    """One legal random SDP program (draws until the driver accepts one)."""
+def sdp_program(rng: np.random.Generator, name: str, lut: bool = False) -> Program:
+    """One legal random SDP program, with the EW LUT if `lut` (draws until the driver accepts one)."""
     while True:
-        prog = _draw(rng, name)
+        prog = _draw(rng, name, lut)
         if prog is not None:
             return prog

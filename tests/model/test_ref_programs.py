@@ -62,7 +62,7 @@ def test_every_generated_program_is_stored_or_listed() -> None:
     assert not missing, f"generated programs neither stored nor listed in not_stored.tsv: {missing}"
 
 
-@pytest.mark.parametrize("unit, least", [("pdp", 50), ("sdp", 50), ("cdp", 40)])
+@pytest.mark.parametrize("unit, least", [("pdp", 50), ("sdp", 50), ("cdp", 40), ("sdplut", 30)])
 def test_each_unit_has_its_int16_programs(unit: str, least: int) -> None:
     found = [f for f in FOLDERS if f.parent.name == "int16" and f.name.startswith(f"{unit}_")]
     assert len(found) >= least, f"{len(found)} INT16 {unit} programs under {REF}, expected >= {least}"

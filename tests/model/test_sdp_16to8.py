@@ -55,3 +55,27 @@ def test_proc_int16_with_int8_out_is_an_advisory_and_16to8_needs_int8_processing
         # IN INT8 with PROC INT16 is no mode of the MRDMA
         SdpConfig.from_fields(sdp_fields(**{"RDMA__D_FEATURE_MODE_CFG__PROC_PRECISION": INT16,
                                             "D_DATA_FORMAT__PROC_PRECISION": INT16}), precisions=BOTH)
+
+
+def test_ew_lut_runs_at_int16_as_at_int8() -> None:
+    """The cmod's Y path tells only FP16 apart, so the EW LUT takes INT16 data's 32-bit values the same way
+    (40 sdplut programs of traces/nv_full_ref agree with NVIDIA's RTL)."""
+    from models.lut import LINEAR, LutConfig, lut_lookup
+    from models.lut_regs import lut_fields
+    from models.sdp import sdp_compute
+
+    table = LutConfig(le_function=LINEAR, le_index_select=10, le_start=-(1 << 15),
+                      le_end=(1 << 16) - (1 << 15), lo_index_select=8, lo_start=-(1 << 15), lo_end=1 << 15,
+                      unit="SDP",
+                      le=np.arange(65) * 7, lo=np.arange(257) - 128)
+    regs = {"D_DP_EW_CFG__EW_BYPASS": 0, "D_DP_EW_CFG__EW_LUT_BYPASS": 0,
+            "RDMA__D_FEATURE_MODE_CFG__IN_PRECISION": INT16,
+            "RDMA__D_FEATURE_MODE_CFG__PROC_PRECISION": INT16,
+            "RDMA__D_FEATURE_MODE_CFG__OUT_PRECISION": INT16,
+            "D_DATA_FORMAT__PROC_PRECISION": INT16, "D_DATA_FORMAT__OUT_PRECISION": INT16,
+            **{k.replace(".", "__"): v for k, v in lut_fields(table).items()}}
+    cfg = SdpConfig.from_fields(sdp_fields(c=4, **regs), precisions=BOTH)
+    x = np.array([-32768, -300, 5000, 32767]).reshape(4, 1, 1)
+    got = sdp_compute(x, cfg, lut_tables=(table.le, table.lo)).data
+    assert got.tolist() == lut_lookup(x, table).output.tolist()
+    assert cfg.in_elem_bytes == 2
