@@ -405,9 +405,11 @@ def run_cdp_layer(fields: Mapping[str, Mapping[str, int]]) -> cdp.CdpResult:
 
 
 CDP_CASES = (
-    Case("DF1-CDP", "cdp_main", {"CDP:D_DATA_FORMAT.INPUT_DATA_TYPE": 1}, "INT8 only",
+    Case("DF1-CDP", "cdp_main", {"CDP:D_DATA_FORMAT.INPUT_DATA_TYPE": 1},
+         "not a precision of this configuration",
          {"CDP INPUT_DATA_TYPE": 1}),
-    Case("DF1-CDP_RDMA", "cdp_main", {"CDP_RDMA:D_DATA_FORMAT.INPUT_DATA": 2}, "INT8 only",
+    Case("DF1-CDP_RDMA", "cdp_main", {"CDP_RDMA:D_DATA_FORMAT.INPUT_DATA": 2},
+         "not a precision of this configuration",
          {"CDP_RDMA INPUT_DATA": 2}),
     Case("DF2-CDP-SRC", "cdp_main", {"CDP_RDMA:D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": 0x10C},
          "alignment for SRC address/line_stride/surf_stride", {"SRC_SURFACE_STRIDE": 0x10C}),
@@ -712,7 +714,8 @@ def _lut_cases(unit: str) -> tuple[Case, ...]:
 LUT_CASES = (
     *_lut_cases("CDP"), *_lut_cases("SDP"),
     # L7, the FP16 START/END constraints, cannot be set up on nv_small: FP16 is refused first, by DF1.
-    Case("L7-CDP", "cdp_lut", {"CDP:D_DATA_FORMAT.INPUT_DATA_TYPE": 2}, "nv_small supports INT8 only",
+    Case("L7-CDP", "cdp_lut", {"CDP:D_DATA_FORMAT.INPUT_DATA_TYPE": 2},
+         "not a precision of this configuration",
          {"CDP INPUT_DATA_TYPE": 2}),
     Case("L7-SDP", "sdp_lut", {"SDP:D_DATA_FORMAT.PROC_PRECISION": 2},
          "not a precision of this configuration", {"SDP PROC_PRECISION": 2}),

@@ -231,6 +231,22 @@ def test_per_element_two_byte_mul_operand_from_memory() -> None:
     assert res.saturation_count == 0                          # ...but fits the counted 17-bit stage
 
 
+def test_per_element_operand_of_a_1x1_cube_is_read_packed() -> None:
+    # nvdlav1 RTL (operand RDMAs, cfg_mode_1x1_pack): a 1x1 cube's per-element operand is one block, its
+    # surfaces back to back whatever BS_SURFACE_STRIDE says (NVIDIA's nv_full RTL on sdp_s16_009)
+    regs = {**bs_regs(alu=0), "D_DP_BS_ALU_CFG__BS_ALU_SRC": 1,
+            "RDMA__D_BRDMA_CFG__BRDMA_DISABLE": 0, "RDMA__D_BRDMA_CFG__BRDMA_DATA_USE": 1,
+            "RDMA__D_BRDMA_CFG__BRDMA_DATA_MODE": 1, "RDMA__D_BS_BASE_ADDR_LOW__BS_BASE_ADDR_LOW": 0x3000,
+            "RDMA__D_BS_LINE_STRIDE__BS_LINE_STRIDE": 0x40,
+            "RDMA__D_BS_SURFACE_STRIDE__BS_SURFACE_STRIDE": 0x400}
+    cfg = SdpConfig.from_fields(sdp_fields(w=1, h=1, c=16, **regs))
+    mem = DictMemory()
+    mem.write(0x1000, np.zeros(16, dtype=np.uint8))             # the input, 0 (a 1x1 input is packed too)
+    mem.write(0x3000, np.arange(16, dtype=np.uint8))            # both surfaces, packed
+    mem.write(0x3400, np.full(8, 100, dtype=np.uint8))          # where the stride would put surface 1
+    assert run_sdp(cfg, mem).output[:, 0, 0].tolist() == list(range(16))
+
+
 def test_ew_memory_operand_goes_through_its_convertor() -> None:
     # operand 7 from memory: (7 - 1) * 3 >> 1 = 9; then x + 9
     regs = {**ew_regs(alu=0), "D_DP_EW_ALU_CFG__EW_ALU_SRC": 1, "D_DP_EW_ALU_CFG__EW_ALU_CVT_BYPASS": 0,
