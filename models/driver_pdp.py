@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from models import configs, registers
 from models.driver_common import ATOM_BYTES, RegWrite, Surface, check_fits, check_placement
 from models.errors import ConfigError
+from models.nvfloat import fp17_of
 from models.pdp import (
     AVERAGE,
     MAX,
@@ -54,7 +55,8 @@ FLYING_OFF = 1           # D_OPERATION_MODE_CFG.FLYING_MODE / D_FLYING_MODE: 1 =
 _SPLIT_SEARCH_LIMIT = 4096  # candidate band cuts plan_split tries before it gives up
 PRECISIONS = {name: code for code, name in PRECISION_NAMES.items()}
 # the element range of a pad value per precision (the value added for each padded element)
-_PAD_RANGE = {"INT8": (-128, 127), "INT16": (-32768, 32767)}
+# FP16: the hardware ignores the pad values (seed 002), any int16 is written as it is for INT16.
+_PAD_RANGE = {"INT8": (-128, 127), "INT16": (-32768, 32767), "FP16": (-32768, 32767)}
 
 # Register order within each unit, as NVIDIA's KMD writes them (processor_pdp_program).
 _RDMA_ORDER = (
@@ -96,10 +98,13 @@ class PdpProgram:
     writes: tuple[RegWrite, ...]
 
 
-def recip_kernel(kernel: int) -> int:
-    """D_RECIP_KERNEL_* for INT8: 2^16 / kernel truncated, as the KMD's recip_kernel_size table holds
+def recip_kernel(kernel: int, precision: str = "INT8") -> int:
+    """D_RECIP_KERNEL_* for INT8/INT16: 2^16 / kernel truncated, as the KMD's recip_kernel_size table holds
     (0x10000, 0x8000, 0x5555, 0x4000, 0x3333, 0x2aaa, 0x2492, 0x2000; 1/6 is 0x2aaa, not the rounded 0x2aab).
-    NVIDIA's average-pooling traces agree for the kernels they use (1, 2, 3, 8)."""
+    NVIDIA's average-pooling traces agree for the kernels they use (1, 2, 3, 8).
+    FP16: 1/kernel as an FP17 number rounded to nearest (the KMD's FP16 row: 0x7c00, 0x7800, 0x7555, ...)."""
+    if precision == "FP16":
+        return fp17_of(1 / kernel)
     return RECIP_ONE // kernel
 
 
@@ -157,8 +162,8 @@ def _fields(width: int, height: int, channels: int, method: int, kernel: tuple[i
         "D_POOLING_KERNEL_CFG.KERNEL_WIDTH": kw - 1, "D_POOLING_KERNEL_CFG.KERNEL_HEIGHT": kh - 1,
         "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH": sw - 1,
         "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_HEIGHT": sh - 1,
-        "D_RECIP_KERNEL_WIDTH.RECIP_KERNEL_WIDTH": recip_kernel(kw),
-        "D_RECIP_KERNEL_HEIGHT.RECIP_KERNEL_HEIGHT": recip_kernel(kh),
+        "D_RECIP_KERNEL_WIDTH.RECIP_KERNEL_WIDTH": recip_kernel(kw, precision),
+        "D_RECIP_KERNEL_HEIGHT.RECIP_KERNEL_HEIGHT": recip_kernel(kh, precision),
         "D_POOLING_PADDING_CFG.PAD_LEFT": pl, "D_POOLING_PADDING_CFG.PAD_RIGHT": pr,
         "D_POOLING_PADDING_CFG.PAD_TOP": pt, "D_POOLING_PADDING_CFG.PAD_BOTTOM": pb,
         **{f"D_POOLING_PADDING_VALUE_{n}_CFG.PAD_VALUE_{n}X": pad_value_field(pad_value, n)

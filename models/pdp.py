@@ -1,4 +1,4 @@
-"""Bit-exact model of NVDLA's PDP (planar pooling), INT8 and INT16.
+"""Bit-exact model of NVDLA's PDP (planar pooling), INT8, INT16 and FP16 (models/pdp_fp16.py).
 
 Arithmetic (established against NVIDIA's C model and the golden trace CRCs, see notes/nvdla-arithmetic.md):
 - max/min pooling: only real input elements compete, padded positions never do;
@@ -27,6 +27,7 @@ from models.cdp import check_layout
 from models.cube import CubeLayout
 from models.errors import ConfigError
 from models.memory import pick_memory
+from models.pdp_fp16 import pool_band_fp16
 from models.precision import as_signed, rshift_round
 
 IntArray = NDArray[np.int64]
@@ -45,7 +46,9 @@ class Widths:
     pad_sign_bits: tuple[int, ...]      # sign bit of PAD_VALUE_{n}X: n * element needs that many bits + 1
 
 
-WIDTHS = {INT8: Widths(1, 16, (7, 8, 9, 9, 10, 10, 10)), INT16: Widths(2, 32, (15, 16, 17, 17, 18, 18, 18))}
+# FP16: two-byte elements like INT16; its sums are FP17 (models/pdp_fp16.py), the pad values unused.
+WIDTHS = {INT8: Widths(1, 16, (7, 8, 9, 9, 10, 10, 10)), INT16: Widths(2, 32, (15, 16, 17, 17, 18, 18, 18)),
+          FP16: Widths(2, 32, (15, 16, 17, 17, 18, 18, 18))}
 
 
 def _field(fields: Mapping[str, Mapping[str, int]], unit: str, name: str, default: int = 0) -> int:
@@ -217,7 +220,7 @@ class PdpConfig:
 
 
 def _check_precision(value: int, field: str, precisions: tuple[str, ...]) -> None:
-    """A precision the configuration has and the model computes (FP16: not yet)."""
+    """A precision the configuration has and the model computes."""
     name = PRECISION_NAMES.get(value)
     if name not in precisions or value not in WIDTHS:
         have = [p for p in precisions if p in (PRECISION_NAMES[k] for k in WIDTHS)]
@@ -455,9 +458,13 @@ def pdp_pool(cube: NDArray[np.integer], cfg: PdpConfig) -> NDArray[np.int8] | ND
         raise ValueError(f"cube shape {x.shape} does not match the configuration "
                          f"(h={cfg.in_height}, w>={cfg.input_columns()})")
     out = np.zeros((x.shape[0], cfg.out_height, cfg.out_width), dtype=np.int64)
+    fp16 = cfg.precision == FP16
+    if fp16:
+        x = x & 0xFFFF     # FP16 bit patterns
     for band in cfg.bands():
         sub = x[:, :, band.in_start:band.in_start + band.in_width]
-        out[:, :, band.out_start:band.out_start + band.out_width] = _pool_band(sub, cfg, band)
+        pooled = pool_band_fp16(sub, cfg, band) if fp16 else _pool_band(sub, cfg, band)
+        out[:, :, band.out_start:band.out_start + band.out_width] = pooled
     # The output element is stored by truncation to its width (average with recip > 1 can wrap).
     elem = cfg.widths.elem_bytes
     return as_signed(out, 8 * elem).astype(np.int8 if elem == 1 else np.int16)

@@ -36,7 +36,8 @@ import numpy as np  # noqa: E402
 from scripts.ref_programs.common import GOLDEN, Program, dat_text, write_program  # noqa: E402
 
 # sdplut: SDP programs with the EW LUT (its own series, so that adding it changed no sdp program)
-UNITS = ("pdp", "sdp", "cdp", "sdplut")
+# pdpfp16: PDP at FP16
+UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16")
 NVIDIA_BRANCH = "nvdlav1"
 MIRROR = Path("/work/.mirror/nvdla+hw/repo")
 TRACES = ROOT / "traces"
@@ -54,9 +55,9 @@ def make_program(unit: str, seed: int, index: int) -> Program:
     """Program `index` of `unit` for `seed`: the same arguments always give the same program."""
     rng = np.random.default_rng([seed, UNITS.index(unit), index])
     name = f"{unit}_s{seed}_{index:03d}"
-    if unit == "pdp":
+    if unit in ("pdp", "pdpfp16"):
         from scripts.ref_programs.pdp import pdp_program
-        prog = pdp_program(rng, name)
+        prog = pdp_program(rng, name, "FP16" if unit == "pdpfp16" else "INT16")
     elif unit in ("sdp", "sdplut"):
         from scripts.ref_programs.sdp import sdp_program
         prog = sdp_program(rng, name, lut=unit == "sdplut")

@@ -65,9 +65,27 @@ def random_image(rng: np.random.Generator, nbytes: int, elem_bytes: int,
     return values.astype(dtype).view(np.uint8)[:nbytes]
 
 
+# FP16 values the hardware treats specially: zeros, the largest finite values, infinities, NaNs (quiet,
+# signalling, negative), the smallest and largest subnormals
+FP16_SPECIALS = (0x0000, 0x8000, 0x7BFF, 0xFBFF, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFE55, 0x0001, 0x83FF)
+
+
+def fp16_image(rng: np.random.Generator, nbytes: int, specials: float = 0.02) -> NDArray[np.uint8]:
+    """nbytes of random FP16 numbers: magnitudes spread over 1e-6..1e4 (subnormals and sums that overflow
+    included), with a `specials` share of FP16_SPECIALS."""
+    n = -(-nbytes // 2)
+    values = rng.standard_normal(n) * 10.0 ** rng.uniform(-6, 4, size=n)
+    bits = values.astype(np.float16).view(np.uint16).astype(np.int64)
+    special = rng.random(n) < specials
+    bits[special] = rng.choice(np.array(FP16_SPECIALS, dtype=np.int64), size=int(special.sum()))
+    return bits.astype("<u2").view(np.uint8)[:nbytes]
+
+
 def image_of(rng: np.random.Generator, layout: CubeLayout, elem_bytes: int,
-             bits: int | None = None) -> tuple[int, NDArray[np.uint8]]:
+             bits: int | None = None, fp16: bool = False) -> tuple[int, NDArray[np.uint8]]:
     base, size = extent(layout)
+    if fp16:
+        return base, fp16_image(rng, size, 0.0 if bits is None else 0.05)
     return base, random_image(rng, size, elem_bytes, bits)
 
 

@@ -12,7 +12,7 @@ from scripts.ref_programs.common import Program, extent, image_of, surface
 
 METHODS = ("average", "max", "min")
 _MAX_ATOMS = 96          # input atoms (width x height x surfaces): keeps each image a few KB
-_ELEM = {"INT8": 1, "INT16": 2}
+_ELEM = {"INT8": 1, "INT16": 2, "FP16": 2}
 
 
 def _size(rng: np.random.Generator, kernel: int, stride: int, pads: tuple[int, int],
@@ -40,6 +40,7 @@ def _draw(rng: np.random.Generator, name: str, precision: str) -> Program | None
     lanes = 32 // _ELEM[precision]
     if width * height * -(-channels // lanes) > _MAX_ATOMS:
         return None
+    # FP16: the pad values are programmed all the same (the hardware should ignore them: seed 002)
     lo, hi = (-128, 127) if precision == "INT8" else (-32768, 32767)
     pad_value = int(rng.integers(lo, hi + 1)) if rng.random() < 0.6 else int(rng.integers(-100, 101))
     src = surface(rng, 0, width, height, cv=rng.random() < 0.2)
@@ -55,7 +56,8 @@ def _draw(rng: np.random.Generator, name: str, precision: str) -> Program | None
         return None
     cfg = prog.config
     bits = None if rng.random() < 0.7 else int(rng.integers(4, 12))
-    addr, data = image_of(rng, src_layout(cfg), _ELEM[precision], bits)
+    # FP16: `bits` drawn (30%) means some special values in the image instead
+    addr, data = image_of(rng, src_layout(cfg), _ELEM[precision], bits, fp16=precision == "FP16")
     about = {"unit": "PDP", "precision": precision, "method": method, "cube": f"{width}x{height}x{channels}",
              "kernel": f"{kw}x{kh}", "stride": f"{sw}x{sh}", "pads": f"{pl},{pr},{pt},{pb}",
              "pad_value": pad_value, "bands": cfg.passes, "src_ram": "CV" if not src.ram_mc else "MC",

@@ -257,8 +257,9 @@ def test_int16_input_rejected_where_the_configuration_lacks_it() -> None:
         PdpConfig.from_fields(fields)
     fields["PDP"]["D_DATA_FORMAT.INPUT_DATA"] = 2
     fields["PDP_RDMA"]["D_DATA_FORMAT.INPUT_DATA"] = 2
-    with pytest.raises(ConfigError, match="FP16 is not a precision"):  # not modelled yet, even on nv_full
-        PdpConfig.from_fields(fields, 32, ("INT8", "INT16", "FP16"))
+    with pytest.raises(ConfigError, match="FP16 is not a precision"):
+        PdpConfig.from_fields(fields, 32, ("INT8", "INT16"))
+    assert PdpConfig.from_fields(fields, 32, ("INT8", "INT16", "FP16")).precision == 2   # modelled
 
 
 def int16_cfg(*args: int, **kw: object) -> PdpConfig:

@@ -1,0 +1,221 @@
+"""NVIDIA's floating-point arithmetic as NVDLA's hardware computes it (FP16, FP17, FP32 bit patterns).
+
+Written from the behaviour of NVIDIA's HLS float library (nvdlav1 cmod/hls/include/nvdla_float.h, which the
+nv_full RTL's FP units were generated from); it is not IEEE 754 and these differences are the point:
+- add: the smaller operand is aligned by a plain right shift inside a (2M+3)-bit window (bits shifted past
+  it are lost, no sticky bit), then one round-to-nearest-even; an exact cancellation keeps the sign of the
+  larger-magnitude operand (of the first one when the magnitudes are equal), so (-x) + x is -0;
+- results below the smallest normal flush to zero (keeping their sign); a subnormal input is read as
+  1.mant x 2^(1-bias-1) (an implied 1 on exponent 0), only a true zero has no implied 1;
+- overflow, and any infinity a width conversion meets, saturates to the largest finite value ("SetToInf"
+  writes exponent max-1, mantissa all ones);
+- a NaN operand is returned as it is (the first operand's NaN when both are NaN).
+Every function takes and returns int64 arrays of bit patterns (scalars accepted), element-wise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+Bits = NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Format:
+    """A binary float format: sign, `expo` exponent bits, `mant` mantissa bits, bias 2^(expo-1) - 1."""
+
+    expo: int
+    mant: int
+
+    @property
+    def emax(self) -> int:
+        return (1 << self.expo) - 1
+
+    @property
+    def mmask(self) -> int:
+        return (1 << self.mant) - 1
+
+    @property
+    def bias(self) -> int:
+        return (1 << (self.expo - 1)) - 1
+
+    def split(self, bits: ArrayLike) -> tuple[Bits, Bits, Bits]:
+        b = np.asarray(bits, dtype=np.int64)
+        return (b >> (self.expo + self.mant)) & 1, (b >> self.mant) & self.emax, b & self.mmask
+
+    def join(self, sign: ArrayLike, expo: ArrayLike, mant: ArrayLike) -> Bits:
+        s, e, m = (np.asarray(v, dtype=np.int64) for v in (sign, expo, mant))
+        return (s << (self.expo + self.mant)) | ((e & self.emax) << self.mant) | (m & self.mmask)
+
+    def is_nan(self, bits: ArrayLike) -> NDArray[np.bool_]:
+        _, e, m = self.split(bits)
+        return (e == self.emax) & (m != 0)
+
+    def is_inf(self, bits: ArrayLike) -> NDArray[np.bool_]:
+        _, e, m = self.split(bits)
+        return (e == self.emax) & (m == 0)
+
+    def largest(self, sign: ArrayLike) -> Bits:
+        """What the hardware writes for an overflow (and for an infinity it converts): max finite."""
+        return self.join(sign, self.emax - 1, self.mmask)
+
+
+FP16, FP17, FP32 = Format(5, 10), Format(6, 10), Format(8, 23)
+
+
+def _bit_length(x: Bits) -> Bits:
+    """Bits needed for each non-negative x < 2^62 (0 for 0), exact (no float rounding)."""
+    n = np.zeros_like(x)
+    v = x.copy()
+    for step in (32, 16, 8, 4, 2, 1):
+        big = v >= (np.int64(1) << step)
+        n = np.where(big, n + step, n)
+        v = np.where(big, v >> step, v)
+    return n + (v > 0)
+
+
+def _shift(x: Bits, left: Bits) -> Bits:
+    """x << left, a negative `left` shifting right (ac_int's signed shift), never by 64 or more."""
+    return np.where(left >= 0, x << np.clip(left, 0, 63), x >> np.clip(-left, 0, 63))
+
+
+def _rne(value: Bits, drop: int) -> tuple[Bits, Bits]:
+    """Drop the low `drop` bits of value rounding to nearest even: (kept, carry)."""
+    kept = value >> drop
+    guard = (value >> (drop - 1)) & 1
+    sticky = (value & ((np.int64(1) << (drop - 1)) - 1)) != 0
+    carry = guard & (sticky | (kept & 1)).astype(np.int64)
+    return kept, carry
+
+
+def _nan_first(fmt: Format, a: Bits, b: Bits, out: Bits) -> Bits:
+    return np.where(fmt.is_nan(a), a, np.where(fmt.is_nan(b), b, out))
+
+
+def add(fmt: Format, a: ArrayLike, b: ArrayLike) -> Bits:
+    """a + b (FpAdd): see the module docstring for how it differs from IEEE."""
+    a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+    a, b = np.broadcast_arrays(a, b)
+    m = fmt.mant
+    more = m + 2                      # guard room above the smaller operand's alignment
+    width = more + m + 1              # the adder's window
+    sa, ea, ma = fmt.split(a)
+    sb, eb, mb = fmt.split(b)
+    pa = ma | (((ea != 0) | (ma != 0)).astype(np.int64) << m)
+    pb = mb | (((eb != 0) | (mb != 0)).astype(np.int64) << m)
+    a_big = (ea > eb) | ((ea == eb) & (ma >= mb))
+    expo = np.where(a_big, ea, eb)
+    wmask = (np.int64(1) << width) - 1
+    ia = _shift(pa, more - np.where(a_big, 0, eb - ea)) & wmask
+    ib = _shift(pb, more - np.where(a_big, ea - eb, 0)) & wmask
+    big, small = np.where(a_big, ia, ib), np.where(a_big, ib, ia)
+    sign = np.where(a_big, sa, sb)
+    total = np.where(sa == sb, big + small, big - small)
+    carry_out = (total >> width) & 1 == 1
+    inf = carry_out & (expo >= fmt.emax - 1)
+    # carry out of the window: one bit right; else normalise (flush to zero when below the normals)
+    lead = width - _bit_length(total & wmask)
+    flush = ~carry_out & ((expo <= lead) | (total == 0))
+    norm = np.where(carry_out, total >> 1, np.where(flush, 0, (total << np.clip(lead, 0, 63)) & wmask))
+    expo = np.where(carry_out, expo + 1, np.where(flush, 0, expo - lead))
+    kept, rnd = _rne(norm, width - (m + 1))
+    over = (rnd == 1) & (kept == (1 << (m + 1)) - 1)
+    inf |= over & (expo >= fmt.emax - 1)
+    expo = np.where(over, expo + 1, expo)
+    out = np.where(inf, fmt.largest(sign), fmt.join(sign, expo, kept + rnd))
+    return _nan_first(fmt, a, b, out)
+
+
+def mul(fmt: Format, a: ArrayLike, b: ArrayLike) -> Bits:
+    """a * b (FpMul): exact product, one round to nearest even, flush below the normals, saturate above."""
+    a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+    a, b = np.broadcast_arrays(a, b)
+    m, pm = fmt.mant, 2 * fmt.mant + 1
+    sa, ea, ma = fmt.split(a)
+    sb, eb, mb = fmt.split(b)
+    za, zb = (ea == 0) & (ma == 0), (eb == 0) & (mb == 0)
+    prod = (ma | ((~za).astype(np.int64) << m)) * (mb | ((~zb).astype(np.int64) << m))
+    sign = sa ^ sb
+    esum = ea + eb
+    zero = za | zb | (esum < fmt.bias)
+    inf = ~zero & (esum >= fmt.emax + fmt.bias)
+    expo = esum - fmt.bias
+    top = (prod >> pm) & 1 == 1
+    inf |= ~zero & top & (expo >= fmt.emax - 1)
+    expo = np.where(top, expo + 1, expo)
+    frac = np.where(top, prod, prod << 1) & ((np.int64(1) << pm) - 1)
+    kept, rnd = _rne(frac | (np.int64(1) << pm), pm - m)
+    over = (rnd == 1) & (kept == (1 << (m + 1)) - 1)
+    expo = np.where(over, expo + 1, expo) & fmt.emax
+    inf |= ~zero & over & (expo == fmt.emax)
+    zero |= ~inf & (expo == 0)
+    out = np.where(inf, fmt.largest(sign), np.where(zero, fmt.join(sign, 0, 0),
+                                                    fmt.join(sign, expo, kept + rnd)))
+    return _nan_first(fmt, a, b, out)
+
+
+def maximum(fmt: Format, a: ArrayLike, b: ArrayLike) -> Bits:
+    """max(a, b) by sign, exponent, mantissa (FpCmp): +0 beats -0; a NaN operand wins, a's first."""
+    return _pick(fmt, a, b, want_greater=True)
+
+
+def minimum(fmt: Format, a: ArrayLike, b: ArrayLike) -> Bits:
+    return _pick(fmt, a, b, want_greater=False)
+
+
+def _pick(fmt: Format, a: ArrayLike, b: ArrayLike, want_greater: bool) -> Bits:
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64))
+    sa, ea, ma = fmt.split(a)
+    sb, eb, mb = fmt.split(b)
+    abs_a_greater = (ea > eb) | ((ea == eb) & (ma > mb))
+    a_greater = np.where(sa == 0, (sb == 1) | abs_a_greater, (sb == 1) & ~abs_a_greater)
+    out = np.where(a_greater == want_greater, a, b)
+    return _nan_first(fmt, a, b, out)
+
+
+def fp16_to_fp17(h: ArrayLike) -> Bits:
+    """FP16 -> FP17 (exponent 5 -> 6 bits): exact for every finite value (subnormals become normals);
+    an infinity becomes FP17's largest finite value; a NaN keeps its payload."""
+    s, e, m = FP16.split(h)
+    delta = FP17.bias - FP16.bias
+    lead = FP16.mant - _bit_length(m)                 # leading zeros of a subnormal's mantissa
+    sub = (e == 0) & (m != 0)
+    expo = np.where(sub, delta - lead, np.where((e == 0) & (m == 0), 0, e + delta))
+    mant = np.where(sub, (m << (lead + 1)) & FP16.mmask, m)
+    out = FP17.join(s, expo, mant)
+    out = np.where(FP16.is_inf(h), FP17.largest(s), out)
+    return np.where(FP16.is_nan(h), FP17.join(s, FP17.emax, m), out)
+
+
+def fp17_to_fp16(f: ArrayLike) -> Bits:
+    """FP17 -> FP16: too large saturates to 65504, subnormal range rounds to nearest even, below it 0."""
+    s, e, m = FP17.split(f)
+    delta = FP17.bias - FP16.bias
+    shift = np.clip(delta - e + 1, 1, 11)
+    full = m | (1 << FP17.mant)
+    kept = full >> shift
+    guard = (full >> (shift - 1)) & 1
+    sticky = (full & ((np.int64(1) << (shift - 1)) - 1)) != 0
+    least = np.where(shift <= FP17.mant, (full >> shift) & 1, 0)
+    sub = kept + (guard & (sticky | (least == 1)).astype(np.int64))
+    out = np.where(e >= FP16.emax + delta, FP16.largest(s),
+                   np.where(e < delta - FP16.mant, FP16.join(s, 0, 0),
+                            np.where(e <= delta, FP16.join(s, sub >> FP16.mant, sub),
+                                     FP16.join(s, e - delta, m))))
+    return np.where(FP17.is_nan(f), FP16.join(s, FP16.emax, m), out)
+
+
+def fp17_of(value: float) -> int:
+    """The FP17 nearest a positive normal number (ties to even): register constants such as 1/kernel."""
+    mant, expo = np.frexp(value)                      # value = mant * 2^expo, 0.5 <= mant < 1
+    scaled = float(mant) * (1 << (FP17.mant + 1))
+    frac = int(np.rint(scaled))                      # rint rounds half to even
+    e = int(expo) - 1 + FP17.bias
+    if frac == 1 << (FP17.mant + 1):
+        frac, e = frac >> 1, e + 1
+    if not 0 < e < FP17.emax:
+        raise ValueError(f"{value} is not a normal FP17 number")
+    return int(FP17.join(0, e, frac))
