@@ -94,7 +94,8 @@ class Configuration:
         """The parameters of the top level (rtl/top/nvdla_pp_top.v) for this configuration."""
         return {"ATOM": self.atom_bytes, "CSB_MAP": list(regmap.CSB_MAPS).index(self.csb_map),
                 "PDP_MAX_W": self.pdp_max_width, "SEC_MEM": int(self.second_memory), "BDMA": int(self.bdma),
-                "SDP_EW": int(self.sdp.ew), "SDP_LUT": int(self.sdp.lut)}
+                "SDP_EW": int(self.sdp.ew), "SDP_LUT": int(self.sdp.lut),
+                "INT16": int("INT16" in self.precisions)}
 
 
 def _fail(path: Path, param: str, why: str) -> ConfigurationError:

@@ -180,10 +180,21 @@ BDMA = "BDMA"
 
 
 def capabilities(config: Configuration) -> frozenset[str]:
-    """Units, capabilities and precisions a configuration has (the model follows it; the RTL too, at INT8:
-    tb/trace_rtl.py rtl_capabilities)."""
+    """Units, capabilities and precisions a configuration has (the model follows it; the RTL builds each
+    unit's precisions as far as it has them: tb/trace_rtl.py rtl_capabilities). A precision is there both
+    plainly ("INT16") and per datapath unit ("INT16 PDP"), the form trace_needs names it in."""
+    extra = set(config.precisions) - {"INT8"}
     return frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP} | ({SECOND_MEMORY} if config.second_memory else set())
-                     | ({BDMA} if config.bdma else set()) | set(config.precisions))
+                     | ({BDMA} if config.bdma else set()) | set(config.precisions)
+                     | {unit_precision(p, u) for p in extra for u in PRECISION_UNITS})
+
+
+PRECISION_UNITS = ("PDP", "CDP", "SDP")   # the datapath units with precision fields (their RDMAs included)
+
+
+def unit_precision(precision: str, unit: str) -> str:
+    """A precision one datapath unit (or its RDMA) needs, as trace_needs and capabilities name it."""
+    return f"{precision} {unit.removesuffix('_RDMA')}"
 
 
 def trace_needs(steps: list[Step]) -> set[str]:
@@ -202,15 +213,19 @@ def trace_needs(steps: list[Step]) -> set[str]:
 
 
 def _precisions_written(steps: list[Step]) -> set[str]:
-    """The precisions other than INT8 that the steps' register writes select (any precision field)."""
+    """The precisions other than INT8 that the steps' register writes select (any precision field), each
+    plainly and for the unit whose field selects it ("INT16", "INT16 SDP"): a design may have a precision
+    in some units only (the RTL, while its datapaths gain INT16 one by one)."""
     from models.txn import precision_fields  # models.txn builds on this module
 
     found: set[str] = set()
     for s in steps:
         if isinstance(s, RegWrite):
             for msb, lsb, names in precision_fields().get((s.unit, s.reg), {}).values():
-                found.add(names.get(regmap.field_value(s.value, msb, lsb), "INT8"))
-    return found - {"INT8"}
+                name = names.get(regmap.field_value(s.value, msb, lsb), "INT8")
+                if name != "INT8":
+                    found |= {name, unit_precision(name, s.unit)}
+    return found
 
 
 def _read_failure(step: RegRead, target: Target) -> str:

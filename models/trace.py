@@ -129,15 +129,17 @@ DEFAULT_FAMILY = "nv_small*"
 
 def trace_roots() -> list[Path]:
     """The trees the default replay searches: $NVDLA_TRACES if set, else the in-repo traces of the run's
-    configuration ($CONFIG): the nv_small family for nv_small, traces/<name>/ for the others."""
+    configuration ($CONFIG): the nv_small family for nv_small, traces/<name>/ for the others, and
+    traces/<name>_ref/ (programs generated here and run on NVIDIA's RTL of that configuration, which stored
+    the goldens: nv_full_ref's INT16 programs) where there is one."""
     from models import configs
 
     override = os.environ.get("NVDLA_TRACES", "")
     if override:
         return [Path(override)]
     name = configs.load().name
-    pattern = DEFAULT_FAMILY if name == configs.DEFAULT else name
-    return sorted(p for p in REPO_TRACES.glob(pattern) if p.is_dir())
+    patterns = {DEFAULT_FAMILY if name == configs.DEFAULT else name, f"{name}_ref"}
+    return sorted({p for pattern in patterns for p in REPO_TRACES.glob(pattern) if p.is_dir()})
 
 
 def default_trace_folders() -> list[Path]:

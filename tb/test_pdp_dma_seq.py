@@ -37,6 +37,7 @@ class Geometry:
     base: int
     line_stride: int
     surface_stride: int
+    elem16: bool = False    # int16 elements: ATOM // 2 channels per surface
 
 
 def expected_commands(g: Geometry, write_side: bool) -> list[tuple[int, int]]:
@@ -57,7 +58,8 @@ def expected_commands(g: Geometry, write_side: bool) -> list[tuple[int, int]]:
             passes.append((start, width))
     commands = []
     for start, width in passes:
-        for s in range((g.channels + ATOM - 1) // ATOM):
+        lanes = ATOM // 2 if g.elem16 else ATOM
+        for s in range((g.channels + lanes - 1) // lanes):
             for h in range(g.height):
                 addr = (g.base + start * ATOM + s * g.surface_stride + h * g.line_stride) & 0xFFFFFFFF
                 commands.append((addr, width))
@@ -77,7 +79,7 @@ def random_geometry(rng: random.Random) -> Geometry:
     height = rng.randint(1, 6)
     return Geometry(split_num, in_width, out_width, first_in, mid_in, last_in, first_out, mid_out, last_out,
                     kernel_w, stride_w, height, channels, rng.randrange(0, 1 << 28) * ATOM | 0x80000000,
-                    line_stride, line_stride * (height + rng.randint(0, 3)))
+                    line_stride, line_stride * (height + rng.randint(0, 3)), rng.random() < 0.3)
 
 
 async def run_geometry(dut, g: Geometry, write_side: bool, rng: random.Random) -> None:
@@ -108,6 +110,7 @@ async def run_geometry(dut, g: Geometry, write_side: bool, rng: random.Random) -
                      "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": src[3]})
     cfg.apply()
     rdma_cfg.apply()
+    dut.elem16.value = int(g.elem16)
     await RisingEdge(dut.clk)
     dut.start.value = 1
     await RisingEdge(dut.clk)
@@ -135,6 +138,7 @@ async def random_split_geometries(dut) -> None:
     write_side = bool(bench_params()["WRITE_SIDE"])
     rng = make_rng("random_split_geometries")
     dut.start.value = 0
+    dut.elem16.value = 0
     await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.cmd_ready])
     for n in range(scaled(40, 500)):
         await run_geometry(dut, random_geometry(rng), write_side, rng)

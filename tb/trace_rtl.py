@@ -17,19 +17,28 @@ from pathlib import Path
 from models import configs
 from models.configs import Configuration
 from models.replay import (
+    PRECISION_UNITS,
     TraceResult,
     capabilities,
     load_steps,
     trace_config,
     trace_needs,
+    unit_precision,
 )
 from tb.benches import find
+
+# The datapath units whose RTL computes INT16 when the top is built with INT16 = 1 (the others: INT8 only).
+RTL_INT16_UNITS = ("PDP",)
 
 
 def rtl_capabilities(config: Configuration) -> frozenset[str]:
     """What the RTL top has when built at a configuration: what the configuration declares (its parameters
-    come from it: models/replay.py capabilities), but its datapaths compute INT8 only so far."""
-    return capabilities(config) - {"INT16", "FP16"}
+    come from it: models/replay.py capabilities), with INT16 only in the units that compute it
+    (RTL_INT16_UNITS) and only if the build's parameters include it; FP16 nowhere yet."""
+    has = capabilities(config) - {"FP16", *(unit_precision("FP16", u) for u in PRECISION_UNITS)}
+    if not config.verilog_parameters().get("INT16"):
+        return has - {"INT16", *(unit_precision("INT16", u) for u in PRECISION_UNITS)}
+    return has - {unit_precision("INT16", u) for u in PRECISION_UNITS if u not in RTL_INT16_UNITS}
 
 
 def units_needed(folder: Path) -> set[str]:

@@ -1,5 +1,6 @@
-// PDP pooling datapath (average / max / min over kernels up to 8x8), one whole atom (ATOM int8 lanes, each
-// lane its own channel) per cycle. Arithmetic and geometry follow models/pdp.py exactly.
+// PDP pooling datapath (average / max / min over kernels up to 8x8), one whole atom per cycle: ATOM int8
+// lanes, or with INT16 (D_DATA_FORMAT.INPUT_DATA = INT16 on a build with INT16 = 1) ATOM/2 int16 lanes, each
+// lane its own channel. Arithmetic and geometry follow models/pdp.py exactly.
 //
 // Input: atoms in the read DMA's order (nvdla_pdp_dma_seq): per split band, per surface, per input line,
 // per column of the band. Output: atoms in the write DMA's order: per band, per surface, per output line,
@@ -20,6 +21,12 @@
 //   S  average scaling: rnd(rnd(sum * recip_w >> 16) * recip_h >> 16), rounding half away from zero,
 //      stored as int8 (wrapping). Max/min results pass through.
 // Sums wrap at 16 bits per lane, as NVDLA's line buffer (and the model) do.
+// INT16 is the same computation at twice the widths (models/pdp.py WIDTHS): int16 elements, 32-bit sums,
+// PAD_VALUE_{n}X sign-extended from bit 15, 16, 17, 17, 18, 18, 18, output stored as int16 (wrapping). The line
+// buffer word is the same ATOM*16 bits: ATOM 16-bit sums at INT8, ATOM/2 32-bit sums at INT16, so a band holds
+// as many columns at both precisions (as NVDLA's). The first ATOM/2 lanes of the scaling stage are built 32
+// bits wide for it; INT8 sums enter them sign-extended, which rounds to the same result. With INT16 = 0 no
+// wide logic is built and an INT16 register value runs as INT8 (the model and driver refuse it there).
 //
 // Handshakes: valid/ready on both streams with full backpressure. in_ready comes from internal state only
 // and the output leaves through a skid buffer, so no combinational path crosses the block.
@@ -29,11 +36,13 @@
 
 module nvdla_pdp_core #(
     parameter ATOM  = 8,    // int8 lanes per atom (nv_small: 8)
-    parameter MAX_W = 64    // output columns of one band the line buffer holds (the model allows 448)
+    parameter MAX_W = 64,   // output columns of one band the line buffer holds (the model allows 448)
+    parameter INT16 = 0     // 1: the INT16 path (the configuration's precisions include INT16)
 ) (
     input  wire              clk,
     input  wire              rst_n,
     input  wire              start,
+    input  wire              elem16,   // the layer's elements are int16 (INT16 = 1 builds only; else ignored)
     output wire              busy,
     output reg               done,
     // configuration: the PDP register bundle (rtl/gen/nvdla_pdp_fields.vh), register encodings (sizes,
@@ -54,8 +63,10 @@ module nvdla_pdp_core #(
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || MAX_W < 1 || MAX_W >= 16384) begin
-            $display("ERROR: nvdla_pdp_core %m: ATOM a power of two (ATOM_SH), MAX_W 1..16383 (14-bit columns)");
+        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || MAX_W < 1 || MAX_W >= 16384 || (INT16 != 0 && INT16 != 1)
+            || (INT16 == 1 && ATOM < 2)) begin
+            $display("ERROR: nvdla_pdp_core %m: ATOM a power of two (ATOM_SH), MAX_W 1..16383 (14-bit columns), ",
+                     "INT16 0 or 1 and with INT16 ATOM >= 2 (two-byte lanes)");
             $finish;
         end
     end
@@ -64,11 +75,8 @@ module nvdla_pdp_core #(
     localparam AW      = (MAX_W > 1) ? $clog2(MAX_W) : 1;
     localparam CW      = 22;                     // signed geometry arithmetic (column/row positions)
     localparam ATOM_SH = $clog2(ATOM);
+    localparam HALF    = (ATOM > 1) ? ATOM / 2 : 1;   // int16 lanes per atom
     localparam NB      = 8;                      // line-buffer banks = largest kernel height
-    localparam P1_W    = 34;                     // int16 * 17-bit recip
-    localparam R1_W    = 18;                     // |rnd(p1 >> 16)| <= 2^16
-    localparam P2_W    = 36;                     // int18 * 17-bit recip
-    localparam R2_W    = 20;                     // |rnd(p2 >> 16)| <= 2^17
 
     localparam signed [CW-1:0] S0 = 0;
     localparam signed [CW-1:0] S1 = 1;
@@ -83,7 +91,10 @@ module nvdla_pdp_core #(
     wire [4:0]  sh = {1'b0, cfg[`PDP_KERNEL_STRIDE_HEIGHT]} + 5'd1;
     wire [13:0] in_h     = {1'b0, cfg[`PDP_CUBE_IN_HEIGHT]} + 14'd1;
     wire [13:0] out_h    = {1'b0, cfg[`PDP_CUBE_OUT_HEIGHT]} + 14'd1;
-    wire [13:0] surfaces = ({1'b0, cfg[`PDP_CUBE_IN_CHANNEL]} >> ATOM_SH) + 14'd1;
+    // a constant 0 without the INT16 path, so none of its logic is built
+    wire        i16      = (INT16 == 1) && elem16;
+    // int16 lanes: half as many channels per surface
+    wire [13:0] surfaces = ({1'b0, cfg[`PDP_CUBE_IN_CHANNEL]} >> (i16 ? ATOM_SH - 1 : ATOM_SH)) + 14'd1;
 
     wire signed [CW-1:0] s_kw  = {{(CW-5){1'b0}}, kw};
     wire signed [CW-1:0] s_kh  = {{(CW-5){1'b0}}, kh};
@@ -117,6 +128,22 @@ module nvdla_pdp_core #(
     wire [15:0] kw16 = {11'd0, kw};
     wire [8*16-1:0] row_pad = {pv7 * kw16, pv6 * kw16, pv5 * kw16, pv4 * kw16,
                                pv3 * kw16, pv2 * kw16, pv1 * kw16, 16'd0};
+    // INT16: the same as 32-bit sum terms, from the INT16 sign bits (n * int16 needs 16, 17, 18, 18, 19, 19,
+    // 19 bits: the 19-bit field holds them all, so 5X..7X are plain sign-extensions). Read by the INT16 path
+    // only (unread, and not built, with INT16 = 0).
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0] pw1 = pad_value_1x[15] ? {16'hffff, pad_value_1x[15:0]} : {13'd0, pad_value_1x};
+    wire [31:0] pw2 = pad_value_2x[16] ? {15'h7fff, pad_value_2x[16:0]} : {13'd0, pad_value_2x};
+    wire [31:0] pw3 = pad_value_3x[17] ? {14'h3fff, pad_value_3x[17:0]} : {13'd0, pad_value_3x};
+    wire [31:0] pw4 = pad_value_4x[17] ? {14'h3fff, pad_value_4x[17:0]} : {13'd0, pad_value_4x};
+    wire [31:0] pw5 = {{13{pad_value_5x[18]}}, pad_value_5x};
+    wire [31:0] pw6 = {{13{pad_value_6x[18]}}, pad_value_6x};
+    wire [31:0] pw7 = {{13{pad_value_7x[18]}}, pad_value_7x};
+    wire [8*32-1:0] col_pad32 = {pw7, pw6, pw5, pw4, pw3, pw2, pw1, 32'd0};
+    wire [31:0] kw32 = {27'd0, kw};
+    wire [8*32-1:0] row_pad32 = {pw7 * kw32, pw6 * kw32, pw5 * kw32, pw4 * kw32,
+                                 pw3 * kw32, pw2 * kw32, pw1 * kw32, 32'd0};
+    /* verilator lint_on UNUSEDSIGNAL */
 
     function [3:0] clamp8;   // max(0, min(8, v))
         input signed [CW-1:0] v;
@@ -276,7 +303,7 @@ module nvdla_pdp_core #(
 
     // horizontal reduction of the waiting window (stable while hq_valid: win only moves when H goes,
     // and H only goes when this result is taken in the same cycle)
-    reg [SW-1:0] hval;
+    reg [SW-1:0] hval8;
     reg signed [15:0] h_acc, h_v;
     integer hl, hj;
     always @(*) begin
@@ -290,9 +317,36 @@ module nvdla_pdp_core #(
                     else if (!m_max && h_v < h_acc) h_acc = h_v;
                 end
             end
-            hval[hl*16 +: 16] = h_acc;
+            hval8[hl*16 +: 16] = h_acc;
         end
     end
+
+    // the same over ATOM/2 int16 lanes into 32-bit sums (INT16 builds only)
+    wire [SW-1:0] hval;
+    generate
+        if (INT16 == 1) begin : g_h16
+            reg [SW-1:0] hval16;
+            reg signed [31:0] h_acc16, h_v16;
+            integer hl16, hj16;
+            always @(*) begin
+                for (hl16 = 0; hl16 < HALF; hl16 = hl16 + 1) begin
+                    h_acc16 = m_ave ? col_pad32[hq_prun*32 +: 32] : (m_max ? 32'sh80000000 : 32'sh7fffffff);
+                    for (hj16 = 0; hj16 < NB; hj16 = hj16 + 1) begin
+                        h_v16 = {{16{win[hj16*DW + hl16*16 + 15]}}, win[hj16*DW + hl16*16 +: 16]};
+                        if (hj16 < hq_nreal) begin
+                            if (m_ave)                          h_acc16 = h_acc16 + h_v16;
+                            else if (m_max && h_v16 > h_acc16)  h_acc16 = h_v16;
+                            else if (!m_max && h_v16 < h_acc16) h_acc16 = h_v16;
+                        end
+                    end
+                    hval16[hl16*32 +: 32] = h_acc16;
+                end
+            end
+            assign hval = i16 ? hval16 : hval8;
+        end else begin : g_h8
+            assign hval = hval8;
+        end
+    endgenerate
 
     // ---------------------------------------------------------------- V: rows through the line buffer
     reg         v_flush;        // reading out rows that end in the bottom padding
@@ -440,7 +494,7 @@ module nvdla_pdp_core #(
         end
     end
 
-    reg [SW-1:0] vsum;
+    reg [SW-1:0] vsum8;
     reg signed [15:0] v_acc, v_v;
     reg [2:0]         v_bank;
     integer vl, vj;
@@ -456,45 +510,50 @@ module nvdla_pdp_core #(
                     else if (!m_max && v_v < v_acc) v_acc = v_v;
                 end
             end
-            vsum[vl*16 +: 16] = v_acc;
+            vsum8[vl*16 +: 16] = v_acc;
         end
     end
 
-    reg [SW-1:0]        v2_sum;
-    reg [ATOM*P1_W-1:0] s1_p;
-    reg [ATOM*8-1:0]    s1_t, s2_t;
-    reg [ATOM*P2_W-1:0] s2_p;
-    reg [ATOM*8-1:0]    s3_o;
-
-    genvar l;
+    wire [SW-1:0] vsum;
     generate
-        for (l = 0; l < ATOM; l = l + 1) begin : g_lane
-            wire signed [R1_W-1:0] r1;
-            /* verilator lint_off UNUSEDSIGNAL */
-            wire signed [R2_W-1:0] r2;             // only its low 8 bits are stored
-            wire                   sat1, sat2;     // never set: the widths hold every result
-            /* verilator lint_on UNUSEDSIGNAL */
-            nvdla_round_sat #(.IN_W(P1_W), .SHIFT_W(5), .OUT_W(R1_W)) u_r1 (
-                .x(s1_p[l*P1_W +: P1_W]), .shift(5'd16), .y(r1), .sat(sat1)
-            );
-            nvdla_round_sat #(.IN_W(P2_W), .SHIFT_W(5), .OUT_W(R2_W)) u_r2 (
-                .x(s2_p[l*P2_W +: P2_W]), .shift(5'd16), .y(r2), .sat(sat2)
-            );
-            always @(posedge clk) begin
-                if (en[1]) v2_sum[l*16 +: 16] <= vsum[l*16 +: 16];
-                if (en[2]) begin
-                    s1_p[l*P1_W +: P1_W] <= $signed(v2_sum[l*16 +: 16]) * $signed({1'b0, cfg[`PDP_RECIP_KERNEL_WIDTH]});
-                    s1_t[l*8 +: 8]       <= v2_sum[l*16 +: 8];
+        if (INT16 == 1) begin : g_v16
+            reg [SW-1:0] vsum16;
+            reg signed [31:0] v_acc16, v_v16;
+            reg [2:0]         v_bank16;
+            integer vl16, vj16;
+            always @(*) begin
+                for (vl16 = 0; vl16 < HALF; vl16 = vl16 + 1) begin
+                    v_acc16 = m_ave ? row_pad32[v1_prun*32 +: 32] : (m_max ? 32'sh80000000 : 32'sh7fffffff);
+                    for (vj16 = 0; vj16 < NB; vj16 = vj16 + 1) begin
+                        v_bank16 = v1_base - vj16[2:0];
+                        v_v16 = (vj16 == 0 && v1_use_h) ? v1_h[vl16*32 +: 32] : lb_q[v_bank16*SW + vl16*32 +: 32];
+                        if (vj16 < v1_nrows) begin
+                            if (m_ave)                          v_acc16 = v_acc16 + v_v16;
+                            else if (m_max && v_v16 > v_acc16)  v_acc16 = v_v16;
+                            else if (!m_max && v_v16 < v_acc16) v_acc16 = v_v16;
+                        end
+                    end
+                    vsum16[vl16*32 +: 32] = v_acc16;
                 end
-                if (en[3]) begin
-                    s2_p[l*P2_W +: P2_W] <= r1 * $signed({1'b0, cfg[`PDP_RECIP_KERNEL_HEIGHT]});
-                    s2_t[l*8 +: 8]       <= s1_t[l*8 +: 8];
-                end
-                // the output atom is int8: the average is stored by truncation to 8 bits
-                if (en[4]) s3_o[l*8 +: 8] <= m_ave ? r2[7:0] : s2_t[l*8 +: 8];
             end
+            assign vsum = i16 ? vsum16 : vsum8;
+        end else begin : g_v8
+            assign vsum = vsum8;
         end
     endgenerate
+
+    reg [SW-1:0] v2_sum;        // the line-buffer word layout: ATOM 16-bit or ATOM/2 32-bit sums
+    always @(posedge clk) begin
+        if (en[1]) v2_sum <= vsum;
+    end
+
+    // stages 2-4: average scaling and the output element per lane (nvdla_pdp_scale)
+    wire [DW-1:0] s3_o;
+    nvdla_pdp_scale #(.ATOM(ATOM), .INT16(INT16)) u_scale (
+        .clk(clk), .en(en[4:2]), .i16(i16), .m_ave(m_ave),
+        .recip_w(cfg[`PDP_RECIP_KERNEL_WIDTH]), .recip_h(cfg[`PDP_RECIP_KERNEL_HEIGHT]),
+        .sum_in(v2_sum), .out(s3_o)
+    );
 
     nvdla_skid #(.WIDTH(DW)) u_out (
         .clk(clk), .rst_n(rst_n),

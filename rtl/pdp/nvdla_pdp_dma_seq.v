@@ -12,6 +12,7 @@ module nvdla_pdp_dma_seq #(
     input  wire             clk,
     input  wire             rst_n,
     input  wire             start,            // pulse; configuration holds until done
+    input  wire             elem16,           // int16 elements: an atom carries ATOM_BYTES/2 channels
     // the register bundles (rtl/gen/nvdla_pdp*_fields.vh): the geometry always comes from PDP's, the
     // addresses from PDP_RDMA's (read side) or PDP's (write side)
     /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
@@ -65,7 +66,8 @@ module nvdla_pdp_dma_seq #(
     wire [31:0] start_col = WRITE_SIDE ? {12'b0, out_start} : {{12{in_start[19]}}, in_start};
     wire [31:0] band_base = base + (start_col << BYTE_SHIFT);
     wire [13:0] band_width = WRITE_SIDE ? out_width : in_width;
-    wire [13:0] surfaces = ({1'b0, channel_m1} >> BYTE_SHIFT) + 14'd1;
+    // lanes per atom: ATOM_BYTES int8 or ATOM_BYTES/2 int16 elements (a line is as many atoms either way)
+    wire [13:0] surfaces = ({1'b0, channel_m1} >> (elem16 ? BYTE_SHIFT - 1 : BYTE_SHIFT)) + 14'd1;
 
     nvdla_cube_walker #(.ADDR_W(32), .LEN_W(LEN_W)) u_walker (
         .clk(clk), .rst_n(rst_n), .start(walker_start),

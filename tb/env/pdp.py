@@ -91,6 +91,8 @@ class Top:
         self.mem = self.mems[0]
         self.second_memory = bool(bench_params().get("SEC_MEM", 0))   # the top has c_axi (SEC_MEM=1)
         self.max_w = int(bench_params().get("PDP_MAX_W", 64))
+        # the precisions the top's PDP computes: INT16 where it was built with it (the configuration has it)
+        self.precisions = ("INT8", "INT16") if bench_params().get("INT16", 0) else ("INT8",)
         self.new_pauses()
         self.cov = pdp_coverage.pdp_coverage()
         self.test = ""               # the test's name, for its functional coverage file (setup sets it)
@@ -257,8 +259,10 @@ def locate(cfg: PdpConfig, addr: int) -> str:
         for h in range(cfg.out_height):
             start = cfg.dst_base + s * cfg.dst_surface_stride + h * cfg.dst_line_stride
             if start <= addr < start + cfg.out_width * ATOM:
-                col, lane = divmod(addr - start, ATOM)
-                return f"surface {s}, line {h}, column {col}, lane {lane} (channel {s * ATOM + lane})"
+                col, byte = divmod(addr - start, ATOM)
+                lane = byte // cfg.widths.elem_bytes   # INT16: two bytes a lane, half as many lanes
+                return (f"surface {s}, line {h}, column {col}, lane {lane} (channel {s * cfg.lanes + lane}, "
+                        f"byte {byte})")
     return "a gap or guard byte outside the output cube (must stay untouched)"
 
 
@@ -305,11 +309,16 @@ def placement(rng: random.Random, region: int, width: int, height: int) -> Surfa
     return Surface(region + ATOM * rng.randrange(1 << 17), line, surf)
 
 
-def random_description(rng: random.Random, max_w: int,
-                       aim: Sequence[str] = ()) -> tuple[dict[str, object], int, int]:
+def random_description(rng: random.Random, max_w: int, aim: Sequence[str] = (),
+                       precisions: Sequence[str] = ("INT8",)) -> tuple[dict[str, object], int, int]:
     """Kernel, stride, pads and an output size first; the input size that makes them legal follows.
-    `aim`: functional coverage bins still missing, which kernel sizes, strides and method mostly take."""
+    `aim`: functional coverage bins still missing, which kernel sizes, strides and method mostly take.
+    `precisions`: those the top's PDP computes; with INT16 a third of the layers are INT16 (an INT8-only
+    top draws exactly the layers it drew before INT16 existed)."""
     while True:
+        precision = "INT16" if "INT16" in precisions and rng.random() < 1 / 3 else "INT8"
+        lanes = ATOM // 2 if precision == "INT16" else ATOM   # channels per atom
+        pad_lo, pad_hi = (-32768, 32767) if precision == "INT16" else (-128, 127)
         kw, kh = aimed(rng, aim, "kernel width", 1, 8), aimed(rng, aim, "kernel height", 1, 8)
         sw = aimed(rng, aim, "stride x", 1, 8) if rng.random() < 0.9 else rng.randint(9, 16)
         sh = aimed(rng, aim, "stride y", 1, 8) if rng.random() < 0.9 else rng.randint(9, 16)
@@ -322,10 +331,14 @@ def random_description(rng: random.Random, max_w: int,
         # The height rule floors (H+PT+PB-kernel_h)/stride_y: sometimes leave rows no window reaches.
         height = (out_h - 1) * sh + kh - pads[2] - pads[3] + (rng.randrange(sh) if rng.random() < 0.2 else 0)
         if width >= 1 and height >= 1:
-            # channels count in atoms (INT8: one lane per byte): up to one surface when wide, else three
-            desc = {"width": width, "height": height, "channels": rng.randint(1, ATOM if wide else 3 * ATOM),
+            # channels count in atoms (INT8: one lane per byte, INT16: per two): up to one surface when
+            # wide, else three
+            channels = rng.randint(1, lanes if wide else 3 * lanes)
+            desc = {"width": width, "height": height, "channels": channels,
                     "method": rng.choice(methods), "kernel": (kw, kh), "stride": (sw, sh),
-                    "pads": pads, "pad_value": rng.randint(-128, 127)}
+                    "pads": pads, "pad_value": rng.randint(pad_lo, pad_hi)}
+            if precision != "INT8":
+                desc["precision"] = precision
             return desc, out_w, out_h
 
 
@@ -342,11 +355,13 @@ def with_ram(surface: Surface, ram_mc: Mapping[str, bool] | None, side: str) -> 
 
 
 def random_program(rng: random.Random, max_w: int, group: int, aim: Sequence[str] = (),
-                   ram_mc: Mapping[str, bool] | None = None) -> tuple[dict[str, object], PdpProgram]:
+                   ram_mc: Mapping[str, bool] | None = None,
+                   precisions: Sequence[str] = ("INT8",)) -> tuple[dict[str, object], PdpProgram]:
     """A random legal layer through the driver (split width when too wide, sometimes when not).
-    ram_mc: the memory of the "src" and "dst" sides (RAM_TYPE MC True, CV False); MC when not named."""
+    ram_mc: the memory of the "src" and "dst" sides (RAM_TYPE MC True, CV False); MC when not named.
+    precisions: those the layer may have (random_description)."""
     while True:
-        desc, out_w, out_h = random_description(rng, max_w, aim)
+        desc, out_w, out_h = random_description(rng, max_w, aim, precisions)
         src = placement(rng, SRC_REGION, int(desc["width"]), int(desc["height"]))  # type: ignore[call-overload]
         dst = placement(rng, DST_REGION, out_w, out_h)
         desc["src"], desc["dst"] = with_ram(src, ram_mc, "src"), with_ram(dst, ram_mc, "dst")
@@ -378,7 +393,7 @@ async def random_layers(dut: SimHandleBase, count: int) -> None:
     for i in range(count):
         # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
         desc, prog = random_program(top.rng, top.max_w, group=batch.group, aim=top.cov.missing(),
-                                    ram_mc=random_rams(top.rng, ("src", "dst")))
+                                    ram_mc=random_rams(top.rng, ("src", "dst")), precisions=top.precisions)
         label = f"layer {i}: {describe(desc, prog)}"
         cycles = await batch.run(label, run_layer(top, prog, label))
         if cycles is not None:
