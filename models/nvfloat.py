@@ -219,3 +219,45 @@ def fp17_of(value: float) -> int:
     if not 0 < e < FP17.emax:
         raise ValueError(f"{value} is not a normal FP17 number")
     return int(FP17.join(0, e, frac))
+
+
+def fp16_to_fp32(h: ArrayLike) -> Bits:
+    """FP16 -> FP32 (FpWidthInc<5,10,8,23>): exact for every finite value (subnormals become normals); an
+    infinity becomes FP32's largest finite value; a NaN keeps its 10-bit payload in the LOW mantissa bits
+    (the C model widens a NaN's mantissa without shifting it), so that fp32_to_fp16 gives it back."""
+    s, e, m = FP16.split(h)
+    delta = FP32.bias - FP16.bias
+    shift = FP32.mant - FP16.mant
+    lead = FP16.mant - _bit_length(m)
+    sub = (e == 0) & (m != 0)
+    expo = np.where(sub, delta - lead, np.where((e == 0) & (m == 0), 0, e + delta))
+    mant = np.where(sub, (m << (lead + 1)) & FP16.mmask, m) << shift
+    out = FP32.join(s, expo, mant)
+    out = np.where(FP16.is_inf(h), FP32.largest(s), out)
+    return np.where(FP16.is_nan(h), FP32.join(s, FP32.emax, m), out)
+
+
+def fp32_to_fp16(f: ArrayLike) -> Bits:
+    """FP32 -> FP16 (FpWidthDec<8,23,5,10>): round to nearest even; too large (an infinity too) saturates
+    to the largest finite value; the subnormal range rounds to nearest even; below it 0. A NaN keeps the low
+    10 bits of its mantissa: a NaN whose payload lies only in the high bits comes out as 0x7C00 (the pattern
+    of an infinity) - NVIDIA's rule, kept."""
+    s, e, m = FP32.split(f)
+    delta = FP32.bias - FP16.bias
+    drop = FP32.mant - FP16.mant
+    full = m | (1 << FP32.mant)
+    # normal range: one RNE on the 24-bit significand
+    kept, carry = _rne(full, drop)
+    norm = kept + carry                               # up to 2^11 (a carry into the exponent)
+    n_expo = e - delta + (norm >> (FP16.mant + 1))
+    n_out = np.where(n_expo >= FP16.emax, FP16.largest(s), FP16.join(s, n_expo, norm))
+    # subnormal range: shift right by (delta - e + 1) more, RNE over everything dropped
+    shift = np.clip(delta - e + 1 + drop, drop, 40)
+    sk = full >> shift
+    guard = (full >> (shift - 1)) & 1
+    sticky = (full & ((np.int64(1) << (shift - 1)) - 1)) != 0
+    sub = sk + (guard & (sticky | ((sk & 1) == 1)).astype(np.int64))
+    out = np.where(e >= FP16.emax + delta, FP16.largest(s),
+                   np.where(e < delta - FP16.mant, FP16.join(s, 0, 0),
+                            np.where(e <= delta, FP16.join(s, sub >> FP16.mant, sub), n_out)))
+    return np.where(FP32.is_nan(f), FP16.join(s, FP16.emax, m & FP16.mmask), out)

@@ -1,4 +1,4 @@
-"""Bit-exact model of NVDLA's SDP (BS, BN, EW, output convertor), INT8 and INT16.
+"""Bit-exact model of NVDLA's SDP (BS, BN, EW, output convertor), INT8, INT16 and FP16 (models/sdp_fp16.py).
 
 INT16 (nvdlav1 cmod/hls/sdp): the input elements are two bytes (an atom holds atom_bytes / 2), sign-extended
 into the same 32-bit datapath as INT8; the output convertor's 17-bit result saturates to the output
@@ -47,7 +47,7 @@ USE_MUL, USE_ALU, USE_BOTH = 0, 1, 2
 PER_KERNEL, PER_ELEMENT = 0, 1
 INT8, INT16, FP16 = 0, 1, 2
 PRECISION_NAMES = {INT8: "INT8", INT16: "INT16", FP16: "FP16"}
-MODELLED = (INT8, INT16)
+MODELLED = (INT8, INT16, FP16)
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,7 @@ class SdpConfig:
     in_precision: int = INT8  # the processing precision (SDP PROC_PRECISION)
     out_precision: int = INT8
     src_precision: int | None = None  # SDP_RDMA IN_PRECISION when it differs (the 16to8 mode), else None
+    nan_to_zero: bool = False  # D_FEATURE_MODE_CFG.NAN_TO_ZERO at PROC_PRECISION FP16
 
     @classmethod
     def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8,
@@ -199,6 +200,9 @@ class SdpConfig:
             in_precision=s("D_DATA_FORMAT.PROC_PRECISION"),
             out_precision=s("D_DATA_FORMAT.OUT_PRECISION"),
             src_precision=_src_precision(sdp, rdma),
+            # the C model gates the flush with PROC_PRECISION FP16 (NVIDIA's INT8 traces set it to 1)
+            nan_to_zero=bool(s("D_FEATURE_MODE_CFG.NAN_TO_ZERO"))
+            and s("D_DATA_FORMAT.PROC_PRECISION") == FP16,
         )
         validate(cfg, fields, precisions)
         return cfg
@@ -294,6 +298,11 @@ def _check_precisions(cfg: SdpConfig, sdp: Mapping[str, int], rdma: Mapping[str,
         raise ConfigError("SDP: SDP_RDMA IN_PRECISION and PROC_PRECISION must equal SDP's PROC_PRECISION "
                           "(invalid precision conversion)",
                           {k: v for k, v in fields.items() if "IN_" in k or "PROC" in k})
+    out = fields["SDP OUT_PRECISION"]
+    if (proc == FP16) != (out == FP16) and (proc, out) != (FP16, INT16):
+        # seed 002 allows INT -> FP16 and FP16 -> INT too; only FP16 -> INT16 is modelled so far
+        raise ConfigError(f"SDP: {PRECISION_NAMES[proc]} -> {PRECISION_NAMES[out]} is not modelled yet",
+                          {"PROC_PRECISION": proc, "OUT_PRECISION": out})
     if not cfg.flying_in and fields["SDP_RDMA OUT_PRECISION"] != fields["SDP OUT_PRECISION"]:
         raise ConfigError("SDP: SDP_RDMA OUT_PRECISION must equal SDP's OUT_PRECISION",
                           {k: v for k, v in fields.items() if "OUT" in k})
@@ -418,6 +427,8 @@ class SdpResult:
     lut_stats: dict[str, int]
     written: bool
     """False when nothing goes to memory (EQL mode, or output to PDP)."""
+    status: dict[str, int] = field(default_factory=dict)
+    """FP16's D_STATUS_NAN_INPUT_NUM, D_STATUS_INF_INPUT_NUM, D_STATUS_NAN_OUTPUT_NUM."""
 
     @property
     def flying_output(self) -> NDArray[np.int8] | None:
@@ -449,6 +460,10 @@ def sdp_compute(cube: NDArray[np.integer], cfg: SdpConfig, ops: Operands | None 
                 lut: LutFn | None = None,
                 lut_tables: tuple[NDArray[np.integer], NDArray[np.integer]] | None = None) -> DatapathResult:
     """The SDP data path on an input cube [c, h, w] with memory operands broadcastable to it."""
+    if cfg.in_precision == FP16:
+        from models.sdp_fp16 import sdp_fp16
+        r = sdp_fp16(cube, cfg.bs, cfg.bn, cfg.ew, ops, cfg.nan_to_zero, out_int16=cfg.out_precision == INT16)
+        return DatapathResult(r.data, r.saturation_count, r.unequal, {}, r.status)
     fn = lut if lut is not None else _lut_fn(cfg, lut_tables)
     return sdp_datapath(cube, cfg.bs, cfg.bn, cfg.ew, cfg.cvt, ops, fn, out_bits=8 * cfg.out_elem_bytes)
 
@@ -551,4 +566,4 @@ def run_sdp(cfg: SdpConfig, mem: object, flying_input: NDArray[np.integer] | Non
         data = res.data[:out.surfaces * out.atom_bytes]
         out.write(pick_memory(cfg.dst_ram_mc, mem, sec_mem),  # type: ignore[arg-type]
                   data.astype(np.int8 if cfg.out_elem_bytes == 1 else np.int16))
-    return SdpResult(res.data, res.saturation_count, res.unequal, res.lut_stats, written)
+    return SdpResult(res.data, res.saturation_count, res.unequal, res.lut_stats, written, res.status)

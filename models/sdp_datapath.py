@@ -12,7 +12,7 @@ Order and widths follow NVIDIA's C model (cmod/hls/sdp) and were checked against
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -124,6 +124,8 @@ class DatapathResult:
     saturation_count: int
     unequal: bool
     lut_stats: dict[str, int]
+    status: dict[str, int] = field(default_factory=dict)
+    """FP16's NaN/infinity counters (D_STATUS_NAN_INPUT_NUM, ...), empty at INT8/INT16."""
 
 
 def _operand(from_mem: bool, mem: IntArray | None, reg: IntArray, what: str) -> IntArray:

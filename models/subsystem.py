@@ -202,6 +202,7 @@ class ModelTarget:
         layout = sdp.dst_layout(cfg) if res.written else None
         stats = {"D_PERF_OUT_SATURATION": res.saturation_count, "D_STATUS": int(res.status_unequal)}
         stats.update({f"D_PERF_LUT_{k.upper()}": v for k, v in res.lut_stats.items()})
+        stats.update(res.status)
         self._done("SDP", stats, layout, self._out_mem(cfg.dst_ram_mc))
         if cfg.to_pdp and not self._run_pdp(flying_input=res.flying_output):
             raise TraceError("SDP sends its output on the fly but PDP is not in on-the-fly mode")

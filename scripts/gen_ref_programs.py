@@ -37,7 +37,8 @@ from scripts.ref_programs.common import GOLDEN, Program, dat_text, write_program
 
 # sdplut: SDP programs with the EW LUT (its own series, so that adding it changed no sdp program)
 # pdpfp16: PDP at FP16
-UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16")
+# sdpfp16: SDP at FP16 (FP16 or INT16 out)
+UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16", "sdpfp16")
 NVIDIA_BRANCH = "nvdlav1"
 MIRROR = Path("/work/.mirror/nvdla+hw/repo")
 TRACES = ROOT / "traces"
@@ -58,6 +59,9 @@ def make_program(unit: str, seed: int, index: int) -> Program:
     if unit in ("pdp", "pdpfp16"):
         from scripts.ref_programs.pdp import pdp_program
         prog = pdp_program(rng, name, "FP16" if unit == "pdpfp16" else "INT16")
+    elif unit == "sdpfp16":
+        from scripts.ref_programs.sdp_fp16 import sdp_fp16_program
+        prog = sdp_fp16_program(rng, name)
     elif unit in ("sdp", "sdplut"):
         from scripts.ref_programs.sdp import sdp_program
         prog = sdp_program(rng, name, lut=unit == "sdplut")

@@ -142,10 +142,10 @@ def test_a_running_layer_reads_enabled_until_its_interrupt(tmp_path: Path) -> No
 def test_a_precision_the_model_lacks_skips_naming_the_field(tmp_path: Path) -> None:
     _write_identity_trace(tmp_path / "fp16")
     txn = tmp_path / "fp16" / "input.txn"
-    fmt = csb_word("SDP", "D_DATA_FORMAT")
-    txn.write_text(txn.read_text() + f"write_reg {fmt:#010x} 0xa\n")  # PROC and OUT FP16: not modelled yet
+    fmt = csb_word("CDP", "D_DATA_FORMAT")
+    txn.write_text(txn.read_text() + f"write_reg {fmt:#010x} 0x2\n")  # CDP FP16: not modelled yet
     result = replay_on_model(tmp_path / "fp16")
-    assert result.message.startswith("SKIP: needs FP16: SDP.D_DATA_FORMAT.PROC_PRECISION at ")
+    assert result.message.startswith("SKIP: needs FP16: CDP.D_DATA_FORMAT.INPUT_DATA_TYPE at ")
     assert f"input.txn:{len(txn.read_text().splitlines())}" in result.message
 
 
