@@ -1,8 +1,9 @@
-"""SDP benchmark on the RTL top level: cycles from OP_ENABLE to the interrupt against the 64-bit bus bounds.
+"""SDP benchmark on the RTL top level: OP_ENABLE-to-interrupt cycles against the configuration's bus bounds.
 
-For every SDP NVDLA trace in traces/nv_small* that the RTL runs (tb/trace_rtl.py's units_needed and
-rtl_capabilities decide; the others are listed as SKIP with the capability they need) and for synthetic
-layers programmed through the SDP driver layer (models/driver_sdp.py) on int8 cubes:
+For every SDP NVDLA trace of the configuration ($CONFIG; models/trace.py trace_roots) that the RTL runs
+(tb/trace_rtl.py's units_needed and rtl_capabilities decide; the others are listed as SKIP with the
+capability they need) and for synthetic layers programmed through the SDP driver layer (models/driver_sdp.py)
+on int8 cubes laid out at the configuration's atom:
   cube64_pass     64x64x64, every block bypassed;
   cube64_bs_bn    64x64x64, BS and BN with per-channel ALU and MUL operands (2 bytes each) from memory;
   cube64_ew_lut   64x64x64, EW MUL with a per-element 2-byte operand from memory, then the EW LUT
@@ -17,9 +18,11 @@ the top (rtl/top/nvdla_pp_top.v) runs the layer with the simulation memory
               only after the last write response; of the last interrupt the layer waits for: SDP's done is
               masked in GLB S_INTR_MASK while PDP's follows, in the SDP->PDP on-the-fly trace);
   read/write  bytes the memory served on R and took on W;
-  bound       (read + written) / 8: the cycles one 64-bit bus needs to move those bytes;
-  busier      max(read, written) / 8: AXI reads and writes use separate channels, so this is the bound of
-              the busier channel (SDP reads the input and its operand cubes on R, writes the output on W);
+  bound       (read + written) / bus bytes: the cycles one bus of the configuration ($CONFIG, one atom a
+              beat) needs to move those bytes;
+  busier      max(read, written) / bus bytes: AXI reads and writes use separate channels, so this is the
+              bound of the busier channel (SDP reads the input and its operand cubes on R, writes the output
+              on W);
   ratios      cycles / bound and cycles / busier;
   cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
               C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
@@ -83,6 +86,7 @@ from models.trace import TraceError, default_trace_folders  # noqa: E402
 from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from tb import outcome  # noqa: E402
 from tb.bench_target import (  # noqa: E402
+    ATOM_BYTES,
     BUS_BYTES,
     BenchTarget,
     Row,
@@ -127,7 +131,7 @@ class Synthetic:
 
 def packed(width: int, height: int, elem_bytes: int, base: int) -> Surface:
     """A line- and surface-packed cube of `elem_bytes` bytes per element."""
-    line = width * BUS_BYTES * elem_bytes
+    line = width * ATOM_BYTES * elem_bytes
     return Surface(base, line, line * height)
 
 
@@ -397,7 +401,7 @@ def main() -> int:
     os.environ["BENCH_ONLY"] = args.only
     tag, results, raw = run_on_top("sdp", args)
     rows = [SdpRow(**r) for r in raw]
-    print(f"SDP on the RTL top level ({tag}), {memory_note(args)}, "
+    print(f"SDP on the RTL top level ({configs.load().name}: {tag}), {memory_note(args)}, "
           f"bound = (read + written bytes) / {BUS_BYTES}, busier = max(read, written) / {BUS_BYTES}; "
           f"seed {results[0].seed if results else '?'}")
     if rows:

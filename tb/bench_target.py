@@ -56,7 +56,10 @@ def csb_address(unit: str, reg: str) -> int:
 ROOT = Path(__file__).resolve().parent.parent
 CLK_NS = 10                       # the wrapper's clock: 100 MHz
 LAYER_TIMEOUT_CYCLES = 2_000_000  # bounds a hang only
-BUS_BYTES = 8                     # 64-bit AXI data
+# The run's configuration ($CONFIG) sizes the benchmarks: its AXI data bus (the bound's beat) and its atom
+# (the benchmark cubes' layout; one atom a beat here, configs.parse checks bus_bits = atom * 8)
+BUS_BYTES = configs.load().bus_bytes
+ATOM_BYTES = configs.load().atom_bytes
 DONE_BITS = intr_mask(("SDP", "CDP", "PDP"))  # GLB S_INTR_MASK: their done, groups 0 and 1
 
 
