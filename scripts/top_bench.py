@@ -95,7 +95,7 @@ def records(unit: str, rows: list[Any], args: argparse.Namespace) -> list[dict[s
     for r in rows:
         skipped = getattr(r, "skipped", False)
         rec: dict[str, Any] = {
-            "name": r.name, "unit": unit, "config": configs.load().name,
+            "kind": "layer", "name": r.name, "unit": unit, "config": configs.load().name,
             "bus_bytes": BUS_BYTES, "cycles": r.cycles,
             "bound_cycles": max(r.read_bytes, r.write_bytes) // BUS_BYTES,
             "shared_bound_cycles": (r.read_bytes + r.write_bytes) // BUS_BYTES,

@@ -1,0 +1,78 @@
+"""Per-configuration figures from reports/bench.json's records: the 64x64x64 layers' cycles against the busier
+channel's bound, per unit, and the area per unit (scripts/area.py), as one Markdown table (the README's
+"Benchmarks per configuration" table is this output). Records of several configurations live side by side in
+reports/bench.json: a run at one configuration replaces only that configuration's records (`merge`).
+
+Usage: .venv/bin/python scripts/config_figures.py [reports/bench.json]   (printed by scripts/bench.py too)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+REPORT = ROOT / "reports" / "bench.json"
+CUBE_PREFIX = "cube64"   # the 64x64x64 layers of every unit (cube64_*, cube64x64x64_lrn5)
+LAYER_UNITS = ("sdp", "pdp", "cdp")
+AREA_UNITS = ("SDP", "PDP", "CDP", "BDMA", "memif", "csb_regs", "total")
+
+
+def load(path: Path = REPORT) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    data = json.loads(path.read_text())
+    return data if isinstance(data, list) else []
+
+
+def merge(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The new records, and the old ones of every configuration (and memory timing) the new ones do not
+    cover: figures at another latency are not the same measurement, so they are kept apart."""
+    covered = {(r.get("config"), r.get("memory")) for r in new}
+    return [r for r in old if (r.get("config"), r.get("memory")) not in covered] + new
+
+
+def ratio_range(records: list[dict[str, Any]]) -> str:
+    """min-max of cycles / bound_cycles (the busier channel's beats) over the layers; '-' when none."""
+    ratios = sorted(r["cycles"] / r["bound_cycles"] for r in records if r.get("bound_cycles"))
+    if not ratios:
+        return "-"
+    low, high = f"{ratios[0]:.3f}", f"{ratios[-1]:.3f}"
+    return low if low == high else f"{low}-{high}"
+
+
+def table(records: list[dict[str, Any]]) -> str:
+    """One row per configuration and memory timing of the layer records; the area columns from its area
+    records (the same for every memory timing)."""
+    layers = [r for r in records if r.get("kind", "layer") == "layer"]
+    area = {(r["config"], r["unit"]): r for r in records if r.get("kind") == "area"}
+    keys = sorted({(r["config"], r.get("memory", "")) for r in layers}
+                  | {(c, "") for c, _ in area if not any(r["config"] == c for r in layers)})
+    head = ["configuration", "bus", "memory", *(f"{u.upper()} 64^3 cycles/busier" for u in LAYER_UNITS),
+            "checks", *(f"{u} cells" for u in AREA_UNITS)]
+    rows = []
+    for config, memory in keys:
+        mine = [r for r in layers if r["config"] == config and r.get("memory", "") == memory]
+        bus = next((r.get("bus_bytes") for r in mine if r.get("bus_bytes")), None)
+        cube = {u: [r for r in mine if r["unit"] == u and r["name"].startswith(CUBE_PREFIX)]
+                for u in LAYER_UNITS}
+        bad = [r["name"] for r in mine if r["check"] != "ok" and not r["check"].startswith("SKIP")]
+        checks = "-" if not mine else (f"{len(mine)} ok" if not bad else f"FAILED: {', '.join(bad)}")
+        cells = [f"{area[(config, u)]['cells']:,}" if (config, u) in area else "-" for u in AREA_UNITS]
+        rows.append([config, f"{bus * 8}-bit" if bus else "-", memory or "-",
+                     *(ratio_range(cube[u]) for u in LAYER_UNITS), checks, *cells])
+    level = next((r["synthesis"] for r in area.values()), "")
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines) + (f"\n\nArea: Yosys cells ({level})." if level else "")
+
+
+def main() -> int:
+    print(table(load(Path(sys.argv[1]) if len(sys.argv) > 1 else REPORT)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
