@@ -26,6 +26,7 @@ import json
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -54,14 +55,18 @@ def base_name(module: str) -> str:
     return parts[1] if module.startswith("$paramod") and len(parts) > 1 else module.lstrip("\\")
 
 
-def recursive_cells(modules: dict[str, Any]) -> dict[str, int]:
-    """Every module's cells including its sub-modules' (an instance counts as its module's cells, not 1)."""
+def recursive_totals(modules: dict[str, Any], own: str) -> dict[str, int]:
+    """Every module's `own` figure (num_cells, num_memory_bits) including its sub-modules', each instance
+    counted as its module's figure; num_cells_by_type lists the instances by module, so they are
+    subtracted from a module's own count."""
     totals: dict[str, int] = {}
 
     def total(name: str) -> int:
         if name not in totals:
             by_type = modules[name].get("num_cells_by_type", {})
-            totals[name] = sum(n * total(t) if t in modules else n for t, n in by_type.items())
+            subs = [(t, n) for t, n in by_type.items() if t in modules]
+            mine = int(modules[name].get(own, 0)) - (sum(n for _, n in subs) if own == "num_cells" else 0)
+            totals[name] = mine + sum(n * total(t) for t, n in subs)
         return totals[name]
 
     for name in modules:
@@ -69,34 +74,42 @@ def recursive_cells(modules: dict[str, Any]) -> dict[str, int]:
     return totals
 
 
-def unit_cells(stat: dict[str, Any]) -> dict[str, int]:
-    """The top's cells by unit (UNIT_OF; register files to csb_regs; the top's own cells to `top`)."""
+def by_unit(stat: dict[str, Any], own: str) -> dict[str, int]:
+    """The top's `own` figure by unit (UNIT_OF; register files to csb_regs; the top's own to `top`)."""
     # a plain module is named "\\name" in `modules` but "name" as a cell type; one spelling for both
     modules = {name.removeprefix("\\"): body for name, body in stat["modules"].items()}
-    totals = recursive_cells(modules)
+    totals = recursive_totals(modules, own)
     top = next(m for m in modules if base_name(m) == SUBSYSTEM_TOP)
     out = dict.fromkeys(UNITS, 0)
     for cell_type, n in modules[top]["num_cells_by_type"].items():
-        if cell_type not in modules:
-            out["top"] += n
-            continue
-        name = base_name(cell_type)
-        unit = UNIT_OF.get(name, "csb_regs" if name.endswith("_regs") else "top")
-        out[unit] += n * totals[cell_type]
+        if cell_type in modules:
+            name = base_name(cell_type)
+            out[UNIT_OF.get(name, "csb_regs" if name.endswith("_regs") else "top")] += n * totals[cell_type]
+    out["top"] += totals[top] - sum(out.values())
     out["total"] = totals[top]
     return out
 
 
-def synthesize(config: configs.Configuration, level: str) -> tuple[dict[str, int], float]:
-    """Run Yosys on the top at the configuration's parameters; (cells by unit, wall seconds)."""
+@dataclass(frozen=True)
+class Area:
+    cells: dict[str, int]         # by unit (UNITS and "total")
+    memory_bits: dict[str, int]   # bits of the arrays Yosys infers as memories (FIFOs, line buffer, LUT)
+    wall_s: float
+
+
+def synthesize(config: configs.Configuration, level: str) -> Area:
+    """Run Yosys on the top at the configuration's parameters. The memory bits are counted after `proc`,
+    before the coarse stage turns each memory into one $mem_v2 cell whatever its size."""
     needed = " ".join(map(str, dependencies(SUBSYSTEM_TOP, module_names(rtl_files()))))
     params = config.verilog_parameters()
     chparam = "".join(f"chparam -set {k} {v} {SUBSYSTEM_TOP}; " for k, v in params.items())
     out_dir = Path("build") / "area"   # repo-relative: yowasp's sandbox sees only the working directory
     (ROOT / out_dir).mkdir(parents=True, exist_ok=True)
-    log, stat_json = out_dir / f"{config.name}_{level}.log", out_dir / f"{config.name}_{level}.json"
-    script = (f"read_verilog -sv {' '.join(INCLUDES)} {needed}; {chparam}{LEVELS[level]}; "
-              f"tee -q -o {stat_json} stat -json")
+    stem = out_dir / f"{config.name}_{level}"
+    log, stat_json, mem_json = (Path(f"{stem}{suffix}") for suffix in (".log", ".json", "_memories.json"))
+    script = (f"read_verilog -sv {' '.join(INCLUDES)} {needed}; {chparam}"
+              f"hierarchy -top {SUBSYSTEM_TOP}; proc; tee -q -o {mem_json} stat -json; "
+              f"{LEVELS[level]}; tee -q -o {stat_json} stat -json")
     start = time.perf_counter()
     proc = subprocess.run([yosys_exe(), "-q", "-l", str(log), "-p", script], cwd=ROOT, capture_output=True,
                           text=True, check=False)
@@ -104,7 +117,9 @@ def synthesize(config: configs.Configuration, level: str) -> tuple[dict[str, int
     if proc.returncode != 0 or not (ROOT / stat_json).exists():
         raise RuntimeError(f"synthesis of {SUBSYSTEM_TOP} at {config.name} failed (log: {log}): "
                            f"{proc.stderr.strip()[-500:]}")
-    return unit_cells(json.loads((ROOT / stat_json).read_text())), wall
+    cells = by_unit(json.loads((ROOT / stat_json).read_text()), "num_cells")
+    bits = by_unit(json.loads((ROOT / mem_json).read_text()), "num_memory_bits")
+    return Area(cells, bits, wall)
 
 
 def yosys_version() -> str:
@@ -114,13 +129,14 @@ def yosys_version() -> str:
 
 def area_records(config: configs.Configuration, level: str) -> list[dict[str, Any]]:
     """One reports/bench.json record per unit (and the total), printed as a line."""
-    cells, wall = synthesize(config, level)
+    area = synthesize(config, level)
     tool = f"{yosys_version()}, {LEVELS[level]}, not flattened"
-    present = [u for u in (*UNITS, "total") if cells[u] or u != "BDMA"]
-    print(f"area of {SUBSYSTEM_TOP} at {config.name} ({tool}; {wall:.0f} s): "
-          + ", ".join(f"{u} {cells[u]:,}" for u in present) + " cells")
-    return [{"kind": "area", "name": f"area_{u}", "unit": u, "config": config.name, "cells": cells[u],
-             "level": level, "synthesis": tool} for u in present]
+    present = [u for u in (*UNITS, "total") if area.cells[u] or u != "BDMA"]
+    print(f"area of {SUBSYSTEM_TOP} at {config.name} ({tool}; {area.wall_s:.0f} s): "
+          + ", ".join(f"{u} {area.cells[u]:,} ({area.memory_bits[u] / 1024:.1f} Kbit)" for u in present)
+          + " cells (memory bits)")
+    return [{"kind": "area", "name": f"area_{u}", "unit": u, "config": config.name, "cells": area.cells[u],
+             "memory_bits": area.memory_bits[u], "level": level, "synthesis": tool} for u in present]
 
 
 def main() -> int:

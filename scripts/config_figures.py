@@ -43,6 +43,12 @@ def ratio_range(records: list[dict[str, Any]]) -> str:
     return low if low == high else f"{low}-{high}"
 
 
+def area_cell(record: dict[str, Any]) -> str:
+    """Cells, and the memory arrays' Kbit (a memory is one cell at the coarse level, whatever its size)."""
+    bits = record.get("memory_bits")
+    return f"{record['cells']:,}" + (f" ({bits / 1024:.1f} Kbit)" if bits else "")
+
+
 def table(records: list[dict[str, Any]]) -> str:
     """One row per configuration and memory timing of the layer records; the area columns from its area
     records (the same for every memory timing)."""
@@ -60,13 +66,14 @@ def table(records: list[dict[str, Any]]) -> str:
                 for u in LAYER_UNITS}
         bad = [r["name"] for r in mine if r["check"] != "ok" and not r["check"].startswith("SKIP")]
         checks = "-" if not mine else (f"{len(mine)} ok" if not bad else f"FAILED: {', '.join(bad)}")
-        cells = [f"{area[(config, u)]['cells']:,}" if (config, u) in area else "-" for u in AREA_UNITS]
+        cells = [area_cell(area[(config, u)]) if (config, u) in area else "-" for u in AREA_UNITS]
         rows.append([config, f"{bus * 8}-bit" if bus else "-", memory or "-",
                      *(ratio_range(cube[u]) for u in LAYER_UNITS), checks, *cells])
     level = next((r["synthesis"] for r in area.values()), "")
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines) + (f"\n\nArea: Yosys cells ({level})." if level else "")
+    note = f"\n\nArea: Yosys cells ({level}); in brackets the bits of the memories Yosys infers." if level else ""
+    return "\n".join(lines) + note
 
 
 def main() -> int:
