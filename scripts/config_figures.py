@@ -72,7 +72,7 @@ def table(records: list[dict[str, Any]]) -> str:
     level = next((r["synthesis"] for r in area.values()), "")
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
-    note = f"\n\nArea: Yosys cells ({level}); in brackets the bits of the memories it infers." if level else ""
+    note = f"\n\nArea: Yosys cells ({level}); in brackets the bits of its memories." if level else ""
     return "\n".join(lines) + note
 
 
