@@ -44,12 +44,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from models import configs, lut_program  # noqa: E402
-from models import registers as regmap  # noqa: E402
 from models.cdp import cdp_compute, input_convert  # noqa: E402
 from models.driver_cdp import Convertor, Surface, cdp_layer  # noqa: E402
 from models.regfile import RegWrite  # noqa: E402
-from models.replay import MemWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
-from models.trace import TraceError, default_trace_folders  # noqa: E402
+from models.replay import MemWrite, Step, WaitInterrupt  # noqa: E402
+from models.trace import default_trace_folders  # noqa: E402
 from scripts.bench_pdp import table  # noqa: E402
 from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from tb import outcome  # noqa: E402
@@ -59,7 +58,10 @@ from tb.bench_target import (  # noqa: E402
     BenchTarget,
     Row,
     bench_timing,
+    case_row,
+    csb_address,
     start_top,
+    trace_case,
 )
 from tb.common import make_rng  # noqa: E402
 from tb.trace_rtl import units_needed  # noqa: E402
@@ -122,8 +124,8 @@ async def check_stats(target: BenchTarget) -> str:
     run = target.model.runs[-1] if target.model.runs else None
     if run is None or run.unit != "CDP":
         return "the model ran no CDP layer"
-    await target.csb.write(regmap.address("CDP", "S_POINTER"), run.group)
-    got = {reg: await target.csb.read(regmap.address("CDP", reg)) for reg in STATS}
+    await target.csb.write(csb_address("CDP", "S_POINTER"), run.group)
+    got = {reg: await target.csb.read(csb_address("CDP", reg)) for reg in STATS}
     want = {reg: run.stats[reg] for reg in STATS}
     return "" if got == want else f"statistics registers {got}, the model counts {want}"
 
@@ -136,16 +138,13 @@ async def cdp_benchmark(dut: Any) -> None:
     target = BenchTarget(dut, await start_top(dut, timing), timing)
     cases: list[tuple[str, list[Step] | str]] = []
     for folder in cdp_traces():
-        try:
-            cases.append((folder.name, trace_steps(folder)))
-        except TraceError as err:
-            cases.append((folder.name, str(err)))
+        cases.append((folder.name, trace_case(folder)))
     cases += [(layer.name, cube_steps(layer, data_rng)) for layer in CUBE_LAYERS]
     rows: list[Row] = []
     out = Path(os.environ.get("BENCH_OUT", "bench_cdp.json"))
     for name, steps in cases:
         await target.start_case()
-        row = Row(name, message=steps) if isinstance(steps, str) else await target.run_steps(name, steps)
+        row = case_row(name, steps) if isinstance(steps, str) else await target.run_steps(name, steps)
         if row.ok:
             row.message = await check_stats(target)
             row.ok = not row.message

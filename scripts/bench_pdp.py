@@ -47,8 +47,8 @@ from models import registers as regmap  # noqa: E402
 from models.driver_pdp import recip_kernel  # noqa: E402
 from models.pdp import AVERAGE, MAX, PdpConfig, check_memory_layout  # noqa: E402
 from models.regfile import RegWrite  # noqa: E402
-from models.replay import MemWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
-from models.trace import TraceError, default_trace_folders  # noqa: E402
+from models.replay import MemWrite, Step, WaitInterrupt  # noqa: E402
+from models.trace import default_trace_folders  # noqa: E402
 from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from tb import outcome  # noqa: E402
 from tb.bench_target import (  # noqa: E402
@@ -57,7 +57,9 @@ from tb.bench_target import (  # noqa: E402
     BenchTarget,
     Row,
     bench_timing,
+    case_row,
     start_top,
+    trace_case,
 )
 from tb.common import make_rng  # noqa: E402
 from tb.trace_rtl import units_needed  # noqa: E402
@@ -143,16 +145,13 @@ async def pdp_benchmark(dut: Any) -> None:
     target = BenchTarget(dut, await start_top(dut, timing), timing)
     cases: list[tuple[str, list[Step] | str]] = []
     for folder in pdp_traces():
-        try:
-            cases.append((folder.name, trace_steps(folder)))
-        except TraceError as err:
-            cases.append((folder.name, str(err)))
+        cases.append((folder.name, trace_case(folder)))
     cases += [(layer.name, cube_steps(layer, data_rng)) for layer in CUBE_LAYERS]
     rows: list[Row] = []
     out = Path(os.environ.get("BENCH_OUT", "bench_pdp.json"))
     for name, steps in cases:
         await target.start_case()
-        row = Row(name, message=steps) if isinstance(steps, str) else await target.run_steps(name, steps)
+        row = case_row(name, steps) if isinstance(steps, str) else await target.run_steps(name, steps)
         dut._log.info("%s: %d cycles, %s %s", name, row.cycles, "ok" if row.ok else "FAIL", row.message)
         rows.append(row)
         out.write_text(json.dumps([asdict(r) for r in rows]))
@@ -177,7 +176,7 @@ def table(rows: list[Row]) -> str:
                      f"{r.cycles / busiest:.3f}" if busiest else "-",
                      f"{r.cycles / r.wall_s:,.0f}" if r.wall_s > 0 else "-",
                      f"{r.cpp_cycles_per_s:,.0f}" if r.cpp_cycles_per_s else "-",
-                     "ok" if r.ok else f"FAIL: {r.message}"))
+                     r.message if r.skipped else "ok" if r.ok else f"FAIL: {r.message}"))
     widths = [max(len(x[i]) for x in (head, *body)) for i in range(len(head))]
     fmt = lambda cells: " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True))  # noqa: E731
     rule = "-+-".join("-" * w for w in widths)

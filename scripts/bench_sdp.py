@@ -66,7 +66,6 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from models import configs, lut_program  # noqa: E402
-from models import registers as regmap  # noqa: E402
 from models.driver_sdp import (  # noqa: E402
     EwBlock,
     OutputCvt,
@@ -78,11 +77,11 @@ from models.driver_sdp import (  # noqa: E402
 )
 from models.memory import Memory  # noqa: E402
 from models.regfile import RegWrite  # noqa: E402
-from models.replay import MemWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
+from models.replay import MemWrite, Step, WaitInterrupt  # noqa: E402
 from models.sdp import SdpResult, run_sdp  # noqa: E402
 from models.sdp_datapath import ALU_EQL, ALU_SUM  # noqa: E402
 from models.subsystem import RunRecord  # noqa: E402
-from models.trace import TraceError, default_trace_folders  # noqa: E402
+from models.trace import default_trace_folders  # noqa: E402
 from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from tb import outcome  # noqa: E402
 from tb.bench_target import (  # noqa: E402
@@ -91,7 +90,9 @@ from tb.bench_target import (  # noqa: E402
     BenchTarget,
     Row,
     bench_timing,
+    csb_address,
     start_top,
+    trace_case,
     with_interrupt_masks,
 )
 from tb.common import make_rng  # noqa: E402
@@ -111,9 +112,7 @@ RATIO_NOTE = 1.3     # the busier-channel ratio above which the summary asks for
 
 @dataclass
 class SdpRow(Row):
-    """bench_pdp's row plus a skipped trace (not run: the RTL lacks what it needs; not a failure)."""
-
-    skipped: bool = False
+    """bench_pdp's row (a skipped trace: not run, the RTL lacks what it needs; not a failure)."""
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -256,8 +255,8 @@ def expected_stats(stats: dict[str, int]) -> dict[str, int]:
 
 
 async def read_stats(target: BenchTarget, group: int) -> dict[str, int]:
-    await target.csb.write(regmap.address("SDP", "S_POINTER"), group)
-    return {reg: await target.csb.read(regmap.address("SDP", reg)) for reg in STATS}
+    await target.csb.write(csb_address("SDP", "S_POINTER"), group)
+    return {reg: await target.csb.read(csb_address("SDP", reg)) for reg in STATS}
 
 
 def last_sdp_runs(runs: list[RunRecord]) -> dict[int, RunRecord]:
@@ -323,10 +322,7 @@ def cases(data_rng: np.random.Generator) -> list[tuple[str, list[Step] | Synthet
         if not selected(folder.name):
             continue
         reason = skip_reason(needed)
-        try:
-            found.append((folder.name, reason or trace_steps(folder)))
-        except TraceError as err:
-            found.append((folder.name, str(err)))
+        found.append((folder.name, reason or trace_case(folder)))
     # Every synthetic layer draws its data, selected or not, so --only keeps a seed's data.
     built = [(name, synthetic(name, dims, make, data_rng)) for name, dims, make in SYNTHETIC]
     found += [(name, layer) for name, layer in built if selected(name)]

@@ -37,6 +37,7 @@ from models.replay import (
     TraceResult,
     WaitInterrupt,
     crc_failure,
+    load_steps,
     locate_against,
     mem_failure,
     read_failure,
@@ -77,6 +78,23 @@ class Row:
     cpp_cycles_per_s: float = 0.0
     cpp_check: str = ""
     checks: int = 0           # output checks made (CRCs, layers scored against the model)
+    skipped: bool = False     # a trace not run: it needs what the model or the RTL lacks (not a failure)
+
+
+def trace_case(folder: Path) -> list[Step] | str:
+    """A trace's steps for a benchmark (`.cfg` or `.txn`), or why it cannot run: "SKIP: needs ..." when it
+    needs what this subsystem lacks (nv_full's INT16 `.txn` layers), the reading error otherwise."""
+    try:
+        steps, skip = load_steps(folder)
+    except TraceError as err:
+        return str(err)
+    return f"SKIP: {skip}" if skip else steps
+
+
+def case_row(name: str, why: str) -> Row:
+    """The row of a trace that did not run: skipped (ok) for a SKIP reason, failed otherwise."""
+    skipped = why.startswith("SKIP")
+    return Row(name, ok=skipped, message=why, skipped=skipped)
 
 
 def bench_timing(rng: random.Random) -> MemTiming:
