@@ -133,11 +133,17 @@ def main() -> int:
         lut_figures()
     ok = True
     records: list[dict[str, object]] = []
+    run_config = os.environ.get("CONFIG")
     for name in configs.names() if args.all_configs else [configs.load().name]:
         os.environ["CONFIG"] = name   # the benchmarks' subprocesses and configs.load() follow it
         got, passed = configuration_figures(args)
         records += got
         ok = ok and passed
+    # the configuration-independent figures below run at the run's own configuration again
+    if run_config is None:
+        os.environ.pop("CONFIG", None)
+    else:
+        os.environ["CONFIG"] = run_config
     if not args.top_only:
         for script in sorted((ROOT / "scripts").glob("bench_*.py")):
             if script.name not in TOP_BENCHES:

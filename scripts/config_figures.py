@@ -64,8 +64,10 @@ def table(records: list[dict[str, Any]]) -> str:
         bus = next((r.get("bus_bytes") for r in mine if r.get("bus_bytes")), None)
         cube = {u: [r for r in mine if r["unit"] == u and r["name"].startswith(CUBE_PREFIX)]
                 for u in LAYER_UNITS}
+        skipped = sum(r["check"].startswith("SKIP") for r in mine)
         bad = [r["name"] for r in mine if r["check"] != "ok" and not r["check"].startswith("SKIP")]
-        checks = "-" if not mine else (f"{len(mine)} ok" if not bad else f"FAILED: {', '.join(bad)}")
+        checks = f"{len(mine) - skipped} ok" + (f", {skipped} skipped" if skipped else "")
+        checks = "-" if not mine else (checks if not bad else f"FAILED: {', '.join(bad)}")
         cells = [area_cell(area[(config, u)]) if (config, u) in area else "-" for u in AREA_UNITS]
         rows.append([config, f"{bus * 8}-bit" if bus else "-", memory or "-",
                      *(ratio_range(cube[u]) for u in LAYER_UNITS), checks, *cells])
