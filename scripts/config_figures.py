@@ -43,6 +43,12 @@ def ratio_range(records: list[dict[str, Any]]) -> str:
     return low if low == high else f"{low}-{high}"
 
 
+def cpp_range(records: list[dict[str, Any]]) -> str:
+    """min-max simulated cycles/s of the plain C++ loop (wall-clock: the machine's load shows in it)."""
+    rates = sorted(int(r["cpp_cycles_per_s"]) for r in records if r.get("cpp_cycles_per_s"))
+    return f"{rates[0] / 1000:.0f}-{rates[-1] / 1000:.0f} k" if rates else "-"
+
+
 def area_cell(record: dict[str, Any]) -> str:
     """Cells, and the memory arrays' Kbit (a memory is one cell at the coarse level, whatever its size)."""
     bits = record.get("memory_bits")
@@ -57,7 +63,7 @@ def table(records: list[dict[str, Any]]) -> str:
     keys = sorted({(r["config"], r.get("memory", "")) for r in layers}
                   | {(c, "") for c, _ in area if not any(r["config"] == c for r in layers)})
     head = ["configuration", "bus", "memory", *(f"{u.upper()} 64^3 cycles/busier" for u in LAYER_UNITS),
-            "checks", *(f"{u} cells" for u in AREA_UNITS)]
+            "checks", "C++ loop 64^3 cycles/s", *(f"{u} cells" for u in AREA_UNITS)]
     rows = []
     for config, memory in keys:
         mine = [r for r in layers if r["config"] == config and r.get("memory", "") == memory]
@@ -70,7 +76,7 @@ def table(records: list[dict[str, Any]]) -> str:
         checks = "-" if not mine else (checks if not bad else f"FAILED: {', '.join(bad)}")
         cells = [area_cell(area[(config, u)]) if (config, u) in area else "-" for u in AREA_UNITS]
         rows.append([config, f"{bus * 8}-bit" if bus else "-", memory or "-",
-                     *(ratio_range(cube[u]) for u in LAYER_UNITS), checks, *cells])
+                     *(ratio_range(cube[u]) for u in LAYER_UNITS), checks, cpp_range(mine), *cells])
     level = next((r["synthesis"] for r in area.values()), "")
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
