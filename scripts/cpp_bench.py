@@ -2,8 +2,9 @@
 and the simulation memory (tb/hdl/nvdla_pp_top_mem.v) simulate without Python in the loop.
 
 The cocotb benchmarks write each 64x64x64 layer as a program (tb/bench_target.py, BENCH_CPP_DIR); run_programs
-builds the C++ loop once (sim_build/cpp/top_mem, rebuilt when a source changes), plays every program, and
-checks the output span the loop dumps against the model's bytes the benchmark saved next to the program.
+builds the C++ loop once per configuration (sim_build/cpp/top_mem_<config>, rebuilt when a source changes; the
+loop's memory word is the configuration's atom, -DATOM_BYTES), plays every program, and checks the output span
+the loop dumps against the model's bytes the benchmark saved next to the program.
 
 Usage: .venv/bin/python scripts/cpp_bench.py <program.txt> ...   (normally called by scripts/bench_*.py)
 """
