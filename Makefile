@@ -18,9 +18,12 @@
 #   make bench-all [LATENCY=n]   the top-level benchmarks and area at every configuration, one table
 #   make lint | synth | ruff | clean
 #   CONFIG=<name>        any target at an NVDLA configuration (configs/<name>.json; default nv_small): the top
-#                        benches, traces, synth and bench build at its parameters; the other configurations
-#                        get one batch of random layers each (and their traces) in every run
+#                        benches, traces, synth and bench build at its parameters; every other configuration
+#                        gets a short batch of random layers of each unit (<name>_sdp/_pdp/_cdp) and its
+#                        traces in every run, its long batches and the rest of its top-level regression in
+#                        make nightly (tb/registry/configurations.py)
 #   make lut-report      LUT precision table (sigmoid, tanh, LRN) and PNGs under reports/
+#   make tflite-report   TFLite int8 operators mapped to SDP/PDP, checked against LiteRT (tflite_nvdla/)
 # Each target bootstraps what it needs: .venv from requirements.txt and the Debian packages.
 
 SIM     ?= verilator
@@ -46,7 +49,7 @@ REGRESS_ARGS := --sim $(SIM) $(if $(filter 1,$(WAVES)),--waves) $(if $(SEED),--s
 SHARDS := $(shell seq 1 $(NIGHTLY_SHARDS))
 
 .DEFAULT_GOAL := regress
-.PHONY: regress test nightly nightly-model coverage lint synth traces regs bench bench-all lut-report ruff sysdeps venv clean
+.PHONY: regress test nightly nightly-model coverage lint synth traces regs bench bench-all lut-report tflite-report ruff sysdeps venv clean
 
 $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
@@ -110,3 +113,8 @@ ruff: venv
 
 clean:
 	rm -rf sim_build build waves reports .pytest_cache
+
+# TFLite int8 operators on NVDLA against LiteRT (tflite_nvdla): the test models are generated (seed 2024)
+tflite-report: venv
+	$(PYTHON) -m tflite_nvdla.make_models build/tflite
+	$(PYTHON) -m tflite_nvdla build/tflite/*.tflite

@@ -1,4 +1,5 @@
-"""Bit-exact model of NVDLA's CDP (cross-channel data processor: local response normalization), INT8.
+"""Bit-exact model of NVDLA's CDP (cross-channel data processor: local response normalization), INT8 and
+INT16.
 
 Data path per element (NVIDIA's C model cmod/cdp/NV_NVDLA_cdp.cpp lookup_lut_int8 with the HLS convertors
 cmod/hls/cdp_libs/cdp_icvt.cpp and cdp_ocvt.cpp; notes/nvdla-arithmetic.md):
@@ -14,6 +15,12 @@ output counts when floor(v' / 2^shift) differs from the int8 result by more than
 count); nv_small's D_OUT_SATURATION register itself reads 0 (the regmap README), the count is the
 datapath's. The LUT counts do not depend on D_PERF_ENABLE.LUT_EN (the CDP RTL leaves it unused and the C
 model counts unconditionally).
+
+INT16 (nvdlav1 cmod/cdp/NV_NVDLA_cdp.cpp lookup_lut, cdp_icvt/cdp_ocvt at INT16) is the same path at wider
+widths (`Widths`): two-byte elements (an atom holds atom_bytes / 2), DATIN_OFFSET int16, a 17-bit input
+convertor result, squares of 33 bits summed in the 38-bit LUT input, the LUT result times x17 (33 bits),
+DATOUT_OFFSET 32 bits and the output saturated to int16. The LUT's INDEX_SELECT/OFFSET ranges are the
+INT16 rows of seed 001 (models/lut.py).
 """
 
 from __future__ import annotations
@@ -33,9 +40,22 @@ from models.precision import ConvertorParams, as_signed, convert
 
 IntArray = NDArray[np.int64]
 
-INT8 = 0
-IN_CVT_BITS = 9
-MUL_BITS = 25
+INT8, INT16 = 0, 1
+PRECISION_NAMES = {INT8: "INT8", INT16: "INT16"}
+
+
+@dataclass(frozen=True)
+class Widths:
+    """The bit widths of one precision's integer path (cmod lookup_lut_int8 / lookup_lut)."""
+
+    elem_bytes: int
+    in_offset_bits: int    # DATIN_OFFSET as the input convertor takes it
+    in_cvt_bits: int       # the input convertor's saturated result
+    out_offset_bits: int   # DATOUT_OFFSET as the output convertor takes it
+    out_bits: int          # the output element
+
+
+WIDTHS = {INT8: Widths(1, 8, 9, 25, 8), INT16: Widths(2, 16, 17, 32, 16)}
 
 
 def _field(fields: Mapping[str, Mapping[str, int]], unit: str, name: str, default: int = 0) -> int:
@@ -68,11 +88,14 @@ class CdpConfig:
     atom_bytes: int = 8
     src_ram_mc: bool = True   # CDP_RDMA SRC_RAM_TYPE: MC, the primary memory (else CV, the CV SRAM)
     dst_ram_mc: bool = True   # CDP DST_RAM_TYPE
+    precision: int = INT8     # D_DATA_FORMAT.INPUT_DATA_TYPE (= CDP_RDMA INPUT_DATA)
 
     @classmethod
     def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8,
-                    tables: tuple[ArrayLike, ArrayLike] | None = None) -> CdpConfig:
-        """Decode CDP and CDP_RDMA fields; `tables` are the (LE, LO) entries programmed into the LUT RAM."""
+                    tables: tuple[ArrayLike, ArrayLike] | None = None,
+                    precisions: tuple[str, ...] = ("INT8",)) -> CdpConfig:
+        """Decode CDP and CDP_RDMA fields; `tables` are the (LE, LO) entries programmed into the LUT RAM;
+        `precisions`: those the NVDLA configuration has."""
         def c(name: str, default: int = 0) -> int:
             return _field(fields, "CDP", name, default)
 
@@ -81,10 +104,17 @@ class CdpConfig:
 
         formats = {"CDP INPUT_DATA_TYPE": c("D_DATA_FORMAT.INPUT_DATA_TYPE", 1),
                    "CDP_RDMA INPUT_DATA": r("D_DATA_FORMAT.INPUT_DATA")}
+        usable = [p for p, name in PRECISION_NAMES.items() if name in precisions]
         for name, value in formats.items():
-            if value != INT8:
-                raise ConfigError("CDP: nv_small supports INT8 only (invalid precision conversion)",
-                                  {name: value})
+            if value not in usable:
+                raise ConfigError(f"CDP: {name} {PRECISION_NAMES.get(value, value)} is not a precision of "
+                                  f"this configuration's CDP (it has "
+                                  f"{', '.join(PRECISION_NAMES[p] for p in usable)}; invalid precision "
+                                  "conversion)", {name: value})
+        precision = formats["CDP INPUT_DATA_TYPE"]
+        if formats["CDP_RDMA INPUT_DATA"] != precision:
+            raise ConfigError("CDP: CDP_RDMA INPUT_DATA must equal CDP's INPUT_DATA_TYPE (invalid precision "
+                              "conversion)", formats)
         normalz = c("D_LRN_CFG.NORMALZ_LEN")
         if not 0 <= normalz <= 3:
             raise ConfigError("CDP: maximum supported local_size is 9", {"NORMALZ_LEN": normalz})
@@ -107,39 +137,52 @@ class CdpConfig:
             datout_offset=c("D_DATOUT_OFFSET.DATOUT_OFFSET"),
             datout_scale=c("D_DATOUT_SCALE.DATOUT_SCALE", 1),
             datout_shifter=c("D_DATOUT_SHIFTER.DATOUT_SHIFTER"),
-            lut=LutConfig.from_fields(fields, "CDP", tables),
+            lut=LutConfig.from_fields(fields, "CDP", tables, PRECISION_NAMES[precision]),
             atom_bytes=atom_bytes,
             src_ram_mc=bool(r("D_SRC_DMA_CFG.SRC_RAM_TYPE", 1)),
             dst_ram_mc=bool(c("D_DST_DMA_CFG.DST_RAM_TYPE", 1)),
+            precision=precision,
         )
         validate(cfg)
         return cfg
 
     @property
+    def widths(self) -> Widths:
+        return WIDTHS[self.precision]
+
+    @property
+    def lanes(self) -> int:
+        """Elements per memory atom: atom_bytes at INT8, half as many at INT16."""
+        return self.atom_bytes // self.widths.elem_bytes
+
+    @property
     def surfaces(self) -> int:
-        return -(-self.channels // self.atom_bytes)
+        return -(-self.channels // self.lanes)
 
     @property
     def padded_channels(self) -> int:
-        return self.surfaces * self.atom_bytes
+        return self.surfaces * self.lanes
 
 
 def validate(cfg: CdpConfig) -> None:
     """Seed 001's Limitation rules that a CDP layer can break (the LUT's are checked by LutConfig)."""
-    dims = {"width": cfg.width, "height": cfg.height, "channels": cfg.channels, "atom_bytes": cfg.atom_bytes}
+    dims = {"width": cfg.width, "height": cfg.height, "channels": cfg.channels, "atom_bytes": cfg.lanes,
+            "elem_bytes": cfg.widths.elem_bytes, "align": cfg.atom_bytes}
     check_layout("CDP", "SRC", cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, **dims)
     check_layout("CDP", "DST", cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, **dims)
 
 
 def check_layout(unit: str, side: str, base: int, line_stride: int, surface_stride: int, *, width: int,
-                 height: int, channels: int, atom_bytes: int, elem_bytes: int = 1) -> None:
+                 height: int, channels: int, atom_bytes: int, elem_bytes: int = 1,
+                 align: int | None = None) -> None:
     """Seed 001 Limitation / Data Format rules on one cube in memory; SDP and PDP use it too.
 
     Alignment (nv_small: the memory atom, the datapaths drop address bits below it) of the base and of
     each stride the hardware steps by, then: a line stride at least the bytes of a line (equal is
     LINE_PACKED), a surface stride that holds a whole surface. A line stride is used only when height > 1
     and a surface stride only with more than one surface: NVIDIA's traces leave unused ones arbitrary.
-    `side` names the registers (SRC, DST, BS, ...: <side>_LINE_STRIDE).
+    `side` names the registers (SRC, DST, BS, ...: <side>_LINE_STRIDE). atom_bytes counts the lanes of an
+    atom, each elem_bytes wide; `align` is the memory atom in bytes (default atom_bytes).
     """
     line_bytes = width * atom_bytes * elem_bytes
     surfaces = -(-channels // atom_bytes)
@@ -148,10 +191,11 @@ def check_layout(unit: str, side: str, base: int, line_stride: int, surface_stri
         used[f"{side}_LINE_STRIDE"] = line_stride
     if surfaces > 1:
         used[f"{side}_SURFACE_STRIDE"] = surface_stride
-    misaligned = {name: value for name, value in used.items() if value % atom_bytes}
+    align = align or atom_bytes
+    misaligned = {name: value for name, value in used.items() if value % align}
     if misaligned:
         raise ConfigError(f"{unit}: the alignment for {side} address/line_stride/surf_stride should be "
-                          f"satisfied ({atom_bytes}-byte memory atom)", misaligned)
+                          f"satisfied ({align}-byte memory atom)", misaligned)
     if height > 1 and line_stride < line_bytes:
         raise ConfigError(f"{unit}: {side}_LINE_STRIDE has to be bigger than the actual size per line",
                           {f"{side}_LINE_STRIDE": line_stride, "bytes_per_line": line_bytes})
@@ -181,8 +225,8 @@ def advisories(cfg: CdpConfig) -> list[str]:
 
 @dataclass(frozen=True)
 class CdpResult:
-    output: NDArray[np.int8]
-    """[padded channels, h, w] int8, every lane of every atom."""
+    output: NDArray[np.int8] | NDArray[np.int16]
+    """[padded channels, h, w] int8 or int16 (the precision's), every lane of every atom."""
     out_saturation: int
     le_hit: int
     lo_hit: int
@@ -199,10 +243,12 @@ class CdpResult:
 
 
 def input_convert(cube: ArrayLike, cfg: CdpConfig) -> IntArray:
-    """cdp_in_cvt on an int8 cube [c, h, w]; lanes at or beyond CHANNEL convert as DATIN_OFFSET (to 0)."""
+    """cdp_in_cvt on a cube [c, h, w] of the precision; lanes at or beyond CHANNEL convert as DATIN_OFFSET
+    (to 0)."""
     x = np.asarray(cube, dtype=np.int64)
+    w = cfg.widths
     params = ConvertorParams(cfg.datin_offset, cfg.datin_scale, cfg.datin_shifter & 0x1F,
-                             out_bits=IN_CVT_BITS, offset_bits=8, scale_bits=16)
+                             out_bits=w.in_cvt_bits, offset_bits=w.in_offset_bits, scale_bits=16)
     x9 = convert(x, params).value
     x9[cfg.channels:] = 0
     return x9
@@ -220,25 +266,27 @@ def square_sum(x9: IntArray, local_size: int) -> IntArray:
 
 
 def output_convert(v: IntArray, cfg: CdpConfig) -> tuple[IntArray, int]:
-    """cdp_out_cvt: (int8 values, saturation count as the HLS convertor flags it)."""
+    """cdp_out_cvt: (values of the precision, saturation count as the HLS convertor flags it)."""
     shift = cfg.datout_shifter & 0x3F
-    params = ConvertorParams(cfg.datout_offset, cfg.datout_scale, shift, out_bits=8, offset_bits=MUL_BITS,
-                             scale_bits=16)
+    w = cfg.widths
+    params = ConvertorParams(cfg.datout_offset, cfg.datout_scale, shift, out_bits=w.out_bits,
+                             offset_bits=w.out_offset_bits, scale_bits=16)
     out = convert(v, params).value
-    product = (v - as_signed(cfg.datout_offset, MUL_BITS)) * as_signed(cfg.datout_scale, 16)
+    product = (v - as_signed(cfg.datout_offset, w.out_offset_bits)) * as_signed(cfg.datout_scale, 16)
     floor = np.right_shift(product, shift)
     flagged = np.abs(floor - out) > 1
     return out, int(np.count_nonzero(flagged))
 
 
 def cdp_compute(cube: ArrayLike, cfg: CdpConfig) -> CdpResult:
-    """LRN on an int8 cube [c, h, w] (c: at least CHANNEL; normally the padded channel count)."""
+    """LRN on a cube [c, h, w] of the precision (c: at least CHANNEL; normally the padded channel count)."""
     x9 = input_convert(cube, cfg)
     lut_in = x9 if cfg.sqsum_bypass else square_sum(x9, cfg.local_size)
     looked = lut_lookup(lut_in, cfg.lut)
     v = looked.output if cfg.mul_bypass else looked.output * x9
     out, sat = output_convert(v, cfg)
-    return CdpResult(out.astype(np.int8), sat, looked.le_hit, looked.lo_hit, looked.uflow_count,
+    dtype = np.int8 if cfg.widths.out_bits == 8 else np.int16
+    return CdpResult(out.astype(dtype), sat, looked.le_hit, looked.lo_hit, looked.uflow_count,
                      looked.oflow_count, looked.hybrid, looked)
 
 
@@ -253,6 +301,6 @@ def run_cdp(cfg: CdpConfig, mem: object, sec_mem: object | None = None) -> CdpRe
 
 def cube_layouts(cfg: CdpConfig) -> tuple[CubeLayout, CubeLayout]:
     """(source, destination) cubes of a CDP layer (same size: LRN runs across channels)."""
-    dims = (cfg.width, cfg.height, cfg.channels, cfg.atom_bytes)
+    dims = (cfg.width, cfg.height, cfg.channels, cfg.lanes, cfg.widths.elem_bytes)
     return (CubeLayout(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, *dims),
             CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, *dims))

@@ -77,6 +77,11 @@ class Configuration:
         return dataclasses.replace(self, second_memory_bits=self.bus_bits if present else 0)
 
     @property
+    def units(self) -> tuple[str, ...]:
+        """The units of the register description this configuration's top has (BDMA only where declared)."""
+        return tuple(u for u in regmap.UNITS if u != "BDMA" or self.bdma)
+
+    @property
     def csb_windows(self) -> dict[str, int]:
         """unit -> CSB byte base in this configuration's map."""
         return regmap.CSB_MAPS[self.csb_map]
@@ -88,7 +93,8 @@ class Configuration:
     def verilog_parameters(self) -> dict[str, int]:
         """The parameters of the top level (rtl/top/nvdla_pp_top.v) for this configuration."""
         return {"ATOM": self.atom_bytes, "CSB_MAP": list(regmap.CSB_MAPS).index(self.csb_map),
-                "PDP_MAX_W": self.pdp_max_width, "SEC_MEM": int(self.second_memory), "BDMA": int(self.bdma)}
+                "PDP_MAX_W": self.pdp_max_width, "SEC_MEM": int(self.second_memory), "BDMA": int(self.bdma),
+                "SDP_EW": int(self.sdp.ew), "SDP_LUT": int(self.sdp.lut)}
 
 
 def _fail(path: Path, param: str, why: str) -> ConfigurationError:

@@ -24,6 +24,9 @@ from models import configs
 ATOM_BYTES = configs.load().atom_bytes  # the run's configuration ($CONFIG); the units pass their own
 
 ADDRESS_MASK = 0xFFFFFFFF
+# element bytes -> numpy types of a lane (NVDLA stores two-byte elements little-endian)
+_SIGNED = {1: np.dtype(np.int8), 2: np.dtype("<i2")}
+_UNSIGNED = {1: np.dtype(np.uint8), 2: np.dtype("<u2")}
 
 
 class ByteMemory(Protocol):
@@ -94,23 +97,26 @@ class CubeLayout:
                 out[s, h] = np.asarray(mem.read(self.line_address(s, h), self.line_bytes), dtype=np.uint8)
         return out.reshape(self.surfaces, self.height, self.width, self.atom_bytes * self.elem_bytes)
 
-    def read_lanes(self, mem: ByteMemory) -> NDArray[np.int8]:
-        """Every lane of an int8 cube, padding included: [surfaces * atom_bytes, height, width]."""
-        atoms = self.read_atoms(mem).view(np.int8)
+    def read_lanes(self, mem: ByteMemory) -> NDArray[np.int8] | NDArray[np.int16]:
+        """Every lane of the cube, padding included: [surfaces * atom_bytes, height, width], int8 or (two-byte
+        elements, little-endian) int16."""
+        atoms = self.read_atoms(mem).view(_SIGNED[self.elem_bytes])
         return atoms.transpose(0, 3, 1, 2).reshape(self.surfaces * self.atom_bytes, self.height, self.width)
 
-    def read(self, mem: ByteMemory) -> NDArray[np.int8]:
-        """The int8 cube [channels, height, width]."""
+    def read(self, mem: ByteMemory) -> NDArray[np.int8] | NDArray[np.int16]:
+        """The cube [channels, height, width] (int8, or int16 for two-byte elements)."""
         return self.read_lanes(mem)[:self.channels]
 
     def write(self, mem: ByteMemory, cube: ArrayLike) -> None:
-        """Store an int8 cube [c, h, w] (values taken mod 256), c <= surfaces * atom_bytes: channels padded
-        with zero lanes to whole atoms, every lane written, one write per line."""
+        """Store a cube [c, h, w] (values taken mod 2^(8*elem_bytes)), c <= surfaces * atom_bytes: channels
+        padded with zero lanes to whole atoms, every lane written, one write per line."""
         arr = np.asarray(cube)
         c = arr.shape[0]
-        padded = np.zeros((self.surfaces * self.atom_bytes, self.height, self.width), dtype=np.uint8)
-        padded[:c] = (arr.astype(np.int64) & 0xFF).astype(np.uint8)
+        unsigned = _UNSIGNED[self.elem_bytes]
+        padded = np.zeros((self.surfaces * self.atom_bytes, self.height, self.width), dtype=unsigned)
+        padded[:c] = (arr.astype(np.int64) & ((1 << (8 * self.elem_bytes)) - 1)).astype(unsigned)
         atoms = padded.reshape(self.surfaces, self.atom_bytes, self.height, self.width).transpose(0, 2, 3, 1)
         for s in range(self.surfaces):
             for h in range(self.height):
-                mem.write(self.line_address(s, h), np.ascontiguousarray(atoms[s, h]).reshape(-1))
+                line = np.ascontiguousarray(atoms[s, h]).reshape(-1)
+                mem.write(self.line_address(s, h), line.view(np.uint8))

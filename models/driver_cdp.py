@@ -23,14 +23,18 @@ descriptor fields do (NVIDIA's traces hold 0xff80 for DATIN_OFFSET -128 and 0xff
 The LUT RAM and the S_LUT_* registers are shared by both register groups: the caller must not load a LUT
 while a CDP layer of the other group runs (the KMD waits, dla_cdp_is_ready). `load_lut=False` leaves the
 LUT writes out for a layer that uses the LUT already loaded.
+
+`precision` ("INT8" default, or "INT16" where the run's configuration has it) sets D_DATA_FORMAT of both
+units and the convertor ranges of that precision's datapath (models/cdp.py WIDTHS: INT16 takes an int16
+DATIN_OFFSET and a 32-bit DATOUT_OFFSET); the LUT is checked against the Limitation rows of that precision.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models import registers
-from models.cdp import CdpConfig, cube_layouts
+from models import configs, registers
+from models.cdp import PRECISION_NAMES, WIDTHS, CdpConfig, cube_layouts
 from models.driver_common import (
     ATOM_BYTES,
     RegWrite,
@@ -48,7 +52,7 @@ from models.lut_regs import lut_fields
 __all__ = ["CdpProgram", "Convertor", "Surface", "cdp_layer", "lut_fields", "program_fields"]
 
 LOCAL_SIZES = (3, 5, 7, 9)
-INT8 = 0
+PRECISIONS = {name: code for code, name in PRECISION_NAMES.items()}
 PERF_ALL = 3             # D_PERF_ENABLE: DMA_EN | LUT_EN
 
 # Register order within each unit, as NVIDIA's KMD writes them (processor_cdp_program).
@@ -92,7 +96,7 @@ def _check_range(name: str, value: int, bits: int, signed: bool, rule: str) -> N
 
 
 def _check_description(width: int, height: int, channels: int, local_size: int, datin: Convertor,
-                       datout: Convertor, lut: LutConfig, group: int) -> None:
+                       datout: Convertor, lut: LutConfig, group: int, precision: str) -> None:
     if min(width, height, channels) < 1:
         raise ConfigError("CDP driver: cube width, height and channels must be >= 1",
                           {"width": width, "height": height, "channels": channels})
@@ -103,30 +107,36 @@ def _check_description(width: int, height: int, channels: int, local_size: int, 
         raise ConfigError("CDP driver: register group must be 0 or 1", {"group": group})
     if lut.unit != "CDP":
         raise ConfigError("CDP driver: the LUT must be a CDP LUT (38-bit START/END)", {"unit": lut.unit})
-    _check_range("DATIN_OFFSET", datin.offset, 8, True, "DATIN_OFFSET is an int8 in nv_small")
+    if precision not in PRECISIONS or precision not in configs.load().precisions:
+        raise ConfigError("CDP driver: the precision must be one the configuration's CDP computes",
+                          {"precision": precision, "configuration": configs.load().name})
+    w = WIDTHS[PRECISIONS[precision]]
+    _check_range("DATIN_OFFSET", datin.offset, w.in_offset_bits, True,
+                 f"DATIN_OFFSET is a signed {w.in_offset_bits}-bit value at {precision}")
     _check_range("DATIN_SCALE", datin.scale, 16, True, "DATIN_SCALE is a signed 16-bit value")
     _check_range("DATIN_SHIFTER", datin.shifter, 5, False, "DATIN_SHIFTER is 0..31")
-    _check_range("DATOUT_OFFSET", datout.offset, 25, True, "DATOUT_OFFSET is a signed 25-bit value")
+    _check_range("DATOUT_OFFSET", datout.offset, w.out_offset_bits, True,
+                 f"DATOUT_OFFSET is a signed {w.out_offset_bits}-bit value at {precision}")
     _check_range("DATOUT_SCALE", datout.scale, 16, True, "DATOUT_SCALE is a signed 16-bit value")
     _check_range("DATOUT_SHIFTER", datout.shifter, 6, False, "DATOUT_SHIFTER is 0..63")
 
 
 def _fields(width: int, height: int, channels: int, local_size: int, sqsum_bypass: bool, mul_bypass: bool,
             datin: Convertor, datout: Convertor, lut: LutConfig, src: Surface, dst: Surface,
-            perf: bool) -> dict[str, dict[str, int]]:
+            perf: bool, precision: int) -> dict[str, dict[str, int]]:
     rdma = {
         "D_DATA_CUBE_WIDTH.WIDTH": width - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": height - 1,
         "D_DATA_CUBE_CHANNEL.CHANNEL": channels - 1,
         "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": src.base, "D_SRC_BASE_ADDR_HIGH.SRC_BASE_ADDR_HIGH": 0,
         "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": src.line_stride,
         "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": src.surface_stride,
-        "D_SRC_DMA_CFG.SRC_RAM_TYPE": int(src.ram_mc), "D_DATA_FORMAT.INPUT_DATA": INT8,
+        "D_SRC_DMA_CFG.SRC_RAM_TYPE": int(src.ram_mc), "D_DATA_FORMAT.INPUT_DATA": precision,
     }
     cdp = {
         "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": dst.base, "D_DST_BASE_ADDR_HIGH.DST_BASE_ADDR_HIGH": 0,
         "D_DST_LINE_STRIDE.DST_LINE_STRIDE": dst.line_stride,
         "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": dst.surface_stride,
-        "D_DST_DMA_CFG.DST_RAM_TYPE": int(dst.ram_mc), "D_DATA_FORMAT.INPUT_DATA_TYPE": INT8,
+        "D_DST_DMA_CFG.DST_RAM_TYPE": int(dst.ram_mc), "D_DATA_FORMAT.INPUT_DATA_TYPE": precision,
         # the KMD's map_local_size: 3/5/7/9 -> 0/1/2/3
         "D_LRN_CFG.NORMALZ_LEN": (local_size - 1) // 2 - 1,
         # signed values sign-extended to the register width (see the module docstring)
@@ -153,7 +163,7 @@ def _check_placement(cfg: CdpConfig) -> None:
 def cdp_layer(width: int, height: int, channels: int, *, local_size: int = 5, sqsum_bypass: bool = False,
               mul_bypass: bool = False, datin: Convertor = Convertor(), datout: Convertor = Convertor(),
               lut: LutConfig | LutProgram, src: Surface, dst: Surface, group: int = 0, load_lut: bool = True,
-              perf: bool = True) -> CdpProgram:
+              perf: bool = True, precision: str = "INT8") -> CdpProgram:
     """Validate one LRN layer and return its register program (see the module docstring).
 
     `lut` is the LUT the layer uses, tables included (a LutConfig, or a models.lut_program LutProgram);
@@ -161,12 +171,12 @@ def cdp_layer(width: int, height: int, channels: int, *, local_size: int = 5, sq
     (DMA_EN, LUT_EN) as the KMD does with statistics enabled; the LUT counters count either way.
     """
     lut_cfg = lut.lut_config() if isinstance(lut, LutProgram) else lut
-    _check_description(width, height, channels, local_size, datin, datout, lut_cfg, group)
+    _check_description(width, height, channels, local_size, datin, datout, lut_cfg, group, precision)
     fields = _fields(width, height, channels, local_size, sqsum_bypass, mul_bypass, datin, datout, lut_cfg,
-                     src, dst, perf)
+                     src, dst, perf, PRECISIONS[precision])
     for unit, unit_fields in fields.items():
         check_fits(unit, unit_fields)
-    cfg = CdpConfig.from_fields(fields, ATOM_BYTES, (lut_cfg.le, lut_cfg.lo))
+    cfg = CdpConfig.from_fields(fields, ATOM_BYTES, (lut_cfg.le, lut_cfg.lo), configs.load().precisions)
     _check_placement(cfg)
     writes = lut_unit_writes("CDP", fields, group, rdma_order=_RDMA_ORDER, unit_order=_CDP_ORDER,
                              lut_order=_LUT_ORDER, lut=lut_cfg if load_lut else None)

@@ -19,6 +19,10 @@ Values computed the way NVIDIA's software does:
 - D_POOLING_PADDING_VALUE_{n}_CFG: n * pad_value in the 19-bit field (two's complement): the hardware adds
   PAD_VALUE_{n}X for a run of n padded elements, so it must be the pad value added n times (seed 002: the
   pad value compensates the input offset). NVIDIA's PDP traces program exactly these multiples.
+
+`precision` ("INT8" default, or "INT16" where the run's configuration has it) sets D_DATA_FORMAT of both
+units; the pad value is then an element of that precision (7 x an int16 still fits the 19-bit field, and
+the widths the hardware sign-extends PAD_VALUE_{n}X from: models/pdp.py pad_value).
 """
 
 from __future__ import annotations
@@ -26,13 +30,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from models import registers
+from models import configs, registers
 from models.driver_common import ATOM_BYTES, RegWrite, Surface, check_fits, check_placement
 from models.errors import ConfigError
 from models.pdp import (
     AVERAGE,
     MAX,
     MIN,
+    PRECISION_NAMES,
     PdpConfig,
     check_memory_layout,
     dst_layout,
@@ -47,6 +52,9 @@ PAD_VALUE_BITS = 19
 RECIP_ONE = 1 << 16
 FLYING_OFF = 1           # D_OPERATION_MODE_CFG.FLYING_MODE / D_FLYING_MODE: 1 = input from memory
 _SPLIT_SEARCH_LIMIT = 4096  # candidate band cuts plan_split tries before it gives up
+PRECISIONS = {name: code for code, name in PRECISION_NAMES.items()}
+# the element range of a pad value per precision (the value added for each padded element)
+_PAD_RANGE = {"INT8": (-128, 127), "INT16": (-32768, 32767)}
 
 # Register order within each unit, as NVIDIA's KMD writes them (processor_pdp_program).
 _RDMA_ORDER = (
@@ -130,8 +138,10 @@ def _pooled(size: int, kernel: int, stride: int, pad_before: int, pad_after: int
 
 def _fields(width: int, height: int, channels: int, method: int, kernel: tuple[int, int],
             stride: tuple[int, int], pads: tuple[int, int, int, int], pad_value: int,
-            src: Surface | None, dst: Surface, split: SplitWidths | None) -> dict[str, dict[str, int]]:
+            src: Surface | None, dst: Surface, split: SplitWidths | None,
+            precision: str = "INT8") -> dict[str, dict[str, int]]:
     (kw, kh), (sw, sh), (pl, pr, pt, pb) = kernel, stride, pads
+    fmt = PRECISIONS[precision]
     split_num = 0 if split is None else split.bands - 1
     pdp: dict[str, int] = {
         "D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH": width - 1,
@@ -156,7 +166,7 @@ def _fields(width: int, height: int, channels: int, method: int, kernel: tuple[i
         "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": dst.base, "D_DST_BASE_ADDR_HIGH.DST_BASE_ADDR_HIGH": 0,
         "D_DST_LINE_STRIDE.DST_LINE_STRIDE": dst.line_stride,
         "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": dst.surface_stride,
-        "D_DST_RAM_CFG.DST_RAM_TYPE": int(dst.ram_mc), "D_DATA_FORMAT.INPUT_DATA": 0,
+        "D_DST_RAM_CFG.DST_RAM_TYPE": int(dst.ram_mc), "D_DATA_FORMAT.INPUT_DATA": fmt,
     }
     if src is None:
         return {"PDP": pdp, "PDP_RDMA": {}}
@@ -171,7 +181,7 @@ def _fields(width: int, height: int, channels: int, method: int, kernel: tuple[i
         "D_SRC_BASE_ADDR_HIGH.SRC_BASE_ADDR_HIGH": 0, "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": src.base,
         "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": src.line_stride,
         "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": src.surface_stride,
-        "D_DATA_FORMAT.INPUT_DATA": 0, "D_SRC_RAM_CFG.SRC_RAM_TYPE": int(src.ram_mc),
+        "D_DATA_FORMAT.INPUT_DATA": fmt, "D_SRC_RAM_CFG.SRC_RAM_TYPE": int(src.ram_mc),
         "D_OPERATION_MODE_CFG.SPLIT_NUM": split_num,
         "D_POOLING_KERNEL_CFG.KERNEL_WIDTH": kw - 1, "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH": sw - 1,
         "D_POOLING_PADDING_CFG.PAD_WIDTH": pl,
@@ -208,7 +218,8 @@ def _ordered_writes(fields: Mapping[str, Mapping[str, int]], group: int, flying:
 
 
 def _check_description(width: int, height: int, channels: int, kernel: tuple[int, int],
-                       stride: tuple[int, int], pads: Sequence[int], pad_value: int, group: int) -> None:
+                       stride: tuple[int, int], pads: Sequence[int], pad_value: int, group: int,
+                       precision: str) -> None:
     if min(width, height, channels) < 1:
         raise ConfigError("PDP driver: cube width, height and channels must be >= 1",
                           {"width": width, "height": height, "channels": channels})
@@ -219,8 +230,12 @@ def _check_description(width: int, height: int, channels: int, kernel: tuple[int
     if len(pads) != 4 or min(pads) < 0:
         raise ConfigError("PDP driver: pads are (left, right, top, bottom), each >= 0",
                           {f"pad{i}": p for i, p in enumerate(pads)})
-    if not -128 <= pad_value <= 127:
-        raise ConfigError("PDP driver: the pad value is an int8 (-128..127) in nv_small",
+    if precision not in _PAD_RANGE or precision not in configs.load().precisions:
+        raise ConfigError("PDP driver: the precision must be one the configuration's PDP computes",
+                          {"precision": precision, "configuration": configs.load().name})
+    lo, hi = _PAD_RANGE[precision]
+    if not lo <= pad_value <= hi:
+        raise ConfigError(f"PDP driver: the pad value is an {precision.lower()} ({lo}..{hi})",
                           {"pad_value": pad_value})
     if group not in (0, 1):
         raise ConfigError("PDP driver: register group must be 0 or 1", {"group": group})
@@ -240,7 +255,7 @@ def pdp_layer(width: int, height: int, channels: int, *, method: str | int = "av
               kernel: tuple[int, int] = (1, 1), stride: tuple[int, int] = (1, 1),
               pads: tuple[int, int, int, int] = (0, 0, 0, 0), pad_value: int = 0,
               src: Surface | None, dst: Surface, split: SplitWidths | int | None = None,
-              group: int = 0, max_out_width: int | None = None) -> PdpProgram:
+              group: int = 0, max_out_width: int | None = None, precision: str = "INT8") -> PdpProgram:
     """Validate one pooling layer and return its register program (see the module docstring).
 
     kernel = (width, height), stride = (x, y), pads = (left, right, top, bottom), all in elements;
@@ -248,19 +263,20 @@ def pdp_layer(width: int, height: int, channels: int, *, method: str | int = "av
     an int to have `plan_split` cut the output into bands of at most that width. `max_out_width` is the
     line-buffer limit of the RTL core (its MAX_W); by default the 7 KB buffer of the model.
     """
-    _check_description(width, height, channels, kernel, stride, pads, pad_value, group)
+    _check_description(width, height, channels, kernel, stride, pads, pad_value, group, precision)
     limit = max_band_width(ATOM_BYTES) if max_out_width is None else max_out_width
     m = _method(method)
     if isinstance(split, int):
         out_w = _pooled(width, kernel[0], stride[0], pads[0], pads[1])
         split = plan_split(width, height, channels, method=m, kernel=kernel, stride=stride, pads=pads,
-                           src=src, dst=dst, band_out_width=split) if out_w > split else None
+                           src=src, dst=dst, band_out_width=split,
+                           precision=precision) if out_w > split else None
     if split is not None:
         _check_split(split)
-    fields = _fields(width, height, channels, m, kernel, stride, pads, pad_value, src, dst, split)
+    fields = _fields(width, height, channels, m, kernel, stride, pads, pad_value, src, dst, split, precision)
     for unit, unit_fields in fields.items():
         check_fits(unit, unit_fields)
-    cfg = PdpConfig.from_fields(fields, ATOM_BYTES)
+    cfg = PdpConfig.from_fields(fields, ATOM_BYTES, configs.load().precisions)
     check_memory_layout(cfg)
     _check_rtl_limit(cfg, limit)
     _check_placement(cfg)
@@ -294,7 +310,7 @@ def _split_candidates(out_w: int, band_out_width: int) -> Iterator[tuple[int, in
 
 def plan_split(width: int, height: int, channels: int, *, method: int, kernel: tuple[int, int],
                stride: tuple[int, int], pads: tuple[int, int, int, int], src: Surface | None,
-               dst: Surface, band_out_width: int) -> SplitWidths:
+               dst: Surface, band_out_width: int, precision: str = "INT8") -> SplitWidths:
     """Split-width bands of at most `band_out_width` outputs, cut the way NVIDIA's compiler does
     (pdpHWSplitWidth: full bands first, the remainder last) and, when that breaks a split rule (a last band
     too narrow for the kernel overlap, say), the nearest cut that keeps them. The first candidate the
@@ -311,10 +327,11 @@ def plan_split(width: int, height: int, channels: int, *, method: int, kernel: t
         split = SplitWidths(bands, ins[0], ins[1], ins[2], first_out, mid_out, last_out)
         try:
             _check_split(split)
-            fields = _fields(width, height, channels, method, kernel, stride, pads, 0, src, dst, split)
+            fields = _fields(width, height, channels, method, kernel, stride, pads, 0, src, dst, split,
+                             precision)
             for unit, unit_fields in fields.items():
                 check_fits(unit, unit_fields)
-            PdpConfig.from_fields(fields, ATOM_BYTES)
+            PdpConfig.from_fields(fields, ATOM_BYTES, configs.load().precisions)
         except ConfigError as err:
             last_error = err
             continue

@@ -31,6 +31,12 @@ scales), as NVIDIA's traces hold them; `signed_blocks(cfg)` reads a configuratio
 The LUT RAM and the S_LUT_* registers are shared by both register groups: the caller must not load a LUT
 while an SDP layer of the other group runs (the KMD waits, dla_sdp_is_ready). `load_lut=False` leaves the
 LUT writes out for a layer that uses the LUT already loaded (the LUT given must then describe it).
+
+`in_precision` / `out_precision` ("INT8" default, "INT16" where the run's configuration has it) set every
+precision field of both units: for integers IN = PROC (no conversion before the datapath), except INT16 ->
+INT8, which NVIDIA's hardware does as SDP_RDMA IN_PRECISION INT16 with PROC_PRECISION INT8 (the MRDMA's
+16to8 mode; PROC INT16 with OUT INT8 never completes on its RTL). The cubes' element sizes follow them
+(models/sdp.py SdpConfig src_lanes, lanes, out_lanes).
 """
 
 from __future__ import annotations
@@ -40,7 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models import registers
+from models import configs, registers
 from models.cube import CubeLayout
 from models.driver_common import (
     ATOM_BYTES,
@@ -57,6 +63,7 @@ from models.lut_program import LutProgram
 from models.lut_regs import lut_fields, lut_writes
 from models.precision import as_signed
 from models.sdp import (
+    PRECISION_NAMES,
     USE_ALU,
     USE_BOTH,
     USE_MUL,
@@ -71,6 +78,7 @@ __all__ = ["EwBlock", "EwConverter", "OperandDma", "OutputCvt", "SdpProgram", "S
            "lut_fields", "lut_writes", "operand_dma", "program_fields", "sdp_layer", "signed_blocks"]
 
 INT8 = 0
+PRECISIONS = {name: code for code, name in PRECISION_NAMES.items()}
 USES = {"mul": USE_MUL, "alu": USE_ALU, "both": USE_BOTH}
 _DMAS = (("B", "BS"), ("N", "BN"), ("E", "EW"))   # (RDMA letter, operand block) of BRDMA, NRDMA, ERDMA
 
@@ -169,6 +177,18 @@ def _check_xblock(name: str, blk: XBlock) -> None:
     _check_range(f"{name}_ALU_SHIFT_VALUE", blk.alu_shift, 6, False)
     # The register field has 8 bits; the datapath's truncate takes 6 of them.
     _check_range(f"{name}_MUL_SHIFT_VALUE", blk.mul_shift, 6, False)
+
+
+def _check_features(ew: EwBlock) -> None:
+    """The configuration's SDP must have what the layer uses (configs/<name>.json "sdp": NVIDIA's
+    SDP_EW_ENABLE / SDP_LUT_ENABLE; without them the hardware bypasses EW or the LUT whatever is
+    programmed)."""
+    config = configs.load()
+    if not ew.bypass and not config.sdp.ew:
+        raise ConfigError(f"SDP EW: configuration {config.name} has no EW (SDP_EW_DISABLE)", {"EW_BYPASS": 0})
+    if not ew.bypass and not ew.lut_bypass and not config.sdp.lut:
+        raise ConfigError(f"SDP LUT: configuration {config.name} has no SDP LUT (SDP_LUT_DISABLE)",
+                          {"EW_LUT_BYPASS": 0})
 
 
 def _check_ew(ew: EwBlock) -> None:
@@ -284,6 +304,14 @@ class _Parts:
     dmas: tuple[OperandDma, OperandDma, OperandDma]
     to_pdp: bool
     perf: bool
+    in_precision: int = INT8
+    out_precision: int = INT8
+
+    @property
+    def proc_precision(self) -> int:
+        """INT16 in, INT8 out is processed at INT8 (the 16to8 mode); otherwise at the input's precision."""
+        sixteen_to_eight = (self.in_precision, self.out_precision) == (PRECISIONS["INT16"], INT8)
+        return INT8 if sixteen_to_eight else self.in_precision
 
 
 def _fields(width: int, height: int, channels: int, parts: _Parts, lut: LutConfig | None, src: Surface,
@@ -291,8 +319,9 @@ def _fields(width: int, height: int, channels: int, parts: _Parts, lut: LutConfi
     out = dst if dst is not None else Surface(0, 0, 0)
     rdma = {
         "D_FEATURE_MODE_CFG.FLYING_MODE": 0, "D_FEATURE_MODE_CFG.WINOGRAD": 0,
-        "D_FEATURE_MODE_CFG.IN_PRECISION": INT8, "D_FEATURE_MODE_CFG.PROC_PRECISION": INT8,
-        "D_FEATURE_MODE_CFG.OUT_PRECISION": INT8, "D_FEATURE_MODE_CFG.BATCH_NUMBER": 0,
+        "D_FEATURE_MODE_CFG.IN_PRECISION": parts.in_precision,
+        "D_FEATURE_MODE_CFG.PROC_PRECISION": parts.proc_precision,
+        "D_FEATURE_MODE_CFG.OUT_PRECISION": parts.out_precision, "D_FEATURE_MODE_CFG.BATCH_NUMBER": 0,
         "D_DATA_CUBE_WIDTH.WIDTH": width - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": height - 1,
         "D_DATA_CUBE_CHANNEL.CHANNEL": channels - 1,
         "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": src.base, "D_SRC_BASE_ADDR_HIGH.SRC_BASE_ADDR_HIGH": 0,
@@ -312,7 +341,8 @@ def _fields(width: int, height: int, channels: int, parts: _Parts, lut: LutConfi
         "D_FEATURE_MODE_CFG.FLYING_MODE": 0, "D_FEATURE_MODE_CFG.OUTPUT_DST": int(parts.to_pdp),
         "D_FEATURE_MODE_CFG.WINOGRAD": 0, "D_FEATURE_MODE_CFG.NAN_TO_ZERO": 0,
         "D_FEATURE_MODE_CFG.BATCH_NUMBER": 0, "D_DST_DMA_CFG.DST_RAM_TYPE": int(out.ram_mc),
-        "D_DATA_FORMAT.PROC_PRECISION": INT8, "D_DATA_FORMAT.OUT_PRECISION": INT8,
+        "D_DATA_FORMAT.PROC_PRECISION": parts.proc_precision,
+        "D_DATA_FORMAT.OUT_PRECISION": parts.out_precision,
         "D_CVT_OFFSET.CVT_OFFSET": parts.cvt.offset & 0xFFFFFFFF,
         "D_CVT_SCALE.CVT_SCALE": parts.cvt.scale & 0xFFFF, "D_CVT_SHIFT.CVT_SHIFT": parts.cvt.shift,
         **{f"D_PERF_ENABLE.PERF_{k}_EN": int(parts.perf) for k in ("DMA", "LUT", "SAT", "NAN_INF_COUNT")},
@@ -355,21 +385,24 @@ def _cubes(cfg: SdpConfig) -> dict[str, CubeLayout]:
     """The cubes this layer reads and writes (an output only when it goes to memory); a 1x1 cube and
     per-kernel operands are packed."""
     s, w, h = cfg.surfaces, cfg.width, cfg.height
-    c = s * ATOM_BYTES
+    lanes = cfg.lanes   # the input's elements per atom; the operands' per-element layout follows it
+    c = s * lanes
 
-    def cube(base: int, line: int, surf: int, elem: int, packed: bool) -> CubeLayout:
+    def cube(base: int, line: int, surf: int, elem: int, packed: bool, atom: int = lanes) -> CubeLayout:
         if packed:
-            return CubeLayout.packed(base, w, h, c, ATOM_BYTES, elem)
-        return CubeLayout(base, line, surf, w, h, c, ATOM_BYTES, elem)
+            return CubeLayout.packed(base, w, h, c, atom, elem)
+        return CubeLayout(base, line, surf, w, h, c, atom, elem)
 
-    cubes = {"SRC": cube(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, 1, cfg.is_1x1)}
+    cubes = {"SRC": cube(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.src_elem_bytes,
+                         cfg.is_1x1, cfg.src_lanes)}
     for name, blk, dma in _blocks(cfg):
         if dma.enabled and _reads_memory(blk):
             bpe = dma.bytes_per_element
-            cubes[name] = (cube(dma.base, dma.line_stride, dma.surface_stride, bpe, False) if dma.per_element
-                           else CubeLayout.packed(dma.base, 1, 1, c, ATOM_BYTES, bpe))
+            cubes[name] = (cube(dma.base, dma.line_stride, dma.surface_stride, bpe, cfg.is_1x1)
+                           if dma.per_element else CubeLayout.packed(dma.base, 1, 1, c, lanes, bpe))
     if not (cfg.ew.eql or cfg.to_pdp):
-        cubes["DST"] = cube(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, 1, cfg.is_1x1)
+        cubes["DST"] = cube(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg.out_elem_bytes,
+                            cfg.is_1x1, cfg.out_lanes)
     return cubes
 
 
@@ -388,7 +421,8 @@ def sdp_layer(width: int, height: int, channels: int, *, bs: XBlock = BYPASSED_X
               ew: EwBlock = BYPASSED_EW, cvt: OutputCvt = IDENTITY_CVT, brdma: OperandDma = NO_DMA,
               nrdma: OperandDma = NO_DMA, erdma: OperandDma = NO_DMA,
               lut: LutConfig | LutProgram | None = None, src: Surface | None, dst: Surface | None = None,
-              to_pdp: bool = False, group: int = 0, load_lut: bool = True, perf: bool = True) -> SdpProgram:
+              to_pdp: bool = False, group: int = 0, load_lut: bool = True, perf: bool = True,
+              in_precision: str = "INT8", out_precision: str = "INT8") -> SdpProgram:
     """Validate one SDP layer and return its register program (see the module docstring).
 
     bs/bn/ew/cvt hold signed values (operands, convertor offsets and scales); brdma/nrdma/erdma are the
@@ -404,16 +438,23 @@ def sdp_layer(width: int, height: int, channels: int, *, bs: XBlock = BYPASSED_X
     _check_xblock("BS", bs)
     _check_xblock("BN", bn)
     _check_ew(ew)
+    _check_features(ew)
     _check_cvt(cvt)
     for (letter, _blk), dma in zip(_DMAS, (brdma, nrdma, erdma), strict=True):
         _check_dma(letter, dma)
     if lut_cfg is not None:
         _check_lut(lut_cfg)
-    parts = _Parts(bs, bn, ew, cvt, (brdma, nrdma, erdma), to_pdp, perf)
+    precisions = configs.load().precisions
+    for name, value in (("in_precision", in_precision), ("out_precision", out_precision)):
+        if value not in PRECISIONS or value not in precisions:
+            raise ConfigError(f"SDP driver: {name} must be a precision of the configuration "
+                              f"({', '.join(precisions)})", {name: value})
+    parts = _Parts(bs, bn, ew, cvt, (brdma, nrdma, erdma), to_pdp, perf, PRECISIONS[in_precision],
+                   PRECISIONS[out_precision])
     fields = _fields(width, height, channels, parts, lut_cfg, src, dst)
     for unit, unit_fields in fields.items():
         check_fits(unit, unit_fields)
-    cfg = SdpConfig.from_fields(fields, ATOM_BYTES)
+    cfg = SdpConfig.from_fields(fields, ATOM_BYTES, precisions)
     found = advisories(cfg)
     if found:
         raise ConfigError(found[0], {"advisory": "the model tolerates it (NVIDIA's traces break it); the "

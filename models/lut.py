@@ -56,10 +56,14 @@ _OUT_BITS = {"CDP": 16, "SDP": 32}
 _SLOPE_BITS = {"CDP": 56, "SDP": 32}
 INPUT_BITS = {"CDP": 38, "SDP": 32}
 
-# Seed 001, Limitation / LUT, INT8 rows (nv_small is INT8 only).
-_LE_SELECT_RANGE = {"SDP": (-6, 25), "CDP": (-6, 15)}
-_LO_SELECT_RANGE = {"SDP": (-8, 23), "CDP": (-8, 13)}
-_LE_OFFSET_RANGE = {"SDP": (-64, 31), "CDP": (-64, 20)}
+# Seed 001, Limitation / LUT, per (unit, precision): the INT16 rows widen CDP's (its square sums of 17-bit
+# values need more index bits); SDP's are the same at INT8 and INT16.
+_LE_SELECT_RANGE = {("SDP", "INT8"): (-6, 25), ("CDP", "INT8"): (-6, 15),
+                    ("SDP", "INT16"): (-6, 25), ("CDP", "INT16"): (-6, 31)}
+_LO_SELECT_RANGE = {("SDP", "INT8"): (-8, 23), ("CDP", "INT8"): (-8, 13),
+                    ("SDP", "INT16"): (-8, 23), ("CDP", "INT16"): (-8, 29)}
+_LE_OFFSET_RANGE = {("SDP", "INT8"): (-64, 31), ("CDP", "INT8"): (-64, 20),
+                    ("SDP", "INT16"): (-64, 31), ("CDP", "INT16"): (-64, 36)}
 
 
 def _empty_table(n: int) -> NDArray[np.int16]:
@@ -90,6 +94,7 @@ class LutConfig:
     oflow_priority: int = 0
     hybrid_priority: int = 0
     unit: str = "CDP"
+    precision: str = "INT8"   # of the data the unit looks up (the Limitation ranges depend on it)
     le: NDArray[np.int16] = field(default_factory=lambda: _empty_table(LE_ENTRIES), compare=False)
     lo: NDArray[np.int16] = field(default_factory=lambda: _empty_table(LO_ENTRIES), compare=False)
 
@@ -119,8 +124,9 @@ class LutConfig:
 
     @classmethod
     def from_fields(cls, fields: Mapping[str, Mapping[str, int]], unit: str,
-                    tables: tuple[ArrayLike, ArrayLike] | None = None) -> LutConfig:
-        """Decode S_LUT_* fields of `unit` ("CDP" or "SDP"); validates the seed's LUT Limitation rules."""
+                    tables: tuple[ArrayLike, ArrayLike] | None = None, precision: str = "INT8") -> LutConfig:
+        """Decode S_LUT_* fields of `unit` ("CDP" or "SDP"); validates the seed's LUT Limitation rules for
+        the unit's data `precision`."""
         if unit not in UNITS:
             raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
         f = fields.get(unit, {})
@@ -156,37 +162,42 @@ class LutConfig:
             uflow_priority=g("S_LUT_CFG.LUT_UFLOW_PRIORITY"),
             oflow_priority=g("S_LUT_CFG.LUT_OFLOW_PRIORITY"),
             hybrid_priority=g("S_LUT_CFG.LUT_HYBRID_PRIORITY"),
-            unit=unit, le=np.asarray(le_table), lo=np.asarray(lo_table),
+            unit=unit, precision=precision, le=np.asarray(le_table), lo=np.asarray(lo_table),
         )
         validate(cfg)
         return cfg
 
 
 def validate(cfg: LutConfig) -> None:
-    """The LUT rules of seed 001's Limitation section (INT8 rows) that the hardware depends on."""
-    u = cfg.unit
-    lo_min, lo_max = _LO_SELECT_RANGE[u]
+    """The LUT rules of seed 001's Limitation section (the rows of the LUT's precision) that the hardware
+    depends on."""
+    u, prec = cfg.unit, cfg.precision
+    key = (u, prec)
+    if key not in _LO_SELECT_RANGE:
+        raise ConfigError(f"{u} LUT: no Limitation rows for precision {prec}", {"precision": prec})
+    lo_min, lo_max = _LO_SELECT_RANGE[key]
     if not lo_min <= cfg.lo_index_select <= lo_max:
-        raise ConfigError(f"{u} LUT: LO_INDEX_SELECT must be in [{lo_min}, {lo_max}] (INT8)",
+        raise ConfigError(f"{u} LUT: LO_INDEX_SELECT must be in [{lo_min}, {lo_max}] ({prec})",
                           {"LO_INDEX_SELECT": cfg.lo_index_select})
     if cfg.lo_end - cfg.lo_start != 1 << (cfg.lo_index_select + 8):
         raise ConfigError(f"{u} LUT: LO_END-LO_START == 1<<(LO_INDEX_SELECT+8)",
                           {"LO_START": cfg.lo_start, "LO_END": cfg.lo_end,
                            "LO_INDEX_SELECT": cfg.lo_index_select})
     if cfg.le_function == LINEAR:
-        le_min, le_max = _LE_SELECT_RANGE[u]
+        le_min, le_max = _LE_SELECT_RANGE[key]
         if not le_min <= cfg.le_index_select <= le_max:
-            raise ConfigError(f"{u} LUT: LE_INDEX_SELECT must be in [{le_min}, {le_max}] (INT8, linear mode)",
+            raise ConfigError(f"{u} LUT: LE_INDEX_SELECT must be in [{le_min}, {le_max}] "
+                              f"({prec}, linear mode)",
                               {"LE_INDEX_SELECT": cfg.le_index_select})
         if cfg.le_end - cfg.le_start != 1 << (cfg.le_index_select + 6):
             raise ConfigError(f"{u} LUT: LE_END-LE_START == 1<<(LE_INDEX_SELECT+6) (linear mode)",
                               {"LE_START": cfg.le_start, "LE_END": cfg.le_end,
                                "LE_INDEX_SELECT": cfg.le_index_select})
     elif cfg.le_function == EXPONENT:
-        off_min, off_max = _LE_OFFSET_RANGE[u]
+        off_min, off_max = _LE_OFFSET_RANGE[key]
         if not off_min <= cfg.le_index_offset <= off_max:
             raise ConfigError(f"{u} LUT: LE_INDEX_OFFSET must be in [{off_min}, {off_max}] "
-                              "(INT8, exponential mode)", {"LE_INDEX_OFFSET": cfg.le_index_offset})
+                              f"({prec}, exponential mode)", {"LE_INDEX_OFFSET": cfg.le_index_offset})
     else:
         raise ConfigError(f"{u} LUT: LE_FUNCTION must be EXPONENT (0) or LINEAR (1)",
                           {"LE_FUNCTION": cfg.le_function})
@@ -432,8 +443,11 @@ class LutRam:
     Entries outside a table (address >= 65 / 257) are neither written nor read (reads give 0).
     """
 
-    def __init__(self, saturating: bool) -> None:
+    def __init__(self, saturating: bool, present: bool = True) -> None:
         self.saturating = saturating
+        # a configuration without the LUT (SDP on nv_medium_512) keeps the access registers and their
+        # pointer, but there is no RAM behind them: data writes are lost and data reads give 0
+        self.present = present
         self.le = _empty_table(LE_ENTRIES)
         self.lo = _empty_table(LO_ENTRIES)
         self._cfg = 0
@@ -470,14 +484,15 @@ class LutRam:
     def write_data(self, value: int) -> None:
         if self.saturating and not self._writing:
             return
-        if self._writing and self._ptr < self._table.size:
+        if self._writing and self._ptr < self._table.size and self.present:
             self._table[self._ptr] = int(as_signed(value & 0xFFFF, 16))
         self._advance()
 
     def read_data(self) -> int:
         if self.saturating and self._writing:
             return 0
-        value = int(self._table[self._ptr]) & 0xFFFF if self._ptr < self._table.size else 0
+        inside = self._ptr < self._table.size and self.present
+        value = int(self._table[self._ptr]) & 0xFFFF if inside else 0
         self._advance()
         return value
 

@@ -1,4 +1,4 @@
-"""Bit-exact model of NVDLA's PDP (planar pooling), INT8 as built in nv_small.
+"""Bit-exact model of NVDLA's PDP (planar pooling), INT8 and INT16.
 
 Arithmetic (established against NVIDIA's C model and the golden trace CRCs, see notes/nvdla-arithmetic.md):
 - max/min pooling: only real input elements compete, padded positions never do;
@@ -7,6 +7,9 @@ Arithmetic (established against NVIDIA's C model and the golden trace CRCs, see 
   both sides (only possible when the input is narrower than the kernel) adds the value of the combined run.
   The sum lives in a 16-bit line buffer, then out = rnd(rnd(sum * recip_w / 2^16) * recip_h / 2^16) with
   rounding half away from zero, and the result is stored as int8 (wrapping, not saturating).
+- INT16 is the same computation at twice the widths (NVIDIA's C model, nvdlav1 cmod/pdp/NV_NVDLA_pdp.cpp,
+  runs one template for both): two-byte elements, an atom of atom_bytes / 2 lanes, a 32-bit line buffer,
+  PAD_VALUE_{n}X sign-extended from bit 15, 16, 17, 17, 18, 18, 18, the result stored as int16 (wrapping).
 - split width: the cube is pooled in SPLIT_NUM + 1 vertical bands; each band is an independent pooling of
   its own input columns with pad_left only on the first band and pad_right only on the last.
 """
@@ -29,21 +32,34 @@ from models.precision import as_signed, rshift_round
 IntArray = NDArray[np.int64]
 
 AVERAGE, MAX, MIN = 0, 1, 2
-# Bit index of the sign of PAD_VALUE_{n}X for INT8 input: n * int8 needs 8, 9, 10, 10, 11, 11, 11 bits.
-_PAD_SIGN_BIT_INT8 = (7, 8, 9, 9, 10, 10, 10)
+INT8, INT16, FP16 = 0, 1, 2  # D_DATA_FORMAT.INPUT_DATA
+PRECISION_NAMES = {INT8: "INT8", INT16: "INT16", FP16: "FP16"}
+
+
+@dataclass(frozen=True)
+class Widths:
+    """The bit widths of one precision's integer path."""
+
+    elem_bytes: int
+    line_buffer_bits: int               # the line (and line-operation) buffer holding the sums
+    pad_sign_bits: tuple[int, ...]      # sign bit of PAD_VALUE_{n}X: n * element needs that many bits + 1
+
+
+WIDTHS = {INT8: Widths(1, 16, (7, 8, 9, 9, 10, 10, 10)), INT16: Widths(2, 32, (15, 16, 17, 17, 18, 18, 18))}
 
 
 def _field(fields: Mapping[str, Mapping[str, int]], unit: str, name: str, default: int = 0) -> int:
     return int(fields.get(unit, {}).get(name, default))
 
 
-def pad_value_int8(raw: int, n: int) -> int:
-    """PAD_VALUE_{n}X as the int16 the pooling adds: sign-extended from its INT8 sign bit."""
-    sign_bit = _PAD_SIGN_BIT_INT8[n - 1]
+def pad_value(raw: int, n: int, precision: int = INT8) -> int:
+    """PAD_VALUE_{n}X as the sum term the pooling adds: sign-extended from the precision's sign bit."""
+    widths = WIDTHS[precision]
+    sign_bit = widths.pad_sign_bits[n - 1]
     v = raw
     if (raw >> sign_bit) & 1:
         v |= ~((1 << (sign_bit + 1)) - 1)
-    return int(as_signed(v, 16))
+    return int(as_signed(v, widths.line_buffer_bits))
 
 
 @dataclass(frozen=True)
@@ -93,9 +109,12 @@ class PdpConfig:
     atom_bytes: int = 8
     src_ram_mc: bool = True   # PDP_RDMA SRC_RAM_TYPE: MC, the primary memory (else CV, the CV SRAM)
     dst_ram_mc: bool = True   # PDP DST_RAM_TYPE
+    precision: int = INT8     # D_DATA_FORMAT.INPUT_DATA
 
     @classmethod
-    def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8) -> PdpConfig:
+    def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8,
+                    precisions: tuple[str, ...] = ("INT8",)) -> PdpConfig:
+        """The configuration the registers describe; `precisions`: those the NVDLA configuration has."""
         def p(name: str, default: int = 0) -> int:
             return _field(fields, "PDP", name, default)
 
@@ -139,15 +158,15 @@ class PdpConfig:
             atom_bytes=atom_bytes,
             src_ram_mc=bool(r("D_SRC_RAM_CFG.SRC_RAM_TYPE", 1)),
             dst_ram_mc=bool(p("D_DST_RAM_CFG.DST_RAM_TYPE", 1)),
+            precision=p("D_DATA_FORMAT.INPUT_DATA"),
         )
-        if p("D_DATA_FORMAT.INPUT_DATA") != 0:
-            raise ConfigError("PDP: nv_small supports INT8 input only",
-                              {"INPUT_DATA": p("D_DATA_FORMAT.INPUT_DATA")})
+        _check_precision(cfg.precision, "INPUT_DATA", precisions)
         if not cfg.flying:
-            # The RDMA's copy of the format is what it fetches with: the same invalid-conversion rule.
-            if r("D_DATA_FORMAT.INPUT_DATA") != 0:
-                raise ConfigError("PDP: nv_small supports INT8 input only",
-                                  {"PDP_RDMA INPUT_DATA": r("D_DATA_FORMAT.INPUT_DATA")})
+            # The RDMA's copy of the format is what it fetches with: it must be the same precision.
+            rdma_precision = r("D_DATA_FORMAT.INPUT_DATA")
+            if rdma_precision != cfg.precision:
+                raise ConfigError("PDP: PDP_RDMA INPUT_DATA must equal PDP's (invalid precision conversion)",
+                                  {"PDP_RDMA INPUT_DATA": rdma_precision, "PDP INPUT_DATA": cfg.precision})
             _check_rdma_agrees(cfg, fields)
         validate(cfg)
         return cfg
@@ -157,12 +176,21 @@ class PdpConfig:
         return self.split_num + 1
 
     @property
+    def widths(self) -> Widths:
+        return WIDTHS[self.precision]
+
+    @property
+    def lanes(self) -> int:
+        """Elements per memory atom: atom_bytes at INT8, half as many at INT16."""
+        return self.atom_bytes // self.widths.elem_bytes
+
+    @property
     def surfaces(self) -> int:
-        return -(-self.channels // self.atom_bytes)
+        return -(-self.channels // self.lanes)
 
     @property
     def padded_channels(self) -> int:
-        return self.surfaces * self.atom_bytes
+        return self.surfaces * self.lanes
 
     def bands(self) -> list[PdpBand]:
         """The split-width bands in the order the hardware runs them (one band when SPLIT_NUM is 0)."""
@@ -188,6 +216,15 @@ class PdpConfig:
         return max(b.in_start + b.in_width for b in self.bands())
 
 
+def _check_precision(value: int, field: str, precisions: tuple[str, ...]) -> None:
+    """A precision the configuration has and the model computes (FP16: not yet)."""
+    name = PRECISION_NAMES.get(value)
+    if name not in precisions or value not in WIDTHS:
+        have = [p for p in precisions if p in (PRECISION_NAMES[k] for k in WIDTHS)]
+        raise ConfigError(f"PDP: {field} {name or value} is not a precision of this configuration's PDP "
+                          f"(it has {', '.join(have)}; invalid precision conversion)", {field: value})
+
+
 def _check_rdma_agrees(cfg: PdpConfig, fields: Mapping[str, Mapping[str, int]]) -> None:
     """PDP_RDMA repeats the geometry; the data path breaks if the two copies disagree."""
     pairs = {
@@ -210,13 +247,14 @@ def check_memory_layout(cfg: PdpConfig) -> None:
     run_pdp checks them before it touches memory; from_fields does not, because pdp_pool (the pure array
     function RTL benches and the model benchmark score streams with) needs no memory layout.
     """
+    elem = cfg.widths.elem_bytes
     if not cfg.flying:
         check_layout("PDP", "SRC", cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride,
                      width=cfg.in_width, height=cfg.in_height, channels=cfg.channels,
-                     atom_bytes=cfg.atom_bytes)
+                     atom_bytes=cfg.lanes, elem_bytes=elem, align=cfg.atom_bytes)
     check_layout("PDP", "DST", cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride,
                  width=cfg.out_width, height=cfg.out_height, channels=cfg.out_channels,
-                 atom_bytes=cfg.atom_bytes)
+                 atom_bytes=cfg.lanes, elem_bytes=elem, align=cfg.atom_bytes)
 
 
 def advisories(cfg: PdpConfig) -> list[str]:
@@ -394,22 +432,24 @@ def _pool_band(x: IntArray, cfg: PdpConfig, band: PdpBand) -> IntArray:
     rows = _pool_axis(x, 2, band.out_width, kw, cfg.stride_width, band.pad_left, cfg.method)
     if cfg.method != AVERAGE:
         return _pool_axis(rows, 1, cfg.out_height, kh, cfg.stride_height, cfg.pad_top, cfg.method)
-    pads = tuple(pad_value_int8(v, n + 1) for n, v in enumerate(cfg.pad_values))
+    bits = cfg.widths.line_buffer_bits
+    pads = tuple(pad_value(v, n + 1, cfg.precision) for n, v in enumerate(cfg.pad_values))
     rows = rows + _pad_terms(band.out_width, band.in_width, kw, cfg.stride_width, band.pad_left,
                              pads)[None, None, :]
-    rows = as_signed(rows, 16)  # the line-operation buffer is 16 bits wide
+    rows = as_signed(rows, bits)  # the line-operation buffer's width
     total = _pool_axis(rows, 1, cfg.out_height, kh, cfg.stride_height, cfg.pad_top, cfg.method)
-    # Padded rows add the pad value once per kernel column; the product is kept in 16 bits too.
-    row_pads = tuple(int(as_signed(v * kw, 16)) for v in pads)
+    # Padded rows add the pad value once per kernel column; the product is kept at that width too.
+    row_pads = tuple(int(as_signed(v * kw, bits)) for v in pads)
     total = total + _pad_terms(cfg.out_height, cfg.in_height, kh, cfg.stride_height, cfg.pad_top,
                                row_pads)[None, :, None]
-    total = as_signed(total, 16)
+    total = as_signed(total, bits)
     scaled = rshift_round(rshift_round(total * cfg.recip_width, 16) * cfg.recip_height, 16)
     return scaled
 
 
-def pdp_pool(cube: NDArray[np.integer], cfg: PdpConfig) -> NDArray[np.int8]:
-    """Pool an int8 cube [c, h, w] (w >= cfg.input_columns()) into [c, out_height, out_width] int8."""
+def pdp_pool(cube: NDArray[np.integer], cfg: PdpConfig) -> NDArray[np.int8] | NDArray[np.int16]:
+    """Pool a cube [c, h, w] (w >= cfg.input_columns()) of the configuration's precision into
+    [c, out_height, out_width] of the same precision (int8 or int16)."""
     x = np.asarray(cube, dtype=np.int64)
     if x.ndim != 3 or x.shape[1] != cfg.in_height or x.shape[2] < cfg.input_columns():
         raise ValueError(f"cube shape {x.shape} does not match the configuration "
@@ -418,13 +458,14 @@ def pdp_pool(cube: NDArray[np.integer], cfg: PdpConfig) -> NDArray[np.int8]:
     for band in cfg.bands():
         sub = x[:, :, band.in_start:band.in_start + band.in_width]
         out[:, :, band.out_start:band.out_start + band.out_width] = _pool_band(sub, cfg, band)
-    # The output atom is int8: stored by truncation to 8 bits (average with recip > 1 can wrap).
-    return as_signed(out, 8).astype(np.int8)
+    # The output element is stored by truncation to its width (average with recip > 1 can wrap).
+    elem = cfg.widths.elem_bytes
+    return as_signed(out, 8 * elem).astype(np.int8 if elem == 1 else np.int16)
 
 
 @dataclass(frozen=True)
 class PdpResult:
-    output: NDArray[np.int8]
+    output: NDArray[np.int8] | NDArray[np.int16]
     nan_input_num: int = 0
     inf_input_num: int = 0
     nan_output_num: int = 0
@@ -453,9 +494,9 @@ def run_pdp(cfg: PdpConfig, mem: object, flying_input: NDArray[np.integer] | Non
 def src_layout(cfg: PdpConfig) -> CubeLayout:
     """The input cube PDP_RDMA reads (every column a band reads: input_columns())."""
     return CubeLayout(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.input_columns(),
-                      cfg.in_height, cfg.channels, cfg.atom_bytes)
+                      cfg.in_height, cfg.channels, cfg.lanes, cfg.widths.elem_bytes)
 
 
 def dst_layout(cfg: PdpConfig) -> CubeLayout:
     return CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg.out_width,
-                      cfg.out_height, cfg.channels, cfg.atom_bytes)
+                      cfg.out_height, cfg.channels, cfg.lanes, cfg.widths.elem_bytes)

@@ -103,6 +103,7 @@ class RegisterFile:
         self._rw = {n: field_mask(unit, n, ("RW", "RW-trigger")) for n in self.regs}
         self.stats = {n: s for n in self.regs if (s := stat_style(unit, n)) is not None}
         self.lut_style = lut_pointer(unit)
+        self.lut_present = True  # False: the configuration lacks this unit's LUT RAM (models/lut.py LutRam)
         self._lut: LutRam | None = None
 
     # --- CSB side -------------------------------------------------------------------------------------------
@@ -187,7 +188,7 @@ class RegisterFile:
                 raise KeyError(f"{self.unit} has no LUT")
             from models.lut import LutRam  # only units that use a LUT need the LUT model
 
-            self._lut = LutRam(saturating=self.lut_style == "saturate")
+            self._lut = LutRam(saturating=self.lut_style == "saturate", present=self.lut_present)
         return self._lut
 
     @property

@@ -172,6 +172,47 @@ def load_steps(folder: Path) -> tuple[list[Step], str]:
     return trace_steps(folder), ""
 
 
+SDP_TO_PDP = "SDP->PDP on the fly"
+OUTPUT_DST_PDP = 1 << 1   # SDP D_FEATURE_MODE_CFG.OUTPUT_DST
+# nv_small has one memory interface; larger NVDLA configurations add the CV SRAM (a trace's sec_mem)
+SECOND_MEMORY = "a second memory (sec_mem)"
+BDMA = "BDMA"
+
+
+def capabilities(config: Configuration) -> frozenset[str]:
+    """Units, capabilities and precisions a configuration has (the model follows it; the RTL too, at INT8:
+    tb/trace_rtl.py rtl_capabilities)."""
+    return frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP} | ({SECOND_MEMORY} if config.second_memory else set())
+                     | ({BDMA} if config.bdma else set()) | set(config.precisions))
+
+
+def trace_needs(steps: list[Step]) -> set[str]:
+    """The datapath units whose D_OP_ENABLE the steps write with 1, BDMA if they program it, the
+    capabilities they need (SDP feeding PDP on the fly, a second memory) and the precisions beyond INT8."""
+    needed = {s.unit for s in steps if isinstance(s, RegWrite) and s.reg == "D_OP_ENABLE" and s.value & 1
+              and not s.unit.endswith("_RDMA")}
+    if any(isinstance(s, RegWrite) and s.unit == "SDP" and s.reg == "D_FEATURE_MODE_CFG"
+           and s.value & OUTPUT_DST_PDP for s in steps):
+        needed.add(SDP_TO_PDP)
+    if any(getattr(s, "mem", 0) != 0 for s in steps):
+        needed.add(SECOND_MEMORY)
+    if any(isinstance(s, RegWrite) and s.unit == BDMA for s in steps):
+        needed.add(BDMA)
+    return needed | _precisions_written(steps)
+
+
+def _precisions_written(steps: list[Step]) -> set[str]:
+    """The precisions other than INT8 that the steps' register writes select (any precision field)."""
+    from models.txn import precision_fields  # models.txn builds on this module
+
+    found: set[str] = set()
+    for s in steps:
+        if isinstance(s, RegWrite):
+            for msb, lsb, names in precision_fields().get((s.unit, s.reg), {}).values():
+                found.add(names.get(regmap.field_value(s.value, msb, lsb), "INT8"))
+    return found - {"INT8"}
+
+
 def _read_failure(step: RegRead, target: Target) -> str:
     """'' when the register reads as expected (the model runs at once, so polling cannot change it)."""
     reader = getattr(target, "reg_read", None)
@@ -210,6 +251,11 @@ def replay(folder: Path, target: Target, locate: Locator | None = None) -> Trace
         steps, skip = load_steps(folder)
         if skip:
             return TraceResult(name, False, 0, f"SKIP: {skip}")
+        config = getattr(target, "config", None)
+        lacks = trace_needs(steps) - capabilities(config) if isinstance(config, Configuration) else set()
+        if lacks:
+            return TraceResult(name, False, 0, f"SKIP: needs {', '.join(sorted(lacks))}, which configuration "
+                                               f"{config.name} lacks")
         for step in steps:
             if isinstance(step, RegWrite):
                 target.reg_write(step.unit, step.reg, step.value)

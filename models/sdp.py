@@ -1,4 +1,15 @@
-"""Bit-exact model of NVDLA's SDP (BS, BN, EW, output convertor), INT8 as in nv_small.
+"""Bit-exact model of NVDLA's SDP (BS, BN, EW, output convertor), INT8 and INT16.
+
+INT16 (nvdlav1 cmod/hls/sdp): the input elements are two bytes (an atom holds atom_bytes / 2), sign-extended
+into the same 32-bit datapath as INT8; the output convertor's 17-bit result saturates to the output
+precision's width (INT8 or INT16, either input precision). The EW LUT is the same at INT8 and INT16 (the
+cmod's Y path tells only FP16 apart: sdp_y_idx.cpp, sdp_y_inp.cpp; its INT16 Limitation rows are INT8's).
+INT16 -> INT8 is the MRDMA's 16to8 mode (nvdlav1 vmod NV_NVDLA_SDP_MRDMA_EG_cmd.v): SDP_RDMA IN_PRECISION
+INT16 with PROC_PRECISION INT8. The input is read as INT16 (16 lanes of two bytes), its values enter the
+datapath whole, and everything after the read is INT8 processing: 32-lane channel padding (the lanes past
+the input's last 16-lane surface compute on 0), operands laid out per INT8 lanes, INT8 output (NVIDIA's
+nv_full RTL, checked by the traces/nv_full_ref programs). PROC INT16 with OUT INT8 never completes on that
+RTL (traces/nv_full_ref/not_stored.tsv): `advisories` reports it.
 
 `SdpConfig.from_fields` decodes and validates the registers, `sdp_compute` is the pure array function,
 `run_sdp` reads the input and operands from memory and writes the output (or hands it to PDP on the fly).
@@ -14,6 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models.cdp import check_layout
+from models.configs import SdpFeatures
 from models.cube import CubeLayout
 from models.errors import ConfigError
 from models.memory import pick_memory
@@ -33,7 +45,9 @@ IntArray = NDArray[np.int64]
 
 USE_MUL, USE_ALU, USE_BOTH = 0, 1, 2
 PER_KERNEL, PER_ELEMENT = 0, 1
-INT8 = 0
+INT8, INT16, FP16 = 0, 1, 2
+PRECISION_NAMES = {INT8: "INT8", INT16: "INT16", FP16: "FP16"}
+MODELLED = (INT8, INT16)
 
 
 @dataclass(frozen=True)
@@ -79,11 +93,25 @@ class SdpConfig:
     atom_bytes: int = 8
     src_ram_mc: bool = True   # SDP_RDMA SRC_RAM_TYPE (MRDMA): MC, the primary memory (else CV, the CV SRAM)
     dst_ram_mc: bool = True   # SDP DST_RAM_TYPE
+    in_precision: int = INT8  # the processing precision (SDP PROC_PRECISION)
+    out_precision: int = INT8
+    src_precision: int | None = None  # SDP_RDMA IN_PRECISION when it differs (the 16to8 mode), else None
 
     @classmethod
-    def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8) -> SdpConfig:
-        sdp = fields.get("SDP", {})
+    def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8,
+                    precisions: tuple[str, ...] = ("INT8",),
+                    features: SdpFeatures | None = None) -> SdpConfig:
+        """The configuration the registers describe; `precisions`: those the NVDLA configuration has;
+        `features`: its SDP (without EW the Y block is bypassed whatever EW_BYPASS says, and ERDMA never
+        read; without the LUT, EW_LUT_BYPASS likewise: NVIDIA's cfg_ew_en / LUT enables are constants
+        then)."""
+        sdp = dict(fields.get("SDP", {}))
         rdma = fields.get("SDP_RDMA", {})
+        if features is not None and not features.ew:
+            sdp["D_DP_EW_CFG.EW_BYPASS"] = 1
+        if features is not None and not features.lut:
+            sdp["D_DP_EW_CFG.EW_LUT_BYPASS"] = 1
+        fields = {**fields, "SDP": sdp}
 
         def s(name: str, default: int = 0) -> int:
             return int(sdp.get(name, default))
@@ -168,21 +196,59 @@ class SdpConfig:
             atom_bytes=atom_bytes,
             src_ram_mc=bool(r("D_SRC_DMA_CFG.SRC_RAM_TYPE", 1)),
             dst_ram_mc=bool(s("D_DST_DMA_CFG.DST_RAM_TYPE", 1)),
+            in_precision=s("D_DATA_FORMAT.PROC_PRECISION"),
+            out_precision=s("D_DATA_FORMAT.OUT_PRECISION"),
+            src_precision=_src_precision(sdp, rdma),
         )
-        validate(cfg, fields)
+        validate(cfg, fields, precisions)
         return cfg
 
     @property
+    def in_elem_bytes(self) -> int:
+        return 2 if self.in_precision != INT8 else 1
+
+    @property
+    def out_elem_bytes(self) -> int:
+        return 2 if self.out_precision != INT8 else 1
+
+    @property
+    def src_elem_bytes(self) -> int:
+        """Bytes of an input element in memory (two in the 16to8 mode, else the processing precision's)."""
+        return self.in_elem_bytes if self.src_precision is None else 2
+
+    @property
+    def src_lanes(self) -> int:
+        """Input elements per memory atom as SDP_RDMA reads them."""
+        return self.atom_bytes // self.src_elem_bytes
+
+    @property
+    def lanes(self) -> int:
+        """Elements per atom of the processing precision (the operands' per-element layout follows it)."""
+        return self.atom_bytes // self.in_elem_bytes
+
+    @property
+    def out_lanes(self) -> int:
+        return self.atom_bytes // self.out_elem_bytes
+
+    @property
     def surfaces(self) -> int:
-        return -(-self.channels // self.atom_bytes)
+        return -(-self.channels // self.lanes)
 
     @property
     def padded_channels(self) -> int:
-        return self.surfaces * self.atom_bytes
+        return self.surfaces * self.lanes
 
     @property
     def is_1x1(self) -> bool:
         return self.width == 1 and self.height == 1
+
+
+def _src_precision(sdp: Mapping[str, int], rdma: Mapping[str, int]) -> int | None:
+    """SDP_RDMA IN_PRECISION in the 16to8 mode (INT16 read, INT8 processing), else None."""
+    rdma_in = int(rdma.get("D_FEATURE_MODE_CFG.IN_PRECISION", 0))
+    proc = int(sdp.get("D_DATA_FORMAT.PROC_PRECISION", 0))
+    flying = bool(sdp.get("D_FEATURE_MODE_CFG.FLYING_MODE", 0))
+    return INT16 if (rdma_in, proc) == (INT16, INT8) and not flying else None
 
 
 def advisories(cfg: SdpConfig) -> list[str]:
@@ -198,24 +264,47 @@ def advisories(cfg: SdpConfig) -> list[str]:
         if mul and prelu and alu:
             found.append(f"SDP {name}: if PReLU is enabled for one sub-unit, the ALU in that unit MUST be "
                          "bypassed")
+    if (cfg.in_precision, cfg.out_precision) == (INT16, INT8) and not cfg.flying_in:
+        found.append("SDP: NVIDIA's nv_full RTL never completes PROC_PRECISION INT16 with OUT_PRECISION "
+                     "INT8; INT16 -> INT8 is SDP_RDMA IN_PRECISION INT16 with PROC_PRECISION INT8 "
+                     "(16to8 mode)")
     return found
 
 
-def validate(cfg: SdpConfig, fields: Mapping[str, Mapping[str, int]]) -> None:
-    """SDP rules of seed 001's Limitation section that apply to an INT8 nv_small SDP."""
-    sdp = fields.get("SDP", {})
-    rdma = fields.get("SDP_RDMA", {})
-    precisions = {
+def _check_precisions(cfg: SdpConfig, sdp: Mapping[str, int], rdma: Mapping[str, int],
+                      have: tuple[str, ...]) -> None:
+    """Each precision field names one the configuration has and the model computes; SDP_RDMA's copies agree
+    with SDP's (IN = PROC for integers: no conversion before the datapath)."""
+    fields = {
         "SDP PROC_PRECISION": int(sdp.get("D_DATA_FORMAT.PROC_PRECISION", 0)),
         "SDP OUT_PRECISION": int(sdp.get("D_DATA_FORMAT.OUT_PRECISION", 0)),
         "SDP_RDMA IN_PRECISION": int(rdma.get("D_FEATURE_MODE_CFG.IN_PRECISION", 0)),
         "SDP_RDMA PROC_PRECISION": int(rdma.get("D_FEATURE_MODE_CFG.PROC_PRECISION", 0)),
         "SDP_RDMA OUT_PRECISION": int(rdma.get("D_FEATURE_MODE_CFG.OUT_PRECISION", 0)),
     }
-    for name, value in precisions.items():
-        if value != INT8:
-            raise ConfigError("SDP: nv_small supports INT8 only (invalid precision conversion)",
-                              {name: value})
+    usable = [p for p in MODELLED if PRECISION_NAMES[p] in have]
+    for name, value in fields.items():
+        if value not in usable:
+            raise ConfigError(f"SDP: {name} {PRECISION_NAMES.get(value, value)} is not a precision of this "
+                              f"configuration's SDP (it has {', '.join(PRECISION_NAMES[p] for p in usable)}; "
+                              "invalid precision conversion)", {name: value})
+    proc = fields["SDP PROC_PRECISION"]
+    rdma_in = (fields["SDP_RDMA IN_PRECISION"], fields["SDP_RDMA PROC_PRECISION"])
+    if not cfg.flying_in and rdma_in != (proc, proc) and cfg.src_precision is None:
+        raise ConfigError("SDP: SDP_RDMA IN_PRECISION and PROC_PRECISION must equal SDP's PROC_PRECISION "
+                          "(invalid precision conversion)",
+                          {k: v for k, v in fields.items() if "IN_" in k or "PROC" in k})
+    if not cfg.flying_in and fields["SDP_RDMA OUT_PRECISION"] != fields["SDP OUT_PRECISION"]:
+        raise ConfigError("SDP: SDP_RDMA OUT_PRECISION must equal SDP's OUT_PRECISION",
+                          {k: v for k, v in fields.items() if "OUT" in k})
+
+
+def validate(cfg: SdpConfig, fields: Mapping[str, Mapping[str, int]],
+             precisions: tuple[str, ...] = ("INT8",)) -> None:
+    """SDP rules of seed 001's Limitation section (the precisions: those of the configuration)."""
+    sdp = fields.get("SDP", {})
+    rdma = fields.get("SDP_RDMA", {})
+    _check_precisions(cfg, sdp, rdma, precisions)
     winograd = int(sdp.get("D_FEATURE_MODE_CFG.WINOGRAD", 0))
     batch = int(sdp.get("D_FEATURE_MODE_CFG.BATCH_NUMBER", 0))
     if winograd or batch:
@@ -296,22 +385,26 @@ def check_memory_layout(cfg: SdpConfig) -> None:
     function benches score streams with) needs no memory layout. Checked: the input when it comes from
     memory, the output when it goes to memory (not to PDP, not in EQL mode), and each operand read from
     memory (per element: a cube of 1, 2 or 4 bytes per element; per kernel: one block from its base).
-    A 1x1 input or output cube is read and written packed whatever its strides say (NVIDIA's C model
-    reads a 1x1 input as one per-kernel block), so only its base address counts.
+    A 1x1 input, output or per-element operand cube is read and written packed whatever its strides say
+    (NVIDIA's C model reads a 1x1 input as one per-kernel block; the operand RDMAs of nvdlav1's RTL read a
+    1x1 cube in one request), so only its base address counts.
     """
-    atom = cfg.atom_bytes
-    cube = {"width": cfg.width, "height": cfg.height, "channels": cfg.channels, "atom_bytes": atom}
-    packed = {"width": 1, "height": 1, "channels": 1, "atom_bytes": atom}
+    atom, lanes = cfg.atom_bytes, cfg.lanes
+    cube = {"width": cfg.width, "height": cfg.height, "channels": cfg.channels, "atom_bytes": lanes,
+            "align": atom}
+    packed = {"width": 1, "height": 1, "channels": 1, "atom_bytes": lanes, "align": atom}
     feature = packed if cfg.is_1x1 else cube
     if not cfg.flying_in:
-        check_layout("SDP", "SRC", cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, **feature)
+        check_layout("SDP", "SRC", cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride,
+                     elem_bytes=cfg.src_elem_bytes, **{**feature, "atom_bytes": cfg.src_lanes})
     if not (cfg.ew.eql or cfg.to_pdp):
-        check_layout("SDP", "DST", cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, **feature)
+        check_layout("SDP", "DST", cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride,
+                     elem_bytes=cfg.out_elem_bytes, **{**feature, "atom_bytes": cfg.out_lanes})
     for name, blk, dma in (("BS", cfg.bs, cfg.brdma), ("BN", cfg.bn, cfg.nrdma), ("EW", cfg.ew, cfg.erdma)):
         from_mem = (blk.alu_active and blk.alu_from_mem) or (blk.mul_active and blk.mul_from_mem)
         if not (from_mem and dma.enabled):
             continue
-        dims = cube if dma.per_element else packed
+        dims = cube if dma.per_element and not cfg.is_1x1 else packed
         check_layout("SDP", name, dma.base, dma.line_stride, dma.surface_stride,
                      elem_bytes=dma.bytes_per_element, **dims)
 
@@ -343,7 +436,7 @@ def _lut_fn(cfg: SdpConfig,
         return None
     from models.lut import LutConfig, lut_lookup
 
-    lut_cfg = LutConfig.from_fields({"SDP": cfg.lut_fields}, "SDP", tables)
+    lut_cfg = LutConfig.from_fields({"SDP": cfg.lut_fields}, "SDP", tables, PRECISION_NAMES[cfg.in_precision])
 
     def fn(x: NDArray[np.int64]) -> tuple[NDArray[np.int64], dict[str, int]]:
         res = lut_lookup(x, lut_cfg)
@@ -357,7 +450,7 @@ def sdp_compute(cube: NDArray[np.integer], cfg: SdpConfig, ops: Operands | None 
                 lut_tables: tuple[NDArray[np.integer], NDArray[np.integer]] | None = None) -> DatapathResult:
     """The SDP data path on an input cube [c, h, w] with memory operands broadcastable to it."""
     fn = lut if lut is not None else _lut_fn(cfg, lut_tables)
-    return sdp_datapath(cube, cfg.bs, cfg.bn, cfg.ew, cfg.cvt, ops, fn)
+    return sdp_datapath(cube, cfg.bs, cfg.bn, cfg.ew, cfg.cvt, ops, fn, out_bits=8 * cfg.out_elem_bytes)
 
 
 def _read_feature(mem: object, base: int, line_stride: int, surface_stride: int, width: int, height: int,
@@ -372,9 +465,10 @@ def _read_feature(mem: object, base: int, line_stride: int, surface_stride: int,
 def dst_layout(cfg: SdpConfig) -> CubeLayout:
     """The output cube in memory: a 1x1 cube is written packed (surfaces back to back from the base)."""
     if cfg.is_1x1:
-        return CubeLayout.packed(cfg.dst_base, cfg.width, cfg.height, cfg.channels, cfg.atom_bytes)
+        return CubeLayout.packed(cfg.dst_base, cfg.width, cfg.height, cfg.channels, cfg.out_lanes,
+                                 cfg.out_elem_bytes)
     return CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg.width, cfg.height,
-                      cfg.channels, cfg.atom_bytes)
+                      cfg.channels, cfg.out_lanes, cfg.out_elem_bytes)
 
 
 def _to_cube(raw: NDArray[np.uint8], two_byte: bool, ways: int, atom: int) -> list[IntArray]:
@@ -400,13 +494,15 @@ def _read_operands(cfg: SdpConfig, mem: object, sec_mem: object | None) -> Opera
         ways = 2 if dma.data_use == USE_BOTH else 1
         src = pick_memory(dma.ram_mc, mem, sec_mem)
         if dma.per_element:
+            # A 1x1 cube's per-element operand is one packed block like its input (nvdlav1 vmod
+            # NV_NVDLA_SDP_{B,N,E}RDMA_ig: cfg_mode_1x1_pack ends the cube at the first request).
             raw = _read_feature(src, dma.base, dma.line_stride, dma.surface_stride, cfg.width, cfg.height,
-                                cfg.surfaces, cfg.atom_bytes, dma.bytes_per_element, False)
+                                cfg.surfaces, cfg.lanes, dma.bytes_per_element, cfg.is_1x1)
         else:
             # Per kernel: one contiguous block of per-channel values, strides unused.
-            raw = _read_feature(src, dma.base, 0, 0, 1, 1, cfg.surfaces, cfg.atom_bytes,
+            raw = _read_feature(src, dma.base, 0, 0, 1, 1, cfg.surfaces, cfg.lanes,
                                 dma.bytes_per_element, True)
-        comps = _to_cube(raw, dma.two_byte, ways, cfg.atom_bytes)
+        comps = _to_cube(raw, dma.two_byte, ways, cfg.lanes)
         if ways == 2:
             found[f"{name}_alu"], found[f"{name}_mul"] = comps
         elif dma.data_use == USE_ALU:
@@ -414,6 +510,20 @@ def _read_operands(cfg: SdpConfig, mem: object, sec_mem: object | None) -> Opera
         else:
             found[f"{name}_mul"] = comps[0]
     return Operands(**found)
+
+
+def read_inputs(cfg: SdpConfig, mem: object, sec_mem: object | None = None) -> tuple[IntArray, Operands]:
+    """What a layer from memory reads: the input cube [padded channels, h, w] and the memory operands."""
+    lanes = cfg.src_lanes
+    surfaces = -(-cfg.channels // lanes)
+    raw = _read_feature(pick_memory(cfg.src_ram_mc, mem, sec_mem), cfg.src_base, cfg.src_line_stride,
+                        cfg.src_surface_stride, cfg.width, cfg.height, surfaces, lanes,
+                        cfg.src_elem_bytes, cfg.is_1x1)
+    cube = _to_cube(raw, cfg.src_elem_bytes == 2, 1, lanes)[0]
+    # 16to8: the INT8 processing pads to 32 lanes; the lanes past the last 16-lane surface read nothing (0)
+    padded = np.zeros((cfg.padded_channels, *cube.shape[1:]), dtype=np.int64)
+    padded[:cube.shape[0]] = cube
+    return padded, _read_operands(cfg, mem, sec_mem)
 
 
 def run_sdp(cfg: SdpConfig, mem: object, flying_input: NDArray[np.integer] | None = None,
@@ -426,19 +536,19 @@ def run_sdp(cfg: SdpConfig, mem: object, flying_input: NDArray[np.integer] | Non
     `lut_tables` holds the LE (65) and LO (257) raw 16-bit entries programmed through S_LUT_ACCESS_*.
     """
     check_memory_layout(cfg)
-    atom = cfg.atom_bytes
     if cfg.flying_in:
         if flying_input is None:
             raise ValueError("SDP input is on the fly from the convolution pipeline: pass flying_input")
-        cube = np.asarray(flying_input, dtype=np.int64)
+        cube, ops = np.asarray(flying_input, dtype=np.int64), _read_operands(cfg, mem, sec_mem)
     else:
-        raw = _read_feature(pick_memory(cfg.src_ram_mc, mem, sec_mem), cfg.src_base, cfg.src_line_stride,
-                            cfg.src_surface_stride, cfg.width,
-                            cfg.height, cfg.surfaces, atom, 1, cfg.is_1x1)
-        cube = _to_cube(raw, False, 1, atom)[0]
-    res = sdp_compute(cube, cfg, _read_operands(cfg, mem, sec_mem), lut_tables=lut_tables)
+        cube, ops = read_inputs(cfg, mem, sec_mem)
+    res = sdp_compute(cube, cfg, ops, lut_tables=lut_tables)
     written = not (cfg.ew.eql or cfg.to_pdp)
     if written:
-        dst_layout(cfg).write(pick_memory(cfg.dst_ram_mc, mem, sec_mem),  # type: ignore[arg-type]
-                              res.data.astype(np.int8))
+        out = dst_layout(cfg)
+        # INT8 in -> INT16 out: the input's 32-lane padding can exceed the output's 16-lane surfaces; the
+        # channels past the output's last surface are not written.
+        data = res.data[:out.surfaces * out.atom_bytes]
+        out.write(pick_memory(cfg.dst_ram_mc, mem, sec_mem),  # type: ignore[arg-type]
+                  data.astype(np.int8 if cfg.out_elem_bytes == 1 else np.int16))
     return SdpResult(res.data, res.saturation_count, res.unequal, res.lut_stats, written)

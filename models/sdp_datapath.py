@@ -221,8 +221,9 @@ def y_block(x: IntArray, blk: EwBlock, alu_mem: IntArray | None, mul_mem: IntArr
 
 
 def sdp_datapath(x: NDArray[np.integer], bs: XBlock, bn: XBlock, ew: EwBlock, cvt: OutputCvt,
-                 ops: Operands | None = None, lut: LutFn | None = None) -> DatapathResult:
-    """BS -> BN -> EW -> output convertor on a cube of int8 (or 32-bit flying) inputs."""
+                 ops: Operands | None = None, lut: LutFn | None = None, out_bits: int = 8) -> DatapathResult:
+    """BS -> BN -> EW -> output convertor on a cube of int8, int16 (or 32-bit flying) inputs; the 17-bit
+    convertor result saturates to out_bits (8 for INT8, 16 for INT16 output: nvdlav1 cmod sdp_c.cpp)."""
     ops = ops if ops is not None else Operands()
     data = np.asarray(x, dtype=np.int64)
     data = x_block(data, bs, ops.bs_alu, ops.bs_mul, "BS")
@@ -231,16 +232,16 @@ def sdp_datapath(x: NDArray[np.integer], bs: XBlock, bn: XBlock, ew: EwBlock, cv
     if ew.eql:
         # Compare mode: no conversion, nothing written; D_STATUS flags any difference.
         return DatapathResult(data, 0, bool(np.any(data != 0)), stats)
-    out = convert(data, ConvertorParams(cvt.offset, cvt.scale, cvt.shift & 0x3F, out_bits=8))
+    out = convert(data, ConvertorParams(cvt.offset, cvt.scale, cvt.shift & 0x3F, out_bits=out_bits))
     return DatapathResult(out.value, int(np.count_nonzero(output_saturation(data, cvt))), False, stats)
 
 
 def output_saturation(x: IntArray, cvt: OutputCvt) -> NDArray[np.bool_]:
     """Elements D_PERF_OUT_SATURATION counts: the 49 -> 17-bit rounding shift saturated.
 
-    NVDLA's RTL (and C model) flag only that stage, not the final clamp to int8: a result of 200 is
-    written as 127 without being counted. The flag looks at the floor of the shift for negative values,
-    so -65536.4 (which rounds to -65536) is counted too.
+    NVDLA's RTL (and C model) flag only that stage, not the final clamp to the output width: a result of 200
+    is written as 127 (INT8) without being counted. The flag looks at the floor of the shift for negative
+    values, so -65536.4 (which rounds to -65536) is counted too.
     """
     shift = cvt.shift & 0x3F
     product = (np.asarray(x, dtype=np.int64) - as_signed(cvt.offset, 32)) * as_signed(cvt.scale, 16)

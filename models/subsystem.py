@@ -55,9 +55,14 @@ class ModelTarget:
         # the CV SRAM exists (the RTL top's SEC_MEM); without it every DMA uses the first memory
         self.second_memory = self.config.second_memory
         self.units = {name: RegisterFile(name) for name in regmap.UNITS if name not in ("GLB", BDMA_UNIT)}
+        self.units["SDP"].lut_present = self.config.sdp.lut
         self.glb = Glb()
         self.memories = [Memory(), Memory()]
         self.runs: list[RunRecord] = []
+        # Layers the model finished at once but whose interrupt the host has not waited for yet: on the
+        # hardware they still run, so their D_OP_ENABLE reads 1 (a `.txn` trace reads it right after the
+        # enable). (unit, group) -> the register files and groups that read as enabled until then.
+        self._unseen: dict[tuple[str, int], list[tuple[str, int]]] = {}
         self.bdma = Bdma(self.memories) if self.config.bdma else None
         if self.bdma is not None:
             self.glb.implemented |= intr_mask([BDMA_UNIT])
@@ -85,7 +90,13 @@ class ModelTarget:
     def reg_read(self, unit: str, reg: str) -> int:
         if unit == BDMA_UNIT:
             return self._bdma(unit).read(reg)
-        return (self.glb if unit == "GLB" else self.units[unit]).read(reg)
+        if unit == "GLB":
+            return self.glb.read(reg)
+        rf = self.units[unit]
+        value = rf.read(reg)
+        if reg == "D_OP_ENABLE" and any((unit, rf.producer) in seen for seen in self._unseen.values()):
+            value |= 1
+        return value
 
     def _bdma(self, unit: str) -> Bdma:
         if self.bdma is None:
@@ -98,6 +109,7 @@ class ModelTarget:
         if not self.glb.status_bits & bit:
             return False
         self.glb.write("S_INTR_STATUS", bit)  # the player clears what it waited for
+        self._unseen.pop((unit, group), None)
         return True
 
     def describe_pending(self) -> str:
@@ -135,9 +147,11 @@ class ModelTarget:
         known = {reg: value for reg, value in stats.items() if reg in rf.stats}
         group = rf.done(known)
         self.runs.append(RunRecord(unit, group, layout, stats, mem))
+        enabled = [(unit, group)]
         rdma = self.units[RDMA_OF[unit]]
         if rdma.running:  # the RDMA of an operation that read memory finishes with it
-            rdma.done({})
+            enabled.append((RDMA_OF[unit], rdma.done({})))
+        self._unseen[(unit, group)] = enabled
         self.glb.unit_done(unit, group)
 
     def _try_run(self, unit: str) -> bool:
@@ -155,7 +169,8 @@ class ModelTarget:
             return False
         fields = self._fields("CDP", "CDP_RDMA")
         cfg = cdp.CdpConfig.from_fields(fields, atom_bytes=self.atom_bytes,
-                                        tables=self.units["CDP"].lut.tables())
+                                        tables=self.units["CDP"].lut.tables(),
+                                        precisions=self.config.precisions)
         res = cdp.run_cdp(cfg, self.memories[0], sec_mem=self._sec_mem)
         self._done("CDP", _cdp_stats(res), cdp.cube_layouts(cfg)[1], self._out_mem(cfg.dst_ram_mc))
         return True
@@ -164,7 +179,7 @@ class ModelTarget:
         from models import pdp
 
         fields = self._fields("PDP", "PDP_RDMA")
-        cfg = pdp.PdpConfig.from_fields(fields, atom_bytes=self.atom_bytes)
+        cfg = pdp.PdpConfig.from_fields(fields, atom_bytes=self.atom_bytes, precisions=self.config.precisions)
         if cfg.flying and flying_input is None:
             return False  # waits for the SDP that feeds it
         if not cfg.flying and not self.units["PDP_RDMA"].running:
@@ -177,7 +192,8 @@ class ModelTarget:
         from models import sdp
 
         fields = self._fields("SDP", "SDP_RDMA")
-        cfg = sdp.SdpConfig.from_fields(fields, atom_bytes=self.atom_bytes)
+        cfg = sdp.SdpConfig.from_fields(fields, atom_bytes=self.atom_bytes, precisions=self.config.precisions,
+                                        features=self.config.sdp)
         if _sdp_needs_rdma(fields["SDP_RDMA"], cfg.flying_in) and not self.units["SDP_RDMA"].running:
             return False
         if cfg.to_pdp and not self.units["PDP"].running:

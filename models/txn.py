@@ -41,8 +41,10 @@ _WINDOW = 0x1000
 # NVIDIA's nv_full trace benches (verif/verilator/nvdla.cpp, verif/synth_tb) place a load_mem/dump_mem by its
 # address: 0x5xxxxxxx is the CV SRAM, 0x8xxxxxxx the external memory (DBB). Memory 1 and 0 here.
 _CVSRAM_REGION, _REGION_MASK = 0x50000000, 0xF0000000
-# The unit models compute INT8 only (sdp.validate, PdpConfig, CdpConfig reject the others).
-MODEL_PRECISIONS = frozenset({"INT8"})
+# The precisions each unit's model computes (PdpConfig, SdpConfig and CdpConfig: INT8, INT16).
+_INT8 = frozenset({"INT8"})
+MODEL_PRECISIONS = {unit: frozenset({"INT8", "INT16"})
+                    for unit in ("PDP", "PDP_RDMA", "SDP", "SDP_RDMA", "CDP", "CDP_RDMA")}
 _CSB = re.compile(r"^0x[fF]{4}([0-9a-fA-F]{4})$")
 _BYTE = re.compile(r"^0x[0-9a-fA-F]{1,2}$")
 _HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\S.*?)\s*$")
@@ -172,7 +174,7 @@ def _precisions(unit: str, reg: str, value: int) -> list[tuple[str, str]]:
     for fname, (msb, lsb, names) in precision_fields().get((unit, reg), {}).items():
         v = regmap.field_value(value, msb, lsb)
         name = names.get(v, f"precision {v}")
-        if name not in MODEL_PRECISIONS:
+        if name not in MODEL_PRECISIONS.get(unit, _INT8):
             out.append((name, f"{unit}.{reg}.{fname}"))
     return out
 

@@ -40,9 +40,13 @@ def markdown() -> str:
             "datapath; 8, 16 and 32 build and run.",
             "- `CSB_MAP`: the CSB window of each unit (the register description's `csb_maps`).",
             "- `PDP_MAX_W`: the output columns of one PDP band the line buffer holds.",
+            "- `SEC_MEM`: the second memory (NVDLA's CV SRAM) on the `c_axi` master; every DMA request goes "
+            "to the memory its `*_RAM_TYPE` register names (without it, everything to `m_axi`).",
+            "- `BDMA`: the bridge DMA on the CSB (its window in the map) and on both memories, its done "
+            "interrupts in GLB.",
             "- Not yet: the throughputs (every datapath processes a whole atom a cycle, at least NVIDIA's "
-            "figure), SDP LUT/EW removal where a configuration lacks them (the RTL keeps them), the second "
-            "memory and BDMA (in progress), INT16/FP16.", ""]
+            "figure); SDP LUT/EW removal where a configuration lacks them (the RTL keeps them: NVIDIA's "
+            "nv_small traces in `traces/nv_small/` program EW and the LUT and pass); INT16/FP16.", ""]
     return "\n".join(out)
 
 

@@ -27,6 +27,18 @@ class Bench:
     build_args: tuple[str, ...] = ()  # extra Verilator build arguments (e.g. --timing for a Verilog clock)
     tests: tuple[str, ...] = ()       # only these cocotb tests of the module (empty: all of them)
     config: str = ""                  # the configuration the simulation runs ($CONFIG for it; "": the run's)
+    # The build this bench runs on, a directory name under sim_build/<sim>/ ("": its own, the bench's name),
+    # one build per parameter set under it. Benches naming the same build share the Verilator build of each
+    # parameter set they have in common: the same toplevel and build arguments (checked below); each keeps
+    # its own run directories inside it.
+    build: str = ""
+    # random_layers' batch outside the nightly (0: the test's own default, which also requires the test's
+    # coverage goals); a short batch checks every layer it runs but requires no coverage goal
+    layers: int = 0
+
+    @property
+    def build_name(self) -> str:
+        return self.build or self.name
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -53,7 +65,22 @@ def _registered() -> tuple[Bench, ...]:
     return tuple(found)
 
 
+def _check_shared_builds(benches: tuple[Bench, ...]) -> None:
+    """Benches sharing a build directory (same build name and parameter tag) must build the same thing, or
+    one would run on the other's design."""
+    owner: dict[tuple[str, str], tuple[Bench, tuple[str, tuple[str, ...], dict[str, int]]]] = {}
+    for bench in benches:
+        for params in bench.param_sets:
+            design = (bench.toplevel, bench.build_args, params)
+            first, built = owner.setdefault((bench.build_name, bench.tag(params)), (bench, design))
+            if built != design:
+                raise ValueError(f"benches {first.name} and {bench.name} share the build "
+                                 f"{bench.build_name}/{bench.tag(params)} but differ in toplevel or build "
+                                 "arguments")
+
+
 BENCHES: tuple[Bench, ...] = _registered()
+_check_shared_builds(BENCHES)
 
 
 def find(name: str) -> Bench:

@@ -12,6 +12,7 @@ from typing import Protocol
 
 import numpy as np
 
+from models import configs
 from models import registers as regmap
 from models.lut import LE_ENTRIES, LO_ENTRIES, LutRam
 from tb.common import scaled
@@ -65,12 +66,21 @@ class AccessPort:
             self._check(reg, got, self.ram.read_data() if op == "read" else self.ram.read_cfg())
 
 
+def lut_present(unit: str) -> bool:
+    """The run's configuration has this unit's LUT RAM (SDP's is optional: configs/<name>.json "sdp")."""
+    return unit != "SDP" or configs.load().sdp.lut
+
+
 async def write_read_tables(top: CsbTop, unit: str, rng: random.Random) -> dict[int, list[int]]:
     """Both tables written with random values, read back with the pointer's auto-increment (in either
-    order) and compared; the tables written."""
+    order) and compared; the tables written (all 0 where the configuration has no LUT: nothing is kept,
+    every read gives 0)."""
     tables = {0: [v & 0xFFFF for v in random_table(rng, LE_ENTRIES)],
               1: [v & 0xFFFF for v in random_table(rng, LO_ENTRIES)]}
-    for table, values in tables.items():
+    written = tables
+    if not lut_present(unit):
+        tables = {t: [0] * len(v) for t, v in tables.items()}
+    for table, values in written.items():
         await top.write(unit, "S_LUT_ACCESS_CFG", access_cfg(unit, table, True))
         for v in values:
             await top.write(unit, "S_LUT_ACCESS_DATA", v)
@@ -94,7 +104,7 @@ async def lut_readback(top: CsbTop, unit: str, rng: random.Random, saturating: b
     tables, then both tables read in full and two entries past their end."""
     tables = await write_read_tables(top, unit, rng)
     # the first random access is a CFG write, which puts the model's pointer and type where the RTL's are
-    ram = LutRam(saturating=saturating)
+    ram = LutRam(saturating=saturating, present=lut_present(unit))
     ram.load(*(np.array(tables[t], dtype=np.int64) for t in (0, 1)))
     port = AccessPort(top, unit, ram)
     for n in range(scaled(300, 3000)):

@@ -138,7 +138,14 @@ def parse_results(xml_path: Path, bench: Bench, tag: str, seed: str) -> list[Tes
 
 def build_dir_of(bench: Bench, params: dict[str, int], sim: str, waves: bool, coverage: bool = False) -> Path:
     suffix = ("-waves" if waves else "") + ("-cov" if coverage else "")
-    return ROOT / "sim_build" / sim / bench.name / (bench.tag(params) + suffix)
+    return ROOT / "sim_build" / sim / bench.build_name / (bench.tag(params) + suffix)
+
+
+def run_dir_of(bench: Bench, build_dir: Path, label: str) -> Path:
+    """A run directory of the bench in its build directory; prefixed with the bench's name when it shares the
+    build with other benches (each keeps its logs and results). One level down, as scripts/coverage.py
+    looks for the runs' coverage files."""
+    return build_dir / (label if bench.build_name == bench.name else f"{bench.name}-{label}")
 
 
 def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", waves: bool = False,
@@ -206,6 +213,7 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
     if seed is None:
         seed = int(time.time() * 1000) % (1 << 31)
     env = {"BENCH_PARAMS": json.dumps(params), "BENCH_SEED": str(seed), "NIGHTLY": "1" if nightly else "0",
+           "BENCH_LAYERS": str(bench.layers),
            # Writes land at the end of the time step, as on other simulators: the BFMs rely on it.
            "COCOTB_TRUST_INERTIAL_WRITES": "0"}
     # One simulation per test with waves (one FST each), else one simulation for all the selected tests.
@@ -214,7 +222,7 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
     results: list[TestResult] = []
     for run in runs:
         label = "all" if run is None else run[0] if len(run) == 1 else "selected"
-        run_dir = build_dir / label
+        run_dir = run_dir_of(bench, build_dir, label)
         run_dir.mkdir(parents=True, exist_ok=True)
         for stale in (outcome.FILE_NAME, "results.xml"):  # what an earlier run wrote must not show
             (run_dir / stale).unlink(missing_ok=True)

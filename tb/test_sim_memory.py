@@ -14,6 +14,7 @@ from typing import Any
 
 import cocotb
 
+from models import configs
 from models.replay import trace_steps
 from models.trace import REPO_TRACES
 from tb import outcome
@@ -65,6 +66,12 @@ async def python_side(dut: Any) -> None:
 
 @cocotb.test()
 async def traces_with_stalls(dut: Any) -> None:
+    cfg = configs.load()
+    if (cfg.atom_bytes, cfg.csb_map) != (8, "nv_small"):
+        # the traces' addresses, strides and register addresses are nv_small's: another atom's driver rules
+        # reject them, another CSB map misplaces them (the configuration's own traces run in top_traces)
+        outcome.skip(f"nv_small's traces need an 8-byte atom and nv_small's CSB map; {cfg.name} has a "
+                     f"{cfg.atom_bytes}-byte atom and the {cfg.csb_map} map")
     rng = make_rng("sim_memory_traces")
     mem = await start_top(dut, MemTiming())
     target = BenchTarget(dut, mem)

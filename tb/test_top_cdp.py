@@ -32,7 +32,7 @@ from models.lut import EXPONENT
 from models.pdp import run_pdp
 from tb import lut_access
 from tb.batch import Batch
-from tb.bench_target import batch_count
+from tb.bench_target import batch_count, short_batch
 from tb.bfm.axi_ram import set_memory_pauses
 from tb.common import scaled
 from tb.env.cdp import (
@@ -52,6 +52,7 @@ from tb.env.pdp import prepare as prepare_pdp
 from tb.funcov import Covergroup
 from tb.stimulus.cdp_top import (
     ATOM,
+    CHUNK,
     DST_REGION,
     LUT_KINDS,
     SRC_REGION,
@@ -69,6 +70,7 @@ class Coverage(Covergroup):
         super().__init__("top_cdp", "CDP", {
             "LRN size": tuple(f"LRN{n}" for n in (3, 5, 7, 9)),
             "bypass": ("sqsum bypass", "mul bypass", "both bypass"),
+            # nv_small's names: C not a whole atom, W not a whole CDP width chunk
             "cube": ("C % 8 != 0", "W % 8 != 0", "several surfaces"),
             "register group": ("group 0", "group 1"),
             "LUT program": (*(f"LUT {k}" for k in LUT_KINDS), "exponential LE"),
@@ -80,7 +82,7 @@ class Coverage(Covergroup):
         assert res is not None
         self.sample({f"LRN{cfg.local_size}": True, "sqsum bypass": cfg.sqsum_bypass,
                      "mul bypass": cfg.mul_bypass, "both bypass": cfg.sqsum_bypass and cfg.mul_bypass,
-                     "C % 8 != 0": cfg.channels % ATOM != 0, "W % 8 != 0": cfg.width % ATOM != 0,
+                     "C % 8 != 0": cfg.channels % ATOM != 0, "W % 8 != 0": cfg.width % CHUNK != 0,
                      "several surfaces": cfg.surfaces > 1, "exponential LE": cfg.lut.le_function == EXPONENT,
                      f"group {layer.prog.group}": True, f"LUT {layer.kind}": True,
                      "saturation": res.out_saturation > 0, **{k: v > 0 for k, v in res.lut_counts.items()}})
@@ -90,12 +92,13 @@ class Coverage(Covergroup):
 async def random_layers(dut: SimHandleBase) -> None:
     top = await setup(dut, "random_layers")
     count = batch_count(dut, 8, 16000)  # NIGHTLY: with cdp_core ~1e7 samples, on the simulation memory
+    goals = not short_batch()           # a short batch (another configuration's) requires no coverage goal
     batch = Batch(dut, after_reset=lambda: top.write("GLB", "S_INTR_MASK", 0, nposted=True))
     i = 0
     with Coverage().written("random_layers") as cov:
         # the planned layers, then (bounded) more until every coverage goal is met: small random cubes miss
         # one now and then (a LO-only hit, say)
-        while i < count or (cov.missing() and i < 4 * count):
+        while i < count or (goals and cov.missing() and i < 4 * count):
             # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
             # past the planned layers, a missing LE-only / LO-only hit is aimed at with a one-table LUT
             aim = "one table" if i >= count and {"le_hit", "lo_hit"} & set(cov.missing()) else None
@@ -109,7 +112,8 @@ async def random_layers(dut: SimHandleBase) -> None:
             i += 1
         dut._log.info("%d layers, coverage: %s", i, cov.summary())
         batch.finish()
-        cov.check()
+        if goals:
+            cov.check()
 
 
 @cocotb.test()
@@ -124,7 +128,7 @@ async def queued_groups(dut: SimHandleBase) -> None:
     top = await setup(dut, "queued_groups")
     rng = top.rng
     for rounds in range(scaled(2, 10)):
-        a = make_layer(rng, 0, group=0, kind="lrn exp", dims=(24, 4, 40))
+        a = make_layer(rng, 0, group=0, kind="lrn exp", dims=(24, 4, 5 * ATOM))  # long: 5 surfaces
         b = make_layer(rng, rounds + 1, group=1, kind="lrn exp", dims=random_dims(rng, False),
                        src_region=SRC_REGION + 0x400_0000, dst_region=DST_REGION + 0x400_0000)
         b.prog = cdp_layer(*b.desc["dims"], lut=programs()["lrn exp"], group=1, load_lut=False,  # type: ignore[misc]
@@ -154,9 +158,10 @@ async def pdp_and_cdp_concurrent(dut: SimHandleBase) -> None:
     for rounds in range(scaled(2, 8)):
         group = rounds % 2
         # kernel = stride, a divisor of the 32 x 8 input (every input sample used)
-        pdp = fixed_program(rng, group, 32, 8, 24, rng.choice([1, 2, 4]), SRC_REGION + 0x800_0000,
+        pdp = fixed_program(rng, group, 32, 8, 3 * ATOM, rng.choice([1, 2, 4]), SRC_REGION + 0x800_0000,
                             DST_REGION + 0x800_0000)
-        cdp = make_layer(rng, rounds + 4, group=group, dims=(rng.randint(17, 30), 3, rng.randint(17, 40)))
+        cdp = make_layer(rng, rounds + 4, group=group,
+                         dims=(rng.randint(17, 30), 3, rng.randint(2 * ATOM + 1, 5 * ATOM)))
         prepare_pdp(top, pdp)
         prepare(top, cdp)
         set_memory_pauses(top.ram, rng)

@@ -26,6 +26,7 @@ import numpy as np
 from cocotb.handle import SimHandleBase
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
+from models import configs
 from models import registers as regmap
 from models.driver_pdp import PdpProgram, Surface, pdp_layer
 from models.driver_sdp import sdp_layer
@@ -90,9 +91,10 @@ async def check_dropped_writes(top: Top, prog: PdpProgram) -> None:
 async def register_groups(dut: SimHandleBase) -> None:
     top = await setup(dut, "register_groups")
     await top.write("GLB", "S_INTR_MASK", 0, nposted=True)
-    # A is long (2048 input atoms) so it is still running while group 1 is programmed and checked.
-    a = fixed_program(top.rng, 0, 32, 16, 32, 2, SRC_REGION, DST_REGION)
-    b = fixed_program(top.rng, 1, 24, 12, 16, 3, SRC_REGION + 0x100000, DST_REGION + 0x100000)
+    # A is long (2048 input atoms: four surfaces) so it is still running while group 1 is programmed and
+    # checked.
+    a = fixed_program(top.rng, 0, 32, 16, 4 * ATOM, 2, SRC_REGION, DST_REGION)
+    b = fixed_program(top.rng, 1, 24, 12, 2 * ATOM, 3, SRC_REGION + 0x100000, DST_REGION + 0x100000)
     prepare(top, a)
     prepare(top, b)
     await top.issue(a.writes)                                   # group 0, enabled
@@ -137,12 +139,16 @@ async def register_groups(dut: SimHandleBase) -> None:
 
 def unmapped_addresses(rng: random.Random) -> list[int]:
     """Byte addresses no register of this top answers: reserved offsets of its units, the windows of units
-    it lacks (SDP, CDP, the convolution pipeline) and the rest of the 16-bit CSB word space."""
+    it lacks (SDP, CDP, the convolution pipeline) and the rest of the 16-bit CSB word space. The random ones
+    aim at the GLB and PDP windows of the configuration's CSB map (the fixed ones are nv_small's: in another
+    map some are registers, and is_mapped drops those)."""
     fixed = [0x0000, 0x0FFC, 0x1010, 0x1FFC, 0x8000, 0x9004, 0xA050, 0xAFFC, 0xB0A0, 0xBFFC, 0xC008,
              0xD048, 0xE000, 0x10000, 0x3FFFC]
+    glb, pdp_rdma = (configs.load().csb_windows[u] for u in ("GLB", "PDP_RDMA"))
     found: list[int] = []
     while len(found) < 24:
-        addr = rng.choice([rng.randrange(0x1000, 0x2000), rng.randrange(0xA000, 0xC000),
+        # PDP_RDMA's window and PDP's right after it (both maps put them side by side)
+        addr = rng.choice([rng.randrange(glb, glb + 0x1000), rng.randrange(pdp_rdma, pdp_rdma + 0x2000),
                            rng.randrange(0, 1 << 18)]) & ~3
         if not is_mapped(addr):
             found.append(addr)
@@ -150,8 +156,10 @@ def unmapped_addresses(rng: random.Random) -> list[int]:
 
 
 def is_mapped(addr: int) -> bool:
-    hit = regmap.lookup_address(addr)
-    return hit is not None and hit[0] in TOP_UNITS
+    """A register of this top's units answers `addr` in the configuration's CSB map."""
+    windows = configs.load().csb_windows
+    return any(r["offset"] == addr - windows[unit]
+               for unit in TOP_UNITS for r in regmap.registers(unit).values())
 
 
 def field_mask(unit: str, reg: str, accesses: tuple[str, ...]) -> int:
@@ -241,8 +249,8 @@ async def axi_quiet(dut: SimHandleBase, cycles: int) -> bool:
 @cocotb.test()
 async def reset_mid_layer(dut: SimHandleBase) -> None:
     top = await setup(dut, "reset_mid_layer")
-    # 4096 input atoms: still running after the longest wait below even without AXI stalls
-    prog = fixed_program(top.rng, 0, 32, 32, 32, 2, SRC_REGION, DST_REGION)
+    # 4096 input atoms (four surfaces): still running after the longest wait below even without AXI stalls
+    prog = fixed_program(top.rng, 0, 32, 32, 4 * ATOM, 2, SRC_REGION, DST_REGION)
     for attempt in range(scaled(2, 10)):
         prepare(top, prog)
         await top.issue(prog.writes)
@@ -274,8 +282,13 @@ async def count_activity(dut: SimHandleBase, counts: list[int]) -> None:
         await RisingEdge(dut.clk)
 
 
+# submit's valid layer: 8x6 with two surfaces, in atoms (nv_small: 8x6x16, line 0x100, surface 0x1000)
+VALID_CHANNELS, VALID_LINE, VALID_SURFACE = 2 * ATOM, 32 * ATOM, 512 * ATOM
+
+
 def invalid_layers(max_w: int) -> list[tuple[dict[str, object], str]]:
-    """(changes to a valid 8x6x16 3x3 layer, the rule the driver must name)."""
+    """(changes to submit's valid 8x6 3x3 layer, the rule the driver must name). Strides count in atoms: the
+    stride rules must be what the driver names, not the alignment rule."""
     wide_w = max_w + 2                       # kernel 3, stride 1, pads 1/1: out = width
     # A line buffer as large as the configuration's NVDLA one (its default) hits NVDLA's own limit first.
     too_wide = "(MAX_W)" if max_w < max_band_width() else "maximum flying width"
@@ -288,19 +301,19 @@ def invalid_layers(max_w: int) -> list[tuple[dict[str, object], str]]:
         ({"method": "median"}, "POOLING_METHOD must be AVERAGE, MAX or MIN"),
         ({"width": wide_w, "src": Surface(SRC_REGION, wide_w * ATOM, wide_w * 6 * ATOM),
           "dst": Surface(DST_REGION, wide_w * ATOM, wide_w * 6 * ATOM)}, too_wide),
-        ({"src": Surface(SRC_REGION + 4, 0x100, 0x1000)}, "alignment for SRC"),
-        ({"dst": Surface(DST_REGION, 0x38, 0x1000)}, "DST_LINE_STRIDE has to be bigger"),
-        ({"dst": Surface(DST_REGION, 0x100, 0x200)}, "DST_SURFACE_STRIDE must hold a whole surface"),
-        ({"dst": Surface(SRC_REGION + 0x80, 0x100, 0x1000)}, "must not overlap"),
+        ({"src": Surface(SRC_REGION + 4, VALID_LINE, VALID_SURFACE)}, "alignment for SRC"),
+        ({"dst": Surface(DST_REGION, 7 * ATOM, VALID_SURFACE)}, "DST_LINE_STRIDE has to be bigger"),
+        ({"dst": Surface(DST_REGION, VALID_LINE, 64 * ATOM)}, "DST_SURFACE_STRIDE must hold a whole surface"),
+        ({"dst": Surface(SRC_REGION + 16 * ATOM, VALID_LINE, VALID_SURFACE)}, "must not overlap"),
     ]
 
 
 async def submit(top: Top, changes: Mapping[str, object]) -> PdpProgram:
     """What a driver does: validate the layer, then (only then) write it."""
     args: dict[str, object] = {"method": "average", "kernel": (3, 3), "stride": (1, 1), "pads": (1, 1, 1, 1),
-                               "pad_value": 5, "src": Surface(SRC_REGION, 0x100, 0x1000),
-                               "dst": Surface(DST_REGION, 0x100, 0x1000), "width": 8, "height": 6,
-                               "channels": 16}
+                               "pad_value": 5, "src": Surface(SRC_REGION, VALID_LINE, VALID_SURFACE),
+                               "dst": Surface(DST_REGION, VALID_LINE, VALID_SURFACE), "width": 8, "height": 6,
+                               "channels": VALID_CHANNELS}
     args.update(changes)
     w, h, c = args.pop("width"), args.pop("height"), args.pop("channels")
     prog = pdp_layer(w, h, c, max_out_width=top.max_w, **args)  # type: ignore[arg-type]
@@ -352,19 +365,20 @@ def with_field(prog: PdpProgram, key: str, value: int, units: tuple[str, ...] = 
 def inconsistent_programs(group: int) -> dict[str, PdpProgram]:
     """Programs the driver rejects whose input has columns no output window uses, so the core has emitted
     its last output before the read DMA has delivered the last input atom of the line."""
-    src, dst = Surface(SRC_REGION, 0x100, 0x100), Surface(DST_REGION, 0x100, 0x100)
-    wide = Surface(SRC_REGION, 200 * ATOM, 400 * ATOM)
-    plain = pdp_layer(200, 2, 8, method="max", src=wide, dst=Surface(DST_REGION, 200 * ATOM, 400 * ATOM),
-                      group=group)
+    src, dst = Surface(SRC_REGION, 32 * ATOM, 32 * ATOM), Surface(DST_REGION, 32 * ATOM, 32 * ATOM)
+    cols = min(200, max_band_width())     # as wide as the line buffer lets a plain layer be (nv_small: 200)
+    wide = Surface(SRC_REGION, cols * ATOM, 2 * cols * ATOM)
+    plain = pdp_layer(cols, 2, 8, method="max", src=wide, group=group,
+                      dst=Surface(DST_REGION, cols * ATOM, 2 * cols * ATOM))
     split = pdp_layer(10, 1, 8, method="max", stride=(3, 1), src=src, dst=dst, split=2, group=group)
     return {
         # last split band PARTIAL_WIDTH_IN_LAST 1 with kernel 1 - stride 3 overlap: its input width is -1,
         # 16383 columns in the 14-bit band width
         "split band input width -1": with_field(split, "D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_LAST", 0,
                                                 ("PDP", "PDP_RDMA")),
-        # 200 input columns, CUBE_OUT_WIDTH 8 (kernel 1, stride 1): 192 columns of each line unused
-        "CUBE_OUT_WIDTH 8 for 200 input columns": with_field(plain, "D_DATA_CUBE_OUT_WIDTH.CUBE_OUT_WIDTH",
-                                                             7),
+        # `cols` input columns, CUBE_OUT_WIDTH 8 (kernel 1, stride 1): all but 8 columns of each line unused
+        f"CUBE_OUT_WIDTH 8 for {cols} input columns":
+            with_field(plain, "D_DATA_CUBE_OUT_WIDTH.CUBE_OUT_WIDTH", 7),
     }
 
 
@@ -401,10 +415,11 @@ async def layer_after_inconsistent_layer(dut: SimHandleBase) -> None:
 # ---- random register values never hang the unit --------------------------------------------------------
 
 # Fields kept small so that any program is short: "REG.FIELD" -> largest value (in both units where present).
+# Channels: up to four surfaces of the configuration's atom.
 SMALL_FIELDS = {
     "D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH": 15, "D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT": 15,
-    "D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL": 31, "D_DATA_CUBE_OUT_WIDTH.CUBE_OUT_WIDTH": 15,
-    "D_DATA_CUBE_OUT_HEIGHT.CUBE_OUT_HEIGHT": 15, "D_DATA_CUBE_OUT_CHANNEL.CUBE_OUT_CHANNEL": 31,
+    "D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL": 4 * ATOM - 1, "D_DATA_CUBE_OUT_WIDTH.CUBE_OUT_WIDTH": 15,
+    "D_DATA_CUBE_OUT_HEIGHT.CUBE_OUT_HEIGHT": 15, "D_DATA_CUBE_OUT_CHANNEL.CUBE_OUT_CHANNEL": 4 * ATOM - 1,
     "D_OPERATION_MODE_CFG.SPLIT_NUM": 3,
     **{f"D_PARTIAL_WIDTH_{d}.PARTIAL_WIDTH_{d}_{p}": 15
        for d in ("IN", "OUT") for p in ("FIRST", "MID", "LAST")},
@@ -441,7 +456,7 @@ def random_raw_registers(rng: random.Random, legal: PdpProgram | None) -> dict[s
         # layer. Keep it to one line of one surface in two bands, so it still runs in the default bound.
         for unit in ("PDP", "PDP_RDMA"):
             set_field(values[unit], unit, "D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT", 0)
-            set_field(values[unit], unit, "D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL", rng.randint(0, 7))
+            set_field(values[unit], unit, "D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL", rng.randint(0, ATOM - 1))
             set_field(values[unit], unit, "D_OPERATION_MODE_CFG.SPLIT_NUM", 1)
     return values
 
@@ -478,7 +493,7 @@ def driver_verdict(values: Mapping[str, Mapping[str, int]], max_w: int) -> tuple
     """Would the driver layer have let this program start? ('accepted', its config) or (the rule, None)."""
     fields = {u: regmap.decode_fields(u, regs) for u, regs in values.items()}
     try:
-        cfg = PdpConfig.from_fields(fields)
+        cfg = PdpConfig.from_fields(fields, ATOM)   # the top's atom: the RTL drops address bits below it
         check_memory_layout(cfg)
         wide = [b.out_width for b in cfg.bands() if b.out_width > max_w]
         if wide:

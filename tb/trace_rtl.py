@@ -16,39 +16,30 @@ from pathlib import Path
 
 from models import configs
 from models.configs import Configuration
-from models.replay import RegWrite, TraceResult, load_steps, trace_config
+from models.replay import (
+    TraceResult,
+    capabilities,
+    load_steps,
+    trace_config,
+    trace_needs,
+)
 from tb.benches import find
-
-SDP_TO_PDP = "SDP->PDP on the fly"
-OUTPUT_DST_PDP = 1 << 1   # SDP D_FEATURE_MODE_CFG.OUTPUT_DST
-# nv_small has one memory interface; larger NVDLA configurations add the CV SRAM (a trace's sec_mem), which
-# the top has when built with SEC_MEM=1 (its c_axi port).
-SECOND_MEMORY = "a second memory (sec_mem)"
-BDMA = "BDMA"
 
 
 def rtl_capabilities(config: Configuration) -> frozenset[str]:
-    """Units and capabilities the RTL top level has when built at a configuration."""
-    return frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP} | ({SECOND_MEMORY} if config.second_memory else set())
-                     | ({BDMA} if config.bdma else set()))
+    """What the RTL top has when built at a configuration: what the configuration declares (its parameters
+    come from it: models/replay.py capabilities), but its datapaths compute INT8 only so far."""
+    return capabilities(config) - {"INT16", "FP16"}
 
 
 def units_needed(folder: Path) -> set[str]:
-    """The datapath units whose D_OP_ENABLE the trace writes with 1, and the capabilities they need."""
+    """The units and capabilities a trace needs (models/replay.py trace_needs); empty if it cannot be read
+    (the replay itself then reports why)."""
     try:
         steps, _skip = load_steps(folder)
-    except Exception:  # noqa: BLE001 - the replay itself reports why the trace cannot be read
+    except Exception:  # noqa: BLE001
         return set()
-    needed = {s.unit for s in steps if isinstance(s, RegWrite) and s.reg == "D_OP_ENABLE" and s.value & 1
-              and not s.unit.endswith("_RDMA")}
-    if any(isinstance(s, RegWrite) and s.unit == "SDP" and s.reg == "D_FEATURE_MODE_CFG"
-           and s.value & OUTPUT_DST_PDP for s in steps):
-        needed.add(SDP_TO_PDP)
-    if any(getattr(s, "mem", 0) != 0 for s in steps):
-        needed.add(SECOND_MEMORY)
-    if any(isinstance(s, RegWrite) and s.unit == BDMA for s in steps):
-        needed.add(BDMA)
-    return needed
+    return trace_needs(steps)
 
 
 def replay_on_rtl(folders: list[Path], sim: str | None = None, seed: int | None = None) -> list[TraceResult]:

@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 MAX_LINES = 600
-SIZED_DIRS = ("rtl", "models", "tb", "scripts")
+SIZED_DIRS = ("rtl", "models", "tb", "scripts", "tflite_nvdla")
 SIZED_SUFFIXES = {".py", ".v", ".vh", ".sv", ".cpp", ".h", ".sh"}
 # Hand-written files still above the limit, each with the work that brings it under. A file listed here that
 # is no longer too long fails the check too, so the list only shrinks.

@@ -24,7 +24,9 @@ module nvdla_sdp #(
     parameter ATOM            = 8,     // int8 lanes per atom = bytes per 64-bit beat
     parameter MAX_BURST       = 16,
     parameter MAX_OUTSTANDING = 8,
-    parameter FIFO_DEPTH      = 32     // beats buffered per read stream
+    parameter FIFO_DEPTH      = 32,    // beats buffered per read stream
+    parameter EW              = 1,     // 0: no EW (Y) block: bypassed whatever EW_BYPASS says, ERDMA unused
+    parameter LUT             = 1      // 0: no LUT: bypassed whatever EW_LUT_BYPASS says, no table RAM
 ) (
     input  wire              clk,
     input  wire              rst_n,
@@ -78,10 +80,21 @@ module nvdla_sdp #(
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || FIFO_DEPTH < MAX_BURST || (FIFO_DEPTH & (FIFO_DEPTH - 1)) != 0) begin
-            $display("ERROR: nvdla_sdp %m: ATOM a power of two (BYTE_SHIFT), FIFO_DEPTH a power of two >= MAX_BURST (a burst reserves all its beats)");
+        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || FIFO_DEPTH < MAX_BURST || (FIFO_DEPTH & (FIFO_DEPTH - 1)) != 0
+            || (EW != 0 && EW != 1) || (LUT != 0 && LUT != 1)) begin
+            $display("ERROR: nvdla_sdp %m: ATOM a power of two (BYTE_SHIFT), FIFO_DEPTH a power of two >= MAX_BURST (a burst reserves all its beats), EW and LUT 0 or 1");
             $finish;
         end
+    end
+
+    // The configuration's SDP (NVIDIA's SDP_EW_ENABLE / SDP_LUT_ENABLE): a block it lacks is bypassed whatever
+    // the registers say, as NVIDIA's core ties cfg_ew_en low then. Constant bits: synthesis removes the
+    // block's logic, and the operand stream and EQL mode (an EW ALU mode) can never be selected.
+    reg [`SDP_CFG_W-1:0] sdp_cfg;
+    always @(*) begin
+        sdp_cfg = cfg;
+        if (EW == 0)  sdp_cfg[`SDP_EW_BYPASS]     = 1'b1;
+        if (LUT == 0) sdp_cfg[`SDP_EW_LUT_BYPASS] = 1'b1;
     end
     localparam DATA_W     = ATOM * 8;
     localparam LEN_W      = 16;
@@ -93,15 +106,15 @@ module nvdla_sdp #(
                   input disable_dma);
         used = ~disable_dma & ~bypass & ((~alu_bypass & alu_src) | (~mul_bypass & mul_src));
     endfunction
-    wire bs_op_en = used(cfg[`SDP_BS_BYPASS], cfg[`SDP_BS_ALU_BYPASS], cfg[`SDP_BS_ALU_SRC],
-                         cfg[`SDP_BS_MUL_BYPASS], cfg[`SDP_BS_MUL_SRC], rdma_cfg[`SDP_RDMA_BRDMA_DISABLE]);
-    wire bn_op_en = used(cfg[`SDP_BN_BYPASS], cfg[`SDP_BN_ALU_BYPASS], cfg[`SDP_BN_ALU_SRC],
-                         cfg[`SDP_BN_MUL_BYPASS], cfg[`SDP_BN_MUL_SRC], rdma_cfg[`SDP_RDMA_NRDMA_DISABLE]);
-    wire ew_op_en = used(cfg[`SDP_EW_BYPASS], cfg[`SDP_EW_ALU_BYPASS], cfg[`SDP_EW_ALU_SRC],
-                         cfg[`SDP_EW_MUL_BYPASS], cfg[`SDP_EW_MUL_SRC], rdma_cfg[`SDP_RDMA_ERDMA_DISABLE]);
+    wire bs_op_en = used(sdp_cfg[`SDP_BS_BYPASS], sdp_cfg[`SDP_BS_ALU_BYPASS], sdp_cfg[`SDP_BS_ALU_SRC],
+                         sdp_cfg[`SDP_BS_MUL_BYPASS], sdp_cfg[`SDP_BS_MUL_SRC], rdma_cfg[`SDP_RDMA_BRDMA_DISABLE]);
+    wire bn_op_en = used(sdp_cfg[`SDP_BN_BYPASS], sdp_cfg[`SDP_BN_ALU_BYPASS], sdp_cfg[`SDP_BN_ALU_SRC],
+                         sdp_cfg[`SDP_BN_MUL_BYPASS], sdp_cfg[`SDP_BN_MUL_SRC], rdma_cfg[`SDP_RDMA_NRDMA_DISABLE]);
+    wire ew_op_en = used(sdp_cfg[`SDP_EW_BYPASS], sdp_cfg[`SDP_EW_ALU_BYPASS], sdp_cfg[`SDP_EW_ALU_SRC],
+                         sdp_cfg[`SDP_EW_MUL_BYPASS], sdp_cfg[`SDP_EW_MUL_SRC], rdma_cfg[`SDP_RDMA_ERDMA_DISABLE]);
 
-    wire eql        = ~cfg[`SDP_EW_BYPASS] & ~cfg[`SDP_EW_ALU_BYPASS] & (cfg[`SDP_EW_ALU_ALGO] == EQL);
-    wire output_dst = cfg[`SDP_OUTPUT_DST];   // 0 memory, 1 PDP
+    wire eql        = ~sdp_cfg[`SDP_EW_BYPASS] & ~sdp_cfg[`SDP_EW_ALU_BYPASS] & (sdp_cfg[`SDP_EW_ALU_ALGO] == EQL);
+    wire output_dst = sdp_cfg[`SDP_OUTPUT_DST];   // 0 memory, 1 PDP
     wire to_pdp     = output_dst & ~eql;      // EQL mode outputs nothing, whatever OUTPUT_DST says
     wire to_mem     = ~output_dst & ~eql;
 
@@ -173,8 +186,8 @@ module nvdla_sdp #(
     );
 
     // ---- datapath ---------------------------------------------------------------------------------------
-    nvdla_sdp_core #(.ATOM(ATOM)) u_core (
-        .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .cfg(cfg),
+    nvdla_sdp_core #(.ATOM(ATOM), .LUT(LUT)) u_core (
+        .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .cfg(sdp_cfg),
         .bs_op_en(bs_op_en), .bn_op_en(bn_op_en), .ew_op_en(ew_op_en),
         .in_valid(in_valid), .in_ready(in_ready), .in_data(in_data),
         .bs_op_valid(bs_valid), .bs_op_ready(bs_ready), .bs_op_data(bs_data),
@@ -215,9 +228,9 @@ module nvdla_sdp #(
 
     nvdla_cube_walker #(.ADDR_W(32), .LEN_W(LEN_W)) u_wr_walk (
         .clk(clk), .rst_n(rst_n), .start(wr_start),
-        .base(cfg[`SDP_DST_BASE_ADDR_LOW]),
-        .line_stride(cfg[`SDP_DST_LINE_STRIDE]),
-        .surface_stride(cfg[`SDP_DST_SURFACE_STRIDE]),
+        .base(sdp_cfg[`SDP_DST_BASE_ADDR_LOW]),
+        .line_stride(sdp_cfg[`SDP_DST_LINE_STRIDE]),
+        .surface_stride(sdp_cfg[`SDP_DST_SURFACE_STRIDE]),
         // a 1x1 cube is one line of all its surfaces, as the read DMA reads a 1x1 input
         .width(packed_cube ? {{(LEN_W-14){1'b0}}, surfaces}
                            : {{(LEN_W-13){1'b0}}, width_m1} + {{(LEN_W-1){1'b0}}, 1'b1}),
@@ -231,7 +244,7 @@ module nvdla_sdp #(
                    .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_axi_wr (
         .clk(clk), .rst_n(rst_n),
         .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .cmd_beats(wr_cmd_beats),
-        .cmd_ram_type(cfg[`SDP_DST_RAM_TYPE]), .m_axi_awuser(m_axi_awuser),
+        .cmd_ram_type(sdp_cfg[`SDP_DST_RAM_TYPE]), .m_axi_awuser(m_axi_awuser),
         .in_valid(wr_valid), .in_ready(wr_ready), .in_data(core_data),
         .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready), .m_axi_awaddr(m_axi_awaddr),
         .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize), .m_axi_awburst(m_axi_awburst),

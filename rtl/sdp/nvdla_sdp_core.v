@@ -17,7 +17,8 @@
 // Configuration must be stable while busy; the LUT tables must not be written then.
 `include "nvdla_sdp_fields.vh"
 module nvdla_sdp_core #(
-    parameter ATOM  = 8
+    parameter ATOM  = 8,
+    parameter LUT   = 1     // 0: no LUT (the caller then keeps EW_LUT_BYPASS set); LUT accesses read 0
 ) (
     input  wire                 clk,
     input  wire                 rst_n,
@@ -53,8 +54,8 @@ module nvdla_sdp_core #(
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (ATOM < 1) begin
-            $display("ERROR: nvdla_sdp_core %m: ATOM >= 1");
+        if (ATOM < 1 || (LUT != 0 && LUT != 1)) begin
+            $display("ERROR: nvdla_sdp_core %m: ATOM >= 1, LUT 0 or 1");
             $finish;
         end
     end
@@ -172,20 +173,36 @@ module nvdla_sdp_core #(
 
     wire [CNT_W-1:0] cnt_le_hit, cnt_lo_hit, cnt_uflow, cnt_oflow, cnt_hybrid, cnt_out_sat;
 
-    /* verilator lint_off PINCONNECTEMPTY */
-    nvdla_lut #(.LANES(ATOM), .IN_W(32), .CFG_W(`SDP_LUT_CFG_BOUND_W), .SDP(1), .CNT_W(CNT_W)) u_lut (
-        .clk(clk), .rst_n(rst_n),
-        .lut_cfg(`SDP_LUT_CFG(cfg)),
-        .acc_we(cfg[`SDP_LUT_ACCESS_WE]), .acc_table(cfg[`SDP_LUT_TABLE_ID]), .acc_addr(cfg[`SDP_LUT_ACCESS_ADDR]),
-        .acc_wdata(cfg[`SDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`SDP_LUT_ACCESS_RDATA]),
-        .in_valid(pre_valid & lut_on), .in_ready(lut_in_ready), .in_data(y_out),
-        .out_valid(lut_valid), .out_ready(ocvt_ready & lut_on), .out_data(lut_data), .out_dbg(),
-        // samples that skip the LUT are not looked up, so they are not counted (the model's empty stats)
-        .cnt_clr(start), .cnt_en(lut_on),
-        .cnt_le_hit(cnt_le_hit), .cnt_lo_hit(cnt_lo_hit), .cnt_uflow(cnt_uflow), .cnt_oflow(cnt_oflow),
-        .cnt_hybrid(cnt_hybrid)
-    );
-    /* verilator lint_on PINCONNECTEMPTY */
+    generate
+        if (LUT == 1) begin : g_lut
+            /* verilator lint_off PINCONNECTEMPTY */
+            nvdla_lut #(.LANES(ATOM), .IN_W(32), .CFG_W(`SDP_LUT_CFG_BOUND_W), .SDP(1), .CNT_W(CNT_W)) u_lut (
+                .clk(clk), .rst_n(rst_n),
+                .lut_cfg(`SDP_LUT_CFG(cfg)),
+                .acc_we(cfg[`SDP_LUT_ACCESS_WE]), .acc_table(cfg[`SDP_LUT_TABLE_ID]),
+                .acc_addr(cfg[`SDP_LUT_ACCESS_ADDR]),
+                .acc_wdata(cfg[`SDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`SDP_LUT_ACCESS_RDATA]),
+                .in_valid(pre_valid & lut_on), .in_ready(lut_in_ready), .in_data(y_out),
+                .out_valid(lut_valid), .out_ready(ocvt_ready & lut_on), .out_data(lut_data), .out_dbg(),
+                // samples that skip the LUT are not looked up, so they are not counted (the model's empty stats)
+                .cnt_clr(start), .cnt_en(lut_on),
+                .cnt_le_hit(cnt_le_hit), .cnt_lo_hit(cnt_lo_hit), .cnt_uflow(cnt_uflow), .cnt_oflow(cnt_oflow),
+                .cnt_hybrid(cnt_hybrid)
+            );
+            /* verilator lint_on PINCONNECTEMPTY */
+        end else begin : g_no_lut
+            // the access registers stay (their pointer too, in the register block); no RAM behind them
+            assign stat[`SDP_LUT_ACCESS_RDATA] = 16'd0;
+            assign lut_in_ready = 1'b0;
+            assign lut_valid    = 1'b0;
+            assign lut_data     = {DW{1'b0}};
+            assign cnt_le_hit   = {CNT_W{1'b0}};
+            assign cnt_lo_hit   = {CNT_W{1'b0}};
+            assign cnt_uflow    = {CNT_W{1'b0}};
+            assign cnt_oflow    = {CNT_W{1'b0}};
+            assign cnt_hybrid   = {CNT_W{1'b0}};
+        end
+    endgenerate
 
     // ---------------------------------------------------------------- output convertor, statistics
     wire [ATOM-1:0] out_sat, out_neq;

@@ -26,7 +26,9 @@ module nvdla_pp_top #(
     parameter MAX_BURST       = 16,
     parameter MAX_OUTSTANDING = 8,
     parameter SEC_MEM         = 0,    // 1: the CV SRAM interface c_axi exists; 0: c_axi idle, all on m_axi
-    parameter BDMA            = 0     // 1: BDMA (nv_full's bridge DMA) on the CSB and the memories; needs SEC_MEM
+    parameter BDMA            = 0,    // 1: BDMA (nv_full's bridge DMA) on the CSB and the memories; needs SEC_MEM
+    parameter SDP_EW          = 1,    // 0: SDP without its EW (Y) block (bypassed whatever the registers say)
+    parameter SDP_LUT         = 1     // 0: SDP without its LUT
 ) (
     input  wire        clk,
     input  wire        rst_n,
@@ -224,8 +226,8 @@ module nvdla_pp_top #(
     // FIFO bounds its bursts in flight: 2 bursts (32 beats) ran a 32-cycle memory at 1.6x the read bound
     // (reservation to credit back = latency + a burst); 4 bursts cover it (scripts/bench_sdp.py --latency 32)
     localparam SDP_FIFO_DEPTH = 4 * (1 << $clog2(MAX_BURST));
-    nvdla_sdp #(.ATOM(ATOM), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING),
-                .FIFO_DEPTH(SDP_FIFO_DEPTH)) u_sdp (
+    nvdla_sdp #(.ATOM(ATOM), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING), .EW(SDP_EW),
+                .LUT(SDP_LUT), .FIFO_DEPTH(SDP_FIFO_DEPTH)) u_sdp (
         .clk(clk), .rst_n(rst_n), .op_en(sdp_op_en & sdp_rdma_op_en), .done(sdp_done), .busy(sdp_busy_unused),
         .cfg(sdp_cfg), .rdma_cfg(sdp_rdma_cfg), .stat(sdp_stat), .rdma_stat(sdp_rdma_stat),
         .fly_valid(sdp_fly_valid), .fly_ready(sdp_fly_ready), .fly_data(sdp_fly_data),

@@ -26,6 +26,7 @@ from cocotbext.axi import AxiBus, AxiRam
 
 from models import configs
 from models import registers as regmap
+from models.cube import ATOM_BYTES
 from models.driver_pdp import PdpProgram, Surface, pdp_layer
 from models.errors import ConfigError
 from models.memory import Memory, memory_index
@@ -35,7 +36,6 @@ from models.regfile import intr_bit
 from tb import pdp_coverage
 from tb.batch import Batch
 from tb.bench_target import on_wrapper, start_top, wait_status_bit
-from tb.benches import find
 from tb.bfm.axi_ram import set_memory_pauses
 from tb.bfm.csb import CsbMaster, CsbMonitor
 from tb.bfm.sim_memory import MemTiming, SimMemory
@@ -49,9 +49,9 @@ def csb_address(unit: str, reg: str) -> int:
     return configs.load().csb_address(unit, reg)
 
 
-ATOM = 8
-# The units whose generated register block the top is built from (others answer as unmapped addresses).
-TOP_UNITS = tuple(u for u in regmap.UNITS if f"rtl/gen/nvdla_{u.lower()}_regs.v" in find("top_pdp").sources)
+ATOM = ATOM_BYTES  # the configuration's memory atom: bases, strides and channel counts follow it
+# The units whose register block the top has at the run's configuration (others answer as unmapped addresses).
+TOP_UNITS = configs.load().units
 PDP_INTR_BIT = intr_bit("PDP", 0)   # GLB S_INTR_STATUS: group 1 is the next bit
 SDP_INTR_BIT = intr_bit("SDP", 0)
 IDLE, RUNNING, PENDING = 0, 1, 2    # S_STATUS.STATUS_{0,1}
@@ -299,7 +299,7 @@ async def run_layer(top: Top, prog: PdpProgram, label: str, fresh: bool = True) 
 # ---- random legal layers --------------------------------------------------------------------------------
 
 def placement(rng: random.Random, region: int, width: int, height: int) -> Surface:
-    """Random 8-byte aligned base in a 1 MiB window, line/surface strides packed or with random gaps."""
+    """Random atom-aligned base in a 2^17-atom window, line/surface strides packed or with random gaps."""
     line = width * ATOM + ATOM * rng.choice([0, 0, 1, rng.randint(2, 16)])
     surf = line * height + ATOM * rng.choice([0, 0, 1, rng.randint(2, 64)])
     return Surface(region + ATOM * rng.randrange(1 << 17), line, surf)
@@ -322,7 +322,8 @@ def random_description(rng: random.Random, max_w: int,
         # The height rule floors (H+PT+PB-kernel_h)/stride_y: sometimes leave rows no window reaches.
         height = (out_h - 1) * sh + kh - pads[2] - pads[3] + (rng.randrange(sh) if rng.random() < 0.2 else 0)
         if width >= 1 and height >= 1:
-            desc = {"width": width, "height": height, "channels": rng.randint(1, 8 if wide else 24),
+            # channels count in atoms (INT8: one lane per byte): up to one surface when wide, else three
+            desc = {"width": width, "height": height, "channels": rng.randint(1, ATOM if wide else 3 * ATOM),
                     "method": rng.choice(methods), "kernel": (kw, kh), "stride": (sw, sh),
                     "pads": pads, "pad_value": rng.randint(-128, 127)}
             return desc, out_w, out_h

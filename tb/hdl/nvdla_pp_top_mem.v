@@ -10,6 +10,8 @@ module nvdla_pp_top_mem #(
     parameter PDP_MAX_W = 64,
     parameter SEC_MEM   = 0,
     parameter BDMA      = 0,
+    parameter SDP_EW    = 1,
+    parameter SDP_LUT   = 1,
     parameter SLOTS     = 64
 ) (
     input  wire        rst_n /*verilator public_flat_rw*/,
@@ -59,7 +61,8 @@ module nvdla_pp_top_mem #(
     wire        m_error, c_error;
     assign mem_error = m_error | c_error;
 
-    nvdla_pp_top #(.ATOM(ATOM), .CSB_MAP(CSB_MAP), .PDP_MAX_W(PDP_MAX_W), .SEC_MEM(SEC_MEM), .BDMA(BDMA)) u_top (
+    nvdla_pp_top #(.ATOM(ATOM), .CSB_MAP(CSB_MAP), .PDP_MAX_W(PDP_MAX_W), .SEC_MEM(SEC_MEM), .BDMA(BDMA),
+                   .SDP_EW(SDP_EW), .SDP_LUT(SDP_LUT)) u_top (
         .clk(clk), .rst_n(rst_n),
         .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready), .csb_req_addr(csb_req_addr),
         .csb_req_wdat(csb_req_wdat), .csb_req_write(csb_req_write), .csb_req_nposted(csb_req_nposted),

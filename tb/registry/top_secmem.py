@@ -1,13 +1,20 @@
 """The second memory (the CV SRAM interface, c_axi) on the top with the simulation memories
 (tb/test_top_secmem.py): every DMA client of every unit reading and writing each memory; with SEC_MEM=0
-everything must land in memory 0 whatever RAM_TYPE says."""
+everything must land in memory 0 whatever RAM_TYPE says. Built at the configuration's atom and CSB map (the
+bench's model and drivers follow $CONFIG), with and without the second memory."""
 
 from __future__ import annotations
 
 from tb.benches import Bench
-from tb.registry.top import TIMING_ARGS, TOP_MEM
+from tb.registry.top import TIMING_ARGS, TOP_MEM, TOP_PARAMS
+
+
+def secmem_params(top_params: dict[str, int]) -> tuple[dict[str, int], ...]:
+    """The top at a configuration's parameters, with and without the second memory (a small line buffer:
+    PDP_MAX_W 64 builds and runs faster; the layers here are small)."""
+    return tuple({**top_params, "PDP_MAX_W": 64, "SEC_MEM": sec} for sec in (1, 0))
+
 
 BENCHES = (
-    Bench("top_secmem", TOP_MEM, "tb.test_top_secmem",
-          ({"PDP_MAX_W": 64, "SEC_MEM": 1}, {"PDP_MAX_W": 64, "SEC_MEM": 0}), build_args=TIMING_ARGS),
+    Bench("top_secmem", TOP_MEM, "tb.test_top_secmem", secmem_params(TOP_PARAMS), build_args=TIMING_ARGS),
 )

@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 
 from models import lut_program
 from models.cdp import CdpResult, cdp_compute, input_convert, square_sum
+from models.cube import ATOM_BYTES
 from models.driver_cdp import CdpProgram, Convertor, Surface, cdp_layer
 from models.lut import EXPONENT, LutConfig
 from models.precision import as_signed
@@ -30,7 +31,8 @@ from tb.stimulus.cdp_core import (
 )
 from tb.stimulus.lut import Shape, random_config
 
-ATOM = 8
+ATOM = ATOM_BYTES  # the configuration's memory atom: bases, strides and channel counts follow it
+CHUNK = 8          # the top's CDP width chunk (rtl/top/nvdla_pp_top.v: nvdla_cdp #(.CHUNK(8)))
 SRC_REGION, DST_REGION = 0x2000_0000, 0x9000_0000
 LUT_KINDS = ("lrn exp", "lrn default", "sigmoid", "random", "aimed", "narrow", "one table")
 
@@ -57,16 +59,17 @@ class Layer:
 
 
 def random_dims(rng: random.Random, big: bool) -> tuple[int, int, int]:
-    """(W, H, C): mostly not multiples of 8 (the chunk and the atom), sometimes exactly at the edges."""
+    """(W, H, C): W mostly not a multiple of 8 (the chunk), C mostly not one of the atom (edges around one and
+    two atoms: channels count in atoms, one INT8 lane per byte), sometimes exactly at the edges."""
     scale = 3 if big else 1
     w = rng.choice([1, 7, 8, 9, 15, 17, rng.randint(1, 24 * scale)])
     h = rng.choice([1, 2, rng.randint(1, 3 * scale)])
-    c = rng.choice([1, 3, 7, 8, 9, 17, rng.randint(1, 40 * scale)])
+    c = rng.choice([1, 3, ATOM - 1, ATOM, ATOM + 1, 2 * ATOM + 1, rng.randint(1, 5 * ATOM * scale)])
     return w, h, c
 
 
 def placement(rng: random.Random, region: int, width: int, height: int) -> Surface:
-    """Random 8-byte aligned base in a 1 MiB window, line/surface strides packed or with random gaps."""
+    """Random atom-aligned base in a 2^17-atom window, line/surface strides packed or with random gaps."""
     line = width * ATOM + ATOM * rng.choice([0, 0, 1, rng.randint(2, 16)])
     surf = line * height + ATOM * rng.choice([0, 0, 1, rng.randint(2, 64)])
     return Surface(region + ATOM * rng.randrange(1 << 17), line, surf)

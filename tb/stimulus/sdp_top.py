@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from models import configs
+from models.cube import ATOM_BYTES
 from models.driver_sdp import (
     EwBlock,
     EwConverter,
@@ -34,10 +36,16 @@ from tb.common import nightly
 from tb.stimulus.lut import Shape, random_config
 from tb.stimulus.sdp_core import aimed_lut, magnitude_bits, operand16, output_convertor, programs, random_data
 
-ATOM = 8
+# The configuration's memory atom ($CONFIG, the run's or the bench's): bases, strides and channel counts
+# follow it, as the driver's alignment rule does.
+ATOM = ATOM_BYTES
 REGIONS = {"SRC": 0x3000_0000, "DST": 0xA000_0000, "BS": 0x4000_0000, "BN": 0x5000_0000, "EW": 0x6000_0000}
-BLOCKS = ("BS", "BN", "EW")
-LUT_KINDS = ("sigmoid", "tanh", "aimed", "random")
+# What the configuration's SDP has (configs/<name>.json "sdp"): without EW the layers bypass it (no EW,
+# LUT or EQL goals), without the LUT they bypass the LUT.
+FEATURES = configs.load().sdp
+BLOCKS = ("BS", "BN", "EW") if FEATURES.ew else ("BS", "BN")
+LUT_KINDS = ("sigmoid", "tanh", "aimed", "random") if FEATURES.ew and FEATURES.lut else ()
+EQL_SLOTS = ("EQL equal", "EQL unequal") if FEATURES.ew else ()
 DMA_GOALS = ("per element", "per kernel", "2-byte", "1-byte", "use both")
 DMA_ARG = {"BS": "brdma", "BN": "nrdma", "EW": "erdma"}     # sdp_layer's argument of each block's DMA
 IntArray = NDArray[np.int64]
@@ -62,8 +70,9 @@ def block_goals(name: str) -> tuple[str, ...]:
     return common + (("ALU cvt", "MUL cvt") if name == "EW" else ("ReLU",))
 
 
-LUT_GOALS = (*(f"LUT {k}" for k in LUT_KINDS), "LUT exponential", "LUT linear", "EQL equal", "EQL unequal",
-             "le_hit", "lo_hit", "uflow", "oflow", "hybrid")
+LUT_GOALS = (*(f"LUT {k}" for k in LUT_KINDS),
+             *(("LUT exponential", "LUT linear", "le_hit", "lo_hit", "uflow", "oflow", "hybrid")
+               if LUT_KINDS else ()), *EQL_SLOTS)
 CUBE_GOALS = ("1x1", "C % 8 != 0", "several surfaces")
 # EW goals a layer in EQL mode cannot have (EQL: EW ALU on with algo EQL, convertor of a memory ALU
 # operand bypassed, LUT bypassed)
@@ -97,7 +106,7 @@ def plan(missing: Sequence[str], rng: random.Random) -> Wants:
 
 def random_wants(rng: random.Random) -> Wants:
     """A layer without aims: the LUT/EQL slot random (LUT bypassed 40% of the time)."""
-    slot = rng.choice([None, None, None, None, *LUT_KINDS, *LUT_KINDS, "EQL equal", "EQL unequal"])
+    slot = rng.choice([None, None, None, None, *LUT_KINDS, *LUT_KINDS, *EQL_SLOTS])
     w = Wants(lut=slot)
     if slot == "EQL equal":
         w.block = {"BS": "bypassed", "BN": "bypassed"}
@@ -154,7 +163,7 @@ def _ew_cvt(rng: random.Random, bypass: bool) -> EwConverter:
 def random_ew(rng: random.Random, goal: str | None, lut: str | None) -> EwBlock:
     """A legal EW block meeting `goal` and the LUT/EQL slot `lut` (EW truncate is aimed later)."""
     eql = lut is not None and lut.startswith("EQL")
-    if lut is None and (goal == "bypassed" or (goal is None and rng.random() < 0.15)):
+    if not FEATURES.ew or (lut is None and (goal == "bypassed" or (goal is None and rng.random() < 0.15))):
         return EwBlock(alu_operand=_operand32(rng), mul_operand=_operand32(rng))
     alu_on, mul_on, prelu = rng.random() < 0.7, rng.random() < 0.7, rng.random() < 0.3
     alu_mem, mul_mem = rng.random() < 0.5, rng.random() < 0.5
@@ -284,24 +293,25 @@ def eql_operand(rng: random.Random, x: IntArray, od: OperandData, equal: bool) -
 
 
 def random_dims(rng: random.Random, goal: str | None) -> tuple[int, int, int]:
-    """(W, H, C): mostly not multiples of 8, sometimes 1x1; bigger under NIGHTLY; "big": 640 atoms or more."""
+    """(W, H, C): C mostly not a multiple of the atom (edges around one and two atoms), sometimes 1x1;
+    bigger under NIGHTLY; "big": 640 atoms or more. Channels count in atoms (INT8: one lane per byte)."""
     if goal == "big":
-        return rng.randint(32, 48), rng.randint(4, 8), rng.randint(33, 64)
+        return rng.randint(32, 48), rng.randint(4, 8), rng.randint(4 * ATOM + 1, 8 * ATOM)
     scale = 3 if nightly() else 1
     w = rng.choice([1, 7, 8, 9, 15, 17, rng.randint(1, 24 * scale)])
     h = rng.choice([1, 2, rng.randint(1, 3 * scale)])
-    c = rng.choice([1, 3, 7, 8, 9, 17, rng.randint(1, 40 * scale)])
+    c = rng.choice([1, 3, ATOM - 1, ATOM, ATOM + 1, 2 * ATOM + 1, rng.randint(1, 5 * ATOM * scale)])
     if goal == "1x1" or (goal is None and rng.random() < 0.1):
         w = h = 1
-    if goal == "C % 8 != 0" and c % ATOM == 0:
-        c += rng.randint(1, 7)
+    if goal == "C % 8 != 0" and c % ATOM == 0:   # the goal's name is nv_small's: C not a whole atom
+        c += rng.randint(1, ATOM - 1)
     if goal == "several surfaces" and c <= ATOM:
         c += ATOM
     return w, h, c
 
 
 def placement(rng: random.Random, region: int, width: int, height: int) -> Surface:
-    """Random 8-byte aligned base in a 1 MiB window, line/surface strides packed or with gaps; a 1x1 cube
+    """Random atom-aligned base in a 2^17-atom window, line/surface strides packed or with gaps; a 1x1 cube
     sometimes gets junk strides (it is read and written packed whatever they say)."""
     if width == height == 1 and rng.random() < 0.5:
         return Surface(region + ATOM * rng.randrange(1 << 17), ATOM * rng.randrange(1 << 10),

@@ -11,44 +11,7 @@ import pytest
 from models.cdp import CdpConfig, advisories, cdp_compute, input_convert, run_cdp, square_sum
 from models.errors import ConfigError
 from models.memory import Memory
-
-IDENTITY_LO = np.arange(257)
-"""LO[i] = i over [0, 256) step 1: the LUT returns its input wherever LO alone hits."""
-
-
-def cdp_fields(w: int = 1, h: int = 1, c: int = 8, *, normalz: int = 0, sqsum_bypass: int = 0,
-               mul_bypass: int = 0, datin: tuple[int, int, int] = (0, 1, 0),
-               datout: tuple[int, int, int] = (0, 1, 0), lo_start: int = 0, lo_select: int = 0,
-               src: int = 0x1000, dst: int = 0x8000, line: int = 0x100, surf: int = 0x1000,
-               **extra: int) -> dict[str, dict[str, int]]:
-    """CDP/CDP_RDMA fields (sizes minus one). LE sits far above every square sum (it underflows), so the
-    LO table decides; uflow/oflow priorities pick LO."""
-    lo_end = lo_start + (1 << (lo_select + 8))
-    cdp = {
-        "D_DATA_FORMAT.INPUT_DATA_TYPE": 0, "D_LRN_CFG.NORMALZ_LEN": normalz,
-        "D_FUNC_BYPASS.SQSUM_BYPASS": sqsum_bypass, "D_FUNC_BYPASS.MUL_BYPASS": mul_bypass,
-        "D_DATIN_OFFSET.DATIN_OFFSET": datin[0], "D_DATIN_SCALE.DATIN_SCALE": datin[1],
-        "D_DATIN_SHIFTER.DATIN_SHIFTER": datin[2], "D_DATOUT_OFFSET.DATOUT_OFFSET": datout[0],
-        "D_DATOUT_SCALE.DATOUT_SCALE": datout[1], "D_DATOUT_SHIFTER.DATOUT_SHIFTER": datout[2],
-        "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": dst, "D_DST_LINE_STRIDE.DST_LINE_STRIDE": line,
-        "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": surf,
-        "S_LUT_CFG.LUT_LE_FUNCTION": 1, "S_LUT_CFG.LUT_UFLOW_PRIORITY": 1, "S_LUT_CFG.LUT_OFLOW_PRIORITY": 1,
-        "S_LUT_INFO.LUT_LE_INDEX_SELECT": 0, "S_LUT_INFO.LUT_LO_INDEX_SELECT": lo_select & 0xFF,
-        "S_LUT_LE_START_LOW.LUT_LE_START_LOW": 1 << 30, "S_LUT_LE_END_LOW.LUT_LE_END_LOW": (1 << 30) + 64,
-        "S_LUT_LO_START_LOW.LUT_LO_START_LOW": lo_start & 0xFFFFFFFF,
-        "S_LUT_LO_START_HIGH.LUT_LO_START_HIGH": (lo_start >> 32) & 0x3F,
-        "S_LUT_LO_END_LOW.LUT_LO_END_LOW": lo_end & 0xFFFFFFFF,
-        "S_LUT_LO_END_HIGH.LUT_LO_END_HIGH": (lo_end >> 32) & 0x3F,
-    }
-    rdma = {
-        "D_DATA_FORMAT.INPUT_DATA": 0, "D_DATA_CUBE_WIDTH.WIDTH": w - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": h - 1,
-        "D_DATA_CUBE_CHANNEL.CHANNEL": c - 1, "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": src,
-        "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": line, "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": surf,
-    }
-    for key, value in extra.items():
-        unit, name = key.split("__")
-        (cdp if unit == "CDP" else rdma)[name.replace("_DOT_", ".")] = value
-    return {"CDP": cdp, "CDP_RDMA": rdma}
+from tests.model.cdp_fields import IDENTITY_LO, cdp_fields
 
 
 def make(lo: Any = IDENTITY_LO, **kw: Any) -> CdpConfig:
@@ -220,8 +183,8 @@ def test_run_cdp_ram_type_picks_the_memory(atom: int, src_mc: int, dst_mc: int) 
 # --- Limitation rules -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("extra, rule", [
-    ({"CDP__D_DATA_FORMAT_DOT_INPUT_DATA_TYPE": 1}, "INT8 only"),
-    ({"CDP_RDMA__D_DATA_FORMAT_DOT_INPUT_DATA": 2}, "INT8 only"),
+    ({"CDP__D_DATA_FORMAT_DOT_INPUT_DATA_TYPE": 1}, "not a precision of this configuration"),
+    ({"CDP_RDMA__D_DATA_FORMAT_DOT_INPUT_DATA": 2}, "not a precision of this configuration"),
     ({"CDP__D_LRN_CFG_DOT_NORMALZ_LEN": 4}, "maximum supported local_size is 9"),
 ])
 def test_format_and_local_size_rules(extra: dict[str, int], rule: str) -> None:

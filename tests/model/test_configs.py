@@ -10,6 +10,8 @@ import pytest
 
 from models import configs
 from models import registers as regmap
+from models.replay import replay_on_model
+from models.trace import REPO_TRACES
 
 SHIPPED = ("nv_small", "nv_small_256_full", "nv_medium_512", "nv_medium_1024_full", "nv_large", "nv_full")
 
@@ -59,6 +61,7 @@ def _write(tmp_path: Path, **changes: object) -> Path:
     ({"cdp_throughput": 3}, "cdp_throughput"),
     ({"precisions": ["FP16"]}, "precisions"),
     ({"pdp_line_buffer_bytes": 16}, "pdp_line_buffer_bytes"),
+    ({"bdma": True, "second_memory_bits": 0}, "bdma"),
 ])
 def test_a_configuration_that_makes_no_sense_names_the_parameter(tmp_path: Path, changes: dict[str, object],
                                                                    param: str) -> None:
@@ -78,3 +81,45 @@ def test_trace_folders_pick_their_configuration(tmp_path: Path, monkeypatch: pyt
 def test_an_unknown_configuration_lists_the_known_ones() -> None:
     with pytest.raises(configs.ConfigurationError, match="known: .*nv_large"):
         configs.load("nv_huge")
+
+
+@pytest.mark.parametrize(("trace", "config", "lacks"), [
+    ("nv_full/sanity1_cvsram", "nv_large", "BDMA"),                               # nv_large has no BDMA
+    ("nv_small_256_full/sdp_13x4x29_ew_lut_int8", "nv_small", "a second memory"),  # nor nv_small a CV SRAM
+])
+def test_a_trace_needing_what_the_configuration_lacks_is_a_skip(trace: str, config: str, lacks: str) -> None:
+    result = replay_on_model(REPO_TRACES / trace, configs.load(config))
+    assert not result.passed and result.message.startswith(f"SKIP: needs {lacks}"), result.message
+    assert config in result.message
+    assert replay_on_model(REPO_TRACES / trace).passed  # on its own configuration it runs
+
+
+def test_an_sdp_without_ew_or_lut_bypasses_them_and_the_driver_refuses_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """nv_medium_512 (NVIDIA's SDP_EW_DISABLE, SDP_LUT_DISABLE): registers that switch EW or the LUT on
+    are ignored by the model as by the hardware; the driver names the missing block; the LUT port keeps no
+    data."""
+    import numpy as np
+
+    from models.driver_sdp import EwBlock, Surface, sdp_layer
+    from models.errors import ConfigError
+    from models.lut import LutRam
+    from models.sdp import SdpConfig, sdp_compute
+    from tests.model.sdp_regs import sdp_fields
+
+    small = configs.load("nv_medium_512")
+    assert not small.sdp.ew and not small.sdp.lut and small.verilog_parameters()["SDP_EW"] == 0
+    ew_on = sdp_fields(c=16, D_DP_EW_CFG__EW_BYPASS=0, D_DP_EW_CFG__EW_ALU_BYPASS=0,
+                       D_DP_EW_CFG__EW_ALU_ALGO=2, D_DP_EW_ALU_SRC_VALUE__EW_ALU_OPERAND=5)
+    x = np.arange(16).reshape(16, 1, 1)
+    assert sdp_compute(x, SdpConfig.from_fields(ew_on, 16)).data.ravel()[0] == 5       # EW adds 5
+    assert sdp_compute(x, SdpConfig.from_fields(ew_on, 16, features=small.sdp)).data.ravel()[0] == 0
+    monkeypatch.setenv("CONFIG", "nv_medium_512")
+    with pytest.raises(ConfigError, match="configuration nv_medium_512 has no EW"):
+        sdp_layer(1, 1, 16, ew=EwBlock(bypass=False, alu_bypass=False, alu_operand=5),
+                  src=Surface(0x1000, 0x100, 0x1000), dst=Surface(0x40000, 0x100, 0x1000))
+    ram = LutRam(saturating=False, present=False)
+    ram.write_cfg(1 << 17)          # write mode, LE table, address 0
+    ram.write_data(0x1234)
+    ram.write_cfg(0)
+    assert ram.read_data() == 0 and ram.read_cfg() == 0

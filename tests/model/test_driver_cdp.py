@@ -219,7 +219,7 @@ def test_driver_reproduces_nvidia_trace_registers(folder: Path) -> None:
     ({"local_size": 4}, "local_size must be 3, 5, 7 or 9"),
     ({"local_size": 11}, "local_size must be 3, 5, 7 or 9"),
     ({"group": 2}, "register group must be 0 or 1"),
-    ({"datin": Convertor(128, 1, 0)}, "DATIN_OFFSET is an int8"),
+    ({"datin": Convertor(128, 1, 0)}, "DATIN_OFFSET is a signed 8-bit value at INT8"),
     ({"datin": Convertor(0, 40000, 0)}, "DATIN_SCALE is a signed 16-bit value"),
     ({"datin": Convertor(0, 1, 32)}, "DATIN_SHIFTER is 0..31"),
     ({"datout": Convertor(1 << 24, 1, 0)}, "DATOUT_OFFSET is a signed 25-bit value"),

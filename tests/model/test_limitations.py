@@ -222,16 +222,16 @@ def run_sdp_layer(fields: Mapping[str, Mapping[str, int]]) -> sdp.SdpResult:
 
 SDP_CASES = (
     # --- Data format -------------------------------------------------------------------------------------
-    Case("DF1-SDP-PROC", "sdp_main", {"SDP:D_DATA_FORMAT.PROC_PRECISION": 1}, "INT8 only",
-         {"SDP PROC_PRECISION": 1}),
-    Case("DF1-SDP-OUT", "sdp_main", {"SDP:D_DATA_FORMAT.OUT_PRECISION": 2}, "INT8 only",
-         {"SDP OUT_PRECISION": 2}),
-    Case("DF1-SDP_RDMA-IN", "sdp_main", {"SDP_RDMA:D_FEATURE_MODE_CFG.IN_PRECISION": 1}, "INT8 only",
-         {"SDP_RDMA IN_PRECISION": 1}),
-    Case("DF1-SDP_RDMA-PROC", "sdp_main", {"SDP_RDMA:D_FEATURE_MODE_CFG.PROC_PRECISION": 2}, "INT8 only",
-         {"SDP_RDMA PROC_PRECISION": 2}),
-    Case("DF1-SDP_RDMA-OUT", "sdp_main", {"SDP_RDMA:D_FEATURE_MODE_CFG.OUT_PRECISION": 1}, "INT8 only",
-         {"SDP_RDMA OUT_PRECISION": 1}),
+    Case("DF1-SDP-PROC", "sdp_main", {"SDP:D_DATA_FORMAT.PROC_PRECISION": 1},
+         "not a precision of this configuration", {"SDP PROC_PRECISION": 1}),
+    Case("DF1-SDP-OUT", "sdp_main", {"SDP:D_DATA_FORMAT.OUT_PRECISION": 2},
+         "not a precision of this configuration", {"SDP OUT_PRECISION": 2}),
+    Case("DF1-SDP_RDMA-IN", "sdp_main", {"SDP_RDMA:D_FEATURE_MODE_CFG.IN_PRECISION": 1},
+         "not a precision of this configuration", {"SDP_RDMA IN_PRECISION": 1}),
+    Case("DF1-SDP_RDMA-PROC", "sdp_main", {"SDP_RDMA:D_FEATURE_MODE_CFG.PROC_PRECISION": 2},
+         "not a precision of this configuration", {"SDP_RDMA PROC_PRECISION": 2}),
+    Case("DF1-SDP_RDMA-OUT", "sdp_main", {"SDP_RDMA:D_FEATURE_MODE_CFG.OUT_PRECISION": 1},
+         "not a precision of this configuration", {"SDP_RDMA OUT_PRECISION": 1}),
     Case("DF2-SDP-SRC", "sdp_main", {"SDP_RDMA:D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": 0x1004},
          "alignment for SRC address/line_stride/surf_stride", {"SRC_BASE_ADDR": 0x1004}),
     Case("DF2-SDP-DST", "sdp_main", {"SDP:D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": 0x104},
@@ -260,11 +260,11 @@ SDP_CASES = (
          "EQL: Y ALU convertor must be bypassed", {"EW_ALU_CVT_BYPASS": 0}),
     Case("S3", "sdp_eql", {"SDP:D_DP_EW_CFG.EW_LUT_BYPASS": 0},
          "EQL: all the operations after ALU should be bypassed", {"EW_LUT_BYPASS": 0}),
-    # S5 (FP16 EW convertors) and S7 (INT16->INT8 channel alignment) cannot be set up on nv_small: the
-    # precision they need is refused first, by DF1.
+    # S5 (FP16 EW convertors) and S7 (INT16->INT8 channel alignment) cannot be set up on nv_small (INT8
+    # only): the precision they need is refused first, by DF1.
     Case("S5", "sdp_main", {"SDP:D_DATA_FORMAT.PROC_PRECISION": 2,
                             "SDP:D_DP_EW_ALU_CFG.EW_ALU_CVT_BYPASS": 1},
-         "nv_small supports INT8 only", {"SDP PROC_PRECISION": 2}),
+         "not a precision of this configuration", {"SDP PROC_PRECISION": 2}),
     Case("S6-PDP", "sdp_to_pdp", {"SDP:D_CVT_SCALE.CVT_SCALE": 2},
          "precision conversion is not allowed if SDP output to PDP or EQL mode",
          {"CVT_SCALE": 2, "OUTPUT_DST_PDP": 1, "EQL": 0}),
@@ -272,7 +272,7 @@ SDP_CASES = (
          "precision conversion is not allowed if SDP output to PDP or EQL mode",
          {"CVT_SHIFT": 1, "OUTPUT_DST_PDP": 0, "EQL": 1}),
     Case("S7", "sdp_main", {"SDP_RDMA:D_FEATURE_MODE_CFG.IN_PRECISION": 1},
-         "nv_small supports INT8 only", {"SDP_RDMA IN_PRECISION": 1}),
+         "not a precision of this configuration", {"SDP_RDMA IN_PRECISION": 1}),
     # --- SDP Winograd/Batch -------------------------------------------------------------------------------
     Case("S8-WINOGRAD", "sdp_main", {"SDP:D_FEATURE_MODE_CFG.WINOGRAD": 1},
          "SDP has to work on the fly with CC", {"WINOGRAD": 1, "BATCH_NUMBER": 0}),
@@ -405,9 +405,11 @@ def run_cdp_layer(fields: Mapping[str, Mapping[str, int]]) -> cdp.CdpResult:
 
 
 CDP_CASES = (
-    Case("DF1-CDP", "cdp_main", {"CDP:D_DATA_FORMAT.INPUT_DATA_TYPE": 1}, "INT8 only",
+    Case("DF1-CDP", "cdp_main", {"CDP:D_DATA_FORMAT.INPUT_DATA_TYPE": 1},
+         "not a precision of this configuration",
          {"CDP INPUT_DATA_TYPE": 1}),
-    Case("DF1-CDP_RDMA", "cdp_main", {"CDP_RDMA:D_DATA_FORMAT.INPUT_DATA": 2}, "INT8 only",
+    Case("DF1-CDP_RDMA", "cdp_main", {"CDP_RDMA:D_DATA_FORMAT.INPUT_DATA": 2},
+         "not a precision of this configuration",
          {"CDP_RDMA INPUT_DATA": 2}),
     Case("DF2-CDP-SRC", "cdp_main", {"CDP_RDMA:D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": 0x10C},
          "alignment for SRC address/line_stride/surf_stride", {"SRC_SURFACE_STRIDE": 0x10C}),
@@ -535,8 +537,10 @@ _BIG = {"src": (0x1000, 0x2000, 0x10000), "dst": (0x40000, 0x2000, 0x10000)}   #
 
 PDP_CASES = (
     # --- Data format -------------------------------------------------------------------------------------
-    Case("DF1-PDP", "pdp_main", {"PDP:D_DATA_FORMAT.INPUT_DATA": 1}, "INT8 input only", {"INPUT_DATA": 1}),
-    Case("DF1-PDP_RDMA", "pdp_main", {"PDP_RDMA:D_DATA_FORMAT.INPUT_DATA": 2}, "INT8 input only",
+    # nv_small (these programs' configuration) has INT8 only; the RDMA's copy must name the same precision
+    Case("DF1-PDP", "pdp_main", {"PDP:D_DATA_FORMAT.INPUT_DATA": 1},
+         "not a precision of this configuration", {"INPUT_DATA": 1}),
+    Case("DF1-PDP_RDMA", "pdp_main", {"PDP_RDMA:D_DATA_FORMAT.INPUT_DATA": 2}, "INPUT_DATA must equal PDP's",
          {"PDP_RDMA INPUT_DATA": 2}),
     Case("DF2-PDP-SRC", "pdp_main", {"PDP_RDMA:D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": 0x104},
          "alignment for SRC address/line_stride/surf_stride", {"SRC_LINE_STRIDE": 0x104}),
@@ -710,10 +714,11 @@ def _lut_cases(unit: str) -> tuple[Case, ...]:
 LUT_CASES = (
     *_lut_cases("CDP"), *_lut_cases("SDP"),
     # L7, the FP16 START/END constraints, cannot be set up on nv_small: FP16 is refused first, by DF1.
-    Case("L7-CDP", "cdp_lut", {"CDP:D_DATA_FORMAT.INPUT_DATA_TYPE": 2}, "nv_small supports INT8 only",
+    Case("L7-CDP", "cdp_lut", {"CDP:D_DATA_FORMAT.INPUT_DATA_TYPE": 2},
+         "not a precision of this configuration",
          {"CDP INPUT_DATA_TYPE": 2}),
-    Case("L7-SDP", "sdp_lut", {"SDP:D_DATA_FORMAT.PROC_PRECISION": 2}, "nv_small supports INT8 only",
-         {"SDP PROC_PRECISION": 2}),
+    Case("L7-SDP", "sdp_lut", {"SDP:D_DATA_FORMAT.PROC_PRECISION": 2},
+         "not a precision of this configuration", {"SDP PROC_PRECISION": 2}),
 )
 
 LUT_ADVISORIES = tuple(

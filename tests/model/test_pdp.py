@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from models.errors import ConfigError
-from models.pdp import AVERAGE, MAX, MIN, PdpConfig, max_band_width, pad_value_int8, pdp_pool, run_pdp
+from models.pdp import AVERAGE, MAX, MIN, PdpConfig, max_band_width, pad_value, pdp_pool, run_pdp
 
 ONE = 1 << 16  # recip 1.0 in the 16-bit fraction format
 
@@ -158,7 +158,7 @@ def test_average_result_is_stored_modulo_256() -> None:
     (0x1FF, 2, -1), (0xFF, 2, 255), (0x3FF, 3, -1), (0x3FF, 4, -1), (0x7FF, 7, -1), (0x400, 7, -1024),
 ])
 def test_pad_value_sign_extension(raw: int, n: int, expected: int) -> None:
-    assert pad_value_int8(raw, n) == expected
+    assert pad_value(raw, n) == expected
 
 
 def test_negative_pad_value_in_average() -> None:
@@ -249,11 +249,71 @@ def test_split_band_width_limit() -> None:
                part_out=(limit + 1, 1, limit + 1))
 
 
-def test_int16_input_rejected() -> None:
+def test_int16_input_rejected_where_the_configuration_lacks_it() -> None:
     fields = pdp_fields(2, 1)
     fields["PDP"]["D_DATA_FORMAT.INPUT_DATA"] = 1
-    with pytest.raises(ConfigError, match="INT8"):
+    fields["PDP_RDMA"]["D_DATA_FORMAT.INPUT_DATA"] = 1
+    with pytest.raises(ConfigError, match="INT16 is not a precision of this configuration"):
         PdpConfig.from_fields(fields)
+    fields["PDP"]["D_DATA_FORMAT.INPUT_DATA"] = 2
+    fields["PDP_RDMA"]["D_DATA_FORMAT.INPUT_DATA"] = 2
+    with pytest.raises(ConfigError, match="FP16 is not a precision"):  # not modelled yet, even on nv_full
+        PdpConfig.from_fields(fields, 32, ("INT8", "INT16", "FP16"))
+
+
+def int16_cfg(*args: int, **kw: object) -> PdpConfig:
+    fields = pdp_fields(*args, **kw)  # type: ignore[arg-type]
+    fields["PDP"]["D_DATA_FORMAT.INPUT_DATA"] = 1
+    fields["PDP_RDMA"]["D_DATA_FORMAT.INPUT_DATA"] = 1
+    return PdpConfig.from_fields(fields, 32, ("INT8", "INT16"))
+
+
+@pytest.mark.parametrize("method", [AVERAGE, MAX, MIN])
+def test_int16_equals_int8_where_int8_neither_wraps_nor_overflows(method: int) -> None:
+    """The same template at twice the widths: int8-range data pools alike at both precisions (the sums of a
+    3x3 window of int8 stay in 16 bits and the averages in int8)."""
+    rng = np.random.default_rng(16)
+    x = rng.integers(-128, 128, (16, 6, 7))
+    kw = dict(kw=3, kh=3, sw=2, sh=1, pl=1, pr=1, pt=1, pb=1, method=method, recip_w=0x5555,
+              recip_h=0x5555, pads=(3, 6, 9, 12, 15, 18, 21))
+    i8, i16 = cfg_of(7, 6, 16, **kw), int16_cfg(7, 6, 16, **kw)
+    assert i16.lanes == 16 and i16.widths.line_buffer_bits == 32
+    assert np.array_equal(pdp_pool(x, i8).astype(np.int64), pdp_pool(x, i16).astype(np.int64))
+
+
+def test_int16_max_pooling_is_the_window_maximum_over_the_whole_range() -> None:
+    rng = np.random.default_rng(17)
+    x = rng.integers(-32768, 32768, (16, 8, 8))
+    out = pdp_pool(x, int16_cfg(8, 8, 16, kw=2, kh=2, sw=2, sh=2, method=MAX))
+    assert out.dtype == np.int16
+    assert np.array_equal(out, x.reshape(16, 4, 2, 4, 2).max(axis=(2, 4)))
+
+
+def test_int16_average_keeps_32_bit_sums_and_wraps_the_output_at_16_bits() -> None:
+    x = np.full((16, 2, 2), 30000)
+    avg = int16_cfg(2, 2, 16, kw=2, kh=2, method=AVERAGE, recip_w=ONE // 2, recip_h=ONE // 2)
+    assert int(pdp_pool(x, avg)[0, 0, 0]) == 30000       # 120000 needs more than 16 bits: no wrap
+    wide = int16_cfg(2, 2, 16, kw=2, kh=2, method=AVERAGE)  # recip 1.0: the sum itself, stored in int16
+    assert int(pdp_pool(x, wide)[0, 0, 0]) == 120000 - 131072
+
+
+@pytest.mark.parametrize(("raw", "n", "expected"), [(0x8000, 1, -32768), (0x7FFF, 1, 32767),
+                                                   (0x10000, 2, -65536), (0x40000, 7, -262144)])
+def test_int16_pad_values_sign_extend_from_their_own_bits(raw: int, n: int, expected: int) -> None:
+    assert pad_value(raw, n, 1) == expected
+
+
+def test_int16_cube_layout_is_two_byte_little_endian_lanes() -> None:
+    from models.cube import CubeLayout
+    from models.memory import Memory
+
+    mem = Memory()
+    layout = CubeLayout.packed(0x100, 2, 1, 20, atom_bytes=16, elem_bytes=2)
+    cube = np.arange(-20, 20).reshape(20, 1, 2) * 1000
+    layout.write(mem, cube)
+    assert bytes(mem.read(0x100, 2)) == (-20000 & 0xFFFF).to_bytes(2, "little")  # c0 w0 first
+    assert np.array_equal(layout.read(mem), cube)
+    assert np.array_equal(layout.read_lanes(mem)[20:], np.zeros((12, 1, 2)))  # padding lanes are zero
 
 
 def test_rdma_geometry_must_match() -> None:

@@ -231,6 +231,22 @@ def test_per_element_two_byte_mul_operand_from_memory() -> None:
     assert res.saturation_count == 0                          # ...but fits the counted 17-bit stage
 
 
+def test_per_element_operand_of_a_1x1_cube_is_read_packed() -> None:
+    # nvdlav1 RTL (operand RDMAs, cfg_mode_1x1_pack): a 1x1 cube's per-element operand is one block, its
+    # surfaces back to back whatever BS_SURFACE_STRIDE says (NVIDIA's nv_full RTL on sdp_s16_009)
+    regs = {**bs_regs(alu=0), "D_DP_BS_ALU_CFG__BS_ALU_SRC": 1,
+            "RDMA__D_BRDMA_CFG__BRDMA_DISABLE": 0, "RDMA__D_BRDMA_CFG__BRDMA_DATA_USE": 1,
+            "RDMA__D_BRDMA_CFG__BRDMA_DATA_MODE": 1, "RDMA__D_BS_BASE_ADDR_LOW__BS_BASE_ADDR_LOW": 0x3000,
+            "RDMA__D_BS_LINE_STRIDE__BS_LINE_STRIDE": 0x40,
+            "RDMA__D_BS_SURFACE_STRIDE__BS_SURFACE_STRIDE": 0x400}
+    cfg = SdpConfig.from_fields(sdp_fields(w=1, h=1, c=16, **regs))
+    mem = DictMemory()
+    mem.write(0x1000, np.zeros(16, dtype=np.uint8))             # the input, 0 (a 1x1 input is packed too)
+    mem.write(0x3000, np.arange(16, dtype=np.uint8))            # both surfaces, packed
+    mem.write(0x3400, np.full(8, 100, dtype=np.uint8))          # where the stride would put surface 1
+    assert run_sdp(cfg, mem).output[:, 0, 0].tolist() == list(range(16))
+
+
 def test_ew_memory_operand_goes_through_its_convertor() -> None:
     # operand 7 from memory: (7 - 1) * 3 >> 1 = 9; then x + 9
     regs = {**ew_regs(alu=0), "D_DP_EW_ALU_CFG__EW_ALU_SRC": 1, "D_DP_EW_ALU_CFG__EW_ALU_CVT_BYPASS": 0,
@@ -286,8 +302,8 @@ def test_padding_lanes_are_converted_and_written() -> None:
       **ew_regs(alu=0, algo=ALU_EQL)}, "SDP_Y can't work at EQL mode"),
     ({"D_FEATURE_MODE_CFG__BATCH_NUMBER": 2, "D_FEATURE_MODE_CFG__FLYING_MODE": 1}, "no multi-batch"),
     ({"RDMA__D_DATA_CUBE_HEIGHT__HEIGHT": 3}, "SDP_RDMA D_DATA_CUBE_HEIGHT must equal SDP's"),
-    ({"D_DATA_FORMAT__OUT_PRECISION": 1}, "INT8 only"),
-    ({"RDMA__D_FEATURE_MODE_CFG__IN_PRECISION": 2}, "INT8 only"),
+    ({"D_DATA_FORMAT__OUT_PRECISION": 1}, "not a precision of this configuration"),
+    ({"RDMA__D_FEATURE_MODE_CFG__IN_PRECISION": 2}, "not a precision of this configuration"),
 ])
 def test_limitation_rules_raise(regs: dict[str, int], rule: str) -> None:
     with pytest.raises(ConfigError, match=rule.replace("(", r"\(").replace(")", r"\)")):
@@ -318,3 +334,63 @@ def test_sdp_output_on_the_fly_feeds_pdp() -> None:
     assert mem.read(0x9000, 8).view(np.int8).tolist() == [6, 10, 1, 1, 1, 1, 1, 1]
     assert res.output[:, 0, 0].tolist() == [6, 10, 1, 1, 1, 1, 1, 1]
     assert not any(0x8000 <= a < 0x9000 for a in mem.data)
+
+
+# --- INT16 (nv_full-like configuration) -----------------------------------------------------------------
+
+NV_FULL_PRECISIONS = ("INT8", "INT16", "FP16")
+
+
+def int16_cfg(c: int = 16, out_int16: bool = True, **regs: Any) -> SdpConfig:
+    """An SDP layer with INT16 input (and INT16 or INT8 output) at nv_full's 32-byte atom."""
+    out = 1 if out_int16 else 0
+    fields = sdp_fields(c=c, D_DATA_FORMAT__PROC_PRECISION=1, D_DATA_FORMAT__OUT_PRECISION=out,
+                        RDMA__D_FEATURE_MODE_CFG__IN_PRECISION=1, RDMA__D_FEATURE_MODE_CFG__PROC_PRECISION=1,
+                        RDMA__D_FEATURE_MODE_CFG__OUT_PRECISION=out, **regs)
+    return SdpConfig.from_fields(fields, 32, NV_FULL_PRECISIONS)
+
+
+def test_int16_runs_the_int8_datapath_on_wider_inputs() -> None:
+    """The same 32-bit datapath: int8-range data with an INT8-range result gives the INT8 answer."""
+    rng = np.random.default_rng(2)
+    x = rng.integers(-128, 128, (16, 1, 1))
+    regs = {**bs_regs(alu=-3, mul=5, mul_shift=2, relu=True), "D_CVT_SCALE__CVT_SCALE": 3,
+            "D_CVT_SHIFT__CVT_SHIFT": 4}
+    i8 = SdpConfig.from_fields(sdp_fields(c=16, **regs), 32)
+    assert np.array_equal(sdp_compute(x, i8).data, sdp_compute(x, int16_cfg(**regs)).data)
+
+
+def test_int16_output_saturates_at_16_bits_and_int8_output_at_8() -> None:
+    x = np.array([20000, -20000, 300, -300, 40]).reshape(5, 1, 1)
+    scaled = {"D_CVT_SCALE__CVT_SCALE": 2}
+    assert sdp_compute(x, int16_cfg(c=5, **scaled)).data.ravel().tolist() == [32767, -32768, 600, -600, 80]
+    assert sdp_compute(x, int16_cfg(c=5, out_int16=False, **scaled)).data.ravel().tolist() == [
+        127, -128, 127, -128, 80]
+
+
+def test_int16_in_memory_two_bytes_per_element_and_int8_out() -> None:
+    """INT16 in, INT8 out (seed 002 allows the conversion): the input atom holds 16 elements, the output
+    atom 32; the values go through the convertor (scale 1, shift 8: /256, rounded)."""
+    from models.cube import CubeLayout
+    from models.memory import Memory
+
+    rng = np.random.default_rng(3)
+    mem = Memory()
+    x = rng.integers(-32768, 32768, (32, 2, 3))
+    CubeLayout(0x1000, 0x100, 0x1000, 3, 2, 32, 16, 2).write(mem, x)
+    fields = sdp_fields(w=3, h=2, c=32, D_CVT_SHIFT__CVT_SHIFT=8, D_DATA_FORMAT__PROC_PRECISION=1,
+                        RDMA__D_FEATURE_MODE_CFG__IN_PRECISION=1, RDMA__D_FEATURE_MODE_CFG__PROC_PRECISION=1)
+    cfg = SdpConfig.from_fields(fields, 32, NV_FULL_PRECISIONS)
+    run_sdp(cfg, mem)
+    out = CubeLayout(0x8000, 0x100, 0x1000, 3, 2, 32, 32, 1).read(mem)
+    expected = np.clip(np.sign(x) * ((np.abs(x) + 128) >> 8), -128, 127)  # round half away from zero
+    assert np.array_equal(out, expected)
+
+
+def test_int16_needs_the_configuration_and_agreeing_rdma_copies() -> None:
+    with pytest.raises(ConfigError, match="not a precision of this configuration"):
+        SdpConfig.from_fields(sdp_fields(D_DATA_FORMAT__PROC_PRECISION=1,
+                                         RDMA__D_FEATURE_MODE_CFG__IN_PRECISION=1,
+                                         RDMA__D_FEATURE_MODE_CFG__PROC_PRECISION=1), 8)  # nv_small: INT8
+    with pytest.raises(ConfigError, match="must equal SDP's PROC_PRECISION"):
+        SdpConfig.from_fields(sdp_fields(D_DATA_FORMAT__PROC_PRECISION=1), 32, NV_FULL_PRECISIONS)

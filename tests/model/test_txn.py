@@ -125,13 +125,27 @@ def test_synthetic_trace_fails_on_a_wrong_read(tmp_path: Path) -> None:
     assert not result.passed and "SDP.D_DATA_CUBE_WIDTH reads 0x00000003" in result.message
 
 
-def test_int16_write_skips_naming_the_field(tmp_path: Path) -> None:
-    _write_identity_trace(tmp_path / "i16")
-    txn = tmp_path / "i16" / "input.txn"
+def test_a_running_layer_reads_enabled_until_its_interrupt(tmp_path: Path) -> None:
+    """As NVIDIA's pdp_max_pooling_int16 does: read D_OP_ENABLE back right after the enable. The hardware is
+    still running and reads 1; the model ran at once but must read the same until the wait; after the
+    wait the group is idle (0)."""
+    _write_identity_trace(tmp_path / "busy")
+    txn = tmp_path / "busy" / "input.txn"
+    enable = csb_word("SDP", "D_OP_ENABLE")
+    text = txn.read_text().replace("\nwait\n", f"\nread_reg {enable:#010x} 0x1 0x1\nwait\n"
+                                                 f"read_reg {enable:#010x} 0x1 0x0\n")
+    txn.write_text(text)
+    result = replay_on_model(tmp_path / "busy")
+    assert result.passed, result.message
+
+
+def test_a_precision_the_model_lacks_skips_naming_the_field(tmp_path: Path) -> None:
+    _write_identity_trace(tmp_path / "fp16")
+    txn = tmp_path / "fp16" / "input.txn"
     fmt = csb_word("SDP", "D_DATA_FORMAT")
-    txn.write_text(txn.read_text() + f"write_reg {fmt:#010x} 0x5\n")
-    result = replay_on_model(tmp_path / "i16")
-    assert result.message.startswith("SKIP: needs INT16: SDP.D_DATA_FORMAT.PROC_PRECISION at ")
+    txn.write_text(txn.read_text() + f"write_reg {fmt:#010x} 0xa\n")  # PROC and OUT FP16: not modelled yet
+    result = replay_on_model(tmp_path / "fp16")
+    assert result.message.startswith("SKIP: needs FP16: SDP.D_DATA_FORMAT.PROC_PRECISION at ")
     assert f"input.txn:{len(txn.read_text().splitlines())}" in result.message
 
 

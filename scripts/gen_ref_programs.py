@@ -1,0 +1,196 @@
+"""Random INT16 register programs run on NVIDIA's nv_full RTL (nvdla-ref), kept as regression data.
+
+    generate --unit pdp|sdp|cdp|sdplut --count N --seed S --out DIR   write N programs (.txn folders, no
+                                  golden; sdplut: SDP with the EW LUT)
+    run --ref BUILD DIR...        play each program on nvdla-ref (BUILD/obj_dir/nvdla_ref, see
+                                  ../shared/nvdla-ref/README.md) and make its output the golden output.dat
+    store DIR... --dest traces/nv_full_ref/int16   copy programs that have a golden into the repository and
+                                  rewrite their rows of traces/manifest.tsv
+
+A program is seeded by (seed, unit, index), so `generate` with the same arguments writes the same files; the
+seed is printed and written into each input.txn. The register writes come from the project's drivers
+(models/driver_*.py, which refuse what seed 001's Limitation rules forbid) encoded at nv_full's CSB addresses
+(models/txn.py csb_word). The model takes no part in making the golden data: output.dat is what NVIDIA's RTL
+wrote (nvdla-ref's FILE.actual), so `make traces TRACES=traces/nv_full_ref` compares the model with NVIDIA.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+# The programs are nv_full's (32-byte atom): the drivers encode for the run's configuration.
+os.environ["CONFIG"] = "nv_full"
+
+import numpy as np  # noqa: E402
+
+from scripts.ref_programs.common import GOLDEN, Program, dat_text, write_program  # noqa: E402
+
+# sdplut: SDP programs with the EW LUT (its own series, so that adding it changed no sdp program)
+UNITS = ("pdp", "sdp", "cdp", "sdplut")
+NVIDIA_BRANCH = "nvdlav1"
+MIRROR = Path("/work/.mirror/nvdla+hw/repo")
+TRACES = ROOT / "traces"
+MANIFEST = TRACES / "manifest.tsv"
+REF_DATA = "nv_full_ref/"          # the manifest rows this script owns
+HARNESS = ("nvdla-ref (../shared/nvdla-ref: nv_full RTL under Verilator 5.048, harness defaults but "
+           "--max-cycles 100000)")
+# The programs finish within some 10^4 cycles; a layer the hardware never completes is cut short here (the
+# harness's default, 2e7 cycles, is half an hour of simulation).
+MAX_CYCLES = 100_000
+_ACTUAL_BYTE = re.compile(r"0x[0-9a-fA-F]{2}")
+
+
+def make_program(unit: str, seed: int, index: int) -> Program:
+    """Program `index` of `unit` for `seed`: the same arguments always give the same program."""
+    rng = np.random.default_rng([seed, UNITS.index(unit), index])
+    name = f"{unit}_s{seed}_{index:03d}"
+    if unit == "pdp":
+        from scripts.ref_programs.pdp import pdp_program
+        prog = pdp_program(rng, name)
+    elif unit in ("sdp", "sdplut"):
+        from scripts.ref_programs.sdp import sdp_program
+        prog = sdp_program(rng, name, lut=unit == "sdplut")
+    else:
+        from scripts.ref_programs.cdp import cdp_program
+        prog = cdp_program(rng, name)
+    prog.about = {"seed": seed, "index": index, **prog.about}
+    return prog
+
+
+def generate(unit: str, count: int, seed: int, out: Path, start: int = 0) -> list[Path]:
+    print(f"generating {count} {unit} programs, seed {seed}")
+    folders = []
+    for i in range(start, start + count):
+        prog = make_program(unit, seed, i)
+        folder = out / prog.name
+        write_program(folder, prog)
+        folders.append(folder)
+    return folders
+
+
+def run_on_ref(build: Path, folder: Path, timeout: int = 300, max_cycles: int = MAX_CYCLES) -> str:
+    """Play one program on nvdla-ref; on completion its output becomes the folder's golden output.dat.
+    Returns 'ok', or why there is no golden (the interrupt never came, the player failed)."""
+    binary = build / "obj_dir" / "nvdla_ref"
+    work = folder / ".ref"
+    work.mkdir(exist_ok=True)
+    (folder / GOLDEN).unlink(missing_ok=True)
+    cmd = ["nice", "-n", "10", str(binary), str(folder), "--out", str(work), "--max-cycles", str(max_cycles)]
+    try:
+        log = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout).stdout
+    except subprocess.TimeoutExpired:
+        return "the simulator ran out of time"
+    (work / "run.log").write_text(log)
+    actual = work / f"{GOLDEN}.actual"
+    if "TIMEOUT" in log or not actual.is_file():
+        return "no interrupt (TIMEOUT)" if "TIMEOUT" in log else "no dump"
+    data = np.array([int(t, 16) for t in _ACTUAL_BYTE.findall(actual.read_text())], dtype=np.uint8)
+    cycles = re.search(r"trace .*?: (\d+) cycles after reset", log)
+    header = {"Source": f"NVIDIA nv_full RTL ({NVIDIA_BRANCH} {nvidia_commit()[:12]}) under nvdla-ref",
+              "Cycles": cycles.group(1) if cycles else "?", "Data_size": f"{data.size:#x}"}
+    (folder / GOLDEN).write_text(dat_text(data, header))
+    shutil.rmtree(work)
+    return "ok"
+
+
+def nvidia_commit() -> str:
+    try:
+        return subprocess.run(["git", "-C", str(MIRROR), "rev-parse", NVIDIA_BRANCH], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def _blob_sha1(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def _made_by(folder: Path) -> str:
+    """The generate command that writes this program (from the comments of its input.txn)."""
+    text = (folder / "input.txn").read_text()
+
+    def about(key: str) -> str:
+        m = re.search(rf"^# {key} = (\S+)$", text, re.M)
+        return m.group(1) if m else "?"
+
+    return (f"scripts/gen_ref_programs.py generate --unit {about('unit').lower()} --seed {about('seed')} "
+            f"(program {about('index')})")
+
+
+def store(folders: list[Path], dest: Path) -> None:
+    """Copy programs with a golden output into dest and rewrite the manifest's rows of traces/nv_full_ref/."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for folder in folders:
+        if not (folder / GOLDEN).is_file():
+            print(f"{folder.name}: no golden output, not stored")
+            continue
+        target = dest / folder.name
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(folder, target, ignore=shutil.ignore_patterns(".ref"))
+    write_manifest()
+
+
+def write_manifest() -> None:
+    """traces/manifest.tsv with one row per file under traces/nv_full_ref/ (the others kept as they are)."""
+    commit = nvidia_commit()
+    kept = [line for line in MANIFEST.read_text().splitlines() if not line.startswith(REF_DATA)]
+    rows = []
+    for path in sorted((TRACES / REF_DATA).rglob("*")):
+        if not path.is_file():
+            continue
+        rel = str(path.relative_to(TRACES))
+        if path.name == GOLDEN:
+            source = f"{HARNESS}: output of input.txn"
+        elif path.parent.parent.parent == TRACES / REF_DATA.rstrip("/"):
+            source = _made_by(path.parent)
+        else:
+            source = "this project (notes on the data)"
+        rows.append("\t".join((rel, _blob_sha1(path.read_bytes()), NVIDIA_BRANCH, commit, source)))
+    MANIFEST.write_text("\n".join(kept + rows) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("generate")
+    g.add_argument("--unit", choices=UNITS, required=True)
+    g.add_argument("--count", type=int, default=10)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--start", type=int, default=0)
+    g.add_argument("--out", type=Path, required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--ref", type=Path, required=True, help="nvdla-ref build directory")
+    r.add_argument("folders", nargs="+", type=Path)
+    s = sub.add_parser("store")
+    s.add_argument("--dest", type=Path, default=TRACES / "nv_full_ref" / "int16")
+    s.add_argument("folders", nargs="+", type=Path)
+    sub.add_parser("manifest")
+    args = ap.parse_args(argv)
+    if args.cmd == "generate":
+        generate(args.unit, args.count, args.seed, args.out, args.start)
+    elif args.cmd == "run":
+        bad = 0
+        for folder in args.folders:
+            status = run_on_ref(args.ref, folder)
+            bad += status != "ok"
+            print(f"{folder.name}: {status}", flush=True)
+        print(f"{len(args.folders) - bad} of {len(args.folders)} programs have NVIDIA's output")
+    elif args.cmd == "store":
+        store(args.folders, args.dest)
+    else:
+        write_manifest()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

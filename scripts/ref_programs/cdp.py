@@ -1,0 +1,107 @@
+"""Random CDP (LRN) programs: local sizes 3..9, square sum and multiplier bypasses, the input and output
+convertors, and a random LUT (linear or exponential LE table, LO table, slopes, priorities, random 16-bit
+entries) placed where the square sums fall, at INT16. Legality is the driver's: a draw it refuses is drawn
+again."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from models.cdp import cube_layouts
+from models.driver_cdp import Convertor, cdp_layer
+from models.errors import ConfigError
+from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
+from scripts.ref_programs.common import Program, extent, image_of, surface
+
+_MAX_ATOMS = 64
+_WIDE = 1 << 37                    # the 38-bit START/END registers
+
+
+def _start(rng: np.random.Generator, span_bits: int, signed_input: bool) -> int:
+    """A table start: 0, or a random point below the values the table should cover."""
+    if rng.random() < 0.3:
+        return 0
+    lo = -(1 << 17) if signed_input else -(1 << max(span_bits - 2, 0))
+    return int(rng.integers(lo, 1 << max(span_bits - 1, 1)))
+
+
+def _lut(rng: np.random.Generator, in_bits: int, signed_input: bool) -> LutConfig:
+    """A random LUT whose tables span inputs of about `in_bits` bits (the square sums or, bypassed, x17)."""
+    exponent = rng.random() < 0.4
+    le_sel = int(np.clip(in_bits - 6 + rng.integers(-3, 3), -6, 31))
+    lo_sel = int(np.clip(in_bits - 8 + rng.integers(-3, 3), -8, 29))
+    le_start = 0 if exponent and rng.random() < 0.5 else _start(rng, le_sel + 6, signed_input)
+    lo_start = _start(rng, lo_sel + 8, signed_input)
+    offset = int(rng.integers(-2, max(in_bits - 8, 0) + 1)) if exponent else 0
+    le_end = le_start + (min(1 << max(offset + 64, 0), _WIDE - 1 - max(le_start, 0)) if exponent
+                         else 1 << (le_sel + 6))
+
+    def slope() -> tuple[int, int]:
+        return int(rng.integers(-(1 << 15), 1 << 15)), int(rng.integers(-16, 16))
+
+    (a, b), (c, d), (e, f), (g, h) = slope(), slope(), slope(), slope()
+    return LutConfig(
+        le_function=EXPONENT if exponent else LINEAR, le_index_offset=offset,
+        le_index_select=le_sel, lo_index_select=lo_sel, le_start=le_start, le_end=le_end,
+        lo_start=lo_start, lo_end=lo_start + (1 << (lo_sel + 8)),
+        le_uflow_scale=a, le_uflow_shift=b, le_oflow_scale=c, le_oflow_shift=d,
+        lo_uflow_scale=e, lo_uflow_shift=f, lo_oflow_scale=g, lo_oflow_shift=h,
+        uflow_priority=int(rng.integers(0, 2)), oflow_priority=int(rng.integers(0, 2)),
+        hybrid_priority=int(rng.integers(0, 2)), unit="CDP", precision="INT16",
+        le=rng.integers(-(1 << 15), 1 << 15, size=LE_ENTRIES),
+        lo=rng.integers(-(1 << 15), 1 << 15, size=LO_ENTRIES))
+
+
+def _datout(rng: np.random.Generator, v_bits: int) -> Convertor:
+    """An output convertor that maps values of about v_bits bits into int16 most of the time (scale and
+    shift matched, some off by a few bits either way), and now and then anything legal."""
+    if rng.random() < 0.15:
+        return Convertor(int(rng.integers(-(1 << 31), 1 << 31)), int(rng.integers(-(1 << 15), 1 << 15)),
+                         int(rng.integers(0, 64)))
+    scale_bits = int(rng.integers(1, 16))
+    scale = int(rng.integers(1 << (scale_bits - 1), 1 << scale_bits)) * (1 if rng.random() < 0.8 else -1)
+    shift = int(np.clip(v_bits + scale_bits - 16 + rng.integers(-3, 4), 0, 63))
+    return Convertor(int(rng.integers(-(1 << max(v_bits - 4, 1)), 1 << max(v_bits - 4, 1))), scale, shift)
+
+
+def _draw(rng: np.random.Generator, name: str) -> Program | None:
+    width, height, channels = int(rng.integers(1, 9)), int(rng.integers(1, 7)), int(rng.integers(1, 49))
+    if width * height * -(-channels // 16) > _MAX_ATOMS:
+        return None
+    local_size = int(rng.choice((3, 5, 7, 9)))
+    sqsum_bypass, mul_bypass = bool(rng.random() < 0.15), bool(rng.random() < 0.2)
+    data_bits = 16 if rng.random() < 0.6 else int(rng.integers(4, 13))
+    shifter = int(rng.integers(0, 8)) if rng.random() < 0.8 else int(rng.integers(0, 32))
+    scale = int(rng.integers(1, 64)) * (1 if rng.random() < 0.8 else -1) if rng.random() < 0.8 else 1
+    datin = Convertor(int(rng.integers(-(1 << (data_bits - 1)), 1 << (data_bits - 1))) // 4, scale, shifter)
+    # x17's magnitude after the input convertor, roughly, and so the LUT input's
+    x_bits = int(np.clip(data_bits + int(np.log2(abs(scale))) - shifter + 1, 2, 17))
+    in_bits = x_bits if sqsum_bypass else 2 * x_bits + int(np.log2(local_size))
+    datout = _datout(rng, 16 if mul_bypass else 16 + x_bits)
+    lut = _lut(rng, in_bits, sqsum_bypass)
+    src = surface(rng, 0, width, height, cv=rng.random() < 0.15)
+    dst = surface(rng, 1, width, height, cv=rng.random() < 0.15)
+    try:
+        prog = cdp_layer(width, height, channels, local_size=local_size, sqsum_bypass=sqsum_bypass,
+                         mul_bypass=mul_bypass, datin=datin, datout=datout, lut=lut, src=src, dst=dst,
+                         precision="INT16")
+    except ConfigError:
+        return None
+    src_layout, dst_layout = cube_layouts(prog.config)
+    addr, data = image_of(rng, src_layout, 2, None if data_bits == 16 else data_bits)
+    about = {"unit": "CDP", "precision": "INT16", "cube": f"{width}x{height}x{channels}",
+             "local_size": local_size, "sqsum_bypass": int(sqsum_bypass), "mul_bypass": int(mul_bypass),
+             "datin": f"offset {datin.offset} scale {datin.scale} shift {datin.shifter}",
+             "datout": f"offset {datout.offset} scale {datout.scale} shift {datout.shifter}",
+             "lut": f"{'exponent' if lut.le_function == EXPONENT else 'linear'} "
+                    f"le_select {lut.le_index_select} le_offset {lut.le_index_offset} "
+                    f"lo_select {lut.lo_index_select}"}
+    return Program(name, list(prog.writes), [(addr, "input.dat", data)], extent(dst_layout), about)
+
+
+def cdp_program(rng: np.random.Generator, name: str) -> Program:
+    """One legal random CDP program (draws until the driver accepts one)."""
+    while True:
+        prog = _draw(rng, name)
+        if prog is not None:
+            return prog

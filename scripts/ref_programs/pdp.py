@@ -1,0 +1,71 @@
+"""Random PDP programs (memory to memory): methods, kernels, strides, paddings with pad values, split widths,
+strided cubes in either memory. Legality is the driver's: a draw it refuses is drawn again."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from models.driver_pdp import pdp_layer
+from models.errors import ConfigError
+from models.pdp import dst_layout, src_layout
+from scripts.ref_programs.common import Program, extent, image_of, surface
+
+METHODS = ("average", "max", "min")
+_MAX_ATOMS = 96          # input atoms (width x height x surfaces): keeps each image a few KB
+_ELEM = {"INT8": 1, "INT16": 2}
+
+
+def _size(rng: np.random.Generator, kernel: int, stride: int, pads: tuple[int, int],
+          out_max: int) -> int | None:
+    """An input size whose pooled size is whole (seed 001: (P0 + W + P1 - K) % S == 0), or None."""
+    out = int(rng.integers(1, out_max + 1))
+    size = (out - 1) * stride + kernel - pads[0] - pads[1]
+    return size if size >= 1 else None
+
+
+def _draw(rng: np.random.Generator, name: str, precision: str) -> Program | None:
+    method = str(rng.choice(METHODS))
+    kw, kh = (int(k) for k in rng.integers(1, 9, size=2))
+    # strides up to the kernel + 1 mostly (some windows skip columns), now and then anything to 16
+    sw, sh = (int(rng.integers(1, k + 2)) if rng.random() < 0.85 else int(rng.integers(1, 17))
+              for k in (kw, kh))
+    pl, pr = (int(rng.integers(0, min(kw, 8))) for _ in range(2))
+    pt, pb = (int(rng.integers(0, min(kh, 8))) for _ in range(2))
+    want_split = rng.random() < 0.3
+    width = _size(rng, kw, sw, (pl, pr), 12 if want_split else 6)
+    height = _size(rng, kh, sh, (pt, pb), 5)
+    if width is None or height is None:
+        return None
+    channels = int(rng.integers(1, 49))
+    lanes = 32 // _ELEM[precision]
+    if width * height * -(-channels // lanes) > _MAX_ATOMS:
+        return None
+    lo, hi = (-128, 127) if precision == "INT8" else (-32768, 32767)
+    pad_value = int(rng.integers(lo, hi + 1)) if rng.random() < 0.6 else int(rng.integers(-100, 101))
+    src = surface(rng, 0, width, height, cv=rng.random() < 0.2)
+    out_w = (pl + width + pr - kw) // sw + 1
+    out_h = (pt + height + pb - kh) // sh + 1
+    dst = surface(rng, 1, out_w, out_h, cv=rng.random() < 0.2)
+    split = int(rng.integers(1, out_w)) if want_split and out_w > 1 else None
+    try:
+        prog = pdp_layer(width, height, channels, method=method, kernel=(kw, kh), stride=(sw, sh),
+                         pads=(pl, pr, pt, pb), pad_value=pad_value, src=src, dst=dst, split=split,
+                         precision=precision)
+    except ConfigError:
+        return None
+    cfg = prog.config
+    bits = None if rng.random() < 0.7 else int(rng.integers(4, 12))
+    addr, data = image_of(rng, src_layout(cfg), _ELEM[precision], bits)
+    about = {"unit": "PDP", "precision": precision, "method": method, "cube": f"{width}x{height}x{channels}",
+             "kernel": f"{kw}x{kh}", "stride": f"{sw}x{sh}", "pads": f"{pl},{pr},{pt},{pb}",
+             "pad_value": pad_value, "bands": cfg.passes, "src_ram": "CV" if not src.ram_mc else "MC",
+             "dst_ram": "CV" if not dst.ram_mc else "MC"}
+    return Program(name, list(prog.writes), [(addr, "input.dat", data)], extent(dst_layout(cfg)), about)
+
+
+def pdp_program(rng: np.random.Generator, name: str, precision: str = "INT16") -> Program:
+    """One legal random PDP program (draws until the driver accepts one)."""
+    while True:
+        prog = _draw(rng, name, precision)
+        if prog is not None:
+            return prog
