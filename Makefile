@@ -12,7 +12,10 @@
 #                        fails below tb/coverage_thresholds.json
 #   make traces [TARGET=model|rtl] [TRACES=dir]   replay NVDLA trace tests (default: traces/nv_small*)
 #   make regs            regenerate register model, C header, docs and RTL decode from regmap/
-#   make bench [LATENCY=n]   benchmarks; reports/bench.json; LATENCY: fixed memory latency, NVIDIA figures
+#   make bench [LATENCY=n]   benchmarks at CONFIG (top-level layers against its bus bound, area per unit);
+#                        reports/bench.json (every configuration's records); LATENCY: fixed memory latency
+#                        (with NVIDIA's nv_small cycle counts at nv_small)
+#   make bench-all [LATENCY=n]   the top-level benchmarks and area at every configuration, one table
 #   make lint | synth | ruff | clean
 #   CONFIG=<name>        any target at an NVDLA configuration (configs/<name>.json; default nv_small): the top
 #                        benches, traces, synth and bench build at its parameters; every other configuration
@@ -46,7 +49,7 @@ REGRESS_ARGS := --sim $(SIM) $(if $(filter 1,$(WAVES)),--waves) $(if $(SEED),--s
 SHARDS := $(shell seq 1 $(NIGHTLY_SHARDS))
 
 .DEFAULT_GOAL := regress
-.PHONY: regress test nightly nightly-model coverage lint synth traces regs bench lut-report tflite-report ruff sysdeps venv clean
+.PHONY: regress test nightly nightly-model coverage lint synth traces regs bench bench-all lut-report tflite-report ruff sysdeps venv clean
 
 $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
@@ -98,6 +101,9 @@ traces: venv
 
 bench: venv sysdeps
 	$(PYTHON) scripts/bench.py $(if $(LATENCY),--latency $(LATENCY)) $(if $(SEED),--seed $(SEED))
+
+bench-all: venv sysdeps
+	$(PYTHON) scripts/bench.py --all-configs $(if $(LATENCY),--latency $(LATENCY)) $(if $(SEED),--seed $(SEED))
 
 lut-report: venv
 	$(PYTHON) -m scripts.lut_report --out reports

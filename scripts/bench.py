@@ -1,12 +1,19 @@
-"""Benchmarks: print figures (cycles per sample, simulated cycles/s, samples/s), never pass/fail.
+"""Benchmarks: print figures (cycles per sample, simulated cycles/s, samples/s), never pass/fail on timing.
 
 Runs the convertor and LUT throughput benches on Verilator, then every other scripts/bench_*.py that exists,
 and collects the top-level benchmarks' per-layer records (name, unit, config, cycles, bound_cycles,
 sim_cycles_per_s, check, cpp_cycles_per_s where the plain C++ loop ran) in reports/bench.json.
 
-Usage: .venv/bin/python scripts/bench.py [--latency N] [--seed N]   (`make bench [LATENCY=N] [SEED=N]`)
+At the run's configuration ($CONFIG, default nv_small), the top-level benchmarks scale to it (its bus is the
+bound, its atom the cubes' layout, its traces) and scripts/area.py adds the Yosys cells per unit (records of
+kind "area"). reports/bench.json keeps every configuration's records (a run replaces its own configuration's),
+and the run ends with scripts/config_figures.py's table of them. A failed correctness check (or synthesis)
+sets the exit code; timing never does.
+
+Usage: .venv/bin/python scripts/bench.py [--latency N] [--seed N] [--top-only] [--all-configs] [--no-area]
+(`make bench [LATENCY=N] [SEED=N]`, `make bench-all`: --all-configs)
 --latency gives the memory a fixed latency without stalls and prints NVIDIA's nv_small cycle counts (measured
-with a 32-cycle memory) next to ours.
+with a 32-cycle memory) next to ours, at nv_small.
 """
 
 from __future__ import annotations
@@ -22,6 +29,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from models import configs  # noqa: E402
+from scripts.area import LEVELS as AREA_LEVELS  # noqa: E402
+from scripts.area import area_records  # noqa: E402
+from scripts.config_figures import load, merge, table  # noqa: E402
 from tb.benches import Bench, find  # noqa: E402
 from tb.runner import run_bench  # noqa: E402
 
@@ -71,37 +82,82 @@ def lut_figures() -> None:
 TOP_BENCHES = ("bench_pdp.py", "bench_cdp.py", "bench_sdp.py")   # they take --latency/--seed/--json
 
 
+def run_script(script: Path, args: argparse.Namespace, top: bool) -> tuple[list[dict[str, object]], bool]:
+    """One scripts/bench_*.py in a subprocess at the environment's $CONFIG: (its records, exit code 0).
+    Only the top-level benchmarks write records; their exit code says whether every layer's check passed."""
+    print(f"== {script.name} ({configs.load().name})", flush=True)
+    cmd = [sys.executable, str(script)]
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
+        out = Path(tmp.name)
+    if top:
+        cmd += ["--json", str(out)]
+        cmd += ["--latency", str(args.latency)] if args.latency is not None else []
+        cmd += ["--seed", str(args.seed)] if args.seed is not None else []
+    done = subprocess.run(cmd, cwd=ROOT, check=False)
+    records = json.loads(out.read_text()) if top and out.stat().st_size else []
+    out.unlink()
+    return records, done.returncode == 0
+
+
+def configuration_figures(args: argparse.Namespace) -> tuple[list[dict[str, object]], bool]:
+    """The top-level benchmarks and the area at the run's configuration ($CONFIG)."""
+    records: list[dict[str, object]] = []
+    ok = True
+    for name in TOP_BENCHES:
+        got, passed = run_script(ROOT / "scripts" / name, args, top=True)
+        records += got
+        ok = ok and passed
+    if not args.no_area:
+        try:
+            records += area_records(configs.load(), args.area_level)
+        except RuntimeError as err:
+            print(err)
+            ok = False
+    return records, ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="benchmarks")
     parser.add_argument("--latency", type=int, default=None, help="fixed memory latency, no stalls")
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--top-only", action="store_true", help="only the top-level benchmarks")
+    parser.add_argument("--top-only", action="store_true", help="only the top-level benchmarks and the area")
+    parser.add_argument("--all-configs", action="store_true",
+                        help="the top-level benchmarks and the area at every configuration (configs/*.json); "
+                             "the configuration-independent figures once, at $CONFIG")
+    parser.add_argument("--no-area", action="store_true", help="skip the synthesis for the area figures")
+    parser.add_argument("--area-level", choices=sorted(AREA_LEVELS), default="coarse",
+                        help="Yosys level of the area figures (scripts/area.py)")
     args = parser.parse_args()
     if not args.top_only:
         convertor_figures()
         lut_figures()
+    ok = True
     records: list[dict[str, object]] = []
-    for script in sorted((ROOT / "scripts").glob("bench_*.py")):
-        top = script.name in TOP_BENCHES
-        if args.top_only and not top:
-            continue
-        print(f"== {script.name}", flush=True)
-        cmd = [sys.executable, str(script)]
-        with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
-            out = Path(tmp.name)
-        if top:
-            cmd += ["--json", str(out)]
-            cmd += ["--latency", str(args.latency)] if args.latency is not None else []
-            cmd += ["--seed", str(args.seed)] if args.seed is not None else []
-        subprocess.run(cmd, cwd=ROOT, check=False)
-        if top and out.stat().st_size:
-            records += json.loads(out.read_text())
-        out.unlink()
+    run_config = os.environ.get("CONFIG")
+    for name in configs.names() if args.all_configs else [configs.load().name]:
+        os.environ["CONFIG"] = name   # the benchmarks' subprocesses and configs.load() follow it
+        got, passed = configuration_figures(args)
+        records += got
+        ok = ok and passed
+    # the configuration-independent figures below run at the run's own configuration again
+    if run_config is None:
+        os.environ.pop("CONFIG", None)
+    else:
+        os.environ["CONFIG"] = run_config
+    if not args.top_only:
+        for script in sorted((ROOT / "scripts").glob("bench_*.py")):
+            if script.name not in TOP_BENCHES:
+                run_script(script, args, top=False)
     report = ROOT / "reports" / "bench.json"
     report.parent.mkdir(exist_ok=True)
-    report.write_text(json.dumps(records, indent=1) + "\n")
-    print(f"{len(records)} records in {report.relative_to(ROOT)}")
-    return 0
+    # the other configurations' records stay: `make bench CONFIG=<each>` builds the whole table
+    merged = merge(load(report), records)
+    report.write_text(json.dumps(merged, indent=1) + "\n")
+    print(f"{len(records)} records ({len(merged)} in all) in {report.relative_to(ROOT)}")
+    print(table(merged))
+    if not ok:
+        print("a benchmark's correctness check failed (or its area synthesis): see above")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-"""CDP benchmark on the RTL top level: cycles from OP_ENABLE to the interrupt against the 64-bit bus bound.
+"""CDP benchmark on the RTL top level: OP_ENABLE-to-interrupt cycles against the configuration's bus bound.
 
-For every CDP-only NVDLA trace in traces/nv_small* and for 8x8x64 and 64x64x64 int8 LRN-5 cubes
+For every CDP-only NVDLA trace of the configuration ($CONFIG; models/trace.py trace_roots) and for 8x8x64 and
+64x64x64 int8 LRN-5 cubes laid out at its atom
 (the LUT helper's LRN program with the exponential LE, programmed through the CDP driver layer), the top
 level (rtl/top/nvdla_pp_top.v) runs the layer with the simulation memory
 (tb/hdl/nvdla_pp_top_mem.v; latency 0 and no stalls unless --latency or --random-mem).
@@ -8,9 +9,10 @@ The table (scripts/bench_pdp.py's, same columns) shows:
   cycles      clock cycles from the last D_OP_ENABLE request on the CSB to the rising edge of `intr` (raised
               only after the last write response);
   read/write  bytes the memory served on R and took on W;
-  bound       (read + written) / 8: the cycles one 64-bit bus needs to move those bytes;
+  bound       (read + written) / bus bytes: the cycles one bus of the configuration ($CONFIG, one atom a
+              beat) needs to move those bytes;
   ratio       cycles / bound (AR/R and AW/W run in parallel, so a ratio below 1 is possible);
-  busiest     cycles / (the busier of read and write bytes / 8): AXI reads and writes use separate
+  busiest     cycles / (the busier of read and write bytes / bus bytes): AXI reads and writes use separate
               channels, so this is the bound CDP can reach (one atom in and one out per cycle);
   cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
               C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
@@ -41,22 +43,25 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from models import lut_program  # noqa: E402
-from models import registers as regmap  # noqa: E402
+from models import configs, lut_program  # noqa: E402
 from models.cdp import cdp_compute, input_convert  # noqa: E402
 from models.driver_cdp import Convertor, Surface, cdp_layer  # noqa: E402
 from models.regfile import RegWrite  # noqa: E402
-from models.replay import MemWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
-from models.trace import TraceError, default_trace_folders  # noqa: E402
+from models.replay import MemWrite, Step, WaitInterrupt  # noqa: E402
+from models.trace import default_trace_folders  # noqa: E402
 from scripts.bench_pdp import table  # noqa: E402
 from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from tb import outcome  # noqa: E402
 from tb.bench_target import (  # noqa: E402
+    ATOM_BYTES,
     BUS_BYTES,
     BenchTarget,
     Row,
     bench_timing,
+    case_row,
+    csb_address,
     start_top,
+    trace_case,
 )
 from tb.common import make_rng  # noqa: E402
 from tb.trace_rtl import units_needed  # noqa: E402
@@ -88,13 +93,14 @@ def out_shift(products: np.ndarray) -> int:
 def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step]:
     """The layer as replay steps: a random packed input, the driver's program (LUT included), the wait."""
     w, h, c = layer.width, layer.height, layer.channels
-    line = w * BUS_BYTES
+    line = w * ATOM_BYTES
     src, dst = Surface(SRC_BASE, line, line * h), Surface(DST_BASE, line, line * h)
     data = data_rng.integers(0, 256, size=w * h * c, dtype=np.uint8)   # packed: every byte is an element
     lut = lut_program.lrn(le_mode="exponent")
     # the input as int8 codes (identity input convertor); the output convertor scaled to the products
     probe = cdp_layer(w, h, c, local_size=layer.local_size, lut=lut, src=src, dst=dst)
-    cube = data.view(np.int8).reshape(c // BUS_BYTES, h, w, BUS_BYTES).transpose(0, 3, 1, 2).reshape(c, h, w)
+    atoms = data.view(np.int8).reshape(c // ATOM_BYTES, h, w, ATOM_BYTES)
+    cube = atoms.transpose(0, 3, 1, 2).reshape(c, h, w)
     x9 = input_convert(cube, probe.config)
     looked = cdp_compute(cube, probe.config).lut
     assert looked is not None
@@ -118,8 +124,8 @@ async def check_stats(target: BenchTarget) -> str:
     run = target.model.runs[-1] if target.model.runs else None
     if run is None or run.unit != "CDP":
         return "the model ran no CDP layer"
-    await target.csb.write(regmap.address("CDP", "S_POINTER"), run.group)
-    got = {reg: await target.csb.read(regmap.address("CDP", reg)) for reg in STATS}
+    await target.csb.write(csb_address("CDP", "S_POINTER"), run.group)
+    got = {reg: await target.csb.read(csb_address("CDP", reg)) for reg in STATS}
     want = {reg: run.stats[reg] for reg in STATS}
     return "" if got == want else f"statistics registers {got}, the model counts {want}"
 
@@ -132,16 +138,13 @@ async def cdp_benchmark(dut: Any) -> None:
     target = BenchTarget(dut, await start_top(dut, timing), timing)
     cases: list[tuple[str, list[Step] | str]] = []
     for folder in cdp_traces():
-        try:
-            cases.append((folder.name, trace_steps(folder)))
-        except TraceError as err:
-            cases.append((folder.name, str(err)))
+        cases.append((folder.name, trace_case(folder)))
     cases += [(layer.name, cube_steps(layer, data_rng)) for layer in CUBE_LAYERS]
     rows: list[Row] = []
     out = Path(os.environ.get("BENCH_OUT", "bench_cdp.json"))
     for name, steps in cases:
         await target.start_case()
-        row = Row(name, message=steps) if isinstance(steps, str) else await target.run_steps(name, steps)
+        row = case_row(name, steps) if isinstance(steps, str) else await target.run_steps(name, steps)
         if row.ok:
             row.message = await check_stats(target)
             row.ok = not row.message
@@ -164,7 +167,7 @@ def summary(rows: list[Row]) -> list[str]:
         if r.name.startswith("cube") and r.cycles:
             busiest = max(r.read_bytes, r.write_bytes) / BUS_BYTES
             lines.append(f"{r.name}: {r.cycles} cycles for {busiest:.0f} beats each way = "
-                         f"{r.cycles / busiest:.3f}x the 64-bit bound of the busier direction "
+                         f"{r.cycles / busiest:.3f}x the {BUS_BYTES * 8}-bit bound of the busier direction "
                          f"({r.cycles / ((r.read_bytes + r.write_bytes) / BUS_BYTES):.3f}x one shared bus); "
                          f"target 1.3x")
     return lines
@@ -174,7 +177,7 @@ def main() -> int:
     args = bench_arguments("cdp").parse_args()
     tag, results, raw = run_on_top("cdp", args)
     rows = [Row(**r) for r in raw]
-    print(f"CDP on the RTL top level ({tag}), {memory_note(args)}, "
+    print(f"CDP on the RTL top level ({configs.load().name}: {tag}), {memory_note(args)}, "
           f"bound = (read + written bytes) / {BUS_BYTES}; seed {results[0].seed if results else '?'}")
     if rows:
         print(table(rows))

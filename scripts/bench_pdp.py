@@ -1,14 +1,17 @@
-"""PDP benchmark on the RTL top level: cycles from OP_ENABLE to the interrupt against the 64-bit bus bound.
+"""PDP benchmark on the RTL top level: OP_ENABLE-to-interrupt cycles against the configuration's bus bound.
 
-For every PDP-only NVDLA trace in traces/nv_small* and for 64x64x64 int8 cubes, the top level
-(rtl/top/nvdla_pp_top.v) runs the layer with the simulation memory
-(tb/hdl/nvdla_pp_top_mem.v; latency 0 and no stalls unless --latency or --random-mem), and the table shows:
+For every PDP-only NVDLA trace of the configuration ($CONFIG; models/trace.py trace_roots) and for 64x64x64
+int8 cubes laid out at its atom, the top level (rtl/top/nvdla_pp_top.v) runs the layer with the
+simulation memory (tb/hdl/nvdla_pp_top_mem.v; latency 0 and no stalls unless --latency or --random-mem), and
+the table shows:
   cycles      clock cycles from the D_OP_ENABLE request on the CSB (the last one of PDP / PDP_RDMA) to the
               rising edge of `intr` (which the top raises only after the last write response);
   read/write  bytes the memory served on R and took on W (counted in the memory: what the DUT really moved);
-  bound       (read + written) / 8: the cycles one 64-bit bus needs to move those bytes;
+  bound       (read + written) / bus bytes: the cycles one bus of the configuration ($CONFIG, one atom a
+              beat) needs to move those bytes;
   ratio       cycles / bound (AR/R and AW/W run in parallel, so a ratio below 1 is possible);
-  busiest     cycles / (the busier of read and write bytes / 8): how close to saturating one direction;
+  busiest     cycles / (the busier of read and write bytes / bus bytes): how close to saturating one
+              direction;
   cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
               C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
 Every layer is also checked: the output span must equal the reference model's (models/subsystem.ModelTarget
@@ -39,20 +42,24 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from models import configs  # noqa: E402
 from models import registers as regmap  # noqa: E402
 from models.driver_pdp import recip_kernel  # noqa: E402
 from models.pdp import AVERAGE, MAX, PdpConfig, check_memory_layout  # noqa: E402
 from models.regfile import RegWrite  # noqa: E402
-from models.replay import MemWrite, Step, WaitInterrupt, trace_steps  # noqa: E402
-from models.trace import TraceError, default_trace_folders  # noqa: E402
+from models.replay import MemWrite, Step, WaitInterrupt  # noqa: E402
+from models.trace import default_trace_folders  # noqa: E402
 from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from tb import outcome  # noqa: E402
 from tb.bench_target import (  # noqa: E402
+    ATOM_BYTES,
     BUS_BYTES,
     BenchTarget,
     Row,
     bench_timing,
+    case_row,
     start_top,
+    trace_case,
 )
 from tb.common import make_rng  # noqa: E402
 from tb.trace_rtl import units_needed  # noqa: E402
@@ -83,7 +90,7 @@ def cube_fields(layer: CubeLayer) -> dict[str, dict[str, int]]:
     """Register fields of a packed (line- and surface-packed) cube layer, no split."""
     n, k, s, p = layer.size, layer.kernel, layer.stride, layer.pad
     out = (n + 2 * p - k) // s + 1
-    line_in, line_out = n * BUS_BYTES, out * BUS_BYTES
+    line_in, line_out = n * ATOM_BYTES, out * ATOM_BYTES
     shared = {"D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH": n - 1, "D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT": n - 1,
               "D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL": n - 1,
               "D_POOLING_KERNEL_CFG.KERNEL_WIDTH": k - 1, "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH": s - 1,
@@ -138,16 +145,13 @@ async def pdp_benchmark(dut: Any) -> None:
     target = BenchTarget(dut, await start_top(dut, timing), timing)
     cases: list[tuple[str, list[Step] | str]] = []
     for folder in pdp_traces():
-        try:
-            cases.append((folder.name, trace_steps(folder)))
-        except TraceError as err:
-            cases.append((folder.name, str(err)))
+        cases.append((folder.name, trace_case(folder)))
     cases += [(layer.name, cube_steps(layer, data_rng)) for layer in CUBE_LAYERS]
     rows: list[Row] = []
     out = Path(os.environ.get("BENCH_OUT", "bench_pdp.json"))
     for name, steps in cases:
         await target.start_case()
-        row = Row(name, message=steps) if isinstance(steps, str) else await target.run_steps(name, steps)
+        row = case_row(name, steps) if isinstance(steps, str) else await target.run_steps(name, steps)
         dut._log.info("%s: %d cycles, %s %s", name, row.cycles, "ok" if row.ok else "FAIL", row.message)
         rows.append(row)
         out.write_text(json.dumps([asdict(r) for r in rows]))
@@ -172,7 +176,7 @@ def table(rows: list[Row]) -> str:
                      f"{r.cycles / busiest:.3f}" if busiest else "-",
                      f"{r.cycles / r.wall_s:,.0f}" if r.wall_s > 0 else "-",
                      f"{r.cpp_cycles_per_s:,.0f}" if r.cpp_cycles_per_s else "-",
-                     "ok" if r.ok else f"FAIL: {r.message}"))
+                     r.message if r.skipped else "ok" if r.ok else f"FAIL: {r.message}"))
     widths = [max(len(x[i]) for x in (head, *body)) for i in range(len(head))]
     fmt = lambda cells: " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True))  # noqa: E731
     rule = "-+-".join("-" * w for w in widths)
@@ -183,7 +187,7 @@ def main() -> int:
     args = bench_arguments("pdp").parse_args()
     tag, results, raw = run_on_top("pdp", args)
     rows = [Row(**r) for r in raw]
-    print(f"PDP on the RTL top level ({tag}), {memory_note(args)}, "
+    print(f"PDP on the RTL top level ({configs.load().name}: {tag}), {memory_note(args)}, "
           f"bound = (read + written bytes) / {BUS_BYTES}; seed {results[0].seed if results else '?'}")
     if rows:
         print(table(rows))

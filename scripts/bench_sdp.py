@@ -1,8 +1,9 @@
-"""SDP benchmark on the RTL top level: cycles from OP_ENABLE to the interrupt against the 64-bit bus bounds.
+"""SDP benchmark on the RTL top level: OP_ENABLE-to-interrupt cycles against the configuration's bus bounds.
 
-For every SDP NVDLA trace in traces/nv_small* that the RTL runs (tb/trace_rtl.py's units_needed and
-rtl_capabilities decide; the others are listed as SKIP with the capability they need) and for synthetic
-layers programmed through the SDP driver layer (models/driver_sdp.py) on int8 cubes:
+For every SDP NVDLA trace of the configuration ($CONFIG; models/trace.py trace_roots) that the RTL runs
+(tb/trace_rtl.py's units_needed and rtl_capabilities decide; the others are listed as SKIP with the
+capability they need) and for synthetic layers programmed through the SDP driver layer (models/driver_sdp.py)
+on int8 cubes laid out at the configuration's atom:
   cube64_pass     64x64x64, every block bypassed;
   cube64_bs_bn    64x64x64, BS and BN with per-channel ALU and MUL operands (2 bytes each) from memory;
   cube64_ew_lut   64x64x64, EW MUL with a per-element 2-byte operand from memory, then the EW LUT
@@ -17,9 +18,11 @@ the top (rtl/top/nvdla_pp_top.v) runs the layer with the simulation memory
               only after the last write response; of the last interrupt the layer waits for: SDP's done is
               masked in GLB S_INTR_MASK while PDP's follows, in the SDP->PDP on-the-fly trace);
   read/write  bytes the memory served on R and took on W;
-  bound       (read + written) / 8: the cycles one 64-bit bus needs to move those bytes;
-  busier      max(read, written) / 8: AXI reads and writes use separate channels, so this is the bound of
-              the busier channel (SDP reads the input and its operand cubes on R, writes the output on W);
+  bound       (read + written) / bus bytes: the cycles one bus of the configuration ($CONFIG, one atom a
+              beat) needs to move those bytes;
+  busier      max(read, written) / bus bytes: AXI reads and writes use separate channels, so this is the
+              bound of the busier channel (SDP reads the input and its operand cubes on R, writes the output
+              on W);
   ratios      cycles / bound and cycles / busier;
   cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
               C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
@@ -63,7 +66,6 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from models import configs, lut_program  # noqa: E402
-from models import registers as regmap  # noqa: E402
 from models.driver_sdp import (  # noqa: E402
     EwBlock,
     OutputCvt,
@@ -80,20 +82,22 @@ from models.replay import (  # noqa: E402
     MemWrite,
     Step,
     WaitInterrupt,
-    trace_steps,
 )
 from models.sdp import SdpResult, run_sdp  # noqa: E402
 from models.sdp_datapath import ALU_EQL, ALU_SUM  # noqa: E402
 from models.subsystem import RunRecord  # noqa: E402
-from models.trace import TraceError, default_trace_folders  # noqa: E402
+from models.trace import default_trace_folders  # noqa: E402
 from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from tb import outcome  # noqa: E402
 from tb.bench_target import (  # noqa: E402
+    ATOM_BYTES,
     BUS_BYTES,
     BenchTarget,
     Row,
     bench_timing,
+    csb_address,
     start_top,
+    trace_case,
     with_interrupt_masks,
 )
 from tb.common import make_rng  # noqa: E402
@@ -113,9 +117,7 @@ RATIO_NOTE = 1.3     # the busier-channel ratio above which the summary asks for
 
 @dataclass
 class SdpRow(Row):
-    """bench_pdp's row plus a skipped trace (not run: the RTL lacks what it needs; not a failure)."""
-
-    skipped: bool = False
+    """bench_pdp's row (a skipped trace: not run, the RTL lacks what it needs; not a failure)."""
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -133,7 +135,7 @@ class Synthetic:
 
 def packed(width: int, height: int, elem_bytes: int, base: int) -> Surface:
     """A line- and surface-packed cube of `elem_bytes` bytes per element."""
-    line = width * BUS_BYTES * elem_bytes
+    line = width * ATOM_BYTES * elem_bytes
     return Surface(base, line, line * height)
 
 
@@ -258,8 +260,8 @@ def expected_stats(stats: dict[str, int]) -> dict[str, int]:
 
 
 async def read_stats(target: BenchTarget, group: int) -> dict[str, int]:
-    await target.csb.write(regmap.address("SDP", "S_POINTER"), group)
-    return {reg: await target.csb.read(regmap.address("SDP", reg)) for reg in STATS}
+    await target.csb.write(csb_address("SDP", "S_POINTER"), group)
+    return {reg: await target.csb.read(csb_address("SDP", reg)) for reg in STATS}
 
 
 def last_sdp_runs(runs: list[RunRecord]) -> dict[int, RunRecord]:
@@ -325,14 +327,26 @@ def cases(data_rng: np.random.Generator) -> list[tuple[str, list[Step] | Synthet
         if not selected(folder.name):
             continue
         reason = skip_reason(needed)
-        try:
-            found.append((folder.name, reason or trace_steps(folder)))
-        except TraceError as err:
-            found.append((folder.name, str(err)))
-    # Every synthetic layer draws its data, selected or not, so --only keeps a seed's data.
-    built = [(name, synthetic(name, dims, make, data_rng)) for name, dims, make in SYNTHETIC]
+        found.append((folder.name, reason or trace_case(folder)))
+    # Every synthetic layer draws its data, selected or not, so --only keeps a seed's data; a layer using a
+    # block the configuration lacks (nv_medium_512: no EW, no LUT) is a SKIP row, not built (the driver
+    # refuses it, as the RTL forces that block's bypass).
+    built: list[tuple[str, Synthetic | str]] = []
+    for name, dims, make in SYNTHETIC:
+        missing = synthetic_missing(name)
+        built.append((name, f"SKIP: needs SDP {missing}, which {configs.load().name} lacks" if missing
+                      else synthetic(name, dims, make, data_rng)))
     found += [(name, layer) for name, layer in built if selected(name)]
     return found
+
+
+def synthetic_missing(name: str) -> str:
+    """The SDP blocks a synthetic layer uses (EW: _ew_ and _eql layers, LUT: _lut) that the configuration
+    lacks, '' when it has them all."""
+    sdp = configs.load().sdp
+    needs = {"EW": "_ew" in name or "_eql" in name, "LUT": "_lut" in name}
+    have = {"EW": sdp.ew, "LUT": sdp.lut}
+    return " and ".join(block for block, used in needs.items() if used and not have[block])
 
 
 @cocotb.test()
@@ -403,7 +417,7 @@ def main() -> int:
     os.environ["BENCH_ONLY"] = args.only
     tag, results, raw = run_on_top("sdp", args)
     rows = [SdpRow(**r) for r in raw]
-    print(f"SDP on the RTL top level ({tag}), {memory_note(args)}, "
+    print(f"SDP on the RTL top level ({configs.load().name}: {tag}), {memory_note(args)}, "
           f"bound = (read + written bytes) / {BUS_BYTES}, busier = max(read, written) / {BUS_BYTES}; "
           f"seed {results[0].seed if results else '?'}")
     if rows:

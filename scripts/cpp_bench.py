@@ -2,8 +2,9 @@
 and the simulation memory (tb/hdl/nvdla_pp_top_mem.v) simulate without Python in the loop.
 
 The cocotb benchmarks write each 64x64x64 layer as a program (tb/bench_target.py, BENCH_CPP_DIR); run_programs
-builds the C++ loop once (sim_build/cpp/top_mem, rebuilt when a source changes), plays every program, and
-checks the output span the loop dumps against the model's bytes the benchmark saved next to the program.
+builds the C++ loop once per configuration (sim_build/cpp/top_mem_<config>, rebuilt when a source changes; the
+loop's memory word is the configuration's atom, -DATOM_BYTES), plays every program, and checks the output span
+the loop dumps against the model's bytes the benchmark saved next to the program.
 
 Usage: .venv/bin/python scripts/cpp_bench.py <program.txt> ...   (normally called by scripts/bench_*.py)
 """
@@ -23,7 +24,6 @@ if str(ROOT) not in sys.path:
 from models import configs  # noqa: E402 - after the path set-up, for `python scripts/cpp_bench.py`
 
 BUILD = ROOT / "sim_build" / "cpp" / f"top_mem_{configs.load().name}"  # one build per configuration
-CPP_WORD_BYTES = 8  # tb/cpp/top_mem_main.cpp BYTES: the simulation memory's word it reads and writes
 MAIN = ROOT / "tb" / "cpp" / "top_mem_main.cpp"
 BINARY = BUILD / "top_mem_main"
 
@@ -35,9 +35,6 @@ def build() -> Path:
     from tb.runner import INCLUDE_DIRS, _prepare_verilator
 
     config = configs.load()
-    if config.atom_bytes != CPP_WORD_BYTES:
-        raise RuntimeError(f"the C++ benchmark loop (tb/cpp/top_mem_main.cpp) stores {CPP_WORD_BYTES}-byte "
-                           f"memory words; configuration {config.name} has a {config.atom_bytes}-byte atom")
     bench = find("top_mem")
     sources = [ROOT / s for s in bench.sources]
     headers = [ROOT / h for h in bench.headers]
@@ -48,6 +45,8 @@ def build() -> Path:
     BUILD.mkdir(parents=True, exist_ok=True)
     cmd = ["verilator", "--cc", "--exe", "--build", "-j", str(os.cpu_count() or 1), "--timing",
            "-Wno-fatal", "-O3", "-CFLAGS", "-std=c++20", "--prefix", "Vtop",
+           # the loop's memory word: one atom (tb/cpp/top_mem_main.cpp checks it against the Verilated store)
+           "-CFLAGS", f"-DATOM_BYTES={config.atom_bytes}",
            "--top-module", "nvdla_pp_top_mem",
            *(f"-G{k}={v}" for k, v in config.verilog_parameters().items()),
            "-Mdir", str(BUILD), "-o", BINARY.name,

@@ -18,7 +18,6 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-BUS_BYTES = 8
 # NVIDIA's nv_small RTL with a 32-cycle memory: cycles from the last D_OP_ENABLE to the interrupt
 REFERENCE = ROOT / "scripts" / "nv_small_reference.json"
 
@@ -76,18 +75,28 @@ def run_on_top(unit: str, args: argparse.Namespace) -> tuple[str, list[Any], lis
 
 
 def reference() -> dict[str, int]:
+    """NVIDIA's nv_small cycle counts by trace name; none at another configuration (its traces are others,
+    its bus wider: nothing to compare with)."""
+    from models import configs
+
+    if configs.load().name != configs.DEFAULT:
+        return {}
     return {name: int(cycles) for name, cycles in json.loads(REFERENCE.read_text())["cycles"].items()}
 
 
 def records(unit: str, rows: list[Any], args: argparse.Namespace) -> list[dict[str, Any]]:
     """One reports/bench.json record per layer. bound_cycles is the busier AXI direction's beats (reads and
     writes have separate channels); shared_bound_cycles all beats on one bus."""
+    from models import configs
+    from tb.bench_target import BUS_BYTES
+
     ref = reference() if args.latency >= 0 else {}
     out = []
     for r in rows:
         skipped = getattr(r, "skipped", False)
         rec: dict[str, Any] = {
-            "name": r.name, "unit": unit, "config": "nv_small", "cycles": r.cycles,
+            "kind": "layer", "name": r.name, "unit": unit, "config": configs.load().name,
+            "bus_bytes": BUS_BYTES, "cycles": r.cycles,
             "bound_cycles": max(r.read_bytes, r.write_bytes) // BUS_BYTES,
             "shared_bound_cycles": (r.read_bytes + r.write_bytes) // BUS_BYTES,
             "sim_cycles_per_s": round(r.cycles / r.wall_s) if r.wall_s > 0 else 0,
@@ -118,9 +127,9 @@ def cpp_lines(rows: list[Any]) -> list[str]:
 
 def reference_lines(rows: list[Any], args: argparse.Namespace) -> list[str]:
     """With --latency: our cycles next to NVIDIA's nv_small RTL (32-cycle memory) for the traces it ran."""
-    if args.latency < 0:
-        return []
     ref = reference()
+    if args.latency < 0 or not ref:
+        return []
     lines = [f"against NVIDIA nv_small RTL (32-cycle memory, {REFERENCE.name}); ours with latency "
              f"{args.latency}:"]
     for r in rows:

@@ -37,6 +37,7 @@ from models.replay import (
     TraceResult,
     WaitInterrupt,
     crc_failure,
+    load_steps,
     locate_against,
     mem_failure,
     read_failure,
@@ -56,7 +57,10 @@ def csb_address(unit: str, reg: str) -> int:
 ROOT = Path(__file__).resolve().parent.parent
 CLK_NS = 10                       # the wrapper's clock: 100 MHz
 LAYER_TIMEOUT_CYCLES = 2_000_000  # bounds a hang only
-BUS_BYTES = 8                     # 64-bit AXI data
+# The run's configuration ($CONFIG) sizes the benchmarks: its AXI data bus (the bound's beat) and its atom
+# (the benchmark cubes' layout; one atom a beat here, configs.parse checks bus_bits = atom * 8)
+BUS_BYTES = configs.load().bus_bytes
+ATOM_BYTES = configs.load().atom_bytes
 DONE_BITS = intr_mask(("SDP", "CDP", "PDP"))  # GLB S_INTR_MASK: their done, groups 0 and 1
 
 
@@ -74,6 +78,23 @@ class Row:
     cpp_cycles_per_s: float = 0.0
     cpp_check: str = ""
     checks: int = 0           # output checks made (CRCs, layers scored against the model)
+    skipped: bool = False     # a trace not run: it needs what the model or the RTL lacks (not a failure)
+
+
+def trace_case(folder: Path) -> list[Step] | str:
+    """A trace's steps for a benchmark (`.cfg` or `.txn`), or why it cannot run: "SKIP: needs ..." when it
+    needs what this subsystem lacks (nv_full's INT16 `.txn` layers), the reading error otherwise."""
+    try:
+        steps, skip = load_steps(folder)
+    except TraceError as err:
+        return str(err)
+    return f"SKIP: {skip}" if skip else steps
+
+
+def case_row(name: str, why: str) -> Row:
+    """The row of a trace that did not run: skipped (ok) for a SKIP reason, failed otherwise."""
+    skipped = why.startswith("SKIP")
+    return Row(name, ok=skipped, message=why, skipped=skipped)
 
 
 def bench_timing(rng: random.Random) -> MemTiming:

@@ -225,8 +225,12 @@ module nvdla_pp_top #(
         .op_en(sdp_rdma_op_en), .consumer(sdp_rdma_consumer_unused), .cfg(sdp_rdma_cfg), .stat(sdp_rdma_stat)
     );
 
+    // SDP reserves FIFO room for a burst's every beat before issuing it (nvdla_sdp_rdma_arb), so a stream's
+    // FIFO bounds its bursts in flight: 2 bursts (32 beats) ran a 32-cycle memory at 1.6x the read bound
+    // (reservation to credit back = latency + a burst); 4 bursts cover it (scripts/bench_sdp.py --latency 32)
+    localparam SDP_FIFO_DEPTH = 4 * (1 << $clog2(MAX_BURST));
     nvdla_sdp #(.ATOM(ATOM), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING), .EW(SDP_EW),
-                .LUT(SDP_LUT)) u_sdp (
+                .LUT(SDP_LUT), .FIFO_DEPTH(SDP_FIFO_DEPTH)) u_sdp (
         .clk(clk), .rst_n(rst_n), .op_en(sdp_op_en & sdp_rdma_op_en), .done(sdp_done), .busy(sdp_busy_unused),
         .cfg(sdp_cfg), .rdma_cfg(sdp_rdma_cfg), .stat(sdp_stat), .rdma_stat(sdp_rdma_stat),
         .fly_valid(sdp_fly_valid), .fly_ready(sdp_fly_ready), .fly_data(sdp_fly_data),

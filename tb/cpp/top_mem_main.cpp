@@ -14,6 +14,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "Vtop.h"
@@ -22,11 +23,41 @@
 
 namespace {
 
+#ifndef ATOM_BYTES
+#define ATOM_BYTES 8  // scripts/cpp_bench.py passes the configuration's atom (-DATOM_BYTES=8/16/32)
+#endif
+
 constexpr int PAGE_BITS = 20;
 constexpr uint64_t PAGE = 1ull << PAGE_BITS;
-constexpr int BYTES = 8;
+constexpr int BYTES = ATOM_BYTES;   // the memory's word: one atom (DATA_W = ATOM * 8)
 constexpr uint64_t WORDS = PAGE / BYTES;
 constexpr int SLOTS = 64;
+
+// Byte `lane` of a memory word. Verilator stores a word of up to 64 bits as an integer (QData) and a wider
+// one as VlWide, an array of 32-bit EData: both are handled, so one source builds at every atom.
+template <typename Word>
+uint8_t word_byte(const Word& w, int lane) {
+    if constexpr (std::is_integral_v<Word>) {
+        return uint8_t(uint64_t(w) >> (8 * lane));
+    } else {
+        return uint8_t(w[lane / 4] >> (8 * (lane % 4)));
+    }
+}
+
+template <typename Word>
+void set_word_byte(Word& w, int lane, uint8_t value) {
+    if constexpr (std::is_integral_v<Word>) {
+        w = Word((uint64_t(w) & ~(0xffull << (8 * lane))) | (uint64_t(value) << (8 * lane)));
+    } else {
+        const int shift = 8 * (lane % 4);
+        w[lane / 4] = (w[lane / 4] & ~(0xffu << shift)) | (uint32_t(value) << shift);
+    }
+}
+
+// the build's memory word must be the atom's: a program written for one atom is wrong at another
+static_assert(sizeof(std::remove_reference_t<decltype(std::declval<Vtop___024root>()
+                  .nvdla_pp_top_mem__DOT__u_mem__DOT__store[0])>) == BYTES,
+              "ATOM_BYTES differs from the width of the simulation memory's words (the top's ATOM)");
 
 struct Sim {
     VerilatedContext ctx;
@@ -68,8 +99,7 @@ struct Sim {
             const uint32_t a = addr + i;
             const int s = slot(a >> PAGE_BITS, true);
             auto& w = r->nvdla_pp_top_mem__DOT__u_mem__DOT__store[s * WORDS + ((a & (PAGE - 1)) / BYTES)];
-            const int lane = a % BYTES;
-            w = (w & ~(0xffull << (8 * lane))) | (uint64_t(data[i]) << (8 * lane));
+            set_word_byte(w, int(a % BYTES), data[i]);
         }
     }
     std::vector<uint8_t> read(uint32_t addr, size_t n) {
@@ -78,8 +108,8 @@ struct Sim {
             const uint32_t a = addr + i;
             const int s = slot(a >> PAGE_BITS, false);
             if (s < 0) continue;
-            const uint64_t w = r->nvdla_pp_top_mem__DOT__u_mem__DOT__store[s * WORDS + ((a & (PAGE - 1)) / BYTES)];
-            out[i] = uint8_t(w >> (8 * (a % BYTES)));
+            const auto& w = r->nvdla_pp_top_mem__DOT__u_mem__DOT__store[s * WORDS + ((a & (PAGE - 1)) / BYTES)];
+            out[i] = word_byte(w, int(a % BYTES));
         }
         return out;
     }
