@@ -128,7 +128,7 @@ def regions(layer: Layer) -> list[tuple[int, int]]:
         if not dma.enabled:
             continue
         bpe = dma.bytes_per_element
-        if dma.per_element:
+        if dma.per_element and not (w == 1 and h == 1):  # a 1x1 cube's operand is one packed block too
             out += [(dma.base + s * dma.surface_stride + y * dma.line_stride, w * ATOM * bpe)
                     for s in range(s_count) for y in range(h)]
         else:
@@ -175,7 +175,9 @@ def random_operand(rng: random.Random, layer: Layer, big: bool) -> OperandDma:
     line_bytes = layer.width * ATOM * dma.bytes_per_element
     if per_element:
         line, surf = _strides(rng, line_bytes, layer.height)
-        span = _span(line, surf, line_bytes, layer.height, layer.surfaces)
+        # a 1x1 cube's per-element operand is read packed whatever its strides say (the block below)
+        span = max(_span(line, surf, line_bytes, layer.height, layer.surfaces),
+                   layer.surfaces * ATOM * dma.bytes_per_element)
     else:
         # strides are unused per kernel: random garbage must not matter
         line, surf = rng.randrange(0, 1 << 20) * ATOM, rng.randrange(0, 1 << 24) * ATOM

@@ -110,8 +110,10 @@ module nvdla_sdp_rdma #(
         for (g = 1; g < N; g = g + 1) begin : g_geom
             // log2(bytes per element): +1 for both components, +1 for two-byte values
             wire [1:0] sh      = {1'b0, use_v[2*(g-1) +: 2] == 2'd2} + {1'b0, size_v[g-1]};
-            wire       per_elt = mode_v[g-1];
-            // per element: a cube of bpe-byte elements; per kernel: one block of S atoms from the base
+            // per element: a cube of bpe-byte elements; per kernel, and per element of a 1x1 cube (packed as
+            // the input is: nvdlav1's operand RDMAs end a 1x1 cube at its first request, cfg_mode_1x1_pack),
+            // one block of S atoms from the base
+            wire       per_elt = mode_v[g-1] & ~in_packed;
             assign w_beats[16*g +: 16]    = {2'b0, per_elt ? width : surfaces} << sh;
             assign w_height[14*g +: 14]   = per_elt ? height : 14'd1;
             assign w_surfaces[14*g +: 14] = per_elt ? surfaces : 14'd1;

@@ -46,6 +46,12 @@ class CdpTop(Top):
         done = await wait_status_bit(self.dut, self.csb, bits, bound, only=True)
         return None if done is None else done[0]
 
+    async def after_reset(self) -> None:
+        """After a reset (a batch's failed layer): every register group's statistics are 0 again, and every
+        done bit reaches `intr` (GLB S_INTR_MASK 0)."""
+        self.group_stats = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
+        await self.write("GLB", "S_INTR_MASK", 0, nposted=True)
+
     async def check_stats(self, label: str) -> None:
         """Both CDP register groups' statistics registers hold what the model says."""
         await self.check_group_registers("CDP", self.group_stats, label)

@@ -41,6 +41,10 @@ class SdpTop(CdpTop):
         super().__init__(dut, rng, sim_mem)
         self.sdp_stats: list[dict[str, int]] = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
 
+    async def after_reset(self) -> None:
+        self.sdp_stats = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
+        await super().after_reset()
+
     async def check_sdp_stats(self, label: str) -> None:
         """Both SDP register groups' statistics registers hold what the model says."""
         await self.check_group_registers("SDP", self.sdp_stats, label)
