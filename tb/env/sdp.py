@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 
 from models.memory import Memory
 from models.regfile import intr_bit
-from models.sdp import SdpConfig, SdpResult, run_sdp, sdp_compute
+from models.sdp import OperandDma, SdpConfig, SdpResult, run_sdp, sdp_compute
 from tb.bfm.sim_memory import SimMemory
 from tb.env.cdp import CdpTop, check_idle, make_top
 from tb.stimulus.sdp_top import (
@@ -93,6 +93,12 @@ def operand_bytes(od: OperandData) -> NDArray[np.uint8]:
     return np.ascontiguousarray(vals.astype(dtype)).view(np.uint8).reshape(c_pad // ATOM, h, w, -1)
 
 
+def _packed(dma: OperandDma, cfg: SdpConfig) -> bool:
+    """An operand read as one block from its base: per kernel, or per element of a 1x1 cube (packed like
+    the input: nvdlav1's operand RDMAs, models/sdp.py)."""
+    return not dma.per_element or cfg.is_1x1
+
+
 def prepare(top: SdpTop, layer: Layer) -> None:
     """Random background over every cube the layer touches (and around the destination), then the input
     cube and the operand cubes, in the model's memory, copied to the RAM."""
@@ -104,7 +110,7 @@ def prepare(top: SdpTop, layer: Layer) -> None:
     for od in layer.operands.values():
         if od is not None:
             d = od.dma
-            spans.append((*cube_span(d.base, d.line_stride, d.surface_stride, cfg, not d.per_element,
+            spans.append((*cube_span(d.base, d.line_stride, d.surface_stride, cfg, _packed(d, cfg),
                                      d.bytes_per_element), top.index(d.ram_mc)))
     for lo, hi, m in spans:
         top.fill(lo, hi, mem=m)
@@ -115,7 +121,7 @@ def prepare(top: SdpTop, layer: Layer) -> None:
         if od is not None:
             d = od.dma
             write_feature(top.mems[top.index(d.ram_mc)], d.base, d.line_stride, d.surface_stride,
-                          not d.per_element, operand_bytes(od))
+                          _packed(d, cfg), operand_bytes(od))
     for lo, hi, m in spans:
         top.rams[m].write(lo, top.mems[m].read(lo, hi - lo).tobytes())
 
