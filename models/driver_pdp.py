@@ -46,7 +46,8 @@ from models.pdp import (
     src_layout,
 )
 
-__all__ = ["PdpProgram", "RegWrite", "SplitWidths", "Surface", "pdp_layer", "plan_split", "recip_kernel"]
+__all__ = ["PdpProgram", "RegWrite", "SplitWidths", "Surface", "pdp_layer", "plan_split", "recip_kernel",
+           "with_raw_fields"]
 
 METHODS: dict[str, int] = {"average": AVERAGE, "max": MAX, "min": MIN}
 PAD_VALUE_BITS = 19
@@ -286,6 +287,19 @@ def pdp_layer(width: int, height: int, channels: int, *, method: str | int = "av
     _check_rtl_limit(cfg, limit)
     _check_placement(cfg)
     return PdpProgram(group, fields, cfg, tuple(_ordered_writes(fields, group, cfg.flying)))
+
+
+def with_raw_fields(prog: PdpProgram, pdp_fields: Mapping[str, int]) -> PdpProgram:
+    """The same layer with some PDP fields set to raw register values a driver would not choose (test
+    programs: PAD_VALUE_{n}X over all 19 bits, any RECIP_KERNEL_*), which the hardware computes with as they
+    are (models/pdp.py). Only fields that are not geometry: the layer stays legal, so it is re-validated."""
+    allowed = ("D_POOLING_PADDING_VALUE_", "D_RECIP_KERNEL_")
+    if any(not key.startswith(allowed) for key in pdp_fields):
+        raise ConfigError("PDP driver: only pad values and reciprocals may be set raw", dict(pdp_fields))
+    fields = {"PDP": {**prog.fields["PDP"], **pdp_fields}, "PDP_RDMA": dict(prog.fields["PDP_RDMA"])}
+    check_fits("PDP", fields["PDP"])
+    cfg = PdpConfig.from_fields(fields, ATOM_BYTES, configs.load().precisions)
+    return PdpProgram(prog.group, fields, cfg, tuple(_ordered_writes(fields, prog.group, cfg.flying)))
 
 
 def _band_inputs(outs: tuple[int, int, int], bands: int, kernel_w: int, stride_w: int, pad_left: int,

@@ -5,11 +5,12 @@ Arithmetic (established against NVIDIA's C model and the golden trace CRCs, see 
 - average pooling: the sum of the real inputs of a window, plus PAD_VALUE_{n}X once per real row for a run
   of n padded columns, plus PAD_VALUE_{n}X * kernel_width for a run of n padded rows; a window padded on
   both sides (only possible when the input is narrower than the kernel) adds the value of the combined run.
-  The sum lives in a 16-bit line buffer, then out = rnd(rnd(sum * recip_w / 2^16) * recip_h / 2^16) with
-  rounding half away from zero, and the result is stored as int8 (wrapping, not saturating).
-- INT16 is the same computation at twice the widths (NVIDIA's C model, nvdlav1 cmod/pdp/NV_NVDLA_pdp.cpp,
-  runs one template for both): two-byte elements, an atom of atom_bytes / 2 lanes, a 32-bit line buffer,
-  PAD_VALUE_{n}X sign-extended from bit 15, 16, 17, 17, 18, 18, 18, the result stored as int16 (wrapping).
+  Every step has the fixed width of NVIDIA's RTL (nvdlav1/nv_small NV_NVDLA_PDP_CORE_cal1d.v, cal2d.v; the
+  table WIDTHS, docs/pdp_arithmetic.md): a row's sum plus the low bits of PAD_VALUE_{n}X wraps at
+  `row_bits`, the window's sum plus (signed 19-bit PAD_VALUE_{n}X * kernel_width) wraps at `acc_bits`,
+  then out = rnd(rnd(sum * recip_w / 2^16) * recip_h / 2^16) where each rounded product has a fixed width
+  and wraps (`scale_round`). INT8 widths 11, 14, then 11 and 8; INT16 22, 22, then 19 and 16. With the
+  pad values NVIDIA's driver writes (n * pad) and sums the data can reach, no step wraps.
 - split width: the cube is pooled in SPLIT_NUM + 1 vertical bands; each band is an independent pooling of
   its own input columns with pad_left only on the first band and pad_right only on the last.
 """
@@ -28,7 +29,7 @@ from models.cube import CubeLayout
 from models.errors import ConfigError
 from models.memory import pick_memory
 from models.pdp_fp16 import pool_band_fp16
-from models.precision import as_signed, rshift_round
+from models.precision import as_signed
 
 IntArray = NDArray[np.int64]
 
@@ -39,30 +40,49 @@ PRECISION_NAMES = {INT8: "INT8", INT16: "INT16", FP16: "FP16"}
 
 @dataclass(frozen=True)
 class Widths:
-    """The bit widths of one precision's integer path."""
+    """The bit widths of one precision's integer path (NVIDIA's RTL: cal1d.v, cal2d.v; see pdp_pool)."""
 
     elem_bytes: int
-    line_buffer_bits: int               # the line (and line-operation) buffer holding the sums
-    pad_sign_bits: tuple[int, ...]      # sign bit of PAD_VALUE_{n}X: n * element needs that many bits + 1
+    row_bits: int          # a row's sum of real columns + horizontal pad term (cal1d, unit1d)
+    hpad_bits: int         # the low bits of PAD_VALUE_{n}X a row adds, read as signed
+    acc_bits: int          # the window's sum of rows + vertical pad term (cal2d)
+    scale_bits: tuple[int, int]   # sum * recip_w rounded, then that * recip_h rounded (the stored element)
 
 
-# FP16: two-byte elements like INT16; its sums are FP17 (models/pdp_fp16.py), the pad values unused.
-WIDTHS = {INT8: Widths(1, 16, (7, 8, 9, 9, 10, 10, 10)), INT16: Widths(2, 32, (15, 16, 17, 17, 18, 18, 18)),
-          FP16: Widths(2, 32, (15, 16, 17, 17, 18, 18, 18))}
+# The widths come from the shape of the hardware's lanes: an INT8 lane is 8 + 3 bits wide (sums of up to 8)
+# and an INT16 lane is two of them (22 bits); the 2-D sum gets 3 more bits at INT8 (14) and stays in its
+# 22 bits at INT16; the first product keeps 8 + 3 (or 16 + 3) bits, the second the element.
+# FP16: two-byte elements like INT16; its sums are FP17 (models/pdp_fp16.py), these widths are unused.
+WIDTHS = {INT8: Widths(1, 11, 11, 14, (11, 8)), INT16: Widths(2, 22, 19, 22, (19, 16)),
+          FP16: Widths(2, 22, 19, 22, (19, 16))}
+PAD_FIELD_BITS = 19      # D_POOLING_PADDING_VALUE_{n}_CFG.PAD_VALUE_{n}X
 
 
 def _field(fields: Mapping[str, Mapping[str, int]], unit: str, name: str, default: int = 0) -> int:
     return int(fields.get(unit, {}).get(name, default))
 
 
-def pad_value(raw: int, n: int, precision: int = INT8) -> int:
-    """PAD_VALUE_{n}X as the sum term the pooling adds: sign-extended from the precision's sign bit."""
-    widths = WIDTHS[precision]
-    sign_bit = widths.pad_sign_bits[n - 1]
-    v = raw
-    if (raw >> sign_bit) & 1:
-        v |= ~((1 << (sign_bit + 1)) - 1)
-    return int(as_signed(v, widths.line_buffer_bits))
+def column_pad_term(raw: int, precision: int = INT8) -> int:
+    """What a row's sum adds for PAD_VALUE_{n}X (n padded columns): its low hpad_bits bits, signed (cal1d)."""
+    return int(as_signed(raw, WIDTHS[precision].hpad_bits))
+
+
+def row_pad_term(raw: int, kernel_width: int, precision: int = INT8) -> int:
+    """What the window's sum adds for PAD_VALUE_{n}X (n padded rows): the 19-bit field as a signed number
+    times the kernel width, kept to acc_bits bits (cal2d)."""
+    return int(as_signed(int(as_signed(raw, PAD_FIELD_BITS)) * kernel_width, WIDTHS[precision].acc_bits))
+
+
+def scale_round(x: IntArray, recip: int, bits: int) -> IntArray:
+    """rnd(x * recip / 2^16) into a `bits`-bit result as the RTL's stage computes it (cal2d.v): a negative
+    product rounds half away from zero and keeps its low `bits` bits; a non-negative one keeps only `bits`-1
+    bits of its integer part before the rounding bit is added (so 2^(bits-1) - 0.5 and up wrap)."""
+    p = np.asarray(x, dtype=np.int64) * np.int64(recip)
+    floor, frac = p >> 16, p & 0xFFFF
+    half = 1 << 15
+    neg = (floor + (frac > half)) & ((1 << bits) - 1)
+    pos = (floor & ((1 << (bits - 1)) - 1)) + (frac >= half)
+    return as_signed(np.where(p < 0, neg, pos), bits)
 
 
 @dataclass(frozen=True)
@@ -435,19 +455,18 @@ def _pool_band(x: IntArray, cfg: PdpConfig, band: PdpBand) -> IntArray:
     rows = _pool_axis(x, 2, band.out_width, kw, cfg.stride_width, band.pad_left, cfg.method)
     if cfg.method != AVERAGE:
         return _pool_axis(rows, 1, cfg.out_height, kh, cfg.stride_height, cfg.pad_top, cfg.method)
-    bits = cfg.widths.line_buffer_bits
-    pads = tuple(pad_value(v, n + 1, cfg.precision) for n, v in enumerate(cfg.pad_values))
+    w = cfg.widths
+    hpads = tuple(column_pad_term(v, cfg.precision) for v in cfg.pad_values)
     rows = rows + _pad_terms(band.out_width, band.in_width, kw, cfg.stride_width, band.pad_left,
-                             pads)[None, None, :]
-    rows = as_signed(rows, bits)  # the line-operation buffer's width
+                             hpads)[None, None, :]
+    rows = as_signed(rows, w.row_bits)
     total = _pool_axis(rows, 1, cfg.out_height, kh, cfg.stride_height, cfg.pad_top, cfg.method)
-    # Padded rows add the pad value once per kernel column; the product is kept at that width too.
-    row_pads = tuple(int(as_signed(v * kw, bits)) for v in pads)
+    vpads = tuple(row_pad_term(v, kw, cfg.precision) for v in cfg.pad_values)
     total = total + _pad_terms(cfg.out_height, cfg.in_height, kh, cfg.stride_height, cfg.pad_top,
-                               row_pads)[None, :, None]
-    total = as_signed(total, bits)
-    scaled = rshift_round(rshift_round(total * cfg.recip_width, 16) * cfg.recip_height, 16)
-    return scaled
+                               vpads)[None, :, None]
+    total = as_signed(total, w.acc_bits)
+    scaled = scale_round(total, cfg.recip_width, w.scale_bits[0])
+    return scale_round(scaled, cfg.recip_height, w.scale_bits[1])
 
 
 def pdp_pool(cube: NDArray[np.integer], cfg: PdpConfig) -> NDArray[np.int8] | NDArray[np.int16]:

@@ -1,7 +1,7 @@
 """Random INT16 register programs run on NVIDIA's nv_full RTL (nvdla-ref), kept as regression data.
 
-    generate --unit pdp|sdp|cdp|sdplut --count N --seed S --out DIR   write N programs (.txn folders, no
-                                  golden; sdplut: SDP with the EW LUT)
+    generate --unit UNIT --count N --seed S --out DIR   write N programs (.txn folders, no golden; UNITS
+                                  below: sdplut is SDP with the EW LUT, pdppad/pdppad8 PDP, raw pad values)
     run --ref BUILD DIR...        play each program on nvdla-ref (BUILD/obj_dir/nvdla_ref, see
                                   ../shared/nvdla-ref/README.md) and make its output the golden output.dat
     store DIR... --dest traces/nv_full_ref/int16   copy programs that have a golden into the repository and
@@ -38,7 +38,8 @@ from scripts.ref_programs.common import GOLDEN, Program, dat_text, write_program
 # sdplut: SDP programs with the EW LUT (its own series, so that adding it changed no sdp program)
 # pdpfp16: PDP at FP16
 # sdpfp16: SDP at FP16 (FP16 or INT16 out)
-UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16", "sdpfp16")
+# pdppad, pdppad8: PDP average pooling with padding and raw pad values / reciprocals, INT16 and INT8
+UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16", "sdpfp16", "pdppad", "pdppad8")
 NVIDIA_BRANCH = "nvdlav1"
 MIRROR = Path("/work/.mirror/nvdla+hw/repo")
 TRACES = ROOT / "traces"
@@ -56,7 +57,10 @@ def make_program(unit: str, seed: int, index: int) -> Program:
     """Program `index` of `unit` for `seed`: the same arguments always give the same program."""
     rng = np.random.default_rng([seed, UNITS.index(unit), index])
     name = f"{unit}_s{seed}_{index:03d}"
-    if unit in ("pdp", "pdpfp16"):
+    if unit in ("pdppad", "pdppad8"):
+        from scripts.ref_programs.pdp import pdp_pad_program
+        prog = pdp_pad_program(rng, name, "INT8" if unit == "pdppad8" else "INT16")
+    elif unit in ("pdp", "pdpfp16"):
         from scripts.ref_programs.pdp import pdp_program
         prog = pdp_program(rng, name, "FP16" if unit == "pdpfp16" else "INT16")
     elif unit == "sdpfp16":

@@ -1,11 +1,15 @@
 """Random PDP programs (memory to memory): methods, kernels, strides, paddings with pad values, split widths,
-strided cubes in either memory. Legality is the driver's: a draw it refuses is drawn again."""
+strided cubes in either memory. Legality is the driver's: a draw it refuses is drawn again.
+
+The "pad value" family (`pdp_pad_program`) is average pooling with padding whose PAD_VALUE_{n}X and, in
+some programs, RECIP_KERNEL_{WIDTH,HEIGHT} are raw register values over their whole fields (not what a
+driver writes): they show how NVIDIA's hardware keeps its sums and products (models/pdp.py WIDTHS)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from models.driver_pdp import pdp_layer
+from models.driver_pdp import pdp_layer, with_raw_fields
 from models.errors import ConfigError
 from models.pdp import dst_layout, src_layout
 from scripts.ref_programs.common import Program, extent, image_of, surface
@@ -23,8 +27,11 @@ def _size(rng: np.random.Generator, kernel: int, stride: int, pads: tuple[int, i
     return size if size >= 1 else None
 
 
-def _draw(rng: np.random.Generator, name: str, precision: str) -> Program | None:
+def _draw(rng: np.random.Generator, name: str, precision: str,
+          padded_average: bool = False) -> Program | None:
     method = str(rng.choice(METHODS))
+    if padded_average:      # (the draw above stays, so the other families' programs are unchanged)
+        method = "average"
     kw, kh = (int(k) for k in rng.integers(1, 9, size=2))
     # strides up to the kernel + 1 mostly (some windows skip columns), now and then anything to 16
     sw, sh = (int(rng.integers(1, k + 2)) if rng.random() < 0.85 else int(rng.integers(1, 17))
@@ -34,7 +41,7 @@ def _draw(rng: np.random.Generator, name: str, precision: str) -> Program | None
     want_split = rng.random() < 0.3
     width = _size(rng, kw, sw, (pl, pr), 12 if want_split else 6)
     height = _size(rng, kh, sh, (pt, pb), 5)
-    if width is None or height is None:
+    if width is None or height is None or (padded_average and pl + pr + pt + pb == 0):
         return None
     channels = int(rng.integers(1, 49))
     lanes = 32 // _ELEM[precision]
@@ -54,6 +61,8 @@ def _draw(rng: np.random.Generator, name: str, precision: str) -> Program | None
                          precision=precision)
     except ConfigError:
         return None
+    if padded_average:
+        prog = with_raw_fields(prog, _raw_pad_fields(rng, precision))
     cfg = prog.config
     bits = None if rng.random() < 0.7 else int(rng.integers(4, 12))
     # FP16: `bits` drawn (30%) means some special values in the image instead
@@ -62,7 +71,49 @@ def _draw(rng: np.random.Generator, name: str, precision: str) -> Program | None
              "kernel": f"{kw}x{kh}", "stride": f"{sw}x{sh}", "pads": f"{pl},{pr},{pt},{pb}",
              "pad_value": pad_value, "bands": cfg.passes, "src_ram": "CV" if not src.ram_mc else "MC",
              "dst_ram": "CV" if not dst.ram_mc else "MC"}
+    if padded_average:
+        del about["pad_value"]      # the driver's, replaced by the raw fields
+        about["pad_value_fields"] = ",".join(f"{v:#x}" for v in cfg.pad_values)
+        about["recip"] = f"{cfg.recip_width:#x},{cfg.recip_height:#x}"
     return Program(name, list(prog.writes), [(addr, "input.dat", data)], extent(dst_layout(cfg)), about)
+
+
+_PAD_BITS, _RECIP_BITS = 19, 17
+
+
+def _raw_pad_value(rng: np.random.Generator, n: int, elem_bits: int) -> int:
+    """One PAD_VALUE_{n}X field: anything in 19 bits, a value near a power of two the datapath could cut it
+    at (either sign), or what a driver writes (n x an element) give or take a little."""
+    pick = rng.random()
+    if pick < 0.4:
+        value = int(rng.integers(0, 1 << _PAD_BITS))
+    elif pick < 0.7:
+        edge = 1 << int(rng.integers(elem_bits - 2, _PAD_BITS))
+        value = (edge + int(rng.integers(-3, 4))) * (1 if rng.random() < 0.5 else -1)
+    else:
+        element = int(rng.integers(-(1 << (elem_bits - 1)), 1 << (elem_bits - 1)))
+        value = n * element + int(rng.integers(-2, 3))
+    return value & ((1 << _PAD_BITS) - 1)
+
+
+def _raw_pad_fields(rng: np.random.Generator, precision: str) -> dict[str, int]:
+    """Raw PAD_VALUE_{1..7}X and, in 40% of the programs, raw RECIP_KERNEL_{WIDTH,HEIGHT} (17 bits)."""
+    elem_bits = 8 * _ELEM[precision]
+    fields = {f"D_POOLING_PADDING_VALUE_{n}_CFG.PAD_VALUE_{n}X": _raw_pad_value(rng, n, elem_bits)
+              for n in range(1, 8)}
+    if rng.random() < 0.4:
+        for reg, field in (("D_RECIP_KERNEL_WIDTH", "RECIP_KERNEL_WIDTH"),
+                           ("D_RECIP_KERNEL_HEIGHT", "RECIP_KERNEL_HEIGHT")):
+            fields[f"{reg}.{field}"] = int(rng.integers(0, 1 << _RECIP_BITS))
+    return fields
+
+
+def pdp_pad_program(rng: np.random.Generator, name: str, precision: str = "INT16") -> Program:
+    """One random average-pooling program with padding and raw pad values (and sometimes reciprocals)."""
+    while True:
+        prog = _draw(rng, name, precision, padded_average=True)
+        if prog is not None:
+            return prog
 
 
 def pdp_program(rng: np.random.Generator, name: str, precision: str = "INT16") -> Program:
