@@ -6,8 +6,8 @@ Arithmetic (established against NVIDIA's C model and the golden trace CRCs, see 
   of n padded columns, plus PAD_VALUE_{n}X * kernel_width for a run of n padded rows; a window padded on
   both sides (only possible when the input is narrower than the kernel) adds the value of the combined run.
   Every step has the fixed width of NVIDIA's RTL (nvdlav1/nv_small NV_NVDLA_PDP_CORE_cal1d.v, cal2d.v; the
-  table WIDTHS, docs/pdp_arithmetic.md): a row's sum plus the low bits of PAD_VALUE_{n}X wraps at
-  `row_bits`, the window's sum plus (signed 19-bit PAD_VALUE_{n}X * kernel_width) wraps at `acc_bits`,
+  table WIDTHS, docs/pdp_arithmetic.md): a row's sum plus PAD_VALUE_{n}X (19-bit signed) wraps at
+  `row_bits`, the window's sum plus PAD_VALUE_{n}X * kernel_width wraps at `acc_bits`,
   then out = rnd(rnd(sum * recip_w / 2^16) * recip_h / 2^16) where each rounded product has a fixed width
   and wraps (`scale_round`). INT8 widths 11, 14, then 11 and 8; INT16 22, 22, then 19 and 16. With the
   pad values NVIDIA's driver writes (n * pad) and sums the data can reach, no step wraps.
@@ -44,17 +44,17 @@ class Widths:
 
     elem_bytes: int
     row_bits: int          # a row's sum of real columns + horizontal pad term (cal1d, unit1d)
-    hpad_bits: int         # the low bits of PAD_VALUE_{n}X a row adds, read as signed
     acc_bits: int          # the window's sum of rows + vertical pad term (cal2d)
     scale_bits: tuple[int, int]   # sum * recip_w rounded, then that * recip_h rounded (the stored element)
 
 
-# The widths come from the shape of the hardware's lanes: an INT8 lane is 8 + 3 bits wide (sums of up to 8)
-# and an INT16 lane is two of them (22 bits); the 2-D sum gets 3 more bits at INT8 (14) and stays in its
-# 22 bits at INT16; the first product keeps 8 + 3 (or 16 + 3) bits, the second the element.
+# nvdlav1 (nv_full) and nv_small have the same INT8 widths. A lane of the row sums is element + 3 bits at INT8
+# (a sum of up to 8) and two of those at INT16 (22 bits, which nothing can overflow); the window's sum gets
+# 3 bits more at INT8 (14) and keeps its 22 at INT16; the first product keeps element + 3 bits, the second
+# the element's (docs/pdp_arithmetic.md).
 # FP16: two-byte elements like INT16; its sums are FP17 (models/pdp_fp16.py), these widths are unused.
-WIDTHS = {INT8: Widths(1, 11, 11, 14, (11, 8)), INT16: Widths(2, 22, 19, 22, (19, 16)),
-          FP16: Widths(2, 22, 19, 22, (19, 16))}
+WIDTHS = {INT8: Widths(1, 11, 14, (11, 8)), INT16: Widths(2, 22, 22, (19, 16)),
+          FP16: Widths(2, 22, 22, (19, 16))}
 PAD_FIELD_BITS = 19      # D_POOLING_PADDING_VALUE_{n}_CFG.PAD_VALUE_{n}X
 
 
@@ -62,15 +62,11 @@ def _field(fields: Mapping[str, Mapping[str, int]], unit: str, name: str, defaul
     return int(fields.get(unit, {}).get(name, default))
 
 
-def column_pad_term(raw: int, precision: int = INT8) -> int:
-    """What a row's sum adds for PAD_VALUE_{n}X (n padded columns): its low hpad_bits bits, signed (cal1d)."""
-    return int(as_signed(raw, WIDTHS[precision].hpad_bits))
-
-
-def row_pad_term(raw: int, kernel_width: int, precision: int = INT8) -> int:
-    """What the window's sum adds for PAD_VALUE_{n}X (n padded rows): the 19-bit field as a signed number
-    times the kernel width, kept to acc_bits bits (cal2d)."""
-    return int(as_signed(int(as_signed(raw, PAD_FIELD_BITS)) * kernel_width, WIDTHS[precision].acc_bits))
+def pad_term(raw: int) -> int:
+    """PAD_VALUE_{n}X as the number the sums add: the 19-bit field read as signed. A row adds it (n padded
+    columns) and wraps at row_bits, so INT8 uses its bits [10:0] (cal1d.v); the window adds it times the
+    kernel width (n padded rows) and wraps at acc_bits, so INT8 uses bits [13:0] of the product (cal2d.v)."""
+    return int(as_signed(raw, PAD_FIELD_BITS))
 
 
 def scale_round(x: IntArray, recip: int, bits: int) -> IntArray:
@@ -456,12 +452,12 @@ def _pool_band(x: IntArray, cfg: PdpConfig, band: PdpBand) -> IntArray:
     if cfg.method != AVERAGE:
         return _pool_axis(rows, 1, cfg.out_height, kh, cfg.stride_height, cfg.pad_top, cfg.method)
     w = cfg.widths
-    hpads = tuple(column_pad_term(v, cfg.precision) for v in cfg.pad_values)
+    hpads = tuple(pad_term(v) for v in cfg.pad_values)
     rows = rows + _pad_terms(band.out_width, band.in_width, kw, cfg.stride_width, band.pad_left,
                              hpads)[None, None, :]
     rows = as_signed(rows, w.row_bits)
     total = _pool_axis(rows, 1, cfg.out_height, kh, cfg.stride_height, cfg.pad_top, cfg.method)
-    vpads = tuple(row_pad_term(v, kw, cfg.precision) for v in cfg.pad_values)
+    vpads = tuple(pad_term(v) * kw for v in cfg.pad_values)
     total = total + _pad_terms(cfg.out_height, cfg.in_height, kh, cfg.stride_height, cfg.pad_top,
                                vpads)[None, :, None]
     total = as_signed(total, w.acc_bits)

@@ -132,7 +132,9 @@ def _made_by(folder: Path) -> str:
         m = re.search(rf"^# {key} = (\S+)$", text, re.M)
         return m.group(1) if m else "?"
 
-    return (f"scripts/gen_ref_programs.py generate --unit {about('unit').lower()} --seed {about('seed')} "
+    # the generator's unit (family) is the name's prefix: pdpfp16_s16_000 is `--unit pdpfp16`
+    unit = folder.name.rpartition("_s")[0]
+    return (f"scripts/gen_ref_programs.py generate --unit {unit} --seed {about('seed')} "
             f"(program {about('index')})")
 
 

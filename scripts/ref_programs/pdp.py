@@ -81,11 +81,14 @@ def _draw(rng: np.random.Generator, name: str, precision: str,
 _PAD_BITS, _RECIP_BITS = 19, 17
 
 
-def _raw_pad_value(rng: np.random.Generator, n: int, elem_bits: int) -> int:
+def _raw_pad_value(rng: np.random.Generator, n: int, elem_bits: int, extreme: bool) -> int:
     """One PAD_VALUE_{n}X field: anything in 19 bits, a value near a power of two the datapath could cut it
-    at (either sign), or what a driver writes (n x an element) give or take a little."""
+    at (either sign), or what a driver writes (n x an element) give or take a little; `extreme`: near the
+    field's largest magnitudes (the sums that reach the widest widths)."""
     pick = rng.random()
-    if pick < 0.4:
+    if extreme:
+        value = ((1 << (_PAD_BITS - 1)) - int(rng.integers(0, 1 << 12))) * (1 if rng.random() < 0.5 else -1)
+    elif pick < 0.4:
         value = int(rng.integers(0, 1 << _PAD_BITS))
     elif pick < 0.7:
         edge = 1 << int(rng.integers(elem_bits - 2, _PAD_BITS))
@@ -97,9 +100,11 @@ def _raw_pad_value(rng: np.random.Generator, n: int, elem_bits: int) -> int:
 
 
 def _raw_pad_fields(rng: np.random.Generator, precision: str) -> dict[str, int]:
-    """Raw PAD_VALUE_{1..7}X and, in 40% of the programs, raw RECIP_KERNEL_{WIDTH,HEIGHT} (17 bits)."""
+    """Raw PAD_VALUE_{1..7}X (in 20% of the programs all of them extreme) and, in 40%, raw
+    RECIP_KERNEL_{WIDTH,HEIGHT} (17 bits)."""
     elem_bits = 8 * _ELEM[precision]
-    fields = {f"D_POOLING_PADDING_VALUE_{n}_CFG.PAD_VALUE_{n}X": _raw_pad_value(rng, n, elem_bits)
+    extreme = rng.random() < 0.2
+    fields = {f"D_POOLING_PADDING_VALUE_{n}_CFG.PAD_VALUE_{n}X": _raw_pad_value(rng, n, elem_bits, extreme)
               for n in range(1, 8)}
     if rng.random() < 0.4:
         for reg, field in (("D_RECIP_KERNEL_WIDTH", "RECIP_KERNEL_WIDTH"),

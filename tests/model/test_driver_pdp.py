@@ -22,7 +22,7 @@ from models.driver_pdp import (
 )
 from models.errors import ConfigError
 from models.memory import Memory
-from models.pdp import AVERAGE, MAX, pad_value, run_pdp
+from models.pdp import AVERAGE, MAX, pad_term, run_pdp
 from models.regfile import RegWrite
 from models.replay import trace_steps
 from models.trace import default_trace_folders, trace_roots
@@ -59,7 +59,7 @@ def test_pad_values_are_multiples_the_model_reads_back(pad: int) -> None:
     for n in range(1, 8):
         raw = prog.fields["PDP"][f"D_POOLING_PADDING_VALUE_{n}_CFG.PAD_VALUE_{n}X"]
         assert raw == pad_value_field(pad, n) < (1 << 19)
-        assert pad_value(raw, n) == n * pad  # the datapath's sign extension gives n * pad back
+        assert pad_term(raw) == n * pad  # the 19-bit field read as signed gives n * pad back
     assert prog.config.pad_values == tuple(pad_value_field(pad, n) for n in range(1, 8))
 
 
@@ -134,7 +134,7 @@ def test_driver_reproduces_nvidia_trace_registers(folder: Path) -> None:
         stride=(p["D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH"] + 1,
                 p["D_POOLING_KERNEL_CFG.KERNEL_STRIDE_HEIGHT"] + 1),
         pads=tuple(p[f"D_POOLING_PADDING_CFG.PAD_{s}"] for s in ("LEFT", "RIGHT", "TOP", "BOTTOM")),  # type: ignore[arg-type]
-        pad_value=pad_value(p["D_POOLING_PADDING_VALUE_1_CFG.PAD_VALUE_1X"], 1),
+        pad_value=pad_term(p["D_POOLING_PADDING_VALUE_1_CFG.PAD_VALUE_1X"]),
         src=Surface(r["D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW"], r["D_SRC_LINE_STRIDE.SRC_LINE_STRIDE"],
                     r["D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE"]),
         dst=Surface(p["D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW"], p["D_DST_LINE_STRIDE.DST_LINE_STRIDE"],

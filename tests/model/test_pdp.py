@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from models.errors import ConfigError
-from models.pdp import AVERAGE, MAX, MIN, PdpConfig, max_band_width, pad_value, pdp_pool, run_pdp
+from models.pdp import AVERAGE, MAX, MIN, PdpConfig, max_band_width, pad_term, pdp_pool, run_pdp
 
 ONE = 1 << 16  # recip 1.0 in the 16-bit fraction format
 
@@ -147,18 +147,55 @@ def test_recip_applies_width_then_height_with_two_roundings() -> None:
     assert int(pdp_pool(cube_row([5]), cfg)[0, 0, 0]) == 2
 
 
-def test_average_result_is_stored_modulo_256() -> None:
-    # recip_w = 0x1ffff ~ 2.0: 100 -> 200, stored as the int8 with the same low byte (-56).
-    cfg = cfg_of(1, 1, recip_w=0x1FFFF)
-    assert int(pdp_pool(cube_row([100]), cfg)[0, 0, 0]) == -56
-
-
-@pytest.mark.parametrize(("raw", "n", "expected"), [
-    (0x7F, 1, 127), (0xFF, 1, -1), (0x80, 1, -128),
-    (0x1FF, 2, -1), (0xFF, 2, 255), (0x3FF, 3, -1), (0x3FF, 4, -1), (0x7FF, 7, -1), (0x400, 7, -1024),
+@pytest.mark.parametrize(("x", "recip_w", "recip_h", "expected"), [
+    # recip_w = 0x1ffff ~ 2.0: 100 -> 199.998 -> 200 (fits the 11-bit first stage); the second stage keeps 7
+    # bits of a positive result's integer part: 200 -> 72 (not the int8 -56 a plain wrap gives)
+    (100, 0x1FFFF, ONE, 72),
+    # negative results keep their low 8 bits: -100 * 2 = -200 -> 0x38 = 56
+    (-100, 0x1FFFF, ONE, 56),
+    # the first stage keeps 10 bits of a positive integer part: 127 * 1.99998 * 1.99998 = 508 (exact 507.99)
+    # -> stage 1: 254, stage 2: 508 mod 128 = 124
+    (127, 0x1FFFF, 0x1FFFF, 124),
 ])
-def test_pad_value_sign_extension(raw: int, n: int, expected: int) -> None:
-    assert pad_value(raw, n) == expected
+def test_average_stages_have_the_rtl_widths(x: int, recip_w: int, recip_h: int, expected: int) -> None:
+    cfg = cfg_of(1, 1, recip_w=recip_w, recip_h=recip_h)
+    assert int(pdp_pool(cube_row([x]), cfg)[0, 0, 0]) == expected
+
+
+def test_second_stage_rounding_into_the_sign_bit_wraps() -> None:
+    # window sum 255 (1X pad 128 + 127), recip_w 0.5 -> 127.5 -> 128 in the 11-bit stage; recip_h 1.0 -> the
+    # positive integer part 128 keeps 7 bits (0), then + 0 -> 0. Sum 254: 127 -> 127.
+    cfg = cfg_of(1, 1, kw=2, pl=1, recip_w=0x8000, pads=(128, 0, 0, 0, 0, 0, 0))
+    assert int(pdp_pool(cube_row([127]), cfg)[0, 0, 0]) == 0
+    assert int(pdp_pool(cube_row([126]), cfg)[0, 0, 0]) == 127
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    (0x7F, 127), (0xFF, 255), (0x7FFFF, -1), (0x7FF80, -128), (0x3FFFF, 262143), (0x40000, -262144),
+])
+def test_pad_values_are_19_bit_signed(raw: int, expected: int) -> None:
+    assert pad_term(raw) == expected
+
+
+def test_int8_row_sum_wraps_at_11_bits() -> None:
+    # one real column 127 + PAD_VALUE_1X 1000 = 1127 -> 11 bits: -921; / 8 = -115.1 -> -115 (unwrapped: 141,
+    # whose second stage would keep 13)
+    cfg = cfg_of(1, 1, kw=2, pl=1, recip_w=0x2000, pads=(1000, 0, 0, 0, 0, 0, 0))
+    assert int(pdp_pool(cube_row([127]), cfg)[0, 0, 0]) == -115
+
+
+def test_int8_horizontal_pad_uses_bits_10_to_0() -> None:
+    # 0x7F800 + 5: bits [10:0] are 5 (the 19-bit value is -2043, which the 11-bit row sum wraps to 5)
+    cfg = cfg_of(1, 1, kw=2, pl=1, pads=(0x7F805, 0, 0, 0, 0, 0, 0))
+    assert int(pdp_pool(cube_row([10]), cfg)[0, 0, 0]) == 15
+
+
+def test_int8_window_sum_wraps_at_14_bits() -> None:
+    # 1x1 input 1, kernel 2x2, one padded row on top: PAD_VALUE_1X 0x1000 (4096) x kernel width 2 = 8192 ->
+    # 14 bits: -8192; the row adds 1X once more (4096 + 1 -> 11 bits: 1). -8192 + 1 = -8191;
+    # * 1/64 = -127.98 -> -128.
+    cfg = cfg_of(1, 1, kw=2, kh=2, pl=1, pt=1, recip_w=0x400, pads=(0x1000, 0, 0, 0, 0, 0, 0))
+    assert int(pdp_pool(cube_row([1]), cfg)[0, 0, 0]) == -128
 
 
 def test_negative_pad_value_in_average() -> None:
@@ -278,7 +315,7 @@ def test_int16_equals_int8_where_int8_neither_wraps_nor_overflows(method: int) -
     kw = dict(kw=3, kh=3, sw=2, sh=1, pl=1, pr=1, pt=1, pb=1, method=method, recip_w=0x5555,
               recip_h=0x5555, pads=(3, 6, 9, 12, 15, 18, 21))
     i8, i16 = cfg_of(7, 6, 16, **kw), int16_cfg(7, 6, 16, **kw)
-    assert i16.lanes == 16 and i16.widths.line_buffer_bits == 32
+    assert i16.lanes == 16 and i16.widths.acc_bits == 22
     assert np.array_equal(pdp_pool(x, i8).astype(np.int64), pdp_pool(x, i16).astype(np.int64))
 
 
@@ -290,18 +327,24 @@ def test_int16_max_pooling_is_the_window_maximum_over_the_whole_range() -> None:
     assert np.array_equal(out, x.reshape(16, 4, 2, 4, 2).max(axis=(2, 4)))
 
 
-def test_int16_average_keeps_32_bit_sums_and_wraps_the_output_at_16_bits() -> None:
+def test_int16_average_keeps_22_bit_sums_and_the_rtl_stage_widths() -> None:
     x = np.full((16, 2, 2), 30000)
     avg = int16_cfg(2, 2, 16, kw=2, kh=2, method=AVERAGE, recip_w=ONE // 2, recip_h=ONE // 2)
     assert int(pdp_pool(x, avg)[0, 0, 0]) == 30000       # 120000 needs more than 16 bits: no wrap
-    wide = int16_cfg(2, 2, 16, kw=2, kh=2, method=AVERAGE)  # recip 1.0: the sum itself, stored in int16
-    assert int(pdp_pool(x, wide)[0, 0, 0]) == 120000 - 131072
+    # recip 1.0: the sum itself; stage 1 keeps 18 bits of a positive integer part (120000 fits), stage 2
+    # 15 bits: 120000 mod 32768
+    wide = int16_cfg(2, 2, 16, kw=2, kh=2, method=AVERAGE)
+    assert int(pdp_pool(x, wide)[0, 0, 0]) == 120000 % 32768
+    neg = int16_cfg(2, 2, 16, kw=2, kh=2, method=AVERAGE)   # negative: the low 16 bits
+    assert int(pdp_pool(-x, neg)[0, 0, 0]) == -120000 + 131072
 
 
-@pytest.mark.parametrize(("raw", "n", "expected"), [(0x8000, 1, -32768), (0x7FFF, 1, 32767),
-                                                   (0x10000, 2, -65536), (0x40000, 7, -262144)])
-def test_int16_pad_values_sign_extend_from_their_own_bits(raw: int, n: int, expected: int) -> None:
-    assert pad_value(raw, n, 1) == expected
+def test_int16_window_sum_wraps_at_22_bits() -> None:
+    # 1x1 input 0, kernel 8x2, 7 padded columns and one padded row: the row adds PAD_VALUE_7X (-262144), the
+    # padded row PAD_VALUE_1X (-262144) x 8 = -2^21: -2359296 -> 22 bits: 1835008; * recip 1/16 (0x1000) =
+    # 114688 (stage 1 keeps 18 bits), then * 1.0 -> 15 bits: 16384. Unwrapped it would be -147456 -> -16384.
+    cfg = int16_cfg(1, 1, 16, kw=8, kh=2, pl=7, pt=1, recip_w=0x1000, pads=(0x40000,) + (0,) * 5 + (0x40000,))
+    assert int(pdp_pool(np.zeros((16, 1, 1), dtype=np.int64), cfg)[0, 0, 0]) == 16384
 
 
 def test_int16_cube_layout_is_two_byte_little_endian_lanes() -> None:
@@ -377,11 +420,19 @@ def _signed(v: int, bits: int) -> int:
     return v - (1 << bits) if v >> (bits - 1) else v
 
 
+def _rtl_round(v: int, recip: int, bits: int) -> int:
+    """v * recip / 2^16 as one of cal2d.v's stages: negative products round half away from zero into `bits`
+    bits; positive ones keep bits-1 bits of their integer part and add the rounding bit."""
+    product = v * recip
+    if product < 0:
+        return _signed(_round_div(product, 1 << 16), bits)
+    return _signed((product >> 16) % (1 << (bits - 1)) + ((product >> 15) & 1), bits)
+
+
 def _reference_pool(x: np.ndarray, p: dict[str, Any]) -> np.ndarray:
     c_num, h_num, w_num = x.shape
     kw, kh, sw, sh, pl, pt = p["kw"], p["kh"], p["sw"], p["sh"], p["pl"], p["pt"]
-    sign_bits = (8, 9, 10, 10, 11, 11, 11)
-    pv = [0] + [_signed(v, sign_bits[i]) for i, v in enumerate(p["pads"])]
+    pv = [0] + [_signed(v, 19) for v in p["pads"]]
 
     def run(start: int, size: int, k: int) -> int:
         before, after = max(0, -start), max(0, start + k - size)
@@ -400,9 +451,11 @@ def _reference_pool(x: np.ndarray, p: dict[str, Any]) -> np.ndarray:
                 elif p["method"] == MIN:
                     out[c, oy, ox] = min(vals)
                 else:
-                    total = sum(vals) + len(rows) * pv[run(xs, w_num, kw)] + kw * pv[run(ys, h_num, kh)]
-                    v = _round_div(_round_div(total * p["recip_w"], 1 << 16) * p["recip_h"], 1 << 16)
-                    out[c, oy, ox] = _signed(v, 8)
+                    # NVIDIA's RTL (cal1d.v, cal2d.v): each row's sum + its pad in 11 bits, the window's in 14
+                    row_sums = [_signed(sum(int(x[c, y, xx]) for xx in cols) + pv[run(xs, w_num, kw)], 11)
+                                for y in rows]
+                    total = _signed(sum(row_sums) + kw * pv[run(ys, h_num, kh)], 14)
+                    out[c, oy, ox] = _rtl_round(_rtl_round(total, p["recip_w"], 11), p["recip_h"], 8)
     return out
 
 
@@ -416,8 +469,7 @@ def _random_geometry(rng: np.random.Generator) -> dict[str, Any] | None:
     h = (out_h - 1) * sh + kh - pt - pb
     if w < 1 or h < 1:
         return None
-    sign_bits = (8, 9, 10, 10, 11, 11, 11)
-    pads = tuple(int(rng.integers(0, 1 << b)) for b in sign_bits)
+    pads = tuple(int(rng.integers(0, 1 << 19)) for _ in range(7))   # any register value
     return dict(w=w, h=h, kw=kw, kh=kh, sw=sw, sh=sh, pl=pl, pr=pr, pt=pt, pb=pb, out_w=out_w, out_h=out_h,
                 method=int(rng.integers(0, 3)), pads=pads,
                 recip_w=int(rng.integers(0, 1 << 17)), recip_h=int(rng.integers(0, 1 << 17)))
