@@ -18,15 +18,16 @@
 //      other banks (the earlier rows of r's window) and reduces them with the current result (plus
 //      PAD_VALUE_{run}X * kernel_width for padded rows). Output rows whose window reaches into the bottom
 //      padding complete after the last input row and are read out of the line buffer in a flush pass.
-//   S  average scaling: rnd(rnd(sum * recip_w >> 16) * recip_h >> 16), rounding half away from zero,
-//      stored as int8 (wrapping). Max/min results pass through.
-// Sums wrap at 16 bits per lane, as NVDLA's line buffer (and the model) do.
-// INT16 is the same computation at twice the widths (models/pdp.py WIDTHS): int16 elements, 32-bit sums,
-// PAD_VALUE_{n}X sign-extended from bit 15, 16, 17, 17, 18, 18, 18, output stored as int16 (wrapping). The line
-// buffer word is the same ATOM*16 bits: ATOM 16-bit sums at INT8, ATOM/2 32-bit sums at INT16, so a band holds
-// as many columns at both precisions (as NVDLA's). The first ATOM/2 lanes of the scaling stage are built 32
-// bits wide for it; INT8 sums enter them sign-extended, which rounds to the same result. With INT16 = 0 no
-// wide logic is built and an INT16 register value runs as INT8 (the model and driver refuse it there).
+//   S  average scaling: rnd(rnd(sum * recip_w >> 16) * recip_h >> 16) (nvdla_pdp_scale), each stage at its
+//      fixed width. Max/min results pass through.
+// Average pooling keeps NVIDIA's widths whatever the register values (nvdlav1/nv_small
+// NV_NVDLA_PDP_CORE_cal1d.v, cal2d.v; models/pdp.py WIDTHS): PAD_VALUE_{n}X is the 19-bit field read as
+// signed; a row's sum plus its pad term wraps at 11 bits (INT8) or 22 (INT16), the window's sum plus the
+// padded rows' PAD_VALUE_{n}X * kernel_width at 14 (INT8) or 22 (INT16) bits; the two reciprocal stages keep
+// 11 then 8 (INT8) or 19 then 16 (INT16) bits. The line buffer word is ATOM*16 bits: ATOM 16-bit slots at
+// INT8, ATOM/2 32-bit slots at INT16 (each holding its sum sign-extended), so a band holds as many columns at
+// both precisions (as NVDLA's). With INT16 = 0 no wide logic is built and an INT16 register value runs as
+// INT8 (the model and driver refuse it there).
 //
 // Handshakes: valid/ready on both streams with full backpressure. in_ready comes from internal state only
 // and the output leaves through a skid buffer, so no combinational path crosses the block.
@@ -103,9 +104,8 @@ module nvdla_pdp_core #(
     wire signed [CW-1:0] s_pt  = {{(CW-3){1'b0}}, cfg[`PDP_PAD_TOP]};
     wire signed [CW-1:0] s_inh = {{(CW-14){1'b0}}, in_h};
 
-    // PAD_VALUE_{n}X as the int16 the sums add: the field is sign-extended from its INT8 sign bit
-    // (n * int8 needs 8, 9, 10, 10, 11, 11, 11 bits); bits above the sign bit are kept when it is clear
-    // (bits 18:16 cannot reach the 16-bit sums).
+    // PAD_VALUE_{n}X as the sums add it: the 19-bit field read as signed. The INT8 sums wrap at 11 and 14
+    // bits, so the low 16 bits of the field (and of its product with the kernel width) are all they need.
     /* verilator lint_off UNUSEDSIGNAL */
     wire [18:0] pad_value_1x = cfg[`PDP_PAD_VALUE_1X];
     wire [18:0] pad_value_2x = cfg[`PDP_PAD_VALUE_2X];
@@ -115,27 +115,26 @@ module nvdla_pdp_core #(
     wire [18:0] pad_value_6x = cfg[`PDP_PAD_VALUE_6X];
     wire [18:0] pad_value_7x = cfg[`PDP_PAD_VALUE_7X];
     /* verilator lint_on UNUSEDSIGNAL */
-    wire [15:0] pv1 = pad_value_1x[7]  ? {8'hff, pad_value_1x[7:0]}  : pad_value_1x[15:0];
-    wire [15:0] pv2 = pad_value_2x[8]  ? {7'h7f, pad_value_2x[8:0]}  : pad_value_2x[15:0];
-    wire [15:0] pv3 = pad_value_3x[9]  ? {6'h3f, pad_value_3x[9:0]}  : pad_value_3x[15:0];
-    wire [15:0] pv4 = pad_value_4x[9]  ? {6'h3f, pad_value_4x[9:0]}  : pad_value_4x[15:0];
-    wire [15:0] pv5 = pad_value_5x[10] ? {5'h1f, pad_value_5x[10:0]} : pad_value_5x[15:0];
-    wire [15:0] pv6 = pad_value_6x[10] ? {5'h1f, pad_value_6x[10:0]} : pad_value_6x[15:0];
-    wire [15:0] pv7 = pad_value_7x[10] ? {5'h1f, pad_value_7x[10:0]} : pad_value_7x[15:0];
+    wire [15:0] pv1 = pad_value_1x[15:0];
+    wire [15:0] pv2 = pad_value_2x[15:0];
+    wire [15:0] pv3 = pad_value_3x[15:0];
+    wire [15:0] pv4 = pad_value_4x[15:0];
+    wire [15:0] pv5 = pad_value_5x[15:0];
+    wire [15:0] pv6 = pad_value_6x[15:0];
+    wire [15:0] pv7 = pad_value_7x[15:0];
     // indexed by run length 0..7 (run 0: no padding, adds 0)
     wire [8*16-1:0] col_pad = {pv7, pv6, pv5, pv4, pv3, pv2, pv1, 16'd0};
-    // a padded row adds its pad value once per kernel column; the product is kept in 16 bits
+    // a padded row adds its pad value once per kernel column
     wire [15:0] kw16 = {11'd0, kw};
     wire [8*16-1:0] row_pad = {pv7 * kw16, pv6 * kw16, pv5 * kw16, pv4 * kw16,
                                pv3 * kw16, pv2 * kw16, pv1 * kw16, 16'd0};
-    // INT16: the same as 32-bit sum terms, from the INT16 sign bits (n * int16 needs 16, 17, 18, 18, 19, 19,
-    // 19 bits: the 19-bit field holds them all, so 5X..7X are plain sign-extensions). Read by the INT16 path
-    // only (unread, and not built, with INT16 = 0).
+    // INT16: the same as 32-bit sum terms (the 22-bit sums need the whole field, sign-extended). Read by the
+    // INT16 path only (unread, and not built, with INT16 = 0).
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:0] pw1 = pad_value_1x[15] ? {16'hffff, pad_value_1x[15:0]} : {13'd0, pad_value_1x};
-    wire [31:0] pw2 = pad_value_2x[16] ? {15'h7fff, pad_value_2x[16:0]} : {13'd0, pad_value_2x};
-    wire [31:0] pw3 = pad_value_3x[17] ? {14'h3fff, pad_value_3x[17:0]} : {13'd0, pad_value_3x};
-    wire [31:0] pw4 = pad_value_4x[17] ? {14'h3fff, pad_value_4x[17:0]} : {13'd0, pad_value_4x};
+    wire [31:0] pw1 = {{13{pad_value_1x[18]}}, pad_value_1x};
+    wire [31:0] pw2 = {{13{pad_value_2x[18]}}, pad_value_2x};
+    wire [31:0] pw3 = {{13{pad_value_3x[18]}}, pad_value_3x};
+    wire [31:0] pw4 = {{13{pad_value_4x[18]}}, pad_value_4x};
     wire [31:0] pw5 = {{13{pad_value_5x[18]}}, pad_value_5x};
     wire [31:0] pw6 = {{13{pad_value_6x[18]}}, pad_value_6x};
     wire [31:0] pw7 = {{13{pad_value_7x[18]}}, pad_value_7x};
@@ -317,7 +316,8 @@ module nvdla_pdp_core #(
                     else if (!m_max && h_v < h_acc) h_acc = h_v;
                 end
             end
-            hval8[hl*16 +: 16] = h_acc;
+            // the row sum wraps at 11 bits (max/min results are int8 and unchanged)
+            hval8[hl*16 +: 16] = {{5{h_acc[10]}}, h_acc[10:0]};
         end
     end
 
@@ -339,7 +339,7 @@ module nvdla_pdp_core #(
                             else if (!m_max && h_v16 < h_acc16) h_acc16 = h_v16;
                         end
                     end
-                    hval16[hl16*32 +: 32] = h_acc16;
+                    hval16[hl16*32 +: 32] = {{10{h_acc16[21]}}, h_acc16[21:0]};   // 22-bit row sum
                 end
             end
             assign hval = i16 ? hval16 : hval8;
@@ -510,7 +510,7 @@ module nvdla_pdp_core #(
                     else if (!m_max && v_v < v_acc) v_acc = v_v;
                 end
             end
-            vsum8[vl*16 +: 16] = v_acc;
+            vsum8[vl*16 +: 16] = {{2{v_acc[13]}}, v_acc[13:0]};   // the window's sum wraps at 14 bits
         end
     end
 
@@ -533,7 +533,7 @@ module nvdla_pdp_core #(
                             else if (!m_max && v_v16 < v_acc16) v_acc16 = v_v16;
                         end
                     end
-                    vsum16[vl16*32 +: 32] = v_acc16;
+                    vsum16[vl16*32 +: 32] = {{10{v_acc16[21]}}, v_acc16[21:0]};   // and at 22 bits
                 end
             end
             assign vsum = i16 ? vsum16 : vsum8;

@@ -1,9 +1,10 @@
 // PDP output scaling, the last three stages of the pooling core's pipeline (nvdla_pdp_core): per lane
-// rnd(rnd(sum * recip_w >> 16) * recip_h >> 16), rounding half away from zero, for average pooling, or the
-// max/min result as it is, stored by truncation to the element width (the average can wrap, as in NVDLA).
-// The sum word has the line buffer's layout: ATOM 16-bit sums (INT8) or, with i16, ATOM/2 32-bit sums
-// (INT16). The first ATOM/2 lanes are built 32 bits wide when INT16 = 1; INT8 sums enter them
-// sign-extended, which rounds to the same result. The output atom holds ATOM int8 or ATOM/2 int16 elements.
+// rnd(rnd(sum * recip_w >> 16) * recip_h >> 16) for average pooling, each rounded product kept at NVIDIA's
+// fixed width (nvdla_pdp_round: 11 then 8 bits at INT8, 19 then 16 at INT16; models/pdp.py WIDTHS), or the
+// max/min result as it is. The sum word has the line buffer's layout: ATOM 16-bit sums (INT8, 14 bits used)
+// or, with i16, ATOM/2 32-bit sums (INT16, 22 bits used). The first ATOM/2 lanes are built 32 bits wide when
+// INT16 = 1; INT8 sums enter them sign-extended and their stages keep the INT8 widths then. The output atom
+// holds ATOM int8 or ATOM/2 int16 elements.
 // Stage enables come from the core's pipeline control (full backpressure there): en[0] takes `sum`
 // (* recip_w), en[1] rounds and multiplies by recip_h, en[2] rounds into `out`.
 module nvdla_pdp_scale #(
@@ -42,11 +43,10 @@ module nvdla_pdp_scale #(
             // the first ATOM/2 lanes carry an int16 lane's 32-bit sum at INT16
             localparam WIDE = (INT16 == 1) && (l < HALF);
             localparam LW   = WIDE ? 32 : 16;          // sum width
-            localparam TW   = WIDE ? 16 : 8;           // stored element width
+            localparam TW   = WIDE ? 16 : 8;           // stored element width = the second stage's
             localparam P1_W = LW + 18;                 // sum * 17-bit recip
-            localparam R1_W = LW + 2;                  // |rnd(p1 >> 16)| <= 2^LW
+            localparam R1_W = TW + 3;                  // the first stage's result (INT8 11, INT16 19 bits)
             localparam P2_W = R1_W + 18;               // r1 * 17-bit recip
-            localparam R2_W = LW + 4;                  // |rnd(p2 >> 16)| <= 2^(LW+1)
             wire signed [LW-1:0] sum;
             if (WIDE) begin : g_wide
                 assign sum = i16 ? sum_in[l*32 +: 32] : {{16{sum_in[l*16 + 15]}}, sum_in[l*16 +: 16]};
@@ -57,16 +57,10 @@ module nvdla_pdp_scale #(
             reg  [P2_W-1:0] s2_p;
             reg  [TW-1:0]   s1_t, s2_t;
             wire signed [R1_W-1:0] r1;
-            /* verilator lint_off UNUSEDSIGNAL */
-            wire signed [R2_W-1:0] r2;             // only its low TW bits are stored
-            wire                   sat1, sat2;     // never set: the widths hold every result
-            /* verilator lint_on UNUSEDSIGNAL */
-            nvdla_round_sat #(.IN_W(P1_W), .SHIFT_W(5), .OUT_W(R1_W)) u_r1 (
-                .x(s1_p), .shift(5'd16), .y(r1), .sat(sat1)
-            );
-            nvdla_round_sat #(.IN_W(P2_W), .SHIFT_W(5), .OUT_W(R2_W)) u_r2 (
-                .x(s2_p), .shift(5'd16), .y(r2), .sat(sat2)
-            );
+            wire signed [TW-1:0]   r2;
+            // a wide lane of an INT8 layer keeps the INT8 widths (lo)
+            nvdla_pdp_round #(.IN_W(P1_W), .OUT_W(R1_W), .LO_W(11)) u_r1 (.x(s1_p), .lo(!i16), .y(r1));
+            nvdla_pdp_round #(.IN_W(P2_W), .OUT_W(TW), .LO_W(8)) u_r2 (.x(s2_p), .lo(!i16), .y(r2));
             always @(posedge clk) begin
                 if (en[0]) begin
                     s1_p <= sum * $signed({1'b0, recip_w});
@@ -77,8 +71,7 @@ module nvdla_pdp_scale #(
                     s2_t <= s1_t;
                 end
             end
-            // the output element is stored by truncation (the average can wrap)
-            wire [TW-1:0] res = m_ave ? r2[TW-1:0] : s2_t;
+            wire [TW-1:0] res = m_ave ? r2 : s2_t;
             if (WIDE) begin : g_out_wide
                 assign lane_out[l*16 +: 16] = res;
             end else begin : g_out_narrow

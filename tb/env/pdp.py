@@ -27,7 +27,7 @@ from cocotbext.axi import AxiBus, AxiRam
 from models import configs
 from models import registers as regmap
 from models.cube import ATOM_BYTES
-from models.driver_pdp import PdpProgram, Surface, pdp_layer
+from models.driver_pdp import PdpProgram, Surface, pdp_layer, with_raw_fields
 from models.errors import ConfigError
 from models.memory import Memory, memory_index
 from models.pdp import PdpConfig, dst_layout, run_pdp, src_layout
@@ -354,12 +354,38 @@ def with_ram(surface: Surface, ram_mc: Mapping[str, bool] | None, side: str) -> 
     return dataclasses.replace(surface, ram_mc=ram_mc[side])
 
 
+PAD_FIELD_BITS, RECIP_BITS = 19, 17
+
+
+def raw_pad_fields(rng: random.Random, elem_bits: int) -> dict[str, int]:
+    """PAD_VALUE_{1..7}X over the whole 19-bit field (uniform, near a power of two of either sign, or a
+    driver's n x element), and in a third of the draws RECIP_KERNEL_{WIDTH,HEIGHT} over their 17 bits: the
+    register values no driver writes, which the hardware computes with at fixed widths (models/pdp.py)."""
+    def pad(n: int) -> int:
+        pick = rng.random()
+        if pick < 0.4:
+            value = rng.randrange(1 << PAD_FIELD_BITS)
+        elif pick < 0.7:
+            edge = 1 << rng.randint(elem_bits - 2, PAD_FIELD_BITS - 1)
+            value = (edge + rng.randint(-3, 3)) * rng.choice((1, -1))
+        else:
+            value = n * rng.randint(-(1 << (elem_bits - 1)), (1 << (elem_bits - 1)) - 1)
+        return value & ((1 << PAD_FIELD_BITS) - 1)
+
+    fields = {f"D_POOLING_PADDING_VALUE_{n}_CFG.PAD_VALUE_{n}X": pad(n) for n in range(1, 8)}
+    if rng.random() < 1 / 3:
+        fields["D_RECIP_KERNEL_WIDTH.RECIP_KERNEL_WIDTH"] = rng.randrange(1 << RECIP_BITS)
+        fields["D_RECIP_KERNEL_HEIGHT.RECIP_KERNEL_HEIGHT"] = rng.randrange(1 << RECIP_BITS)
+    return fields
+
+
 def random_program(rng: random.Random, max_w: int, group: int, aim: Sequence[str] = (),
                    ram_mc: Mapping[str, bool] | None = None,
                    precisions: Sequence[str] = ("INT8",)) -> tuple[dict[str, object], PdpProgram]:
     """A random legal layer through the driver (split width when too wide, sometimes when not).
     ram_mc: the memory of the "src" and "dst" sides (RAM_TYPE MC True, CV False); MC when not named.
-    precisions: those the layer may have (random_description)."""
+    precisions: those the layer may have (random_description). A third of the average-pooling layers then
+    get raw pad values (and some raw reciprocals) over their whole fields (raw_pad_fields; desc "raw")."""
     while True:
         desc, out_w, out_h = random_description(rng, max_w, aim, precisions)
         src = placement(rng, SRC_REGION, int(desc["width"]), int(desc["height"]))  # type: ignore[call-overload]
@@ -370,10 +396,16 @@ def random_program(rng: random.Random, max_w: int, group: int, aim: Sequence[str
         elif out_w >= 2 and rng.random() < 0.3:
             desc["split"] = rng.randint(1, out_w - 1)
         try:
-            return desc, pdp_layer(**desc, group=group, max_out_width=max_w)  # type: ignore[arg-type]
+            prog = pdp_layer(**desc, group=group, max_out_width=max_w)  # type: ignore[arg-type]
         except ConfigError as err:
             # only the planner may refuse a band width (a last band too narrow for the overlap)
             assert "no split-width bands" in err.rule, f"generated layer rejected: {err} ({desc})"
+            continue
+        if desc["method"] == "average" and rng.random() < 1 / 3:
+            raw = raw_pad_fields(rng, 8 * prog.config.widths.elem_bytes)
+            desc["raw"] = {k.split(".")[1]: hex(v) for k, v in raw.items()}
+            prog = with_raw_fields(prog, raw)
+        return desc, prog
 
 
 def fixed_program(rng: random.Random, group: int, width: int, height: int, channels: int,

@@ -18,4 +18,6 @@ BENCHES = (
     Bench("top_pdp", TOP, "tb.test_top_pdp", _PARAMS),
     Bench("top_pdp_mem", TOP_MEM, "tb.test_top_pdp", _PARAMS, build_args=TIMING_ARGS,
           tests=("random_layers",)),
+    # directed layers for the fixed widths of average pooling (raw pad values, reciprocals), top_pdp's build
+    Bench("top_pdp_widths", TOP, "tb.test_top_pdp_widths", _PARAMS, build="top_pdp"),
 )
