@@ -33,7 +33,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from models.cube import CubeLayout
 from models.errors import ConfigError
-from models.lut import LutConfig, LutResult, lut_lookup
+from models.lut import FULL, NARROW, PAIRED_LOW, LutConfig, LutResult, lut_lookup
 from models.lut import advisories as lut_advisories
 from models.memory import pick_memory
 from models.precision import ConvertorParams, as_signed, convert
@@ -89,13 +89,14 @@ class CdpConfig:
     src_ram_mc: bool = True   # CDP_RDMA SRC_RAM_TYPE: MC, the primary memory (else CV, the CV SRAM)
     dst_ram_mc: bool = True   # CDP DST_RAM_TYPE
     precision: int = INT8     # D_DATA_FORMAT.INPUT_DATA_TYPE (= CDP_RDMA INPUT_DATA)
+    int8_lut: str = "narrow"  # the configuration's cdp_int8_lut (lut_lanes)
 
     @classmethod
     def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8,
                     tables: tuple[ArrayLike, ArrayLike] | None = None,
-                    precisions: tuple[str, ...] = ("INT8",)) -> CdpConfig:
+                    precisions: tuple[str, ...] = ("INT8",), int8_lut: str = "narrow") -> CdpConfig:
         """Decode CDP and CDP_RDMA fields; `tables` are the (LE, LO) entries programmed into the LUT RAM;
-        `precisions`: those the NVDLA configuration has."""
+        `precisions` and `int8_lut`: those of the NVDLA configuration (configs.py)."""
         def c(name: str, default: int = 0) -> int:
             return _field(fields, "CDP", name, default)
 
@@ -142,6 +143,7 @@ class CdpConfig:
             src_ram_mc=bool(r("D_SRC_DMA_CFG.SRC_RAM_TYPE", 1)),
             dst_ram_mc=bool(c("D_DST_DMA_CFG.DST_RAM_TYPE", 1)),
             precision=precision,
+            int8_lut=int8_lut,
         )
         validate(cfg)
         return cfg
@@ -278,11 +280,24 @@ def output_convert(v: IntArray, cfg: CdpConfig) -> tuple[IntArray, int]:
     return out, int(np.count_nonzero(flagged))
 
 
+def lut_lanes(cfg: CdpConfig, channels: int) -> IntArray:
+    """Per channel (first axis), how its LUT lane forms x - START (models/lut.py): INT16 the whole START;
+    INT8 START[21:0] (NARROW) on the master branch's designs, and on nvdlav1's (configuration key
+    cdp_int8_lut = "paired") the whole START with a cut difference on even channels (PAIRED_LOW), the
+    narrow one on odd channels: its LUT control pairs two INT8 channels in one INT16 lane."""
+    if cfg.precision != INT8:
+        return np.full((channels, 1, 1), FULL, dtype=np.int8)
+    kinds = np.full((channels, 1, 1), NARROW, dtype=np.int8)
+    if cfg.int8_lut == "paired":
+        kinds[0::2] = PAIRED_LOW
+    return kinds
+
+
 def cdp_compute(cube: ArrayLike, cfg: CdpConfig) -> CdpResult:
     """LRN on a cube [c, h, w] of the precision (c: at least CHANNEL; normally the padded channel count)."""
     x9 = input_convert(cube, cfg)
     lut_in = x9 if cfg.sqsum_bypass else square_sum(x9, cfg.local_size)
-    looked = lut_lookup(lut_in, cfg.lut)
+    looked = lut_lookup(lut_in, cfg.lut, lut_lanes(cfg, lut_in.shape[0]))
     v = looked.output if cfg.mul_bypass else looked.output * x9
     out, sat = output_convert(v, cfg)
     dtype = np.int8 if cfg.widths.out_bits == 8 else np.int16

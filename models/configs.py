@@ -25,6 +25,7 @@ DEFAULT = "nv_small"
 ATOMS = (8, 16, 32)             # NVDLA's memory atoms (MEMORY_ATOMIC_SIZE)
 PRECISIONS = ("INT8", "INT16", "FP16")
 THROUGHPUTS = (1, 2, 4, 8, 16)  # elements per cycle NVIDIA's spec files use
+CDP_INT8_LUT = ("narrow", "paired")
 
 
 class ConfigurationError(ConfigError):
@@ -55,6 +56,10 @@ class Configuration:
     cdp_throughput: int
     pdp_throughput: int
     pdp_line_buffer_bytes: int
+    # how CDP's LUT control forms x - START at INT8 (models/lut.py, docs/lut.md "START width"): "narrow"
+    # (START[21:0] on every channel: the master branch's RTL, nv_small) or "paired" (nvdlav1: two INT8
+    # channels share an INT16 lane; the even one uses the whole START)
+    cdp_int8_lut: str
 
     @property
     def second_memory(self) -> bool:
@@ -95,7 +100,8 @@ class Configuration:
         return {"ATOM": self.atom_bytes, "CSB_MAP": list(regmap.CSB_MAPS).index(self.csb_map),
                 "PDP_MAX_W": self.pdp_max_width, "SEC_MEM": int(self.second_memory), "BDMA": int(self.bdma),
                 "SDP_EW": int(self.sdp.ew), "SDP_LUT": int(self.sdp.lut),
-                "INT16": int("INT16" in self.precisions)}
+                "INT16": int("INT16" in self.precisions),
+                "CDP_LUT_PAIRED": int(self.cdp_int8_lut == "paired")}
 
 
 def _fail(path: Path, param: str, why: str) -> ConfigurationError:
@@ -153,12 +159,15 @@ def parse(path: Path) -> Configuration:
     for key, value in (("cdp_throughput", cdp), ("pdp_throughput", pdp)):
         if value > atom:
             raise _fail(path, key, f"{value} elements a cycle exceed the {atom}-element atom")
+    lut_kind = raw.get("cdp_int8_lut")
+    if lut_kind not in CDP_INT8_LUT:
+        raise _fail(path, "cdp_int8_lut", f"{lut_kind!r} is not one of {CDP_INT8_LUT}")
     lbuf = _int(path, raw, "pdp_line_buffer_bytes")
     if lbuf < 2 * atom:
         raise _fail(path, "pdp_line_buffer_bytes",
                     f"{lbuf} holds no column of 16-bit sums of a {atom}-byte atom")
     return Configuration(raw["name"], str(raw.get("desc", "")), str(raw.get("source", "")), raw["csb_map"],
-                         atom, bus, second, bool(raw.get("bdma")), precisions, sdp, cdp, pdp, lbuf)
+                         atom, bus, second, bool(raw.get("bdma")), precisions, sdp, cdp, pdp, lbuf, lut_kind)
 
 
 def names() -> list[str]:

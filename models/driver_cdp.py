@@ -176,7 +176,8 @@ def cdp_layer(width: int, height: int, channels: int, *, local_size: int = 5, sq
                      src, dst, perf, PRECISIONS[precision])
     for unit, unit_fields in fields.items():
         check_fits(unit, unit_fields)
-    cfg = CdpConfig.from_fields(fields, ATOM_BYTES, (lut_cfg.le, lut_cfg.lo), configs.load().precisions)
+    cfg = CdpConfig.from_fields(fields, ATOM_BYTES, (lut_cfg.le, lut_cfg.lo), configs.load().precisions,
+                                configs.load().cdp_int8_lut)
     _check_placement(cfg)
     writes = lut_unit_writes("CDP", fields, group, rdma_order=_RDMA_ORDER, unit_order=_CDP_ORDER,
                              lut_order=_LUT_ORDER, lut=lut_cfg if load_lut else None)

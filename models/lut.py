@@ -7,6 +7,12 @@ index logic and differ in the interpolation arithmetic and in how the statistics
 
 index (both units), per table, d = x - START:
 - d <= 0 underflows (x == START included);
+- CDP at INT8 forms d as NVIDIA's LUT control does (NV_NVDLA_CDP_DP_LUT_CTRL_unit.v; docs/lut.md, "START
+  width"), per lane (`lut_lookup`'s `lanes`): NARROW lanes use START[21:0] as a 22-bit signed number
+  (nv_small's and the master branch's RTL, and the odd channels of nvdlav1's), PAIRED_LOW lanes (the even
+  channels of nvdlav1's INT8 pairs) the whole START but only the low 23 (LE, linear) or 22 (LO) bits of d for
+  the index and fraction; INT16 and SDP lanes (FULL) use all of it. The under/overflow slopes always measure
+  from the whole START/END registers (NV_NVDLA_CDP_DP_intp.v);
 - linear: index = d >> INDEX_SELECT (a negative select shifts left), fraction = the low INDEX_SELECT bits of
   d scaled to the unit's fraction width (0 for a negative select); index >= entries-1 overflows;
 - exponential (LE only): p = position of d's leading one, index = p - LE_INDEX_OFFSET (< 0 underflows),
@@ -48,6 +54,11 @@ EXPONENT, LINEAR = 0, 1
 TABLE_LE, TABLE_LO = 0, 1
 HIT, UFLOW, OFLOW = 0, 1, 2
 UNITS = ("CDP", "SDP")
+# How a lane forms x - START for its index (module docstring): the whole registers; START[21:0]; the whole
+# START with 23 (LE, linear) / 22 (LO) bits of the difference kept.
+FULL, NARROW, PAIRED_LOW = 0, 1, 2
+NARROW_START_BITS = 22
+PAIRED_LOW_KEEP = {"le": 23, "lo": 22}
 
 # Per unit: fraction width, output width, width of the saturation after the out-of-range slope shift,
 # width of the START/END registers (the LUT input precision).
@@ -281,8 +292,10 @@ def _state(uflow: NDArray[np.bool_], oflow: NDArray[np.bool_]) -> NDArray[np.int
     return state
 
 
-def _linear(d: IntArray, select: int, entries: int, frac_bits: int) -> _Side:
+def _linear(d: IntArray, select: int, entries: int, frac_bits: int, keep: IntArray | int = -1) -> _Side:
+    """`keep`: a mask of the bits of d (per element) the index and fraction are formed from."""
     uflow = d <= 0
+    d = np.where(uflow, d, d & keep)
     if select >= 0:
         sel = min(select, 62)
         index = d >> sel
@@ -380,28 +393,41 @@ _ARRAYS = ("output", "table", "index", "fraction", "uflow", "oflow", "le_state",
 _COUNTS = ("le_hit", "lo_hit", "uflow_count", "oflow_count", "hybrid")
 
 
-def lut_lookup(x: ArrayLike, cfg: LutConfig) -> LutResult:
-    """Look every element of x (integers of at most cfg.input_bits bits) up in the hybrid LUT."""
+def lut_lookup(x: ArrayLike, cfg: LutConfig, lanes: ArrayLike = FULL) -> LutResult:
+    """Look every element of x (integers of at most cfg.input_bits bits) up in the hybrid LUT. `lanes`
+    (FULL, NARROW or PAIRED_LOW, broadcast to x): how each element's lane forms x - START (see the module
+    docstring)."""
     xa = np.asarray(x, dtype=np.int64)
+    kinds = np.broadcast_to(np.asarray(lanes, dtype=np.int8), xa.shape)
     if xa.size <= _CHUNK:
-        return _lookup(xa, cfg)
-    flat = xa.reshape(-1)
-    parts = [_lookup(flat[i:i + _CHUNK], cfg) for i in range(0, flat.size, _CHUNK)]
+        return _lookup(xa, cfg, kinds)
+    flat, kflat = xa.reshape(-1), kinds.reshape(-1)
+    parts = [_lookup(flat[i:i + _CHUNK], cfg, kflat[i:i + _CHUNK]) for i in range(0, flat.size, _CHUNK)]
     arrays = {name: np.concatenate([getattr(p, name) for p in parts]).reshape(xa.shape) for name in _ARRAYS}
     counts = {name: sum(getattr(p, name) for p in parts) for name in _COUNTS}
     return LutResult(**arrays, **counts)
 
 
-def _lookup(xa: NDArray[np.int64], cfg: LutConfig) -> LutResult:
+def _starts(start: int, kinds: NDArray[np.int8]) -> IntArray:
+    """START as each lane's index logic reads it."""
+    return np.where(kinds == NARROW, as_signed(start, NARROW_START_BITS), np.int64(start))
+
+
+def _keep(kinds: NDArray[np.int8], table: str) -> IntArray:
+    return np.where(kinds == PAIRED_LOW, np.int64((1 << PAIRED_LOW_KEEP[table]) - 1), np.int64(-1))
+
+
+def _lookup(xa: NDArray[np.int64], cfg: LutConfig, lanes: NDArray[np.int8]) -> LutResult:
     shape = xa.shape
     flat = xa.reshape(-1)
+    kinds = lanes.reshape(-1)
     fb = cfg.frac_bits
-    d_le = flat - cfg.le_start
+    d_le = flat - _starts(cfg.le_start, kinds)
     if cfg.le_function == EXPONENT:
         le = _exponent(d_le, cfg.le_index_offset, LE_ENTRIES, fb)
     else:
-        le = _linear(d_le, cfg.le_index_select, LE_ENTRIES, fb)
-    lo = _linear(flat - cfg.lo_start, cfg.lo_index_select, LO_ENTRIES, fb)
+        le = _linear(d_le, cfg.le_index_select, LE_ENTRIES, fb, _keep(kinds, "le"))
+    lo = _linear(flat - _starts(cfg.lo_start, kinds), cfg.lo_index_select, LO_ENTRIES, fb, _keep(kinds, "lo"))
     take_lo = _choose_lo(le, lo, cfg)
     state = np.where(take_lo, lo.state, le.state)
     hit = state == HIT

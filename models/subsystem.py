@@ -170,7 +170,8 @@ class ModelTarget:
         fields = self._fields("CDP", "CDP_RDMA")
         cfg = cdp.CdpConfig.from_fields(fields, atom_bytes=self.atom_bytes,
                                         tables=self.units["CDP"].lut.tables(),
-                                        precisions=self.config.precisions)
+                                        precisions=self.config.precisions,
+                                        int8_lut=self.config.cdp_int8_lut)
         res = cdp.run_cdp(cfg, self.memories[0], sec_mem=self._sec_mem)
         self._done("CDP", _cdp_stats(res), cdp.cube_layouts(cfg)[1], self._out_mem(cfg.dst_ram_mc))
         return True

@@ -252,7 +252,7 @@ def describe(cfg: LutConfig) -> str:
 
 def score(shape: Shape, cfg: LutConfig, samples: Sequence[int], got: Sequence[tuple[int, ...]]) -> LutResult:
     """Compare every lane of every beat with the model; raise with the details of the first mismatch."""
-    res = lut_lookup(np.array(samples, dtype=np.int64), cfg)
+    res = lut_lookup(np.array(samples, dtype=np.int64), cfg, shape.lane_kinds(len(samples)))
     values = [v for word, _ in got for v in unpack(word, shape.out_w, shape.lanes)]
     dbgs = [v for _, dbg in got for v in unpack(dbg, DBG_W, shape.lanes, signed=False)]
     for i, x in enumerate(samples):
@@ -439,6 +439,8 @@ async def realistic_programs(dut) -> None:
         pool = lp.default_samples(prog)
         xs = [int(v) for v in pool[[rng.randrange(pool.size) for _ in range(n)]]]
         xs += [int(pool[0]), int(pool[-1])]
+        # the inputs the bench's LUT takes (CDP's INT8 shape: 21-bit square sums)
+        xs = [min(max(x, shape.x_min), shape.x_max) for x in xs]
         res = await stream(drv, cfg, xs, rng)
         cocotb.log.info("%s (%s, %s): %d samples match the model; statistics %s", name, prog.unit,
                         prog.layout, len(xs), res.counts)

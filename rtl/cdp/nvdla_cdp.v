@@ -14,7 +14,8 @@ module nvdla_cdp #(
     parameter ATOM            = 8,     // int8 lanes per atom = bytes per 64-bit beat
     parameter CHUNK           = 8,     // pixels per width chunk of the stream order
     parameter MAX_BURST       = 16,
-    parameter MAX_OUTSTANDING = 8
+    parameter MAX_OUTSTANDING = 8,
+    parameter LUT_PAIRED      = 0      // the LUT index of nvdlav1's paired INT8 channels (nvdla_lut START_MODE)
 ) (
     input  wire              clk,
     input  wire              rst_n,
@@ -128,7 +129,7 @@ module nvdla_cdp #(
     wire              lrn_valid, lrn_ready;
     wire [DATA_W-1:0] lrn_data;
 
-    nvdla_cdp_core #(.ATOM(ATOM), .CHUNK(CHUNK)) u_core (
+    nvdla_cdp_core #(.ATOM(ATOM), .CHUNK(CHUNK), .LUT_PAIRED(LUT_PAIRED)) u_core (
         .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .done(core_done),
         .cfg(cfg), .rdma_cfg(rdma_cfg),
         .in_valid(rd_valid), .in_ready(rd_ready), .in_data(rd_data),

@@ -14,7 +14,8 @@
 `include "nvdla_cdp_rdma_fields.vh"
 module nvdla_cdp_core #(
     parameter ATOM  = 8,
-    parameter CHUNK = 8
+    parameter CHUNK = 8,
+    parameter LUT_PAIRED = 0   // LUT index (nvdla_lut START_MODE): 0 START[21:0] (nv_small), 1 nvdlav1's INT8 pairs
 ) (
     input  wire                 clk,
     input  wire                 rst_n,
@@ -41,8 +42,9 @@ module nvdla_cdp_core #(
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (ATOM < 2 || ATOM > 4096 || (ATOM & (ATOM - 1)) != 0 || CHUNK < 1) begin
-            $display("ERROR: nvdla_cdp_core %m: ATOM a power of two, 2 <= ATOM <= 4096 (LANE_W = log2 ATOM, SURF_W = 13 - LANE_W >= 1), CHUNK >= 1");
+        if (ATOM < 2 || ATOM > 4096 || (ATOM & (ATOM - 1)) != 0 || CHUNK < 1 || LUT_PAIRED < 0
+            || LUT_PAIRED > 1) begin
+            $display("ERROR: nvdla_cdp_core %m: ATOM a power of two, 2 <= ATOM <= 4096 (LANE_W = log2 ATOM, SURF_W = 13 - LANE_W >= 1), CHUNK >= 1, LUT_PAIRED 0 or 1");
             $finish;
         end
     end
@@ -156,7 +158,9 @@ module nvdla_cdp_core #(
     wire                  ocvt_ready;
 
     /* verilator lint_off PINCONNECTEMPTY */
-    nvdla_lut #(.LANES(ATOM), .IN_W(LUT_IN), .CFG_W(`CDP_LUT_CFG_BOUND_W), .SDP(0), .CNT_W(CNT_W)) u_lut (
+    // lane l is channel l of the atom (ATOM is even): its parity is the channel's
+    nvdla_lut #(.LANES(ATOM), .IN_W(LUT_IN), .CFG_W(`CDP_LUT_CFG_BOUND_W), .SDP(0), .CNT_W(CNT_W),
+                .START_MODE(LUT_PAIRED ? 2 : 1)) u_lut (
         .clk(clk), .rst_n(rst_n),
         .lut_cfg(`CDP_LUT_CFG(cfg)),
         .acc_we(cfg[`CDP_LUT_ACCESS_WE]), .acc_table(cfg[`CDP_LUT_TABLE_ID]), .acc_addr(cfg[`CDP_LUT_ACCESS_ADDR]),

@@ -16,6 +16,12 @@
 //   SDP: uflow / oflow = the chosen table under / over; le_hit / lo_hit = that table hits (whatever the
 //        other does); hybrid = the chosen table hits.
 //
+// START_MODE (CDP at INT8; models/lut.py lut_lanes, docs/lut.md "START width"): how a lane forms x - START
+// for its index, as NVIDIA's NV_NVDLA_CDP_DP_LUT_CTRL_unit.v does. 0: the whole START (SDP); 1: START[21:0]
+// as a signed 22-bit number on every lane (nv_small and the master branch's designs); 2: nvdlav1's INT8
+// pairs: even lanes the whole START with the low 23 (LE, linear) / 22 (LO) bits of the difference kept for
+// the index, odd lanes START[21:0]. The under/overflow slopes measure from the whole START/END either way.
+//
 // Pipeline: input skid -> S1 x - start/end -> S2 index and table choice -> S3 table read
 //           -> S4 multiply -> S5 round, add, saturate (output register).
 // Configuration inputs must be stable while samples are in flight; tables must not be written then.
@@ -28,6 +34,7 @@ module nvdla_lut #(
     parameter LE_DEPTH = 65,
     parameter LO_DEPTH = 257,
     parameter CNT_W    = 32,
+    parameter START_MODE = 0,      // 0 whole START, 1 narrow (START[21:0]), 2 nvdlav1's INT8 pairs
     parameter OUT_W    = (SDP != 0) ? 32 : 16
 ) (
     input  wire                     clk,
@@ -73,8 +80,10 @@ module nvdla_lut #(
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (LANES < 1 || IN_W < 1 || CFG_W < 1) begin
-            $display("ERROR: nvdla_lut %m: LANES, IN_W, CFG_W >= 1");
+        if (LANES < 1 || IN_W < 1 || CFG_W < 1 || START_MODE < 0 || START_MODE > 2
+            || (START_MODE != 0 && (CFG_W < 23 || IN_W > 22))) begin
+            $display("ERROR: nvdla_lut %m: LANES, IN_W, CFG_W >= 1; START_MODE 0..2, and 1, 2 only with START ",
+                     "of more than 22 bits and inputs of at most 22 (CDP at INT8)");
             $finish;
         end
     end
@@ -137,7 +146,16 @@ module nvdla_lut #(
         sext_cfg = {{(D_W-CFG_W){v[CFG_W-1]}}, v};
     endfunction
 
+    localparam NS_W = 22;    // the narrow START: bits [21:0]
+    function automatic [D_W-1:0] sext_narrow(input [CFG_W-1:0] v);
+        sext_narrow = {{(D_W-NS_W){v[NS_W-1]}}, v[NS_W-1:0]};
+    endfunction
+
     wire [D_W-1:0] le_start = sext_cfg(cfg_le_start);
+    /* verilator lint_off UNUSEDSIGNAL */   // read by narrow lanes only (none with START_MODE = 0)
+    wire [D_W-1:0] le_start_n = sext_narrow(cfg_le_start);
+    wire [D_W-1:0] lo_start_n = sext_narrow(cfg_lo_start);
+    /* verilator lint_on UNUSEDSIGNAL */
     wire [D_W-1:0] le_end   = sext_cfg(cfg_le_end);
     wire [D_W-1:0] lo_start = sext_cfg(cfg_lo_start);
     wire [D_W-1:0] lo_end   = sext_cfg(cfg_lo_end);
@@ -150,6 +168,10 @@ module nvdla_lut #(
         for (l = 0; l < LANES; l = l + 1) begin : g_lane
             wire [IN_W-1:0] x = s0_data[l*IN_W +: IN_W];
             wire [D_W-1:0]  xs = {{(D_W-IN_W){x[IN_W-1]}}, x};
+            // this lane's index logic (START_MODE): narrow START, or the whole START with a kept difference
+            localparam NARROW = (START_MODE == 1) || (START_MODE == 2 && (l % 2) == 1);
+            localparam LE_KEEP = (START_MODE == 2 && (l % 2) == 0) ? 23 : 0;
+            localparam LO_KEEP = (START_MODE == 2 && (l % 2) == 0) ? 22 : 0;
 
             // S1: differences to the four table bounds
             reg [D_W-1:0] s1_dles, s1_dlee, s1_dlos, s1_dloe;
@@ -162,17 +184,36 @@ module nvdla_lut #(
                 end
             end
 
+            // the differences the index logic reads (the slopes below measure from the whole registers)
+            wire [D_W-1:0] ix_dles, ix_dlos;
+            if (NARROW) begin : g_narrow
+                reg [D_W-1:0] s1_nles, s1_nlos;
+                always @(posedge clk) begin
+                    if (en[0]) begin
+                        s1_nles <= xs - le_start_n;
+                        s1_nlos <= xs - lo_start_n;
+                    end
+                end
+                assign ix_dles = s1_nles;
+                assign ix_dlos = s1_nlos;
+            end else begin : g_whole
+                assign ix_dles = s1_dles;
+                assign ix_dlos = s1_dlos;
+            end
+
             // S1 -> S2: index in both tables, table choice, extrapolation operand
             wire             le_uf, le_of, lo_uf, lo_of;
             wire [IDX_W-1:0] le_idx, lo_idx;
             wire [FRAC_W-1:0] le_frac, lo_frac;
 
-            nvdla_lut_index #(.D_W(D_W), .FRAC_W(FRAC_W), .IDX_W(IDX_W), .DEPTH(LE_DEPTH), .EXP(1)) u_le (
-                .diff(s1_dles), .exp_mode(exp_mode), .sel(cfg_le_index_select), .offset(cfg_le_index_offset),
+            nvdla_lut_index #(.D_W(D_W), .FRAC_W(FRAC_W), .IDX_W(IDX_W), .DEPTH(LE_DEPTH), .EXP(1),
+                              .KEEP_W(LE_KEEP)) u_le (
+                .diff(ix_dles), .exp_mode(exp_mode), .sel(cfg_le_index_select), .offset(cfg_le_index_offset),
                 .uflow(le_uf), .oflow(le_of), .index(le_idx), .frac(le_frac)
             );
-            nvdla_lut_index #(.D_W(D_W), .FRAC_W(FRAC_W), .IDX_W(IDX_W), .DEPTH(LO_DEPTH), .EXP(0)) u_lo (
-                .diff(s1_dlos), .exp_mode(1'b0), .sel(cfg_lo_index_select), .offset(8'd0),
+            nvdla_lut_index #(.D_W(D_W), .FRAC_W(FRAC_W), .IDX_W(IDX_W), .DEPTH(LO_DEPTH), .EXP(0),
+                              .KEEP_W(LO_KEEP)) u_lo (
+                .diff(ix_dlos), .exp_mode(1'b0), .sel(cfg_lo_index_select), .offset(8'd0),
                 .uflow(lo_uf), .oflow(lo_of), .index(lo_idx), .frac(lo_frac)
             );
 

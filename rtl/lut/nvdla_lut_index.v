@@ -5,12 +5,16 @@
 //                     the leading one; underflow when index < 0
 // and overflow when index >= DEPTH-1. The fraction is FRAC_W bits, aligned so that its MSB weighs one
 // half: frac = ((diff mod 2^s) << FRAC_W) >> s (s = sel or L), truncated; 0 when sel < 0.
+// KEEP_W > 0: linear mode forms the index and fraction from the low KEEP_W bits of a positive diff only (a
+// CDP lane of NVIDIA's nvdlav1 that pairs INT8 channels, models/lut.py PAIRED_LOW); the underflow test and
+// exponential mode still see all of diff.
 module nvdla_lut_index #(
     parameter D_W    = 33,   // width of diff (signed)
     parameter FRAC_W = 16,
     parameter IDX_W  = 9,
     parameter DEPTH  = 65,
-    parameter EXP    = 1     // 1: the table can run in exponential mode (LE); 0: linear only (LO)
+    parameter EXP    = 1,    // 1: the table can run in exponential mode (LE); 0: linear only (LO)
+    parameter KEEP_W = 0     // 0: all of diff; else the bits linear mode keeps (< D_W - 1)
 ) (
     input  wire signed [D_W-1:0]    diff,
     input  wire                     exp_mode,   // ignored when EXP == 0
@@ -34,15 +38,24 @@ module nvdla_lut_index #(
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
         if (IDX_W < 1 || IDX_W > 10 || D_W < IDX_W + 1 || D_W > 256 || DEPTH < 1 || DEPTH > (1 << IDX_W) ||
-            FRAC_W < 1 || FRAC_W > 255) begin
+            FRAC_W < 1 || FRAC_W > 255 || KEEP_W < 0 || KEEP_W >= D_W - 1) begin
             $display("ERROR: nvdla_lut_index %m: 1 <= IDX_W <= 10 (the 10-bit exponent index), IDX_W + 1 <= D_W <= 256 ",
-                     "(8-bit shift amounts), 1 <= DEPTH <= 2**IDX_W, 1 <= FRAC_W <= 255");
+                     "(8-bit shift amounts), 1 <= DEPTH <= 2**IDX_W, 1 <= FRAC_W <= 255, 0 <= KEEP_W < D_W - 1");
             $finish;
         end
     end
 
     wire             pos = ~diff[D_W-1] & (|diff[D_W-2:0]);
     wire [MAG_W-1:0] mag = diff[MAG_W-1:0];
+    // what linear mode reads: all of mag, or its low KEEP_W bits
+    wire [MAG_W-1:0] mag_l;
+    generate
+        if (KEEP_W == 0) begin : g_all
+            assign mag_l = mag;
+        end else begin : g_keep
+            assign mag_l = {{(MAG_W-KEEP_W){1'b0}}, mag[KEEP_W-1:0]};
+        end
+    endgenerate
 
     reg  [L_W-1:0]     lead;        // position of the leading one of mag
     reg  [L_W-1:0]     lead_try;
@@ -54,9 +67,11 @@ module nvdla_lut_index #(
     reg  [7:0]         s_amt;       // right-shift amount of the fraction (sel or lead)
     /* verilator lint_off UNUSEDSIGNAL */
     wire [MF_W+MAG_W-1:0] mag_z = {{MF_W{1'b0}}, mag};
+    wire [MF_W+MAG_W-1:0] mag_lz = {{MF_W{1'b0}}, mag_l};
     reg  [MF_W-1:0]    wide_sh;     // only its low FRAC_W bits are the fraction
     /* verilator lint_on UNUSEDSIGNAL */
     wire [MF_W-1:0]    mag_x = mag_z[MF_W-1:0];   // mag on MF_W bits
+    wire [MF_W-1:0]    mag_lx = mag_lz[MF_W-1:0];
     reg  [MAG_W-1:0]   q;           // diff >> sel
     reg  [7:0]         lsh;         // -sel when sel < 0
     reg  [2*IDX_W-1:0] lq;          // diff << -sel, on the few bits that matter
@@ -70,13 +85,19 @@ module nvdla_lut_index #(
             if (|(mag_p >> lead_try)) lead = lead_try;
         end
         exp_index = $signed({{(10-L_W){1'b0}}, lead}) - $signed({{2{offset[7]}}, offset});
-        q = mag >> sel;
+        q = mag_l >> sel;
         lsh = ~sel + 8'd1;
-        lq = {{IDX_W{1'b0}}, mag[IDX_W-1:0]} << lsh;
-        // the fraction's right shift: by lead in exponential mode, by sel in linear mode
-        s_amt = ((EXP != 0) && exp_mode) ? {{(8-L_W){1'b0}}, lead} : sel;
-        wide_sh = (s_amt >= FRAC_W[7:0]) ? (mag_x >> (s_amt - FRAC_W[7:0]))
-                                         : (mag_x << (FRAC_W[7:0] - s_amt));
+        lq = {{IDX_W{1'b0}}, mag_l[IDX_W-1:0]} << lsh;
+        // the fraction's right shift: by lead (of all of mag) in exponential mode, by sel in linear mode
+        if ((EXP != 0) && exp_mode) begin
+            s_amt   = {{(8-L_W){1'b0}}, lead};
+            wide_sh = (s_amt >= FRAC_W[7:0]) ? (mag_x >> (s_amt - FRAC_W[7:0]))
+                                             : (mag_x << (FRAC_W[7:0] - s_amt));
+        end else begin
+            s_amt   = sel;
+            wide_sh = (s_amt >= FRAC_W[7:0]) ? (mag_lx >> (s_amt - FRAC_W[7:0]))
+                                             : (mag_lx << (FRAC_W[7:0] - s_amt));
+        end
 
         uflow = 1'b0;
         oflow = 1'b0;
@@ -102,7 +123,7 @@ module nvdla_lut_index #(
             end
         end else begin
             // negative select: index = diff << -sel, no fraction
-            if ((lsh >= LSH_LIM) || (|(mag >> IDX_W)) || (lq >= LAST)) begin
+            if ((lsh >= LSH_LIM) || (|(mag_l >> IDX_W)) || (lq >= LAST)) begin
                 oflow = 1'b1;
             end else begin
                 index = lq[IDX_W-1:0];

@@ -29,7 +29,8 @@ module nvdla_pp_top #(
     parameter BDMA            = 0,    // 1: BDMA (nv_full's bridge DMA) on the CSB and the memories; needs SEC_MEM
     parameter SDP_EW          = 1,    // 0: SDP without its EW (Y) block (bypassed whatever the registers say)
     parameter SDP_LUT         = 1,    // 0: SDP without its LUT
-    parameter INT16           = 0     // 1: the configuration's precisions include INT16 (PDP computes it)
+    parameter INT16           = 0,    // 1: the configuration's precisions include INT16 (PDP computes it)
+    parameter CDP_LUT_PAIRED  = 0     // CDP's INT8 LUT index as nvdlav1's (paired channels) or, 0, nv_small's
 ) (
     input  wire        clk,
     input  wire        rst_n,
@@ -110,9 +111,10 @@ module nvdla_pp_top #(
     initial begin
         if (PDP_MAX_W < 1 || MAX_BURST < 1 || MAX_OUTSTANDING < 1 || CSB_MAP < 0 || CSB_MAP > 1
             || (SEC_MEM != 0 && SEC_MEM != 1) || (BDMA != 0 && BDMA != 1) || (BDMA == 1 && SEC_MEM == 0)
-            || (INT16 != 0 && INT16 != 1)) begin
+            || (INT16 != 0 && INT16 != 1) || (CDP_LUT_PAIRED != 0 && CDP_LUT_PAIRED != 1)) begin
             $display("ERROR: nvdla_pp_top %m: PDP_MAX_W, MAX_BURST, MAX_OUTSTANDING >= 1, CSB_MAP 0 or 1, ",
-                     "SEC_MEM 0 or 1, BDMA 0 or 1 and only with SEC_MEM, INT16 0 or 1 (the units check the rest)");
+                     "SEC_MEM 0 or 1, BDMA 0 or 1 and only with SEC_MEM, INT16 and CDP_LUT_PAIRED 0 or 1 ",
+                     "(the units check the rest)");
             $finish;
         end
     end
@@ -200,7 +202,8 @@ module nvdla_pp_top #(
         .op_en(cdp_rdma_op_en), .consumer(cdp_rdma_consumer_unused), .cfg(cdp_rdma_cfg), .stat(cdp_rdma_stat)
     );
 
-    nvdla_cdp #(.ATOM(ATOM), .CHUNK(8), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_cdp (
+    nvdla_cdp #(.ATOM(ATOM), .CHUNK(8), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING),
+                .LUT_PAIRED(CDP_LUT_PAIRED)) u_cdp (
         .clk(clk), .rst_n(rst_n), .op_en(cdp_op_en & cdp_rdma_op_en), .done(cdp_done), .busy(cdp_busy_unused),
         .cfg(cdp_cfg), .rdma_cfg(cdp_rdma_cfg), .stat(cdp_stat), .rdma_stat(cdp_rdma_stat),
         `NVDLA_AXI_UNIT_TO_ARB(M_CDP)

@@ -1,5 +1,6 @@
 """Benches of the hybrid LUT (rtl/lut/): SDP (32-bit input and START/END) and CDP (37-bit square sums,
-38-bit START/END) shapes, each with one lane and with several."""
+38-bit START/END) shapes, each with one lane and with several; and CDP's INT8 shape (21-bit LUT input) with
+the index of nv_small's LUT control (START_MODE 1: START[21:0]) and of nvdlav1's paired lanes (2)."""
 
 from __future__ import annotations
 
@@ -14,5 +15,7 @@ BENCHES = (
         # verilated.mk then compiles with a broken precompiled-header flag (CFG_CXXFLAGS_PCH_I is empty);
         # `--output-split 0` in tb/runner.py's build_args would lift this.
         {"SDP": 0, "IN_W": 37, "CFG_W": 38, "LANES": 4},
+        {"SDP": 0, "IN_W": 21, "CFG_W": 38, "LANES": 2, "START_MODE": 1},
+        {"SDP": 0, "IN_W": 21, "CFG_W": 38, "LANES": 4, "START_MODE": 2},
     )),
 )

@@ -1,6 +1,8 @@
 """Random LUT stimulus shared by the LUT, CDP core, SDP core and top-level benches: the LUT shape of a
 bench, random tables, and random legal LUT configurations over the whole range seed 001 allows (optionally
-aimed at an LE mode and priorities)."""
+aimed at an LE mode and priorities): every select and index offset, START/END anywhere in their registers,
+also with bits above bit 21 over a small low part (what a CDP INT8 lane's 22-bit START reads, models/lut.py),
+exponential END near 2^31 or anywhere."""
 
 from __future__ import annotations
 
@@ -8,7 +10,10 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, validate
+import numpy as np
+from numpy.typing import NDArray
+
+from models.lut import EXPONENT, FULL, LE_ENTRIES, LINEAR, LO_ENTRIES, NARROW, PAIRED_LOW, LutConfig, validate
 from tb.common import bench_params
 
 Mode = int  # EXPONENT or LINEAR (S_LUT_CFG.LUT_LE_FUNCTION)
@@ -25,6 +30,7 @@ class Shape:
     in_w: int
     cfg_w: int
     sdp: bool
+    start_mode: int = 0     # nvdla_lut START_MODE: 0 whole START, 1 narrow, 2 nvdlav1's INT8 pairs
 
     @property
     def unit(self) -> str:
@@ -45,7 +51,16 @@ class Shape:
     @staticmethod
     def current() -> Shape:
         p = bench_params()
-        return Shape(p["LANES"], p["IN_W"], p["CFG_W"], bool(p["SDP"]))
+        return Shape(p["LANES"], p["IN_W"], p["CFG_W"], bool(p["SDP"]), int(p.get("START_MODE", 0)))
+
+    def lane_kinds(self, n: int) -> NDArray[np.int8]:
+        """models/lut.py's lane kind of each of n samples streamed in order (sample i in lane i % lanes)."""
+        lane = np.arange(n) % self.lanes
+        if self.start_mode == 0:
+            return np.full(n, FULL, dtype=np.int8)
+        if self.start_mode == 1:
+            return np.full(n, NARROW, dtype=np.int8)
+        return np.where(lane % 2 == 0, PAIRED_LOW, NARROW).astype(np.int8)
 
 
 @dataclass(frozen=True)
@@ -73,10 +88,23 @@ def random_table(rng: random.Random, n: int) -> list[int]:
     return out
 
 
+NARROW_BITS = 22   # a CDP INT8 lane's START (models/lut.py NARROW_START_BITS)
+
+
 def _fit_start(rng: random.Random, span: int, bits: int, centre: int) -> int:
-    """A start so that [start, start+span] fits a signed `bits` register, near centre when possible."""
+    """A start so that [start, start+span] fits a signed `bits` register: near centre, anywhere, or (wider
+    registers) bits above bit 21 set over a low part near centre, where the 22-bit START of a CDP INT8 lane
+    and the whole register disagree."""
     lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1 - span
-    want = centre - rng.randint(0, span) if rng.random() < 0.8 else rng.randint(lo, hi)
+    pick = rng.random()
+    if pick < 0.7:
+        want = centre - rng.randint(0, span)
+    elif pick < 0.85 and bits > NARROW_BITS:
+        top = 1 << (bits - NARROW_BITS - 1)
+        high = rng.randint(-top, top - 1) << NARROW_BITS
+        want = high + ((centre - rng.randint(0, span)) & ((1 << NARROW_BITS) - 1))
+    else:
+        want = rng.randint(lo, hi)
     return max(lo, min(hi, want))
 
 
@@ -139,7 +167,7 @@ def _exp_config(shape: Shape, rng: random.Random, centre: int, common: dict,
     reg_min, reg_max = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
     off_lo, off_hi = LE_OFFSET[unit]
     lead_max = shape.in_w
-    le_start = max(reg_min, min(reg_max, centre - rng.randint(-2000, 2000)))
+    le_start = _fit_start(rng, 0, bits, centre + rng.randint(0, 2000))
     if offset is None and rng.random() < 1 / 3:
         # the overflow point lands between 2^(in_w-6) and 2^(in_w-3) above START, within the inputs
         offset = rng.randint(max(off_lo, lead_max - 70), lead_max - 67)
@@ -151,7 +179,9 @@ def _exp_config(shape: Shape, rng: random.Random, centre: int, common: dict,
     elif offset is None:
         offset = rng.choice([rng.randint(off_lo, off_hi), rng.randint(-4, 12), 0, 1,
                              rng.randint(max(off_lo, lead_max - 68), lead_max - 62)])
-    le_end = max(reg_min, min(reg_max, le_start + rng.choice(
-        [18, 1 << rng.randint(0, bits - 2), rng.randint(-1000, 1 << 20)])))
+    # END only anchors the overflow slope: near START, far above it, near 2^31, or anywhere
+    le_end = max(reg_min, min(reg_max, rng.choice(
+        [le_start + 18, le_start + (1 << rng.randint(0, bits - 2)), le_start + rng.randint(-1000, 1 << 20),
+         0x7FFFFFFF - rng.randint(0, 255), rng.randint(reg_min, reg_max)])))
     return LutConfig(le_function=EXPONENT, le_index_offset=offset, le_index_select=rng.randint(-128, 127),
                      le_start=le_start, le_end=le_end, **common)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+LE_START = (1 << 21) - 1024
 IDENTITY_LO = np.arange(257)
 """LO[i] = i over [0, 256) step 1: the LUT returns its input wherever LO alone hits."""
 
@@ -15,7 +16,8 @@ def cdp_fields(w: int = 1, h: int = 1, c: int = 8, *, normalz: int = 0, sqsum_by
                src: int = 0x1000, dst: int = 0x8000, line: int = 0x100, surf: int = 0x1000,
                **extra: int) -> dict[str, dict[str, int]]:
     """CDP/CDP_RDMA fields (sizes minus one). LE sits far above every square sum (it underflows), so the
-    LO table decides; uflow/oflow priorities pick LO."""
+    LO table decides; uflow/oflow priorities pick LO. LE_START is 2^21 - 1024, above the sums both as the
+    whole register and as the 22 bits an INT8 lane reads of it (models/lut.py NARROW)."""
     lo_end = lo_start + (1 << (lo_select + 8))
     cdp = {
         "D_DATA_FORMAT.INPUT_DATA_TYPE": 0, "D_LRN_CFG.NORMALZ_LEN": normalz,
@@ -27,7 +29,7 @@ def cdp_fields(w: int = 1, h: int = 1, c: int = 8, *, normalz: int = 0, sqsum_by
         "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": surf,
         "S_LUT_CFG.LUT_LE_FUNCTION": 1, "S_LUT_CFG.LUT_UFLOW_PRIORITY": 1, "S_LUT_CFG.LUT_OFLOW_PRIORITY": 1,
         "S_LUT_INFO.LUT_LE_INDEX_SELECT": 0, "S_LUT_INFO.LUT_LO_INDEX_SELECT": lo_select & 0xFF,
-        "S_LUT_LE_START_LOW.LUT_LE_START_LOW": 1 << 30, "S_LUT_LE_END_LOW.LUT_LE_END_LOW": (1 << 30) + 64,
+        "S_LUT_LE_START_LOW.LUT_LE_START_LOW": LE_START, "S_LUT_LE_END_LOW.LUT_LE_END_LOW": LE_START + 64,
         "S_LUT_LO_START_LOW.LUT_LO_START_LOW": lo_start & 0xFFFFFFFF,
         "S_LUT_LO_START_HIGH.LUT_LO_START_HIGH": (lo_start >> 32) & 0x3F,
         "S_LUT_LO_END_LOW.LUT_LO_END_LOW": lo_end & 0xFFFFFFFF,
