@@ -8,6 +8,8 @@
   signs) with tables programmed through the access port, samples aimed at every hit/miss case, random
   backpressure on both sides; every lane scored against models.lut.lut_lookup, the five statistics counters
   compared after every run, and a coverage check that every LE/LO state pair and priority was exercised.
+- start_width: directed CDP configurations (START with bits above bit 21, differences past 2^22 and 2^23,
+  exponential START/END extremes) where the lanes of the bench's START_MODE read START differently.
 - realistic_programs: the programming helper's sigmoid, tanh and LRN (exponential LE) programs, loaded
   with the helper's own access-port writes and read back.
 - throughput: no backpressure, one beat per cycle required; also the figures of scripts/bench_lut.py.
@@ -55,6 +57,7 @@ from tb.stimulus.lut import (
     Priorities,
     Shape,
     random_config,
+    start_width_cases,
 )
 
 CLOCK_NS = 10
@@ -395,6 +398,29 @@ async def random_configs(dut) -> None:
         cocotb.log.info("%d random configurations, %d samples scored, 0 mismatches, the five statistics "
                         "counters compared after each configuration; coverage %s", n, total, cov.summary())
         cov.check()
+
+
+@cocotb.test()
+async def start_width(dut) -> None:
+    """Directed CDP configurations where the ways a lane forms x - START disagree (tb/stimulus/lut.py
+    start_width_cases; models/lut.py FULL / NARROW / PAIRED_LOW, the bench's START_MODE): every lane scored
+    against the model, which must see different states in the lanes of different kinds somewhere."""
+    shape = Shape.current()
+    if shape.sdp:
+        outcome.skip("SDP's LUT reads its whole 32-bit START")
+    rng = make_rng("start_width")
+    drv = LutDriver(dut, shape)
+    await drv.reset()
+    for what, cfg, xs in start_width_cases(shape, rng):
+        await drv.load_tables(cfg.le, cfg.lo)
+        await stream(drv, cfg, xs, rng)
+        cocotb.log.info("%s: %d samples match the model", what, len(xs))
+    if shape.start_mode != 0:
+        # the cases discriminate: a lane reading the whole START would have differed
+        moved = sum(int(np.count_nonzero(lut_lookup(np.array(xs), cfg, shape.lane_kinds(len(xs))).output
+                                         != lut_lookup(np.array(xs), cfg).output))
+                    for _, cfg, xs in start_width_cases(shape, make_rng("start_width")))
+        assert moved > 0, "no case tells this bench's lanes from whole-START lanes"
 
 
 def helper_programs(shape: Shape) -> list[tuple[str, LutProgram]]:

@@ -185,3 +185,38 @@ def _exp_config(shape: Shape, rng: random.Random, centre: int, common: dict,
          0x7FFFFFFF - rng.randint(0, 255), rng.randint(reg_min, reg_max)])))
     return LutConfig(le_function=EXPONENT, le_index_offset=offset, le_index_select=rng.randint(-128, 127),
                      le_start=le_start, le_end=le_end, **common)
+
+
+def start_width_cases(shape: Shape, rng: random.Random) -> list[tuple[str, LutConfig, list[int]]]:
+    """Directed CDP configurations where the lanes of models/lut.py disagree (docs/lut.md "START width"),
+    with inputs around the points that decide: (what, configuration, samples)."""
+    far = (1 << (NARROW_BITS - 1)) - 4096     # a START above every 21-bit input, whatever width reads it
+    slopes = random_slopes(rng)
+
+    def cfg(**kw: int) -> LutConfig:
+        base = dict(unit="CDP", le_function=LINEAR, le_index_select=0, le_start=far, le_end=far + 64,
+                    lo_index_select=0, lo_start=far, lo_end=far + 256, le=random_table(rng, LE_ENTRIES),
+                    lo=random_table(rng, LO_ENTRIES), **slopes)
+        base.update(kw)
+        return LutConfig(**base)  # type: ignore[arg-type]
+
+    def around(lo: int, hi: int) -> list[int]:
+        return [max(shape.x_min, min(shape.x_max, v)) for v in range(lo, hi)]
+
+    high = (5 << NARROW_BITS) + 100
+    paired_le, paired_lo = -(1 << 23) - 5, -(1 << 22) - 9
+    edge = 0x7FFFFFFF - (1 << 24)
+    return [
+        ("LE START with bits above 21 (narrow lanes read 100)",
+         cfg(le_index_select=2, le_start=high, le_end=high + 256), around(90, 380)),
+        ("LE difference past 2^23 (paired even lanes keep x + 5)",
+         cfg(le_start=paired_le, le_end=paired_le + 64), around(-8, 70)),
+        ("LO difference past 2^22 (paired even lanes keep x + 9)",
+         cfg(lo_start=paired_lo, lo_end=paired_lo + 256), around(-12, 260)),
+        ("exponential LE, START -2^30 (whole difference, or START[21:0] = 0)",
+         cfg(le_function=EXPONENT, le_index_offset=0, le_start=-(1 << 30), le_end=0x7FFFFFFF),
+         around(-2, 300) + [rng.randint(0, shape.x_max) for _ in range(200)]),
+        ("exponential LE, END 2^31 - 1, START = END - 2^(offset + 64), offset -40",
+         cfg(le_function=EXPONENT, le_index_offset=-40, le_start=edge, le_end=0x7FFFFFFF),
+         around(-3, 300) + [rng.randint(0, shape.x_max) for _ in range(200)]),
+    ]
