@@ -32,7 +32,7 @@ from cocotb.utils import get_sim_time
 from numpy.typing import NDArray
 
 from models import lut_program
-from models.cdp import CdpConfig, CdpResult, cdp_compute, input_convert, square_sum
+from models.cdp import CdpConfig, CdpResult, cdp_compute, input_convert, lut_lanes, square_sum
 from models.lut import EXPONENT, LutConfig, lut_lookup
 from models.lut_regs import lut_fields
 from tb import outcome
@@ -60,11 +60,12 @@ Fields = dict[str, dict[str, int]]
 class Geometry:
     atom: int
     chunk: int
+    int8_lut: str = "narrow"     # LUT_PAIRED: the model's CdpConfig.int8_lut ("paired" for nvdlav1's)
 
     @staticmethod
     def current() -> Geometry:
         p = bench_params()
-        return Geometry(p.get("ATOM", 8), p.get("CHUNK", 8))
+        return Geometry(p.get("ATOM", 8), p.get("CHUNK", 8), "paired" if p.get("LUT_PAIRED", 0) else "narrow")
 
 
 @dataclass(frozen=True)
@@ -267,7 +268,7 @@ def make_layer(rng: random.Random, geo: Geometry, index: int, lut_kind: str | No
     cube = random_cube_data(rng, w, h, surfaces * geo.atom)
     # provisional config (default LUT, unit output convertor) to see the layer's LUT inputs
     fields["CDP"].update({"D_DATOUT_SCALE.DATOUT_SCALE": 1, **lut_fields(LutConfig(unit="CDP"))})
-    base = CdpConfig.from_fields(fields, geo.atom)
+    base = CdpConfig.from_fields(fields, geo.atom, int8_lut=geo.int8_lut)
     x9 = input_convert(cube, base)
     lut_in = x9 if base.sqsum_bypass else square_sum(x9, base.local_size)
     kind = lut_kind or rng.choice(["random", "aimed", "aimed", "narrow", "program"])
@@ -283,11 +284,11 @@ def make_layer(rng: random.Random, geo: Geometry, index: int, lut_kind: str | No
         lut = makers[kind]()
         lut_f, tables = lut_fields(lut), (lut.le, lut.lo)
     fields["CDP"].update(lut_f)
-    with_lut = CdpConfig.from_fields(fields, geo.atom, tables)
-    looked = lut_lookup(lut_in, with_lut.lut).output
+    with_lut = CdpConfig.from_fields(fields, geo.atom, tables, int8_lut=geo.int8_lut)
+    looked = lut_lookup(lut_in, with_lut.lut, lut_lanes(with_lut, lut_in.shape[0])).output
     v = looked if with_lut.mul_bypass else looked * x9
     fields["CDP"].update(output_convertor(rng, v))
-    cfg = CdpConfig.from_fields(fields, geo.atom, tables)
+    cfg = CdpConfig.from_fields(fields, geo.atom, tables, int8_lut=geo.int8_lut)
     assert dataclasses.replace(cfg, lut=with_lut.lut) == cfg
     return Layer(fields, cfg, cube, f"layer {index} ({kind})")
 
