@@ -331,8 +331,9 @@ def plan_split(width: int, height: int, channels: int, *, method: int, kernel: t
                stride: tuple[int, int], pads: tuple[int, int, int, int], src: Surface | None,
                dst: Surface, band_out_width: int, precision: str = "INT8") -> SplitWidths:
     """Split-width bands of at most `band_out_width` outputs, cut the way NVIDIA's compiler does
-    (pdpHWSplitWidth: full bands first, the remainder last) and, when that breaks a split rule (a last band
-    too narrow for the kernel overlap, say), the nearest cut that keeps them. The first candidate the
+    (pdpHWSplitWidth: full bands first, the remainder last) and, when that breaks a split rule (a first or
+    mid band narrower than the kernel overlap, say; a narrow last band is legal, docs/limitations.md P10),
+    the nearest cut that keeps them. The first candidate the
     model's Limitation rules accept wins; the search is bounded, so an impossible request fails fast."""
     out_w = _pooled(width, kernel[0], stride[0], pads[0], pads[1])
     if band_out_width < 1 or out_w <= band_out_width:

@@ -382,12 +382,16 @@ def _validate_split(cfg: PdpConfig, limit: int) -> None:
         raise ConfigError("PDP split: last_in_width + PR + overlap == (last_out_width-1)*stride_x + kernel_w",
                           {"last_in_width": last_in, "PR": pr, "overlap": overlap,
                            "last_out_width": last_out})
-    # Two bands: the rule names first_in_width (kernel >= stride) or last_in_width (kernel < stride);
-    # more bands: every _in_width.
-    if n == 2:
-        widths = {"first_in_width": first_in} if k >= s else {"last_in_width": last_in}
+    # Seed 001 names first_in_width (kernel >= stride) or last_in_width (kernel < stride) for two bands and
+    # "_in_width" for more. Read the same way for any number of bands (docs/limitations.md, P10): the
+    # kernel - stride columns a band re-reads come from the band before it, so every band that another
+    # follows (first, mid) must be that wide; with stride > kernel a band that follows another (mid, last)
+    # skips stride - kernel columns of its input and must be wider. The last band may be narrower than the
+    # overlap (NVIDIA's nv_full RTL runs it, and the model matches its output: traces/nv_full_ref pdpsplit).
+    if k >= s:
+        widths = {"first_in_width": first_in, **({"mid_in_width": mid_in} if n > 2 else {})}
     else:
-        widths = {"first_in_width": first_in, "mid_in_width": mid_in, "last_in_width": last_in}
+        widths = {**({"mid_in_width": mid_in} if n > 2 else {}), "last_in_width": last_in}
     for name, value in widths.items():
         if k >= s and not k - s <= value:
             raise ConfigError("PDP split: kernel_w - stride_x should be <= each _in_width",

@@ -40,7 +40,9 @@ from scripts.ref_programs.common import GOLDEN, Program, dat_text, write_program
 # sdpfp16: SDP at FP16 (FP16 or INT16 out)
 # pdppad, pdppad8: PDP average pooling with padding and raw pad values / reciprocals, INT16 and INT8
 # cdprange, cdprange8: CDP with LUT selects, index offsets, START and END over their whole legal ranges
-UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16", "sdpfp16", "pdppad", "pdppad8", "cdprange", "cdprange8")
+# pdpsplit: PDP split width with a band narrower than the kernel overlap (INT16)
+UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16", "sdpfp16", "pdppad", "pdppad8", "cdprange", "cdprange8",
+         "pdpsplit")
 NVIDIA_BRANCH = "nvdlav1"
 MIRROR = Path("/work/.mirror/nvdla+hw/repo")
 TRACES = ROOT / "traces"
@@ -58,7 +60,10 @@ def make_program(unit: str, seed: int, index: int) -> Program:
     """Program `index` of `unit` for `seed`: the same arguments always give the same program."""
     rng = np.random.default_rng([seed, UNITS.index(unit), index])
     name = f"{unit}_s{seed}_{index:03d}"
-    if unit in ("cdprange", "cdprange8"):
+    if unit == "pdpsplit":
+        from scripts.ref_programs.pdp import pdp_split_program
+        prog = pdp_split_program(rng, name)
+    elif unit in ("cdprange", "cdprange8"):
         from scripts.ref_programs.cdp import cdp_range_program
         prog = cdp_range_program(rng, name, "INT8" if unit == "cdprange8" else "INT16")
     elif unit in ("pdppad", "pdppad8"):

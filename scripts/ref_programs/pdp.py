@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.driver_pdp import pdp_layer, with_raw_fields
+from models.driver_pdp import SplitWidths, pdp_layer, with_raw_fields
 from models.errors import ConfigError
 from models.pdp import dst_layout, src_layout
 from scripts.ref_programs.common import Program, extent, image_of, surface
@@ -125,5 +125,66 @@ def pdp_program(rng: np.random.Generator, name: str, precision: str = "INT16") -
     """One legal random PDP program (draws until the driver accepts one)."""
     while True:
         prog = _draw(rng, name, precision)
+        if prog is not None:
+            return prog
+
+
+# ---- the "split" family: bands narrower than the kernel overlap ---------------------------------------
+
+def _draw_split(rng: np.random.Generator, name: str, precision: str) -> Program | None:
+    """Split width with 2-4 bands cut so that, mostly, the last band is narrower than kernel - stride (or,
+    with stride > kernel, the first band no wider than stride - kernel): seed 001's P10 read for every band
+    count (docs/limitations.md)."""
+    overlap_case = rng.random() < 0.6
+    if overlap_case:
+        kw = int(rng.integers(2, 9))
+        sw = int(rng.integers(1, kw))
+    else:
+        kw = int(rng.integers(1, 8))
+        sw = int(rng.integers(kw + 1, min(kw + 9, 17)))
+    kh, sh = int(rng.integers(1, 4)), int(rng.integers(1, 3))
+    pl, pr = int(rng.integers(0, kw)), int(rng.integers(0, kw))
+    pt, pb = int(rng.integers(0, kh)), int(rng.integers(0, kh))
+    bands = int(rng.integers(2, 5))
+    first_out, mid_out, last_out = (int(v) for v in rng.integers(1, 4, size=3))
+    overlap = kw - sw
+    first_in = (first_out - 1) * sw + kw - pl
+    mid_in = (mid_out - 1) * sw + kw - overlap if bands > 2 else 0
+    last_in = (last_out - 1) * sw + kw - pr - overlap
+    narrow = last_in < overlap if overlap_case else first_in <= sw - kw
+    if min(first_in, last_in, mid_in if bands > 2 else 1) < 1 or (rng.random() < 0.8 and not narrow):
+        return None
+    width = first_in + mid_in * (bands - 2) + last_in
+    out_h = int(rng.integers(1, 4))
+    height = (out_h - 1) * sh + kh - pt - pb
+    channels = int(rng.integers(1, 33))
+    if height < 1 or width * height * -(-channels // (32 // _ELEM[precision])) > _MAX_ATOMS:
+        return None
+    out_w = first_out + mid_out * (bands - 2) + last_out
+    src = surface(rng, 0, width, height, cv=rng.random() < 0.2)
+    dst = surface(rng, 1, out_w, out_h, cv=rng.random() < 0.2)
+    split = SplitWidths(bands, first_in, mid_in, last_in, first_out, mid_out, last_out)
+    method = str(rng.choice(METHODS))
+    pad_value = int(rng.integers(-100, 101))
+    try:
+        prog = pdp_layer(width, height, channels, method=method, kernel=(kw, kh), stride=(sw, sh),
+                         pads=(pl, pr, pt, pb), pad_value=pad_value, src=src, dst=dst, split=split,
+                         precision=precision)
+    except ConfigError:
+        return None
+    addr, data = image_of(rng, src_layout(prog.config), _ELEM[precision])
+    about = {"unit": "PDP", "precision": precision, "method": method, "cube": f"{width}x{height}x{channels}",
+             "kernel": f"{kw}x{kh}", "stride": f"{sw}x{sh}", "pads": f"{pl},{pr},{pt},{pb}",
+             "pad_value": pad_value, "bands": bands,
+             "band_widths": f"in {first_in},{mid_in},{last_in} out {first_out},{mid_out},{last_out}",
+             "narrow_band": int(narrow)}
+    return Program(name, list(prog.writes), [(addr, "input.dat", data)], extent(dst_layout(prog.config)),
+                   about)
+
+
+def pdp_split_program(rng: np.random.Generator, name: str, precision: str = "INT16") -> Program:
+    """One legal random split-width PDP program, mostly with a band narrower than the kernel overlap."""
+    while True:
+        prog = _draw_split(rng, name, precision)
         if prog is not None:
             return prog

@@ -398,7 +398,7 @@ def random_program(rng: random.Random, max_w: int, group: int, aim: Sequence[str
         try:
             prog = pdp_layer(**desc, group=group, max_out_width=max_w)  # type: ignore[arg-type]
         except ConfigError as err:
-            # only the planner may refuse a band width (a last band too narrow for the overlap)
+            # only the planner may refuse a band width (a first or mid band narrower than the overlap)
             assert "no split-width bands" in err.rule, f"generated layer rejected: {err} ({desc})"
             continue
         if desc["method"] == "average" and rng.random() < 1 / 3:

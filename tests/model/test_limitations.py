@@ -597,12 +597,6 @@ PDP_CASES = (
                      part_out=(1, 1, 7), src=(0x1000, 0x80, 0x800), dst=(0x8000, 0x80, 0x800)),  # type: ignore
          "kernel_w - stride_x should be <= each _in_width",
          {"mid_in_width": 1, "kernel_w": 8, "stride_x": 1}),
-    # Three bands, kernel 2 < stride 8, PL 1: the first band reads 1 column, not more than stride - kernel.
-    Case("P10-STRIDE", "pdp_split3",
-         pdp_changes(17, 4, 8, k=(2, 2), s=(8, 2), pad=(1, 0, 0, 0), out=(3, 2), split=2, part_in=(1, 8, 8),
-                     part_out=(1, 1, 1), src=(0x1000, 0x100, 0x800), dst=(0x8000, 0x80, 0x800)),  # type: ignore
-         "stride_x - kernel_w should be < each _in_width",
-         {"first_in_width": 1, "kernel_w": 2, "stride_x": 8}),
     Case("P11-W", "pdp_main", {"PDP:D_POOLING_KERNEL_CFG.KERNEL_WIDTH": 8,
                                "PDP_RDMA:D_POOLING_KERNEL_CFG.KERNEL_WIDTH": 8,
                                "PDP:D_DATA_CUBE_OUT_WIDTH.CUBE_OUT_WIDTH": 0},

@@ -253,6 +253,21 @@ def test_split_width_three_bands_average_with_padding_matches_unsplit() -> None:
     assert np.array_equal(pdp_pool(x, split), pdp_pool(x, whole))
 
 
+@pytest.mark.parametrize(("w", "common", "part_in", "part_out"), [
+    # kernel 3, stride 1: the last band's 1 column is narrower than the 2-column overlap (no band follows it)
+    (7, dict(kw=3, method=AVERAGE, recip_w=0x5555), (4, 2, 1), (2, 2, 1)),
+    # stride 3 > kernel 1: the first band's 1 column is not wider than stride - kernel (no band before it)
+    (7, dict(kw=1, sw=3, method=MAX), (1, 3, 3), (1, 1, 1)),
+])
+def test_split_reading_leaves_the_outer_band_unconstrained(w: int, common: dict[str, Any],
+                                                            part_in: tuple[int, int, int],
+                                                            part_out: tuple[int, int, int]) -> None:
+    """docs/limitations.md, "Split width: which bands P10 names": accepted, and pooled as without split."""
+    x = np.random.default_rng(3).integers(-128, 128, size=(8, 1, w)).astype(np.int8)
+    split = cfg_of(w, 1, split=2, part_in=part_in, part_out=part_out, **common)
+    assert np.array_equal(pdp_pool(x, split), pdp_pool(x, cfg_of(w, 1, **common)))
+
+
 # ---- Limitation rules ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("kwargs", "rule"), [
@@ -270,7 +285,7 @@ def test_split_width_three_bands_average_with_padding_matches_unsplit() -> None:
     (dict(w=8, kw=2, sw=2, split=1, part_in=(4, 1, 5), part_out=(2, 1, 2)), "last_in_width \\+ PR"),
     (dict(w=9, kw=1, split=2, part_in=(2, 4, 4), part_out=(2, 3, 4)), "mid_in_width \\+ overlap"),
     (dict(w=6, kw=1, split=1, part_in=(4, 1, 1), part_out=(4, 1, 1)), "in_width == CUBE_IN_WIDTH|first_out"),
-    (dict(w=7, kw=1, sw=3, split=2, part_in=(1, 3, 3), part_out=(1, 1, 1)), "stride_x - kernel_w"),
+    (dict(w=9, kw=3, split=2, part_in=(3, 1, 5), part_out=(1, 1, 5)), "kernel_w - stride_x"),
 ])
 def test_limitation_rules_raise(kwargs: dict[str, object], rule: str) -> None:
     w = kwargs.pop("w")
