@@ -68,6 +68,16 @@ def test_each_unit_has_its_int16_programs(unit: str, least: int) -> None:
     assert len(found) >= least, f"{len(found)} INT16 {unit} programs under {REF}, expected >= {least}"
 
 
+@pytest.mark.parametrize("folder, unit, least", [
+    ("int8", "pdppad8", 80), ("int8", "cdprange8", 60),
+    ("int16", "pdppad", 100), ("int16", "cdprange", 40), ("int16", "pdpsplit", 60),
+])
+def test_each_whole_range_family_has_its_programs(folder: str, unit: str, least: int) -> None:
+    """Register values over their whole legal ranges (docs/pdp_arithmetic.md, docs/lut.md, P10)."""
+    found = [f for f in FOLDERS if f.parent.name == folder and f.name.startswith(f"{unit}_s")]
+    assert len(found) >= least, f"{len(found)} {unit} programs under {REF / folder}, expected >= {least}"
+
+
 @pytest.mark.parametrize("unit, least", [("pdpfp16", 100), ("sdpfp16", 100)])
 def test_each_unit_has_its_fp16_programs(unit: str, least: int) -> None:
     found = [f for f in FOLDERS if f.parent.name == "fp16" and f.name.startswith(f"{unit}_")]
