@@ -169,8 +169,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("what", choices=["lint", "synth", "all"])
     ap.add_argument("--level", choices=["full", "fast"], default="full", help="synthesis level (see above)")
-    ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS") or 2),
-                    help="Yosys processes at once (default $JOBS or 2)")
+    jobs = os.environ.get("JOBS", "")
+    ap.add_argument("--jobs", type=int, default=int(jobs) if jobs.isdigit() else os.cpu_count() or 2,
+                    help="Yosys processes at once (default: $JOBS when a number, else the CPU count)")
     args = ap.parse_args()
     files = rtl_files()
     failures = 0
