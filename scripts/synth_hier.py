@@ -168,8 +168,10 @@ def synthesize(yosys: str, root: Path, top: str, read: str, work: Path, synth_ar
         return ModuleResult(name, ok, log, entry, children,
                             found[:20] or ([] if ok else [p.stderr[-3000:] or "no statistics"]))
 
+    # the largest modules first, so that the last process to finish is a small one
+    order = sorted(range(len(names)), key=lambda i: -sum(map(len, modules[names[i]])))
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        results = list(pool.map(run, range(len(names))))
+        results = list(pool.map(run, order))
     done = {r.name: r for r in results}
     errors = [f"{base_name(r.name)}: {e}" for r in results for e in r.errors]
     return DesignResult(f"\\{top}", all(r.ok for r in results), done, errors)
