@@ -25,6 +25,7 @@ from models import configs
 from models import registers as regmap
 from models.bdma import UNIT as BDMA_UNIT
 from models.bdma import Bdma
+from models.cdp_fp16 import LAST_COMMAND_BEATS, InputCounter
 from models.configs import Configuration
 from models.cube import CubeLayout
 from models.memory import Memory, memory_index
@@ -64,6 +65,9 @@ class ModelTarget:
         # enable). (unit, group) -> the register files and groups that read as enabled until then.
         self._unseen: dict[tuple[str, int], list[tuple[str, int]]] = {}
         self.bdma = Bdma(self.memories) if self.config.bdma else None
+        # CDP's NaN/infinity bookkeeping, which spans layers (models/cdp_fp16.py)
+        self._cdp_inputs = {reg: InputCounter() for reg in ("D_NAN_INPUT_NUM", "D_INF_INPUT_NUM")}
+        self._cdp_nan_output = 0
         if self.bdma is not None:
             self.glb.implemented |= intr_mask([BDMA_UNIT])
 
@@ -172,7 +176,13 @@ class ModelTarget:
                                         tables=self.units["CDP"].lut.tables(),
                                         precisions=self.config.precisions)
         res = cdp.run_cdp(cfg, self.memories[0], sec_mem=self._sec_mem)
-        self._done("CDP", _cdp_stats(res), cdp.cube_layouts(cfg)[1], self._out_mem(cfg.dst_ram_mc))
+        stats = _cdp_stats(res)
+        # every layer runs the bookkeeping (the counts are 0 but at FP16); the register takes the value the
+        # done before left (NVIDIA's nv_full RTL: the counts and the register update on the same edge)
+        for reg, count in (("D_NAN_INPUT_NUM", res.nan_input), ("D_INF_INPUT_NUM", res.inf_input)):
+            stats[reg] = self._cdp_inputs[reg].layer(count, LAST_COMMAND_BEATS)
+        stats["D_NAN_OUTPUT_NUM"], self._cdp_nan_output = self._cdp_nan_output, res.nan_output
+        self._done("CDP", stats, cdp.cube_layouts(cfg)[1], self._out_mem(cfg.dst_ram_mc))
         return True
 
     def _run_pdp(self, flying_input: NDArray[np.integer] | None = None) -> bool:
