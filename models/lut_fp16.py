@@ -38,10 +38,13 @@ from models.lut import (
     count_states,
     state_of,
 )
-from models.nvfloat import FP16, FP32
+from models.nvfloat import FP17, FP32
 
 Bits = NDArray[np.int64]
-FRAC_BITS = 16
+FP17_ONE = 0x7C00
+SDP_FRAC = 35
+# The fraction's width: CDP's LUT control keeps 16 bits, SDP's (sdp_y_idx) 35.
+FRAC_BITS = {"CDP": 16, "SDP": 35}
 
 
 def fp32_bits(value: float) -> int:
@@ -58,8 +61,9 @@ def _underflows(d: Bits) -> NDArray[np.bool_]:
     return FP32.is_nan(d) | (d == 0) | (((d >> 31) & 1) == 1)
 
 
-def _linear(d: Bits, select: int, entries: int) -> Side:
-    """floor(d / 2^select) and the 16 fraction bits below it, exactly (d = mant24 x 2^(expo - 150))."""
+def _linear(d: Bits, select: int, entries: int, frac_bits: int) -> Side:
+    """floor(d / 2^select) and the frac_bits fraction bits below it, exactly (d = mant24 x 2^(expo - 150));
+    SDP's FpFloatToIntFrac saturates the index at 511, which overflows all the same."""
     uflow = _underflows(d)
     _s, e, m = FP32.split(d)
     mant = m | (1 << FP32.mant)
@@ -67,29 +71,34 @@ def _linear(d: Bits, select: int, entries: int) -> Side:
     r = np.clip(right, 0, 63)
     index = np.where(right <= 0, np.minimum(mant, 1 << 30) << np.clip(-right, 0, 30), mant >> r)
     below = mant & ((np.int64(1) << r) - 1)
-    frac = np.where(right <= FRAC_BITS, below << np.clip(FRAC_BITS - right, 0, FRAC_BITS),
-                    below >> np.clip(right - FRAC_BITS, 0, 63))
+    frac = np.where(right <= frac_bits, below << np.clip(frac_bits - right, 0, frac_bits),
+                    below >> np.clip(right - frac_bits, 0, 63))
     frac = np.where(right <= 0, 0, frac)
     oflow = ~uflow & (index >= entries - 1)
     return Side(state_of(uflow, oflow), np.where(uflow, 0, index), np.where(uflow, 0, frac))
 
 
-def _exponent(d: Bits, offset: int, entries: int) -> Side:
+def _exponent(d: Bits, offset: int, entries: int, frac_bits: int) -> Side:
     under = _underflows(d)
     _s, e, m = FP32.split(d)
     log2 = e - FP32.bias
     uflow = under | (log2 < offset)
     index = log2 - offset
     oflow = ~uflow & (index >= entries - 1)
-    return Side(state_of(uflow, oflow), np.where(uflow, 0, index), m >> (FP32.mant - FRAC_BITS))
+    frac = m >> (FP32.mant - frac_bits) if frac_bits <= FP32.mant else m << (frac_bits - FP32.mant)
+    return Side(state_of(uflow, oflow), np.where(uflow, 0, index), frac)
 
 
 def _exp_start(cfg: LutConfig) -> int:
-    """START + 2^LE_INDEX_OFFSET (the RTL's FP32 add, the power of two first): where an exponential LE
-    table's entry 0 sits."""
+    """START + 2^LE_INDEX_OFFSET, where an exponential LE table's entry 0 sits: an FP32 add of the power of
+    two (its exponent field offset + 127, 8 bits) and START, in the unit's operand order (CDP's intp: the
+    power first, offsets -127 and -128 as 0; SDP's Y_lut: START first)."""
     off = cfg.le_index_offset
-    two = 0 if off in (-128, -127) else ((off + FP32.bias) & 0xFF) << FP32.mant
-    return int(nvfloat.add(FP32, two, cfg.le_start & 0xFFFFFFFF))
+    two = ((off + FP32.bias) & 0xFF) << FP32.mant
+    if cfg.unit == "CDP":
+        two = 0 if off in (-128, -127) else two
+        return int(nvfloat.add(FP32, two, cfg.le_start & 0xFFFFFFFF))
+    return int(nvfloat.add(FP32, cfg.le_start & 0xFFFFFFFF, two))
 
 
 @dataclass(frozen=True)
@@ -110,34 +119,45 @@ def _tables(cfg: LutConfig) -> tuple[_Table, _Table]:
     return le, lo
 
 
-def _output(x: Bits, side: Side, t: _Table) -> Bits:
+def _output(x: Bits, side: Side, t: _Table, unit: str) -> Bits:
     """One table's FP17 output for every element (hit: interpolation; flow: the slope from its anchor)."""
     last = t.entries.size - 1
     i = np.clip(side.index, 0, last)
     y0 = t.entries[np.where(side.state == OFLOW, last, np.where(side.state == UFLOW, 0, i))]
     y1 = t.entries[np.minimum(i + 1, last)]
-    diff = nvfloat.sub(FP32, nvfloat.fp16_to_fp32(y1), nvfloat.fp16_to_fp32(y0))
-    hit_scale = nvfloat.uint16_to_fp17(side.fraction)
-    anchor = np.where(side.state == OFLOW, t.end, t.start)
-    flow_diff = nvfloat.sub(FP32, x, anchor)
-    slope = np.where(side.state == OFLOW, t.oflow_scale, t.uflow_scale)
     hit = side.state == HIT
-    gap = nvfloat.fp32_to_fp17(np.where(hit, diff, flow_diff))
-    scale = np.where(hit, hit_scale, nvfloat.fp16_to_fp17(slope))
-    return nvfloat.add(nvfloat.FP17, nvfloat.mul(nvfloat.FP17, gap, scale), nvfloat.fp16_to_fp17(y0))
+    anchor = np.where(side.state == OFLOW, t.end, t.start)
+    slope = nvfloat.fp16_to_fp17(np.where(side.state == OFLOW, t.oflow_scale, t.uflow_scale))
+    slope_term = nvfloat.mul(FP17, nvfloat.fp32_to_fp17(nvfloat.sub(FP32, x, anchor)), slope)
+    y0_17 = nvfloat.fp16_to_fp17(y0)
+    if unit == "SDP":
+        # sdp_y_inp: (1 - f) y0 + f y1 with both weights FP17 fractions; a flow adds y0 first
+        frac = side.fraction
+        rest = nvfloat.fraction_to_fp17((np.int64(1) << SDP_FRAC) - frac, SDP_FRAC)
+        a0 = np.where(frac == 0, FP17_ONE, rest)
+        a1 = nvfloat.fraction_to_fp17(frac, SDP_FRAC)
+        y1_17 = nvfloat.fp16_to_fp17(y1)
+        inner = nvfloat.add(FP17, nvfloat.mul(FP17, a0, y0_17), nvfloat.mul(FP17, a1, y1_17))
+        return np.where(hit, inner, nvfloat.add(FP17, y0_17, slope_term))
+    # CDP's intp: y0 + (y1 - y0) f, the difference an FP32 subtraction; a flow adds y0 last
+    diff = nvfloat.sub(FP32, nvfloat.fp16_to_fp32(y1), nvfloat.fp16_to_fp32(y0))
+    inner = nvfloat.mul(FP17, nvfloat.fp32_to_fp17(diff), nvfloat.uint16_to_fp17(side.fraction))
+    return nvfloat.add(FP17, np.where(hit, inner, slope_term), y0_17)
 
 
-def cdp_lookup_fp16(x: Bits, cfg: LutConfig) -> LutResult:
-    """CDP's LUT at FP16 on FP32 inputs (bit patterns): FP17 outputs and the counts (module docstring)."""
+def lookup_fp16(x: Bits, cfg: LutConfig) -> LutResult:
+    """The LUT at FP16 on FP32 inputs (bit patterns): FP17 outputs (SDP's Y block widens them to FP32) and
+    the counts as the unit counts them (models/lut.py)."""
     shape = np.shape(x)
     flat = np.asarray(x, dtype=np.int64).reshape(-1) & 0xFFFFFFFF
+    fb = FRAC_BITS[cfg.unit]
     le_t, lo_t = _tables(cfg)
     d_le = nvfloat.sub(FP32, flat, cfg.le_start & 0xFFFFFFFF)
-    le = (_exponent(d_le, cfg.le_index_offset, LE_ENTRIES) if cfg.le_function == EXPONENT
-          else _linear(d_le, cfg.le_index_select, LE_ENTRIES))
-    lo = _linear(nvfloat.sub(FP32, flat, cfg.lo_start & 0xFFFFFFFF), cfg.lo_index_select, LO_ENTRIES)
+    le = (_exponent(d_le, cfg.le_index_offset, LE_ENTRIES, fb) if cfg.le_function == EXPONENT
+          else _linear(d_le, cfg.le_index_select, LE_ENTRIES, fb))
+    lo = _linear(nvfloat.sub(FP32, flat, cfg.lo_start & 0xFFFFFFFF), cfg.lo_index_select, LO_ENTRIES, fb)
     take_lo = choose_lo(le, lo, cfg)
-    out = np.where(take_lo, _output(flat, lo, lo_t), _output(flat, le, le_t))
+    out = np.where(take_lo, _output(flat, lo, lo_t, cfg.unit), _output(flat, le, le_t, cfg.unit))
     state = np.where(take_lo, lo.state, le.state)
     index = np.where(take_lo, lo.index, le.index)
     fraction = np.where(take_lo, lo.fraction, le.fraction)
@@ -151,5 +171,6 @@ def cdp_lookup_fp16(x: Bits, cfg: LutConfig) -> LutResult:
     )
 
 
-FP16_ONE = 0x3C00
-__all__ = ["FP16", "FP16_ONE", "cdp_lookup_fp16", "fp32_bits", "fp32_value"]
+def cdp_lookup_fp16(x: Bits, cfg: LutConfig) -> LutResult:
+    """CDP's LUT at FP16 (FP17 outputs)."""
+    return lookup_fp16(x, cfg)

@@ -305,15 +305,21 @@ def fp32_to_fp17(f: ArrayLike) -> Bits:
     return np.where(FP32.is_nan(f), FP17.join(s, FP17.emax, m & FP17.mmask), out)
 
 
-def uint16_to_fp17(u: ArrayLike) -> Bits:
-    """u / 2^16 as FP17 (FpFractionToFloat<16,6,10>): the 16-bit fraction rounded to 11 significant bits
-    (nearest even); 0 is +0."""
-    v = np.asarray(u, dtype=np.int64) & 0xFFFF
-    zeros = 16 - _bit_length(v)                       # leading zeros in 16 bits
-    shifted = (v << np.clip(zeros + 1, 0, 17)) & 0x1FFFF   # the leading one shifted out: 16 bits of mantissa
-    kept, carry = _rne(shifted | (1 << 16), 6)        # 1.mant, 11 significant bits
+def fraction_to_fp17(u: ArrayLike, width: int) -> Bits:
+    """u / 2^width as FP17 (FpFractionToFloat<width,6,10>): the fraction rounded to 11 significant bits
+    (nearest even); 0 is +0, and so is anything below 2^-30 that does not round up to it."""
+    v = np.asarray(u, dtype=np.int64) & ((np.int64(1) << width) - 1)
+    zeros = width - _bit_length(v)                    # leading zeros in `width` bits
+    full = np.int64(1) << width
+    shifted = (v << np.clip(zeros + 1, 0, width + 1)) & (full - 1)   # the leading one shifted out
+    kept, carry = _rne(shifted | full, width - FP17.mant)            # 1.mant, 11 significant bits
     total = kept + carry
     over = total >> (FP17.mant + 1)                   # 1.111..1 rounded up to 2.0
     expo = FP17.bias - zeros - 1 + over
     out = FP17.join(0, expo, np.where(over == 1, 0, total))
-    return np.where(v == 0, 0, out)
+    return np.where((v == 0) | ((over == 0) & (zeros >= FP17.bias - 1)), 0, out)
+
+
+def uint16_to_fp17(u: ArrayLike) -> Bits:
+    """u / 2^16 as FP17 (HLS_uint16_to_fp17)."""
+    return fraction_to_fp17(u, 16)

@@ -28,6 +28,7 @@ from models.cdp import check_layout
 from models.configs import SdpFeatures
 from models.cube import CubeLayout
 from models.errors import ConfigError
+from models.lut import LutConfig, lut_lookup
 from models.memory import pick_memory
 from models.sdp_datapath import (
     ALU_EQL,
@@ -436,6 +437,15 @@ class SdpResult:
         return None if self.written else self.output.astype(np.int8)
 
 
+def _lut_config(cfg: SdpConfig,
+                tables: tuple[NDArray[np.integer], NDArray[np.integer]] | None) -> LutConfig | None:
+    """The EW LUT's configuration (S_LUT_* decoded and checked against its Limitation rows), or None when
+    the LUT is not used or no tables were given."""
+    if cfg.ew.bypass or cfg.ew.lut_bypass or tables is None:
+        return None
+    return LutConfig.from_fields({"SDP": cfg.lut_fields}, "SDP", tables, PRECISION_NAMES[cfg.in_precision])
+
+
 def _lut_fn(cfg: SdpConfig,
             tables: tuple[NDArray[np.integer], NDArray[np.integer]] | None) -> LutFn | None:
     """The EW LUT as a function of the 32-bit data, or None (then the EW LUT path raises).
@@ -443,11 +453,9 @@ def _lut_fn(cfg: SdpConfig,
     The S_LUT_* registers are decoded (and checked against the LUT Limitation rules, raising ConfigError)
     by models/lut.py; the function returns the 32-bit LUT output and the D_PERF_LUT_* counts.
     """
-    if cfg.ew.bypass or cfg.ew.lut_bypass or tables is None:
+    lut_cfg = _lut_config(cfg, tables)
+    if lut_cfg is None:
         return None
-    from models.lut import LutConfig, lut_lookup
-
-    lut_cfg = LutConfig.from_fields({"SDP": cfg.lut_fields}, "SDP", tables, PRECISION_NAMES[cfg.in_precision])
 
     def fn(x: NDArray[np.int64]) -> tuple[NDArray[np.int64], dict[str, int]]:
         res = lut_lookup(x, lut_cfg)
@@ -462,8 +470,9 @@ def sdp_compute(cube: NDArray[np.integer], cfg: SdpConfig, ops: Operands | None 
     """The SDP data path on an input cube [c, h, w] with memory operands broadcastable to it."""
     if cfg.in_precision == FP16:
         from models.sdp_fp16 import sdp_fp16
-        r = sdp_fp16(cube, cfg.bs, cfg.bn, cfg.ew, ops, cfg.nan_to_zero, out_int16=cfg.out_precision == INT16)
-        return DatapathResult(r.data, r.saturation_count, r.unequal, {}, r.status)
+        r = sdp_fp16(cube, cfg.bs, cfg.bn, cfg.ew, ops, cfg.nan_to_zero, out_int16=cfg.out_precision == INT16,
+                     lut=_lut_config(cfg, lut_tables))
+        return DatapathResult(r.data, r.saturation_count, r.unequal, r.lut_stats, r.status)
     fn = lut if lut is not None else _lut_fn(cfg, lut_tables)
     return sdp_datapath(cube, cfg.bs, cfg.bn, cfg.ew, cfg.cvt, ops, fn, out_bits=8 * cfg.out_elem_bytes)
 

@@ -39,7 +39,8 @@ from scripts.ref_programs.common import GOLDEN, UNREAD, Program, dat_text, write
 # pdpfp16: PDP at FP16
 # sdpfp16: SDP at FP16 (FP16 or INT16 out)
 # cdpfp16: CDP at FP16 (reads back the LUT, NaN and infinity counters)
-UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16", "sdpfp16", "cdpfp16")
+# sdplutfp16: SDP at FP16 with the EW LUT (reads back the statistics)
+UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16", "sdpfp16", "cdpfp16", "sdplutfp16")
 NVIDIA_BRANCH = "nvdlav1"
 MIRROR = Path("/work/.mirror/nvdla+hw/repo")
 TRACES = ROOT / "traces"
@@ -63,6 +64,9 @@ def make_program(unit: str, seed: int, index: int) -> Program:
     elif unit == "sdpfp16":
         from scripts.ref_programs.sdp_fp16 import sdp_fp16_program
         prog = sdp_fp16_program(rng, name)
+    elif unit == "sdplutfp16":
+        from scripts.ref_programs.sdp_fp16_lut import sdp_fp16_lut_program
+        prog = sdp_fp16_lut_program(rng, name)
     elif unit == "cdpfp16":
         from scripts.ref_programs.cdp_fp16 import cdp_fp16_program
         prog = cdp_fp16_program(rng, name)
