@@ -18,8 +18,9 @@ round to nearest even, flush below the normals, saturate on overflow, NaN operan
   saturate, NaN -> -32768). The output convertor registers are ignored.
 Statistics (checked against NVIDIA's nv_full RTL by the traces/nv_full_ref programs): NaN and infinite inputs
 over every lane SDP_RDMA reads, channel padding included (nv_full keeps them in SDP_RDMA's D_STATUS_*
-registers, counted while its PERF_NAN_INF_COUNT_EN is set, and ties SDP's two to 0: models/subsystem.py), NaN outputs
-(FP16 output only), and D_PERF_OUT_SATURATION counts FP16 outputs of magnitude 65504. Not modelled bit for bit
+registers, counted while its PERF_NAN_INF_COUNT_EN is set, and ties SDP's two to 0: models/subsystem.py),
+NaN outputs (FP16 output only), and D_PERF_OUT_SATURATION counts FP16 outputs of magnitude 65504. Not modelled
+bit for bit
 (so not read back by those programs): nv_full's LUT counters add the flags of whatever sits in the LUT
 pipeline's input register on every clock while enabled (NV_NVDLA_SDP_CORE_Y_lut.v), a matter of timing, and
 its D_STATUS ORs every non-zero output word in any mode (NV_NVDLA_SDP_WDMA_DAT_out.v), where the model and
