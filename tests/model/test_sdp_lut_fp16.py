@@ -57,8 +57,8 @@ def test_a_zero_fraction_still_multiplies_the_next_entry() -> None:
 
 
 def test_exponential_underflow_measures_from_start_plus_two_to_the_offset() -> None:
-    cfg = sdp_lut(le_function=EXPONENT, le_index_offset=-2, le_start=fp32_bits(1.0), le_end=fp32_bits(2.0 ** 62),
-                  le_uflow_scale=int(f16(-4.0)), le=f16(np.full(65, 10.0)))
+    cfg = sdp_lut(le_function=EXPONENT, le_index_offset=-2, le_start=fp32_bits(1.0),
+                  le_end=fp32_bits(2.0 ** 62), le_uflow_scale=int(f16(-4.0)), le=f16(np.full(65, 10.0)))
     res = lookup_fp16(f32([1.125]), cfg)                      # d = 2^-3 < 2^-2: underflow
     assert res.le_state.tolist() == [1]
     assert v17(res.output).tolist() == [10.0 + (1.125 - 1.25) * -4.0]
