@@ -323,3 +323,21 @@ def fraction_to_fp17(u: ArrayLike, width: int) -> Bits:
 def uint16_to_fp17(u: ArrayLike) -> Bits:
     """u / 2^16 as FP17 (HLS_uint16_to_fp17)."""
     return fraction_to_fp17(u, 16)
+
+
+def int_to_fp16(i: ArrayLike) -> Bits:
+    """A signed integer (17 bits: SDP's output convertor result) to FP16 (FpIntToFloat<17,5,10>): round to
+    nearest even, magnitudes from 65520 up saturate to the largest finite value (+-65504)."""
+    v = np.asarray(i, dtype=np.int64)
+    sign = (v < 0).astype(np.int64)
+    mag = np.abs(v)
+    width = _bit_length(mag)                          # the leading one at bit width - 1
+    drop = np.clip(width - (FP16.mant + 1), 0, 40)    # bits below the 11 significant ones
+    kept = mag >> drop
+    guard = np.where(drop > 0, (mag >> np.clip(drop - 1, 0, 40)) & 1, 0)
+    sticky = (mag & ((np.int64(1) << np.clip(drop - 1, 0, 40)) - 1)) != 0
+    total = kept + (guard & (sticky | ((kept & 1) == 1)).astype(np.int64))
+    significand = total << np.clip(FP16.mant + 1 - width, 0, FP16.mant)   # short values: shifted up
+    expo = width - 1 + FP16.bias + (total >> (FP16.mant + 1))
+    out = np.where(expo >= FP16.emax, FP16.largest(sign), FP16.join(sign, expo, significand))
+    return np.where(v == 0, 0, out)

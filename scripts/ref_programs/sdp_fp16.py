@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from models.cube import CubeLayout
-from models.driver_sdp import EwBlock, OperandDma, OutputCvt, XBlock, operand_dma, sdp_layer
+from models.driver_sdp import EwBlock, EwConverter, OperandDma, OutputCvt, XBlock, operand_dma, sdp_layer
 from models.errors import ConfigError
 from models.precision import as_signed
 from scripts.ref_programs.common import Program, extent, fp16_image, image_of, surface
@@ -55,9 +55,11 @@ def _ew(rng: np.random.Generator) -> tuple[EwBlock, bool, bool]:
     alu_bypass, mul_bypass = bool(rng.random() < 0.3), bool(rng.random() < 0.4)
     prelu = not mul_bypass and alu_bypass and bool(rng.random() < 0.4)
     alu_mem, mul_mem = bool(rng.random() < 0.5), bool(rng.random() < 0.5)
+    # seed 001: at FP16 a memory operand goes through its convertor (CVT_BYPASS NO; it only widens to FP32)
     blk = EwBlock(bypass=False, alu_bypass=alu_bypass, alu_algo=int(rng.integers(0, 3)), alu_from_mem=alu_mem,
-                  alu_operand=_fp32(rng), mul_bypass=mul_bypass, mul_prelu=prelu, mul_from_mem=mul_mem,
-                  mul_operand=_fp32(rng, 1.0),
+                  alu_operand=_fp32(rng), alu_cvt=EwConverter(bypass=not alu_mem), mul_bypass=mul_bypass,
+                  mul_prelu=prelu, mul_from_mem=mul_mem, mul_operand=_fp32(rng, 1.0),
+                  mul_cvt=EwConverter(bypass=not mul_mem),
                   truncate=int(rng.integers(0, 1024)) if rng.random() < 0.2 else 0)
     return blk, alu_mem and not alu_bypass, mul_mem and not mul_bypass
 
