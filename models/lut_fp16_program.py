@@ -28,7 +28,7 @@ from models import nvfloat
 from models.errors import ConfigError
 from models.lut import LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
 from models.lut_fp16 import fp32_bits, lookup_fp16
-from models.lut_program import ErrorReport, Fn, LutProgram, sigmoid_fn, tanh_fn
+from models.lut_program import ErrorReport, Fn, LutProgram, lrn_fn, sigmoid_fn, tanh_fn
 from models.lut_regs import lut_fields
 from models.nvfloat import FP16
 
@@ -38,7 +38,7 @@ _LAYOUTS = ("hybrid", "le_density", "lo_density", "lo_only")
 _LE_DENSITY = {"uflow": 1, "oflow": 1, "hybrid": 0}
 _LO_DENSITY = {"uflow": 0, "oflow": 0, "hybrid": 1}
 _SEARCH_STARTS = 12
-_SEARCH_SELECTS = 3
+_SEARCH_SELECTS = 5
 
 
 def fp16_inputs(lo: float, hi: float) -> NDArray[np.float64]:
@@ -76,7 +76,7 @@ def _slope(fn: Fn, x: float, h: float, inward: int) -> int:
 
 
 def _program(fn: Fn, unit: str, x_min: float, x_max: float, le: tuple[float, int], lo: tuple[float, int],
-             prio: Mapping[str, int], layout: str) -> LutProgram:
+             prio: Mapping[str, int], layout: str, domain: tuple[float | None, float | None]) -> LutProgram:
     le_start, le_end, le_t = _table(le[0], le[1], LE_ENTRIES, fn)
     lo_start, lo_end, lo_t = _table(lo[0], lo[1], LO_ENTRIES, fn)
     cfg = LutConfig(
@@ -89,7 +89,8 @@ def _program(fn: Fn, unit: str, x_min: float, x_max: float, le: tuple[float, int
         uflow_priority=prio["uflow"], oflow_priority=prio["oflow"], hybrid_priority=prio["hybrid"],
         unit=unit, precision="FP16", le=le_t, lo=lo_t)
     prog = LutProgram(unit=unit, field_values=lut_fields(cfg), le=cfg.le, lo=cfg.lo, in_scale=1.0,
-                      out_scale=OUT_SCALE, x_min=x_min, x_max=x_max, layout=layout, precision="FP16")
+                      out_scale=OUT_SCALE, x_min=x_min, x_max=x_max, layout=layout, domain=domain,
+                      precision="FP16")
     prog.lut_config()   # the FP16 Limitation rules (ConfigError)
     return prog
 
@@ -105,10 +106,23 @@ def _raw(x_min: float, x_max: float, steps: int) -> tuple[float, int]:
     return start, select
 
 
+def lut_inputs(prog: LutProgram, lo: float, hi: float, n: int = 1 << 18) -> NDArray[np.float64]:
+    """The inputs an error report samples in [lo, hi]: every FP16 value for SDP (its LUT sees FP16 data
+    widened), for CDP (FP32 square sums) n evenly spaced FP32 values plus n/64 log-spaced ones from lo."""
+    if prog.unit == "SDP":
+        return fp16_inputs(lo, hi)
+    grid = np.concatenate([np.linspace(lo, hi, n), lo + np.geomspace(2.0 ** -20, hi - lo, n // 64)])
+    return np.unique(grid.astype(np.float32).astype(np.float64))
+
+
 def lut_output(prog: LutProgram, x: NDArray[np.float64]) -> NDArray[np.float64]:
-    """The unit's FP16 output of the LUT alone for FP16 inputs x (SDP: FP17 -> FP32 -> FP16; CDP: FP17 ->
-    FP16)."""
-    res = lookup_fp16(nvfloat.fp16_to_fp32(_f16_bits(x)), prog.lut_config())
+    """The unit's FP16 output of the LUT alone for inputs x (SDP: FP16 data, FP17 -> FP32 -> FP16; CDP:
+    FP32 square sums, FP17 -> FP16)."""
+    if prog.unit == "SDP":
+        bits = nvfloat.fp16_to_fp32(_f16_bits(x))
+    else:
+        bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.int64)
+    res = lookup_fp16(bits, prog.lut_config())
     if prog.unit == "SDP":
         out = nvfloat.fp32_to_fp16(nvfloat.fp17_to_fp32(res.output))
     else:
@@ -123,9 +137,11 @@ def _errors(prog: LutProgram, fn: Fn, x: NDArray[np.float64]) -> NDArray[np.floa
 
 
 def error_report(prog: LutProgram, fn: Fn, margin: float = 0.25) -> ErrorReport:
-    """|LUT - f| in units of 2^-15 over every FP16 input in the range and `margin` of its width beyond."""
+    """|LUT - f| in units of 2^-15 over the range and `margin` of its width beyond (lut_inputs)."""
     width = prog.x_max - prog.x_min
-    x = fp16_inputs(prog.x_min - margin * width, prog.x_max + margin * width)
+    lo, hi = prog.x_min - margin * width, prog.x_max + margin * width
+    dmin, dmax = prog.domain
+    x = lut_inputs(prog, lo if dmin is None else max(lo, dmin), hi if dmax is None else min(hi, dmax))
     err = _errors(prog, fn, x)
     inside = (x >= prog.x_min) & (x <= prog.x_max)
     e_in = err[inside]
@@ -137,10 +153,10 @@ def error_report(prog: LutProgram, fn: Fn, margin: float = 0.25) -> ErrorReport:
 
 
 def _search(fn: Fn, unit: str, x_min: float, x_max: float, raw: tuple[float, int], dense_steps: int,
-            layout: str) -> LutProgram:
+            layout: str, domain: tuple[float | None, float | None]) -> LutProgram:
     """The density table (2^dense_steps steps, finer than the raw table) with the smallest maximum error
     over the range (every other FP16 input: the search's grid)."""
-    grid = fp16_inputs(x_min, x_max)[::2]
+    grid = lut_inputs(_probe(unit), x_min, x_max, 1 << 13)[::2]
     raw_steps = 6 if dense_steps == 8 else 8
     prio = _LE_DENSITY if dense_steps == 6 else _LO_DENSITY
     top = raw[1] + raw_steps - dense_steps - 1        # one step finer than the raw table
@@ -154,7 +170,7 @@ def _search(fn: Fn, unit: str, x_min: float, x_max: float, raw: tuple[float, int
             dense = (start, select)
             le, lo = (dense, raw) if dense_steps == 6 else (raw, dense)
             try:
-                prog = _program(fn, unit, x_min, x_max, le, lo, prio, layout)
+                prog = _program(fn, unit, x_min, x_max, le, lo, prio, layout, domain)
             except ConfigError:
                 continue
             score = float(np.max(_errors(prog, fn, grid)))
@@ -165,11 +181,19 @@ def _search(fn: Fn, unit: str, x_min: float, x_max: float, raw: tuple[float, int
     return best[1]
 
 
+def _probe(unit: str) -> LutProgram:
+    """A stand-in carrying only the unit (lut_inputs looks at nothing else)."""
+    return LutProgram(unit=unit, field_values={}, le=np.zeros(LE_ENTRIES, np.int16),
+                      lo=np.zeros(LO_ENTRIES, np.int16))
+
+
 def program_fp16(fn: Fn, x_min: float, x_max: float, *, unit: str = "SDP", layout: str = "hybrid",
-                 density: tuple[float, float] | None = None) -> LutProgram:
+                 density: tuple[float, float] | None = None,
+                 domain: tuple[float | None, float | None] = (None, None)) -> LutProgram:
     """Program the LUT at FP16 to approximate fn over [x_min, x_max] (module docstring for the layouts).
-    density=(a, b) fixes the density table's range instead of searching it ("le_density" or "lo_density").
-    Raises ConfigError when no placement satisfies the FP16 Limitation rules."""
+    density=(a, b) fixes the density table's range instead of searching it ("le_density" or "lo_density");
+    domain=(lo, hi) is where fn is defined (error reports sample nothing outside it). Raises ConfigError
+    when no placement satisfies the FP16 Limitation rules."""
     if layout not in _LAYOUTS:
         raise ValueError(f"layout must be one of {_LAYOUTS}, got {layout!r}")
     if not x_max > x_min:
@@ -177,16 +201,16 @@ def program_fp16(fn: Fn, x_min: float, x_max: float, *, unit: str = "SDP", layou
     lo_raw, le_raw = _raw(x_min, x_max, 8), _raw(x_min, x_max, 6)
     if layout == "lo_only":   # LE spans the same range 4x coarser: only-LE hits never happen
         return _program(fn, unit, x_min, x_max, (lo_raw[0], lo_raw[1] + 2), lo_raw,
-                        {"uflow": 1, "oflow": 1, "hybrid": 1}, layout)
+                        {"uflow": 1, "oflow": 1, "hybrid": 1}, layout, domain)
     if density is not None:
         if layout == "lo_density":
-            return _program(fn, unit, x_min, x_max, le_raw, _raw(*density, 8), _LO_DENSITY, layout)
-        return _program(fn, unit, x_min, x_max, _raw(*density, 6), lo_raw, _LE_DENSITY, "le_density")
+            return _program(fn, unit, x_min, x_max, le_raw, _raw(*density, 8), _LO_DENSITY, layout, domain)
+        return _program(fn, unit, x_min, x_max, _raw(*density, 6), lo_raw, _LE_DENSITY, "le_density", domain)
     found = []
     if layout in ("hybrid", "le_density"):
-        found.append(_search(fn, unit, x_min, x_max, lo_raw, 6, "le_density"))
+        found.append(_search(fn, unit, x_min, x_max, lo_raw, 6, "le_density", domain))
     if layout in ("hybrid", "lo_density"):
-        found.append(_search(fn, unit, x_min, x_max, le_raw, 8, "lo_density"))
+        found.append(_search(fn, unit, x_min, x_max, le_raw, 8, "lo_density", domain))
     return min(found, key=lambda p: error_report(p, fn, margin=0.0).max_lsb)
 
 
@@ -201,4 +225,13 @@ def tanh_fp16(*, unit: str = "SDP", x_range: tuple[float, float] = (-8.0, 8.0),
     return program_fp16(tanh_fn, *x_range, unit=unit, layout=layout)
 
 
-__all__ = ["FP16", "error_report", "fp16_inputs", "lut_output", "program_fp16", "sigmoid_fp16", "tanh_fp16"]
+def lrn_fp16(*, k: float = 1.0, alpha: float = 1e-4, beta: float = 0.75, size: int = 5,
+             s_max: float = 2.0 ** 24, layout: str = "hybrid") -> LutProgram:
+    """CDP LRN at FP16: (k + alpha/size * s)^-beta over FP32 square sums s in [0, s_max] (the integer
+    helper's range); the error on CDP's FP16 output of the LUT."""
+    return program_fp16(lrn_fn(k, alpha, beta, size), 0.0, s_max, unit="CDP", layout=layout,
+                        domain=(0.0, None))
+
+
+__all__ = ["FP16", "error_report", "fp16_inputs", "lrn_fp16", "lut_output", "program_fp16", "sigmoid_fp16",
+           "tanh_fp16"]

@@ -1,6 +1,6 @@
 """LUT precision report: sigmoid and tanh (SDP, 16-bit output) and LRN (CDP) programmed by
 models/lut_program.py, hybrid configurations against one 257-entry linear table over the same range; and
-sigmoid and tanh at FP16 (models/lut_fp16_program.py: FP16 data in, the SDP's FP16 output) next to them.
+sigmoid, tanh and LRN at FP16 (models/lut_fp16_program.py: FP16 data in, the unit's FP16 output) next to them.
 
 Prints the maximum and mean error in output LSBs of 2^-15 (inside the range, and the maximum beyond it) and
 writes reports/lut_<fn>.png (integer LUTs): the function and LUT outputs, which table covers which input, and
@@ -55,7 +55,8 @@ def cases() -> list[Case]:
         Case("lrn", lp.lrn_fn(), ((lambda: lp.lrn(layout="lo_only"), False),
                                   (lambda: lp.lrn(), True),
                                   (lambda: lp.lrn(le_mode="exponent"), False),
-                                  (lambda: lp.lrn(layout="le_density"), False)), log_x=True),
+                                  (lambda: lp.lrn(layout="le_density"), False)), log_x=True,
+             fp16=((lambda: fp.lrn_fp16(layout="lo_only"), False), (lambda: fp.lrn_fp16(), True))),
     ]
 
 
@@ -204,9 +205,10 @@ def run(out_dir: Path | None) -> tuple[str, list[Path]]:
     notes = ("errors: |LUT output - f(x) * out_scale| over integer LUT inputs; range = the programmed "
              "[x_min, x_max], beyond = 25% of its width past either end (inside the function's domain); "
              "out_scale 2^15 (16-bit entries).\n"
-             "FP16 rows: every FP16 input in the same spans, the SDP's FP16 output (LUT in FP17, widened to "
-             "FP32, rounded to FP16) against f(x), in the same units of 2^-15: an FP16 ulp near 1 is 16 of "
-             "them, and the LUT's FP17 weights and products keep 11 significant bits.")
+             "FP16 rows: the same spans, every FP16 input (SDP) or 2^18 FP32 square sums (CDP), the unit's "
+             "FP16 output (LUT in FP17; SDP widens it to FP32 first) against f(x), in the same units of "
+             "2^-15: an FP16 ulp near 1 is 16 of them, and the LUT's FP17 arithmetic keeps 11 significant "
+             "bits.")
     return text + "\n" + notes, written
 
 

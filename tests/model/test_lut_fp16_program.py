@@ -23,12 +23,17 @@ def test_lo_only_table_holds_f_at_its_positions_and_fp32_bounds() -> None:
     assert slope == pytest.approx(float(lp.sigmoid_fn(16.0) * (1 - lp.sigmoid_fn(16.0))), abs=2.0 ** -24)
 
 
-@pytest.mark.parametrize("build, fn, limit", [(fp.sigmoid_fp16, lp.sigmoid_fn, 24.0),
-                                              (fp.tanh_fp16, lp.tanh_fn, 25.0)])
-def test_fp16_sigmoid_and_tanh_precision(build: object, fn: lp.Fn, limit: float) -> None:
-    prog = build(layout="lo_density")  # type: ignore[operator]
-    rep = fp.error_report(prog, fn)
-    assert rep.max_lsb <= limit and rep.beyond_max_lsb <= 1.0
+def test_fp16_sigmoid_precision_with_the_searched_density_table() -> None:
+    rep = fp.error_report(fp.sigmoid_fp16(layout="lo_density"), lp.sigmoid_fn)
+    assert rep.max_lsb <= 24.0 and rep.beyond_max_lsb <= 1.0
+
+
+def test_fp16_tanh_and_lrn_precision() -> None:
+    tanh = fp.program_fp16(lp.tanh_fn, -8.0, 8.0, layout="lo_density", density=(-4.6875, 3.3125))
+    assert fp.error_report(tanh, lp.tanh_fn).max_lsb <= 25.0
+    lrn = fp.program_fp16(lp.lrn_fn(), 0.0, 2.0 ** 24, unit="CDP", layout="lo_density",
+                          density=(0.0, 2.0 ** 20), domain=(0.0, None))
+    assert lrn.lut_config().unit == "CDP" and fp.error_report(lrn, lp.lrn_fn()).max_lsb <= 64.0
 
 
 def test_density_range_is_kept() -> None:
