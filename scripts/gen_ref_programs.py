@@ -40,9 +40,10 @@ from scripts.ref_programs.common import GOLDEN, UNREAD, Program, dat_text, write
 # sdpfp16: SDP at FP16 (FP16 or INT16 out)
 # cdpfp16: CDP at FP16 (reads back the LUT, NaN and infinity counters)
 # sdplutfp16: SDP at FP16 with the EW LUT (reads back the statistics)
+# lutfn: the FP16 LUT helper's sigmoid/tanh (SDP) and LRN (CDP) tables
 # sdpcvt: SDP INT16 -> FP16 (reads back the saturation and NaN counters); FP16 -> INT8 and INT8 -> FP16 are
 # refused (models/sdp.py advisories: NVIDIA's RTL hangs on the one and misplaces the other's output)
-UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16", "sdpfp16", "cdpfp16", "sdplutfp16", "sdpcvt")
+UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16", "sdpfp16", "cdpfp16", "sdplutfp16", "sdpcvt", "lutfn")
 NVIDIA_BRANCH = "nvdlav1"
 MIRROR = Path("/work/.mirror/nvdla+hw/repo")
 TRACES = ROOT / "traces"
@@ -74,6 +75,9 @@ def make_program(unit: str, seed: int, index: int) -> Program:
         from scripts.ref_programs.sdp_fp16 import READS
         prog = sdp_program(rng, name, precisions=(("INT16", "FP16"),))
         prog.reads = [r for r in READS if "NAN_OUTPUT" in r[1] or "SATURATION" in r[1]]
+    elif unit == "lutfn":
+        from scripts.ref_programs.lut_fn import lut_fn_program
+        prog = lut_fn_program(rng, name, index)
     elif unit == "cdpfp16":
         from scripts.ref_programs.cdp_fp16 import cdp_fp16_program
         prog = cdp_fp16_program(rng, name)
@@ -159,14 +163,16 @@ def _blob_sha1(data: bytes) -> str:
 
 
 def _made_by(folder: Path) -> str:
-    """The generate command that writes this program (from the comments of its input.txn)."""
+    """The generate command that writes this program: its series (the folder name's unit) and the seed and
+    index written into its input.txn."""
     text = (folder / "input.txn").read_text()
 
     def about(key: str) -> str:
         m = re.search(rf"^# {key} = (\S+)$", text, re.M)
         return m.group(1) if m else "?"
 
-    return (f"scripts/gen_ref_programs.py generate --unit {about('unit').lower()} --seed {about('seed')} "
+    unit = folder.name.rsplit("_", 2)[0]
+    return (f"scripts/gen_ref_programs.py generate --unit {unit} --seed {about('seed')} "
             f"(program {about('index')})")
 
 
