@@ -68,7 +68,8 @@ def test_each_unit_has_its_int16_programs(unit: str, least: int) -> None:
     assert len(found) >= least, f"{len(found)} INT16 {unit} programs under {REF}, expected >= {least}"
 
 
-@pytest.mark.parametrize("unit, least", [("pdpfp16", 100), ("sdpfp16", 100)])
+@pytest.mark.parametrize("unit, least", [("pdpfp16", 100), ("sdpfp16", 100), ("cdpfp16", 60),
+                                           ("sdplutfp16", 40), ("sdpcvt", 40)])
 def test_each_unit_has_its_fp16_programs(unit: str, least: int) -> None:
     found = [f for f in FOLDERS if f.parent.name == "fp16" and f.name.startswith(f"{unit}_")]
     assert len(found) >= least, f"{len(found)} FP16 {unit} programs under {REF}, expected >= {least}"

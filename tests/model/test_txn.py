@@ -143,9 +143,9 @@ def test_a_precision_the_model_lacks_skips_naming_the_field(tmp_path: Path) -> N
     _write_identity_trace(tmp_path / "fp16")
     txn = tmp_path / "fp16" / "input.txn"
     fmt = csb_word("CDP", "D_DATA_FORMAT")
-    txn.write_text(txn.read_text() + f"write_reg {fmt:#010x} 0x2\n")  # CDP FP16: not modelled yet
+    txn.write_text(txn.read_text() + f"write_reg {fmt:#010x} 0x3\n")  # no precision: the model lacks it
     result = replay_on_model(tmp_path / "fp16")
-    assert result.message.startswith("SKIP: needs FP16: CDP.D_DATA_FORMAT.INPUT_DATA_TYPE at ")
+    assert result.message.startswith("SKIP: needs precision 3: CDP.D_DATA_FORMAT.INPUT_DATA_TYPE at ")
     assert f"input.txn:{len(txn.read_text().splitlines())}" in result.message
 
 
