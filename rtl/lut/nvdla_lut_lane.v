@@ -6,21 +6,21 @@
 // table flops and the stable configuration, and every output is a register (no combinational path across).
 `include "nvdla_lut_cfg.vh"
 module nvdla_lut_lane #(
-    parameter IN_W     = 32,
-    parameter CFG_W    = 32,
-    parameter SDP      = 1,
-    parameter LE_DEPTH = 65,
-    parameter LO_DEPTH = 257,
-    parameter OUT_W    = (SDP != 0) ? 32 : 16
+    parameter IN_W     = 32,                       // sample width
+    parameter CFG_W    = 32,                       // START/END width (32 SDP, 38 CDP)
+    parameter SDP      = 1,                        // 1: SDP's pipeline and statistics, 0: CDP's
+    parameter LE_DEPTH = 65,                       // LE table entries
+    parameter LO_DEPTH = 257,                      // LO table entries
+    parameter OUT_W    = (SDP != 0) ? 32 : 16      // output width
 ) (
     input  wire                         clk,
     input  wire                         rst_n,
     input  wire [4:0]                   en,        // stage enables S1..S5
-    input  wire [`LUT_CFG_W(CFG_W)-1:0] lut_cfg,
-    input  wire [LE_DEPTH*16-1:0]       le_q,
-    input  wire [LO_DEPTH*16-1:0]       lo_q,
-    input  wire [IN_W-1:0]              x,
-    output wire [OUT_W-1:0]             y,
+    input  wire [`LUT_CFG_W(CFG_W)-1:0] lut_cfg,   // the LUT_CFG sub-bundle (rtl/gen/nvdla_lut_cfg.vh)
+    input  wire [LE_DEPTH*16-1:0]       le_q,      // LE table entries (nvdla_lut_ram)
+    input  wire [LO_DEPTH*16-1:0]       lo_q,      // LO table entries
+    input  wire [IN_W-1:0]              x,         // the sample, taken with en[0]
+    output wire [OUT_W-1:0]             y,         // the result (S5 register)
     output wire [11:0]                  dbg,       // {table (1: LO), uflow, oflow, index[8:0]}
     output wire [4:0]                   cls_q      // {hybrid, oflow, uflow, lo_hit, le_hit} counter classes
 );
@@ -36,6 +36,14 @@ module nvdla_lut_lane #(
     localparam MB_W   = (FRAC_W + 1 > 16) ? FRAC_W + 1 : 16;     // scale, or the unsigned fraction
     localparam [IDX_W-1:0] LE_LAST = LE_DEPTH - 1;
     localparam [IDX_W-1:0] LO_LAST = LO_DEPTH - 1;
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (IN_W < 1 || CFG_W < 1 || LE_DEPTH < 2 || LO_DEPTH < 2 || LE_DEPTH > 512 || LO_DEPTH > 512) begin
+            $display("ERROR: nvdla_lut_lane %m: IN_W, CFG_W >= 1, 2 <= LE_DEPTH, LO_DEPTH <= 512");
+            $finish;
+        end
+    end
 
     // ---------------------------------------------------------------- configuration
     wire             cfg_le_function          = lut_cfg[`LUT_CFG_LE_FUNCTION];      // 0: exponent, 1: linear

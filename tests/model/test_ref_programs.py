@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from models.replay import replay_on_model
+from models.replay import replay_on_own_config
 
 REF = Path(__file__).resolve().parents[2] / "traces" / "nv_full_ref"
 GOLDEN = "output.dat"
@@ -39,7 +39,7 @@ def _param(folder: Path) -> object:
 @pytest.mark.skipif(not FOLDERS, reason=f"no programs under {REF}")
 @pytest.mark.parametrize("folder", [_param(f) for f in FOLDERS])
 def test_program_matches_nvidia_rtl(folder: Path) -> None:
-    res = replay_on_model(folder)
+    res = replay_on_own_config(folder)
     assert res.passed, res.message
 
 
