@@ -20,7 +20,11 @@ INT16 (nvdlav1 cmod/cdp/NV_NVDLA_cdp.cpp lookup_lut, cdp_icvt/cdp_ocvt at INT16)
 widths (`Widths`): two-byte elements (an atom holds atom_bytes / 2), DATIN_OFFSET int16, a 17-bit input
 convertor result, squares of 33 bits summed in the 38-bit LUT input, the LUT result times x17 (33 bits),
 DATOUT_OFFSET 32 bits and the output saturated to int16. The LUT's INDEX_SELECT/OFFSET ranges are the
-INT16 rows of seed 001 (models/lut.py).
+INT16 rows of seed 001 (models/lut.py). The interpolator carries 8 lanes, of which a 16-bit layer uses 4: the
+other 4 look "both hit" and D_PERF_LUT_HYBRID counts them too, one more per element (NVIDIA's nv_full RTL,
+NV_NVDLA_CDP_DP_intp.v both_hybrid_flag; checked by the traces/nv_full_ref programs).
+
+FP16 is models/cdp_fp16.py (floats from the input to the output, the LUT at FP16: models/lut_fp16.py).
 """
 
 from __future__ import annotations
@@ -40,8 +44,8 @@ from models.precision import ConvertorParams, as_signed, convert
 
 IntArray = NDArray[np.int64]
 
-INT8, INT16 = 0, 1
-PRECISION_NAMES = {INT8: "INT8", INT16: "INT16"}
+INT8, INT16, FP16 = 0, 1, 2
+PRECISION_NAMES = {INT8: "INT8", INT16: "INT16", FP16: "FP16"}
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,8 @@ class Widths:
     out_bits: int          # the output element
 
 
-WIDTHS = {INT8: Widths(1, 8, 9, 25, 8), INT16: Widths(2, 16, 17, 32, 16)}
+# FP16 (models/cdp_fp16.py) uses none of the convertor widths; its registers have INT16's.
+WIDTHS = {INT8: Widths(1, 8, 9, 25, 8), INT16: Widths(2, 16, 17, 32, 16), FP16: Widths(2, 16, 17, 32, 16)}
 
 
 def _field(fields: Mapping[str, Mapping[str, int]], unit: str, name: str, default: int = 0) -> int:
@@ -90,6 +95,7 @@ class CdpConfig:
     dst_ram_mc: bool = True   # CDP DST_RAM_TYPE
     precision: int = INT8     # D_DATA_FORMAT.INPUT_DATA_TYPE (= CDP_RDMA INPUT_DATA)
     int8_lut: str = "narrow"  # the configuration's cdp_int8_lut (lut_lanes)
+    nan_to_zero: bool = False  # D_NAN_FLUSH_TO_ZERO (FP16 only)
 
     @classmethod
     def from_fields(cls, fields: Mapping[str, Mapping[str, int]], atom_bytes: int = 8,
@@ -144,6 +150,7 @@ class CdpConfig:
             dst_ram_mc=bool(c("D_DST_DMA_CFG.DST_RAM_TYPE", 1)),
             precision=precision,
             int8_lut=int8_lut,
+            nan_to_zero=bool(c("D_NAN_FLUSH_TO_ZERO.NAN_TO_ZERO")) and precision == FP16,
         )
         validate(cfg)
         return cfg
@@ -237,6 +244,10 @@ class CdpResult:
     hybrid: int
     lut: LutResult | None = None
     """The LUT lookup with its per-element debug arrays."""
+    nan_input: int = 0
+    inf_input: int = 0
+    nan_output: int = 0
+    """FP16: NaN and infinite lanes read (padding lanes included) and NaN lanes written, this layer's."""
 
     @property
     def lut_counts(self) -> dict[str, int]:
@@ -295,14 +306,19 @@ def lut_lanes(cfg: CdpConfig, channels: int) -> IntArray:
 
 def cdp_compute(cube: ArrayLike, cfg: CdpConfig) -> CdpResult:
     """LRN on a cube [c, h, w] of the precision (c: at least CHANNEL; normally the padded channel count)."""
+    if cfg.precision == FP16:
+        from models.cdp_fp16 import cdp_fp16_result
+        return cdp_fp16_result(cube, cfg)
     x9 = input_convert(cube, cfg)
     lut_in = x9 if cfg.sqsum_bypass else square_sum(x9, cfg.local_size)
     looked = lut_lookup(lut_in, cfg.lut, lut_lanes(cfg, lut_in.shape[0]))
     v = looked.output if cfg.mul_bypass else looked.output * x9
     out, sat = output_convert(v, cfg)
     dtype = np.int8 if cfg.widths.out_bits == 8 else np.int16
+    # at INT16 the interpolator's 4 unused lanes of 8 count as hybrid too (one per element)
+    hybrid = looked.hybrid + (looked.output.size if cfg.widths.elem_bytes == 2 else 0)
     return CdpResult(out.astype(dtype), sat, looked.le_hit, looked.lo_hit, looked.uflow_count,
-                     looked.oflow_count, looked.hybrid, looked)
+                     looked.oflow_count, hybrid, looked)
 
 
 def run_cdp(cfg: CdpConfig, mem: object, sec_mem: object | None = None) -> CdpResult:

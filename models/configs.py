@@ -187,10 +187,10 @@ def _load(name: str) -> Configuration:
     return parse(path)
 
 
-def for_trace_folder(folder: Path, fallback: str = DEFAULT) -> Configuration:
-    """The configuration a trace runs on: $CONFIG when set, else the nearest enclosing folder named after a
-    configuration (traces/nv_large/... runs on nv_large), else `fallback` (the trace format's)."""
-    if os.environ.get("CONFIG"):
+def for_trace_folder(folder: Path, fallback: str = DEFAULT, env: bool = True) -> Configuration:
+    """The configuration a trace runs on: $CONFIG when set (and `env`), else the nearest enclosing folder
+    named after a configuration (traces/nv_large/... runs on nv_large), else `fallback` (the format's)."""
+    if env and os.environ.get("CONFIG"):
         return load()
     known = set(names())
     for part in reversed(folder.resolve().parts):

@@ -123,7 +123,7 @@ def _check_description(width: int, height: int, channels: int, local_size: int, 
 
 def _fields(width: int, height: int, channels: int, local_size: int, sqsum_bypass: bool, mul_bypass: bool,
             datin: Convertor, datout: Convertor, lut: LutConfig, src: Surface, dst: Surface,
-            perf: bool, precision: int) -> dict[str, dict[str, int]]:
+            perf: bool, precision: int, nan_to_zero: bool) -> dict[str, dict[str, int]]:
     rdma = {
         "D_DATA_CUBE_WIDTH.WIDTH": width - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": height - 1,
         "D_DATA_CUBE_CHANNEL.CHANNEL": channels - 1,
@@ -150,6 +150,8 @@ def _fields(width: int, height: int, channels: int, local_size: int, sqsum_bypas
         "D_PERF_ENABLE.DMA_EN": int(perf), "D_PERF_ENABLE.LUT_EN": int(perf),
         **lut_fields(lut),
     }
+    if PRECISION_NAMES[precision] == "FP16":
+        cdp["D_NAN_FLUSH_TO_ZERO.NAN_TO_ZERO"] = int(nan_to_zero)
     return {"CDP": cdp, "CDP_RDMA": rdma}
 
 
@@ -163,22 +165,26 @@ def _check_placement(cfg: CdpConfig) -> None:
 def cdp_layer(width: int, height: int, channels: int, *, local_size: int = 5, sqsum_bypass: bool = False,
               mul_bypass: bool = False, datin: Convertor = Convertor(), datout: Convertor = Convertor(),
               lut: LutConfig | LutProgram, src: Surface, dst: Surface, group: int = 0, load_lut: bool = True,
-              perf: bool = True, precision: str = "INT8") -> CdpProgram:
+              perf: bool = True, precision: str = "INT8", nan_to_zero: bool = False) -> CdpProgram:
     """Validate one LRN layer and return its register program (see the module docstring).
 
     `lut` is the LUT the layer uses, tables included (a LutConfig, or a models.lut_program LutProgram);
     its tables and S_LUT_* registers are written unless load_lut=False. `perf` sets D_PERF_ENABLE
     (DMA_EN, LUT_EN) as the KMD does with statistics enabled; the LUT counters count either way.
+    `nan_to_zero` (FP16 only: D_NAN_FLUSH_TO_ZERO, written at FP16) flushes NaN inputs to +0.
     """
+    if nan_to_zero and precision != "FP16":
+        raise ConfigError("CDP driver: NaN flush to zero is an FP16 setting", {"precision": precision})
     lut_cfg = lut.lut_config() if isinstance(lut, LutProgram) else lut
     _check_description(width, height, channels, local_size, datin, datout, lut_cfg, group, precision)
     fields = _fields(width, height, channels, local_size, sqsum_bypass, mul_bypass, datin, datout, lut_cfg,
-                     src, dst, perf, PRECISIONS[precision])
+                     src, dst, perf, PRECISIONS[precision], nan_to_zero)
     for unit, unit_fields in fields.items():
         check_fits(unit, unit_fields)
     cfg = CdpConfig.from_fields(fields, ATOM_BYTES, (lut_cfg.le, lut_cfg.lo), configs.load().precisions,
                                 configs.load().cdp_int8_lut)
     _check_placement(cfg)
-    writes = lut_unit_writes("CDP", fields, group, rdma_order=_RDMA_ORDER, unit_order=_CDP_ORDER,
+    order = _CDP_ORDER + (("D_NAN_FLUSH_TO_ZERO",) if precision == "FP16" else ())
+    writes = lut_unit_writes("CDP", fields, group, rdma_order=_RDMA_ORDER, unit_order=order,
                              lut_order=_LUT_ORDER, lut=lut_cfg if load_lut else None)
     return CdpProgram(group, fields, cfg, tuple(writes))

@@ -221,8 +221,8 @@ def _check_dma(letter: str, dma: OperandDma) -> None:
 def _check_lut(lut: LutConfig) -> None:
     if lut.unit != "SDP":
         raise ConfigError("SDP driver: the LUT must be an SDP LUT (32-bit START/END)", {"unit": lut.unit})
-    for reg in ("le_start", "le_end", "lo_start", "lo_end"):
-        _check_range(f"LUT_{reg.upper()}", getattr(lut, reg), 32, True)
+    for reg in ("le_start", "le_end", "lo_start", "lo_end"):   # FP32 bit patterns at FP16
+        _check_range(f"LUT_{reg.upper()}", getattr(lut, reg), 32, lut.precision != "FP16")
     for reg in ("le_index_offset", "le_index_select", "lo_index_select"):
         _check_range(f"LUT_{reg.upper()}", getattr(lut, reg), 8, True)
     for table in ("le", "lo"):
@@ -331,6 +331,10 @@ def _fields(width: int, height: int, channels: int, parts: _Parts, lut: LutConfi
     }
     for (letter, blk), dma in zip(_DMAS, parts.dmas, strict=True):
         rdma |= _dma_fields(letter, blk, dma)
+    if parts.in_precision == PRECISIONS["FP16"]:
+        # the FP16 input's NaN and infinity counters are SDP_RDMA's (MRDMA), enabled there
+        rdma |= {"D_PERF_ENABLE.PERF_DMA_EN": int(parts.perf),
+                 "D_PERF_ENABLE.PERF_NAN_INF_COUNT_EN": int(parts.perf)}
     sdp = {
         "D_DATA_CUBE_WIDTH.WIDTH": width - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": height - 1,
         "D_DATA_CUBE_CHANNEL.CHANNEL": channels - 1,
@@ -377,8 +381,13 @@ def _check_lut_use(cfg: SdpConfig, lut: LutConfig | None) -> None:
     if lut is None:
         raise ConfigError("SDP driver: the EW LUT is not bypassed, so the layer needs a LUT (lut=...)",
                           {"EW_LUT_BYPASS": 0})
+    precision = PRECISION_NAMES[cfg.in_precision]
+    if (lut.precision == "FP16") != (precision == "FP16"):
+        raise ConfigError(f"SDP driver: the LUT must be made for the layer's {precision} data (FP16 and the "
+                          "integers interpret START/END, the slopes and the entries differently)",
+                          {"lut": lut.precision, "PROC_PRECISION": precision})
     # The seed's LUT rules, on the fields as written (the model checks them only when the LUT runs).
-    LutConfig.from_fields({"SDP": lut_fields(lut)}, "SDP", (lut.le, lut.lo))
+    LutConfig.from_fields({"SDP": lut_fields(lut)}, "SDP", (lut.le, lut.lo), precision)
 
 
 def _cubes(cfg: SdpConfig) -> dict[str, CubeLayout]:
@@ -463,6 +472,7 @@ def sdp_layer(width: int, height: int, channels: int, *, bs: XBlock = BYPASSED_X
     _check_lut_use(cfg, lut_cfg)
     check_memory_layout(cfg)
     _check_placement(cfg)
-    writes = lut_unit_writes("SDP", fields, group, rdma_order=_RDMA_ORDER, unit_order=_SDP_ORDER,
+    rdma_order = _RDMA_ORDER + (("D_PERF_ENABLE",) if in_precision == "FP16" else ())
+    writes = lut_unit_writes("SDP", fields, group, rdma_order=rdma_order, unit_order=_SDP_ORDER,
                              lut_order=_LUT_ORDER, lut=lut_cfg if load_lut else None)
     return SdpProgram(group, fields, cfg, tuple(writes), lut_cfg)

@@ -69,12 +69,16 @@ INPUT_BITS = {"CDP": 38, "SDP": 32}
 
 # Seed 001, Limitation / LUT, per (unit, precision): the INT16 rows widen CDP's (its square sums of 17-bit
 # values need more index bits); SDP's are the same at INT8 and INT16.
+# The FP16 rows are the same for both units (START/END are FP32 there: models/lut_fp16.py).
 _LE_SELECT_RANGE = {("SDP", "INT8"): (-6, 25), ("CDP", "INT8"): (-6, 15),
-                    ("SDP", "INT16"): (-6, 25), ("CDP", "INT16"): (-6, 31)}
+                    ("SDP", "INT16"): (-6, 25), ("CDP", "INT16"): (-6, 31),
+                    ("SDP", "FP16"): (-128, 121), ("CDP", "FP16"): (-128, 121)}
 _LO_SELECT_RANGE = {("SDP", "INT8"): (-8, 23), ("CDP", "INT8"): (-8, 13),
-                    ("SDP", "INT16"): (-8, 23), ("CDP", "INT16"): (-8, 29)}
+                    ("SDP", "INT16"): (-8, 23), ("CDP", "INT16"): (-8, 29),
+                    ("SDP", "FP16"): (-128, 119), ("CDP", "FP16"): (-128, 119)}
 _LE_OFFSET_RANGE = {("SDP", "INT8"): (-64, 31), ("CDP", "INT8"): (-64, 20),
-                    ("SDP", "INT16"): (-64, 31), ("CDP", "INT16"): (-64, 36)}
+                    ("SDP", "INT16"): (-64, 31), ("CDP", "INT16"): (-64, 36),
+                    ("SDP", "FP16"): (-126, 127), ("CDP", "FP16"): (-126, 127)}
 
 
 def _empty_table(n: int) -> NDArray[np.int16]:
@@ -83,7 +87,10 @@ def _empty_table(n: int) -> NDArray[np.int16]:
 
 @dataclass(frozen=True)
 class LutConfig:
-    """The LUT registers as signed values, plus the two tables (raw 16-bit entries read as int16)."""
+    """The LUT registers as signed values, plus the two tables (raw 16-bit entries read as int16).
+
+    At FP16 (precision "FP16") START/END hold FP32 bit patterns (0 .. 2^32-1), the slope scales and the
+    entries FP16 bit patterns (read as int16), and the slope shifts are unused."""
 
     le_function: int = LINEAR
     le_index_offset: int = 0
@@ -146,6 +153,9 @@ class LutConfig:
             return int(f.get(name, default))
 
         def wide(reg: str) -> int:
+            if precision == "FP16":   # FP32 bits; CDP's HIGH part is not used
+                return g(f"S_LUT_{reg}.LUT_{reg}" if unit == "SDP" else f"S_LUT_{reg}_LOW.LUT_{reg}_LOW") \
+                    & 0xFFFFFFFF
             if unit == "SDP":
                 return int(as_signed(g(f"S_LUT_{reg}.LUT_{reg}"), 32))
             low = g(f"S_LUT_{reg}_LOW.LUT_{reg}_LOW") & 0xFFFFFFFF
@@ -190,6 +200,9 @@ def validate(cfg: LutConfig) -> None:
     if not lo_min <= cfg.lo_index_select <= lo_max:
         raise ConfigError(f"{u} LUT: LO_INDEX_SELECT must be in [{lo_min}, {lo_max}] ({prec})",
                           {"LO_INDEX_SELECT": cfg.lo_index_select})
+    if prec == "FP16":
+        _validate_fp16(cfg)
+        return
     if cfg.lo_end - cfg.lo_start != 1 << (cfg.lo_index_select + 8):
         raise ConfigError(f"{u} LUT: LO_END-LO_START == 1<<(LO_INDEX_SELECT+8)",
                           {"LO_START": cfg.lo_start, "LO_END": cfg.lo_end,
@@ -214,6 +227,43 @@ def validate(cfg: LutConfig) -> None:
                           {"LE_FUNCTION": cfg.le_function})
 
 
+def _fp32(bits: int) -> float:
+    return float(np.uint32(bits & 0xFFFFFFFF).view(np.float32))
+
+
+def _validate_fp16(cfg: LutConfig) -> None:
+    """Seed 001's FP16 rows: START/END are FP32 with END = START + 2^(SELECT + 6|8) exactly, which needs
+    START < 2^(SELECT + 30|32) (NaN starts are refused: NVIDIA's RTL asserts against them)."""
+    u = cfg.unit
+    tables = [("LO", cfg.lo_start, cfg.lo_end, cfg.lo_index_select, 8)]
+    if cfg.le_function == LINEAR:
+        le_min, le_max = _LE_SELECT_RANGE[(u, "FP16")]
+        if not le_min <= cfg.le_index_select <= le_max:
+            raise ConfigError(f"{u} LUT: LE_INDEX_SELECT must be in [{le_min}, {le_max}] (FP16, linear mode)",
+                              {"LE_INDEX_SELECT": cfg.le_index_select})
+        tables.append(("LE", cfg.le_start, cfg.le_end, cfg.le_index_select, 6))
+    elif cfg.le_function == EXPONENT:
+        off_min, off_max = _LE_OFFSET_RANGE[(u, "FP16")]
+        if not off_min <= cfg.le_index_offset <= off_max:
+            raise ConfigError(f"{u} LUT: LE_INDEX_OFFSET must be in [{off_min}, {off_max}] "
+                              "(FP16, exponential mode)", {"LE_INDEX_OFFSET": cfg.le_index_offset})
+    else:
+        raise ConfigError(f"{u} LUT: LE_FUNCTION must be EXPONENT (0) or LINEAR (1)",
+                          {"LE_FUNCTION": cfg.le_function})
+    if np.isnan(_fp32(cfg.le_start)) or np.isnan(_fp32(cfg.lo_start)):
+        raise ConfigError(f"{u} LUT: LE_START and LO_START must not be NaN (FP16)",
+                          {"LE_START": cfg.le_start, "LO_START": cfg.lo_start})
+    for name, start, end, select, log_steps in tables:
+        s, e = _fp32(start), _fp32(end)
+        if not s < 2.0 ** (select + 24 + log_steps):
+            raise ConfigError(f"{u} LUT: {name}_START < pow(2, {name}_INDEX_SELECT+{24 + log_steps}) (FP16)",
+                              {f"{name}_START": s, f"{name}_INDEX_SELECT": select})
+        if e - s != 2.0 ** (select + log_steps):
+            raise ConfigError(f"{u} LUT: {name}_END = {name}_START + pow(2, {name}_INDEX_SELECT+{log_steps}) "
+                              "(FP16, FP32 values)", {f"{name}_START": s, f"{name}_END": e,
+                                                      f"{name}_INDEX_SELECT": select})
+
+
 def advisories(cfg: LutConfig) -> list[str]:
     """Rules the seed states but hardware does not depend on, so they are reported instead of raised.
 
@@ -222,6 +272,14 @@ def advisories(cfg: LutConfig) -> list[str]:
     exponential LE table with LE_END-LE_START = 18, LE_INDEX_OFFSET = 0.
     """
     if cfg.le_function != EXPONENT:
+        return []
+    if cfg.precision == "FP16":
+        big = float(np.finfo(np.float32).max)
+        span = min(2.0 ** (cfg.le_index_offset + 64), big)
+        if _fp32(cfg.le_end) - _fp32(cfg.le_start) != span:
+            return [f"{cfg.unit} LUT: LE_END-LE_START == 1<<(LE_INDEX_OFFSET+64) in exponential mode (FP16: "
+                    f"FP32 values, FP32_MAX when larger; LE_START={_fp32(cfg.le_start)}, "
+                    f"LE_END={_fp32(cfg.le_end)}, LE_INDEX_OFFSET={cfg.le_index_offset})"]
         return []
     cap = (1 << (cfg.input_bits - 1)) - 1
     span = min(1 << max(cfg.le_index_offset + 64, 0), cap)
@@ -265,7 +323,7 @@ class LutResult:
 
 
 @dataclass(frozen=True)
-class _Side:
+class Side:
     """One table's view of every element: state (HIT/UFLOW/OFLOW), raw index and fraction.
 
     index and fraction are only meaningful where the table hits.
@@ -285,14 +343,14 @@ def _scale_fraction(raw: IntArray, width: IntArray | int, frac_bits: int) -> Int
     return np.left_shift(down, np.clip(frac_bits - w, 0, 63))
 
 
-def _state(uflow: NDArray[np.bool_], oflow: NDArray[np.bool_]) -> NDArray[np.int8]:
+def state_of(uflow: NDArray[np.bool_], oflow: NDArray[np.bool_]) -> NDArray[np.int8]:
     """HIT (0), UFLOW (1) or OFLOW (2); oflow never overlaps uflow."""
     state = uflow.view(np.int8) + oflow.view(np.int8)
     state += oflow.view(np.int8)
     return state
 
 
-def _linear(d: IntArray, select: int, entries: int, frac_bits: int, keep: IntArray | int = -1) -> _Side:
+def _linear(d: IntArray, select: int, entries: int, frac_bits: int, keep: IntArray | int = -1) -> Side:
     """`keep`: a mask of the bits of d (per element) the index and fraction are formed from."""
     uflow = d <= 0
     d = np.where(uflow, d, d & keep)
@@ -306,10 +364,10 @@ def _linear(d: IntArray, select: int, entries: int, frac_bits: int, keep: IntArr
         frac = np.zeros_like(d)
     oflow = index >= entries - 1
     oflow &= ~uflow
-    return _Side(_state(uflow, oflow), index, frac)
+    return Side(state_of(uflow, oflow), index, frac)
 
 
-def _exponent(d: IntArray, offset: int, entries: int, frac_bits: int) -> _Side:
+def _exponent(d: IntArray, offset: int, entries: int, frac_bits: int) -> Side:
     positive = d > 0
     dpos = np.where(positive, d, 1)
     # frexp is exact here: |d| < 2**53.
@@ -320,7 +378,7 @@ def _exponent(d: IntArray, offset: int, entries: int, frac_bits: int) -> _Side:
     oflow = index >= entries - 1
     oflow &= ~uflow
     below = dpos - np.left_shift(np.int64(1), lead)
-    return _Side(_state(uflow, oflow), index, _scale_fraction(below, lead, frac_bits))
+    return Side(state_of(uflow, oflow), index, _scale_fraction(below, lead, frac_bits))
 
 
 def _slope_term(delta: IntArray, scale: int, shift: int, bits: int) -> IntArray:
@@ -357,7 +415,7 @@ def _interpolate(y0: IntArray, y1: IntArray, f: IntArray, cfg: LutConfig) -> Int
     return rshift_round(y0 * ((1 << fb) - f) + y1 * f, fb)
 
 
-def _choose_lo(le: _Side, lo: _Side, cfg: LutConfig) -> NDArray[np.bool_]:
+def choose_lo(le: Side, lo: Side, cfg: LutConfig) -> NDArray[np.bool_]:
     """True where the LO table's output is taken (the priority rules)."""
     le_hit, lo_hit = le.state == HIT, lo.state == HIT
     both_u = (le.state == UFLOW) & (lo.state == UFLOW)
@@ -372,7 +430,8 @@ def _choose_lo(le: _Side, lo: _Side, cfg: LutConfig) -> NDArray[np.bool_]:
     return take
 
 
-def _counts(le: _Side, lo: _Side, state: NDArray[np.int8], cfg: LutConfig) -> tuple[int, int, int, int, int]:
+def count_states(le: Side, lo: Side, state: NDArray[np.int8],
+                 cfg: LutConfig) -> tuple[int, int, int, int, int]:
     """(le_hit, lo_hit, uflow, oflow, hybrid) as the unit's statistics counters count them."""
     le_hit, lo_hit = le.state == HIT, lo.state == HIT
     n = int(state.size)
@@ -428,7 +487,7 @@ def _lookup(xa: NDArray[np.int64], cfg: LutConfig, lanes: NDArray[np.int8]) -> L
     else:
         le = _linear(d_le, cfg.le_index_select, LE_ENTRIES, fb, _keep(kinds, "le"))
     lo = _linear(flat - _starts(cfg.lo_start, kinds), cfg.lo_index_select, LO_ENTRIES, fb, _keep(kinds, "lo"))
-    take_lo = _choose_lo(le, lo, cfg)
+    take_lo = choose_lo(le, lo, cfg)
     state = np.where(take_lo, lo.state, le.state)
     hit = state == HIT
     # Both tables in one array: LE entries 0..64, LO entries 65..321.
@@ -448,7 +507,7 @@ def _lookup(xa: NDArray[np.int64], cfg: LutConfig, lanes: NDArray[np.int8]) -> L
                 anchor, base, scale, shift = _flow_params(cfg, is_lo, flow)
                 term = _slope_term(flat[sel] - anchor, scale, shift, _SLOPE_BITS[cfg.unit])
                 out[sel] = saturate(base + term, cfg.out_bits)[0]
-    le_hit, lo_hit, n_u, n_o, n_h = _counts(le, lo, state, cfg)
+    le_hit, lo_hit, n_u, n_o, n_h = count_states(le, lo, state, cfg)
     return LutResult(
         output=out.reshape(shape), table=take_lo.view(np.int8).reshape(shape),
         index=index.reshape(shape), fraction=fraction.reshape(shape),

@@ -90,6 +90,9 @@ class LutProgram:
     domain: tuple[float | None, float | None] = (None, None)
     """Where the function is defined (an error report samples nothing outside it)."""
     notes: tuple[str, ...] = field(default=())
+    precision: str = "INT8"
+    """The data the LUT looks up ("FP16": FP32 START/END, FP16 entries and slopes; models/lut_fp16_program.py
+    programs those)."""
 
     def fields(self) -> dict[str, int]:
         """{"REG.FIELD": value} of every S_LUT_* field this program sets."""
@@ -101,7 +104,8 @@ class LutProgram:
 
     def lut_config(self) -> LutConfig:
         """The model's LutConfig (LutConfig.from_fields: raises ConfigError on a broken Limitation rule)."""
-        return LutConfig.from_fields({self.unit: self.field_values}, self.unit, (self.le, self.lo))
+        return LutConfig.from_fields({self.unit: self.field_values}, self.unit, (self.le, self.lo),
+                                     self.precision)
 
     def access_writes(self) -> list[tuple[str, int]]:
         """(register, value) writes that load both tables through S_LUT_ACCESS_CFG/DATA (seed 000)."""

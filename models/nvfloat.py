@@ -129,6 +129,11 @@ def add(fmt: Format, a: ArrayLike, b: ArrayLike) -> Bits:
     return _nan_first(fmt, a, b, out)
 
 
+def sub(fmt: Format, a: ArrayLike, b: ArrayLike) -> Bits:
+    """a - b (FpSub): b's sign bit flipped, then add, so a NaN b comes back with its sign flipped."""
+    return add(fmt, a, np.asarray(b, dtype=np.int64) ^ (np.int64(1) << (fmt.expo + fmt.mant)))
+
+
 def mul(fmt: Format, a: ArrayLike, b: ArrayLike) -> Bits:
     """a * b (FpMul): exact product, one round to nearest even, flush below the normals, saturate above."""
     a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
@@ -261,3 +266,78 @@ def fp32_to_fp16(f: ArrayLike) -> Bits:
                    np.where(e < delta - FP16.mant, FP16.join(s, 0, 0),
                             np.where(e <= delta, FP16.join(s, sub >> FP16.mant, sub), n_out)))
     return np.where(FP32.is_nan(f), FP16.join(s, FP16.emax, m & FP16.mmask), out)
+
+
+def fp17_to_fp32(f: ArrayLike) -> Bits:
+    """FP17 -> FP32 (FpWidthInc<6,10,8,23> without denormals): exact for every normal; exponent 0 with a
+    non-zero mantissa is read with an implied 1 (2^-31 x 1.mant); an infinity becomes FP32's largest finite
+    value; a NaN keeps its payload in the low mantissa bits."""
+    s, e, m = FP17.split(f)
+    zero = (e == 0) & (m == 0)
+    out = np.where(zero, FP32.join(s, 0, 0),
+                   FP32.join(s, e + FP32.bias - FP17.bias, m << (FP32.mant - FP17.mant)))
+    out = np.where(FP17.is_inf(f), FP32.largest(s), out)
+    return np.where(FP17.is_nan(f), FP32.join(s, FP32.emax, m), out)
+
+
+def fp32_to_fp17(f: ArrayLike) -> Bits:
+    """FP32 -> FP17 (FpWidthDec<8,23,6,10> without denormals): round to nearest even; too large (an infinity
+    too) saturates to the largest finite value; what would be an FP17 subnormal is 0, unless its rounding
+    carries it up to the smallest normal; a NaN keeps the low 10 bits of its mantissa."""
+    s, e, m = FP32.split(f)
+    delta = FP32.bias - FP17.bias
+    drop = FP32.mant - FP17.mant
+    full = m | (1 << FP32.mant)
+    kept, carry = _rne(full, drop)
+    norm = kept + carry                               # up to 2^11 (a carry into the exponent)
+    n_expo = e - delta + (norm >> (FP17.mant + 1))
+    n_out = np.where(n_expo >= FP17.emax, FP17.largest(s), FP17.join(s, n_expo, norm))
+    # the subnormal range: only a rounding up to 2^-30 survives (FpMantDecShiftRight's carry out)
+    shift = np.clip(delta - e + 1 + drop, drop, 40)
+    sk = full >> shift
+    guard = (full >> (shift - 1)) & 1
+    sticky = (full & ((np.int64(1) << (shift - 1)) - 1)) != 0
+    up = (sk + (guard & (sticky | ((sk & 1) == 1)).astype(np.int64))) >> FP17.mant
+    sub = np.where(up == 1, FP17.join(s, 1, 0), FP17.join(s, 0, 0))
+    out = np.where(e >= FP17.emax + delta, FP17.largest(s),
+                   np.where(e < delta - FP17.mant, FP17.join(s, 0, 0),
+                            np.where(e <= delta, sub, n_out)))
+    return np.where(FP32.is_nan(f), FP17.join(s, FP17.emax, m & FP17.mmask), out)
+
+
+def fraction_to_fp17(u: ArrayLike, width: int) -> Bits:
+    """u / 2^width as FP17 (FpFractionToFloat<width,6,10>): the fraction rounded to 11 significant bits
+    (nearest even); 0 is +0, and so is anything below 2^-30 that does not round up to it."""
+    v = np.asarray(u, dtype=np.int64) & ((np.int64(1) << width) - 1)
+    zeros = width - _bit_length(v)                    # leading zeros in `width` bits
+    full = np.int64(1) << width
+    shifted = (v << np.clip(zeros + 1, 0, width + 1)) & (full - 1)   # the leading one shifted out
+    kept, carry = _rne(shifted | full, width - FP17.mant)            # 1.mant, 11 significant bits
+    total = kept + carry
+    over = total >> (FP17.mant + 1)                   # 1.111..1 rounded up to 2.0
+    expo = FP17.bias - zeros - 1 + over
+    out = FP17.join(0, expo, np.where(over == 1, 0, total))
+    return np.where((v == 0) | ((over == 0) & (zeros >= FP17.bias - 1)), 0, out)
+
+
+def uint16_to_fp17(u: ArrayLike) -> Bits:
+    """u / 2^16 as FP17 (HLS_uint16_to_fp17)."""
+    return fraction_to_fp17(u, 16)
+
+
+def int_to_fp16(i: ArrayLike) -> Bits:
+    """A signed integer (17 bits: SDP's output convertor result) to FP16 (FpIntToFloat<17,5,10>): round to
+    nearest even, magnitudes from 65520 up saturate to the largest finite value (+-65504)."""
+    v = np.asarray(i, dtype=np.int64)
+    sign = (v < 0).astype(np.int64)
+    mag = np.abs(v)
+    width = _bit_length(mag)                          # the leading one at bit width - 1
+    drop = np.clip(width - (FP16.mant + 1), 0, 40)    # bits below the 11 significant ones
+    kept = mag >> drop
+    guard = np.where(drop > 0, (mag >> np.clip(drop - 1, 0, 40)) & 1, 0)
+    sticky = (mag & ((np.int64(1) << np.clip(drop - 1, 0, 40)) - 1)) != 0
+    total = kept + (guard & (sticky | ((kept & 1) == 1)).astype(np.int64))
+    significand = total << np.clip(FP16.mant + 1 - width, 0, FP16.mant)   # short values: shifted up
+    expo = width - 1 + FP16.bias + (total >> (FP16.mant + 1))
+    out = np.where(expo >= FP16.emax, FP16.largest(sign), FP16.join(sign, expo, significand))
+    return np.where(v == 0, 0, out)

@@ -333,10 +333,17 @@ def replay_on_model(folder: Path, config: Configuration | None = None) -> TraceR
     return replay(folder, ModelTarget(config or trace_config(folder)))
 
 
-def trace_config(folder: Path) -> Configuration:
-    """The configuration a trace runs on: $CONFIG, else its folder's name, else its format's (`.txn`:
-    nv_full's traceplayer, `.cfg`: the default)."""
+def replay_on_own_config(folder: Path) -> TraceResult:
+    """Replay on the model of the trace's own configuration (its folder's or format's), whatever $CONFIG the
+    run is at: for checks of a given trace set (NVIDIA's nv_full programs are nv_full's under any CONFIG)."""
+    return replay_on_model(folder, trace_config(folder, env=False))
+
+
+def trace_config(folder: Path, env: bool = True) -> Configuration:
+    """The configuration a trace runs on: $CONFIG (when `env`), else its folder's name, else its format's
+    (`.txn`: nv_full's traceplayer, `.cfg`: the default). env=False: the trace's own configuration, for
+    checks of a trace set whatever configuration the run is at."""
     from models import txn
 
     fallback = txn.TXN_CONFIG if txn.is_txn_folder(folder) else configs.DEFAULT
-    return configs.for_trace_folder(folder, fallback)
+    return configs.for_trace_folder(folder, fallback, env)

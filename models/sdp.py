@@ -10,6 +10,10 @@ datapath whole, and everything after the read is INT8 processing: 32-lane channe
 the input's last 16-lane surface compute on 0), operands laid out per INT8 lanes, INT8 output (NVIDIA's
 nv_full RTL, checked by the traces/nv_full_ref programs). PROC INT16 with OUT INT8 never completes on that
 RTL (traces/nv_full_ref/not_stored.tsv): `advisories` reports it.
+Conversions to and from FP16 (seed 002): FP16 -> INT16 (models/sdp_fp16.py) and INT16 -> FP16 (the output
+convertor's 17-bit result rounded to FP16, nvdlav1 cmod sdp_c.cpp) are modelled and checked on NVIDIA's
+nv_full RTL; FP16 -> INT8 never completes there and INT8 -> FP16 writes its output to the wrong places:
+`advisories` reports both (the driver refuses them).
 
 `SdpConfig.from_fields` decodes and validates the registers, `sdp_compute` is the pure array function,
 `run_sdp` reads the input and operands from memory and writes the output (or hands it to PDP on the fly).
@@ -28,6 +32,7 @@ from models.cdp import check_layout
 from models.configs import SdpFeatures
 from models.cube import CubeLayout
 from models.errors import ConfigError
+from models.lut import LutConfig, lut_lookup
 from models.memory import pick_memory
 from models.sdp_datapath import (
     ALU_EQL,
@@ -272,6 +277,13 @@ def advisories(cfg: SdpConfig) -> list[str]:
         found.append("SDP: NVIDIA's nv_full RTL never completes PROC_PRECISION INT16 with OUT_PRECISION "
                      "INT8; INT16 -> INT8 is SDP_RDMA IN_PRECISION INT16 with PROC_PRECISION INT8 "
                      "(16to8 mode)")
+    if (cfg.in_precision, cfg.out_precision) == (FP16, INT8):
+        found.append("SDP: NVIDIA's nv_full RTL never completes PROC_PRECISION FP16 with OUT_PRECISION INT8 "
+                     "(7 of 7 programs hung; its C model has no FP16 -> INT8 conversion either)")
+    if (cfg.in_precision, cfg.out_precision) == (INT8, FP16):
+        found.append("SDP: INT8 -> FP16 misplaces the output on NVIDIA's nv_full RTL (its WDMA packs the "
+                     "data 8to16 for any 16-bit output, NV_NVDLA_SDP_WDMA_DAT_in, but addresses it 8to16 "
+                     "only for INT16, NV_NVDLA_SDP_WDMA_DAT_out/_cmd); INT8 -> INT16 works")
     return found
 
 
@@ -298,11 +310,6 @@ def _check_precisions(cfg: SdpConfig, sdp: Mapping[str, int], rdma: Mapping[str,
         raise ConfigError("SDP: SDP_RDMA IN_PRECISION and PROC_PRECISION must equal SDP's PROC_PRECISION "
                           "(invalid precision conversion)",
                           {k: v for k, v in fields.items() if "IN_" in k or "PROC" in k})
-    out = fields["SDP OUT_PRECISION"]
-    if (proc == FP16) != (out == FP16) and (proc, out) != (FP16, INT16):
-        # seed 002 allows INT -> FP16 and FP16 -> INT too; only FP16 -> INT16 is modelled so far
-        raise ConfigError(f"SDP: {PRECISION_NAMES[proc]} -> {PRECISION_NAMES[out]} is not modelled yet",
-                          {"PROC_PRECISION": proc, "OUT_PRECISION": out})
     if not cfg.flying_in and fields["SDP_RDMA OUT_PRECISION"] != fields["SDP OUT_PRECISION"]:
         raise ConfigError("SDP: SDP_RDMA OUT_PRECISION must equal SDP's OUT_PRECISION",
                           {k: v for k, v in fields.items() if "OUT" in k})
@@ -349,17 +356,27 @@ def validate(cfg: SdpConfig, fields: Mapping[str, Mapping[str, int]],
                 raise ConfigError(f"SDP {name}: RDMA DATA_USE must match the operands taken from memory",
                                   {"DATA_USE": dma.data_use, "needed": need})
     ew = cfg.ew
+    fp16 = cfg.in_precision == FP16
     if ew.eql:
-        if ew.alu_from_mem and not ew.alu_cvt.bypass:
-            raise ConfigError("SDP EQL: Y ALU convertor must be bypassed", {"EW_ALU_CVT_BYPASS": 0})
+        if ew.alu_from_mem and not ew.alu_cvt.bypass and not fp16:
+            raise ConfigError("SDP EQL: Y ALU convertor must be bypassed (except FP16)",
+                              {"EW_ALU_CVT_BYPASS": 0})
         if not ew.lut_bypass:
             raise ConfigError("SDP EQL: all the operations after ALU should be bypassed",
                               {"EW_LUT_BYPASS": 0})
+    for op, active, from_mem, cvt in (("ALU", ew.alu_active, ew.alu_from_mem, ew.alu_cvt),
+                                      ("MUL", ew.mul_active, ew.mul_from_mem, ew.mul_cvt)):
+        if fp16 and active and from_mem and cvt.bypass:
+            raise ConfigError(f"SDP: for PROC_PRECISION==FP16, if EW_{op}_BYPASS==NO && EW_{op}_SRC==MEM, "
+                              f"then EW_{op}_CVT_BYPASS must be NO", {f"EW_{op}_CVT_BYPASS": 1})
     identity = (cfg.cvt.offset, cfg.cvt.scale, cfg.cvt.shift) == (0, 1, 0)
-    if (cfg.to_pdp or ew.eql) and not identity:
+    converts = cfg.in_precision != cfg.out_precision and cfg.src_precision is None
+    if (cfg.to_pdp or ew.eql) and (converts or not identity):
         raise ConfigError("SDP: precision conversion is not allowed if SDP output to PDP or EQL mode",
                           {"CVT_OFFSET": cfg.cvt.offset, "CVT_SCALE": cfg.cvt.scale,
-                           "CVT_SHIFT": cfg.cvt.shift, "OUTPUT_DST_PDP": int(cfg.to_pdp), "EQL": int(ew.eql)})
+                           "CVT_SHIFT": cfg.cvt.shift, "PROC_PRECISION": cfg.in_precision,
+                           "OUT_PRECISION": cfg.out_precision, "OUTPUT_DST_PDP": int(cfg.to_pdp),
+                           "EQL": int(ew.eql)})
     if batch:
         _check_batch_alignment(cfg)
     if winograd or batch:
@@ -436,6 +453,15 @@ class SdpResult:
         return None if self.written else self.output.astype(np.int8)
 
 
+def _lut_config(cfg: SdpConfig,
+                tables: tuple[NDArray[np.integer], NDArray[np.integer]] | None) -> LutConfig | None:
+    """The EW LUT's configuration (S_LUT_* decoded and checked against its Limitation rows), or None when
+    the LUT is not used or no tables were given."""
+    if cfg.ew.bypass or cfg.ew.lut_bypass or tables is None:
+        return None
+    return LutConfig.from_fields({"SDP": cfg.lut_fields}, "SDP", tables, PRECISION_NAMES[cfg.in_precision])
+
+
 def _lut_fn(cfg: SdpConfig,
             tables: tuple[NDArray[np.integer], NDArray[np.integer]] | None) -> LutFn | None:
     """The EW LUT as a function of the 32-bit data, or None (then the EW LUT path raises).
@@ -443,11 +469,9 @@ def _lut_fn(cfg: SdpConfig,
     The S_LUT_* registers are decoded (and checked against the LUT Limitation rules, raising ConfigError)
     by models/lut.py; the function returns the 32-bit LUT output and the D_PERF_LUT_* counts.
     """
-    if cfg.ew.bypass or cfg.ew.lut_bypass or tables is None:
+    lut_cfg = _lut_config(cfg, tables)
+    if lut_cfg is None:
         return None
-    from models.lut import LutConfig, lut_lookup
-
-    lut_cfg = LutConfig.from_fields({"SDP": cfg.lut_fields}, "SDP", tables, PRECISION_NAMES[cfg.in_precision])
 
     def fn(x: NDArray[np.int64]) -> tuple[NDArray[np.int64], dict[str, int]]:
         res = lut_lookup(x, lut_cfg)
@@ -462,9 +486,12 @@ def sdp_compute(cube: NDArray[np.integer], cfg: SdpConfig, ops: Operands | None 
     """The SDP data path on an input cube [c, h, w] with memory operands broadcastable to it."""
     if cfg.in_precision == FP16:
         from models.sdp_fp16 import sdp_fp16
-        r = sdp_fp16(cube, cfg.bs, cfg.bn, cfg.ew, ops, cfg.nan_to_zero, out_int16=cfg.out_precision == INT16)
-        return DatapathResult(r.data, r.saturation_count, r.unequal, {}, r.status)
+        r = sdp_fp16(cube, cfg.bs, cfg.bn, cfg.ew, ops, cfg.nan_to_zero, out_int16=cfg.out_precision == INT16,
+                     lut=_lut_config(cfg, lut_tables))
+        return DatapathResult(r.data, r.saturation_count, r.unequal, r.lut_stats, r.status)
     fn = lut if lut is not None else _lut_fn(cfg, lut_tables)
+    if cfg.out_precision == FP16:   # INT -> FP16: the convertor's 17-bit result rounded to FP16 (sdp_c.cpp)
+        return sdp_datapath(cube, cfg.bs, cfg.bn, cfg.ew, cfg.cvt, ops, fn, out_bits=17, out_fp16=True)
     return sdp_datapath(cube, cfg.bs, cfg.bn, cfg.ew, cfg.cvt, ops, fn, out_bits=8 * cfg.out_elem_bytes)
 
 

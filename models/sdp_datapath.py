@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from models.nvfloat import int_to_fp16
 from models.precision import (
     ConvertorParams,
     as_signed,
@@ -223,9 +224,11 @@ def y_block(x: IntArray, blk: EwBlock, alu_mem: IntArray | None, mul_mem: IntArr
 
 
 def sdp_datapath(x: NDArray[np.integer], bs: XBlock, bn: XBlock, ew: EwBlock, cvt: OutputCvt,
-                 ops: Operands | None = None, lut: LutFn | None = None, out_bits: int = 8) -> DatapathResult:
+                 ops: Operands | None = None, lut: LutFn | None = None, out_bits: int = 8,
+                 out_fp16: bool = False) -> DatapathResult:
     """BS -> BN -> EW -> output convertor on a cube of int8, int16 (or 32-bit flying) inputs; the 17-bit
-    convertor result saturates to out_bits (8 for INT8, 16 for INT16 output: nvdlav1 cmod sdp_c.cpp)."""
+    convertor result saturates to out_bits (8 for INT8, 16 for INT16 output: nvdlav1 cmod sdp_c.cpp), or with
+    out_fp16 (out_bits 17) becomes FP16 bit patterns (models/nvfloat.py int_to_fp16)."""
     ops = ops if ops is not None else Operands()
     data = np.asarray(x, dtype=np.int64)
     data = x_block(data, bs, ops.bs_alu, ops.bs_mul, "BS")
@@ -234,8 +237,10 @@ def sdp_datapath(x: NDArray[np.integer], bs: XBlock, bn: XBlock, ew: EwBlock, cv
     if ew.eql:
         # Compare mode: no conversion, nothing written; D_STATUS flags any difference.
         return DatapathResult(data, 0, bool(np.any(data != 0)), stats)
-    out = convert(data, ConvertorParams(cvt.offset, cvt.scale, cvt.shift & 0x3F, out_bits=out_bits))
-    return DatapathResult(out.value, int(np.count_nonzero(output_saturation(data, cvt))), False, stats)
+    out = convert(data, ConvertorParams(cvt.offset, cvt.scale, cvt.shift & 0x3F, out_bits=out_bits)).value
+    if out_fp16:   # INT -> FP16 output: FP16 bit patterns of the convertor's result
+        out = int_to_fp16(out)
+    return DatapathResult(out, int(np.count_nonzero(output_saturation(data, cvt))), False, stats)
 
 
 def output_saturation(x: IntArray, cvt: OutputCvt) -> NDArray[np.bool_]:

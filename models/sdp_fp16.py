@@ -11,12 +11,20 @@ round to nearest even, flush below the normals, saturate on overflow, NaN operan
   with NAN_TO_ZERO a NaN operand is +0 first;
 - EW: MUL then ALU as BS, but a register operand is the 32-bit register read as FP32 bits, a memory operand
   goes through its convertor, which at FP16 is only NaN flush + FP16 -> FP32 (offset, scale and truncate
-  ignored); EW_TRUNCATE is ignored; ALU EQL gives 0/1 and the data are not converted;
+  ignored); EW_TRUNCATE is ignored; ALU EQL gives 0/1 and the data are not converted; the LUT, last, at
+  FP16 (models/lut_fp16.py: FP32 START/END, FP16 entries, FP17 interpolation) widened back to FP32;
 - output: FP32 -> FP16 (round to nearest even, saturate to +-65504, flush below the subnormals; a NaN keeps
   the low 10 bits of its payload), then FP16 -> INT16 if OUT_PRECISION is INT16 (round half away from zero,
   saturate, NaN -> -32768). The output convertor registers are ignored.
-Statistics (the C model counts every lane SDP_RDMA reads, channel padding included): NaN and infinite inputs,
-NaN outputs (FP16 output only), and D_PERF_OUT_SATURATION counts FP16 outputs of magnitude 65504.
+Statistics (checked against NVIDIA's nv_full RTL by the traces/nv_full_ref programs): NaN and infinite inputs
+over every lane SDP_RDMA reads, channel padding included (nv_full keeps them in SDP_RDMA's D_STATUS_*
+registers, counted while its PERF_NAN_INF_COUNT_EN is set, and ties SDP's two to 0: models/subsystem.py),
+NaN outputs (FP16 output only), and D_PERF_OUT_SATURATION counts FP16 outputs of magnitude 65504. Not modelled
+bit for bit
+(so not read back by those programs): nv_full's LUT counters add the flags of whatever sits in the LUT
+pipeline's input register on every clock while enabled (NV_NVDLA_SDP_CORE_Y_lut.v), a matter of timing, and
+its D_STATUS ORs every non-zero output word in any mode (NV_NVDLA_SDP_WDMA_DAT_out.v), where the model and
+this project's RTL flag only EQL differences.
 """
 
 from __future__ import annotations
@@ -27,6 +35,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from models import nvfloat
+from models.lut import LutConfig
+from models.lut_fp16 import lookup_fp16
 from models.nvfloat import FP16, FP32
 from models.sdp_datapath import ALU_EQL, ALU_MAX, ALU_MIN, ALU_SUM, EwBlock, Operands, XBlock
 
@@ -41,6 +51,7 @@ class Fp16Result:
     saturation_count: int
     unequal: bool
     status: dict[str, int]
+    lut_stats: dict[str, int]
 
 
 def _nan_to_zero(fmt: nvfloat.Format, bits: ArrayLike, on: bool) -> Bits:
@@ -92,9 +103,10 @@ def x_block(x: Bits, blk: XBlock, alu_mem: ArrayLike | None, mul_mem: ArrayLike 
 
 
 def y_block(x: Bits, blk: EwBlock, alu_mem: ArrayLike | None, mul_mem: ArrayLike | None,
-            nan_to_zero: bool) -> Bits:
+            nan_to_zero: bool, lut: LutConfig | None = None) -> tuple[Bits, dict[str, int]]:
+    """The Y block: its output (FP32) and the LUT's counts (empty when the LUT is bypassed)."""
     if blk.bypass:
-        return x
+        return x, {}
 
     def op(from_mem: bool, mem: ArrayLike | None, reg: int, what: str) -> Bits:
         if not from_mem:   # the register is FP32 bits; no convertor, no NaN flush
@@ -105,9 +117,12 @@ def y_block(x: Bits, blk: EwBlock, alu_mem: ArrayLike | None, mul_mem: ArrayLike
         x = _mul(x, op(blk.mul_from_mem, mul_mem, blk.mul_operand, "EW MUL operand"), blk.mul_prelu)
     if not blk.alu_bypass:
         x = alu(blk.alu_algo, x, op(blk.alu_from_mem, alu_mem, blk.alu_operand, "EW ALU operand"))
-    if not blk.lut_bypass:
-        raise NotImplementedError("SDP: the EW LUT at FP16 is not modelled yet")
-    return x
+    if blk.lut_bypass:
+        return x, {}
+    if lut is None:
+        raise ValueError("SDP: the EW LUT is on but no LUT configuration was given")
+    looked = lookup_fp16(x, lut)
+    return nvfloat.fp17_to_fp32(looked.output), looked.counts
 
 
 def fp16_to_int16(h: ArrayLike) -> Bits:
@@ -124,7 +139,7 @@ def fp16_to_int16(h: ArrayLike) -> Bits:
 
 
 def sdp_fp16(x: ArrayLike, bs: XBlock, bn: XBlock, ew: EwBlock, ops: Operands | None = None,
-             nan_to_zero: bool = False, out_int16: bool = False) -> Fp16Result:
+             nan_to_zero: bool = False, out_int16: bool = False, lut: LutConfig | None = None) -> Fp16Result:
     """BS -> BN -> EW -> output on a cube of FP16 bit patterns (as read: int16 or uint16 values)."""
     ops = ops if ops is not None else Operands()
     h = np.asarray(x, dtype=np.int64) & 0xFFFF
@@ -133,12 +148,13 @@ def sdp_fp16(x: ArrayLike, bs: XBlock, bn: XBlock, ew: EwBlock, ops: Operands | 
     data = _nan_to_zero(FP32, nvfloat.fp16_to_fp32(h), nan_to_zero)
     data = x_block(data, bs, ops.bs_alu, ops.bs_mul, nan_to_zero, "BS")
     data = x_block(data, bn, ops.bn_alu, ops.bn_mul, nan_to_zero, "BN")
-    data = y_block(data, ew, ops.ew_alu, ops.ew_mul, nan_to_zero)
+    data, lut_stats = y_block(data, ew, ops.ew_alu, ops.ew_mul, nan_to_zero, lut)
     if ew.alu_active and ew.alu_algo == ALU_EQL:
-        return Fp16Result(data, 0, bool(np.any(data != 0)), {**status, "D_STATUS_NAN_OUTPUT_NUM": 0})
+        return Fp16Result(data, 0, bool(np.any(data != 0)), {**status, "D_STATUS_NAN_OUTPUT_NUM": 0},
+                          lut_stats)
     out = nvfloat.fp32_to_fp16(data)
     if out_int16:
-        return Fp16Result(fp16_to_int16(out), 0, False, {**status, "D_STATUS_NAN_OUTPUT_NUM": 0})
+        return Fp16Result(fp16_to_int16(out), 0, False, {**status, "D_STATUS_NAN_OUTPUT_NUM": 0}, lut_stats)
     status["D_STATUS_NAN_OUTPUT_NUM"] = int(np.count_nonzero(FP16.is_nan(out)))
     saturated = int(np.count_nonzero((out & 0x7FFF) == FP16_LARGEST))
-    return Fp16Result(out, saturated, False, status)
+    return Fp16Result(out, saturated, False, status, lut_stats)

@@ -25,6 +25,7 @@ from models import configs
 from models import registers as regmap
 from models.bdma import UNIT as BDMA_UNIT
 from models.bdma import Bdma
+from models.cdp_fp16 import LAST_COMMAND_BEATS, InputCounter
 from models.configs import Configuration
 from models.cube import CubeLayout
 from models.memory import Memory, memory_index
@@ -64,6 +65,11 @@ class ModelTarget:
         # enable). (unit, group) -> the register files and groups that read as enabled until then.
         self._unseen: dict[tuple[str, int], list[tuple[str, int]]] = {}
         self.bdma = Bdma(self.memories) if self.config.bdma else None
+        # CDP's NaN/infinity bookkeeping, which spans layers (models/cdp_fp16.py)
+        self._cdp_inputs = {reg: InputCounter() for reg in ("D_NAN_INPUT_NUM", "D_INF_INPUT_NUM")}
+        self._cdp_nan_output = 0
+        # SDP_RDMA's NaN/infinity input counters: they only change while counting is enabled (FP16 input)
+        self._sdp_rdma_status = {"D_STATUS_NAN_INPUT_NUM": 0, "D_STATUS_INF_INPUT_NUM": 0}
         if self.bdma is not None:
             self.glb.implemented |= intr_mask([BDMA_UNIT])
 
@@ -142,7 +148,8 @@ class ModelTarget:
         """Index of the memory a DMA with this RAM type writes."""
         return memory_index(ram_mc, self.second_memory)
 
-    def _done(self, unit: str, stats: dict[str, int], layout: CubeLayout | None, mem: int = 0) -> None:
+    def _done(self, unit: str, stats: dict[str, int], layout: CubeLayout | None, mem: int = 0,
+              rdma_stats: dict[str, int] | None = None) -> None:
         rf = self.units[unit]
         known = {reg: value for reg, value in stats.items() if reg in rf.stats}
         group = rf.done(known)
@@ -150,7 +157,7 @@ class ModelTarget:
         enabled = [(unit, group)]
         rdma = self.units[RDMA_OF[unit]]
         if rdma.running:  # the RDMA of an operation that read memory finishes with it
-            enabled.append((RDMA_OF[unit], rdma.done({})))
+            enabled.append((RDMA_OF[unit], rdma.done(rdma_stats or {})))
         self._unseen[(unit, group)] = enabled
         self.glb.unit_done(unit, group)
 
@@ -173,7 +180,13 @@ class ModelTarget:
                                         precisions=self.config.precisions,
                                         int8_lut=self.config.cdp_int8_lut)
         res = cdp.run_cdp(cfg, self.memories[0], sec_mem=self._sec_mem)
-        self._done("CDP", _cdp_stats(res), cdp.cube_layouts(cfg)[1], self._out_mem(cfg.dst_ram_mc))
+        stats = _cdp_stats(res)
+        # every layer runs the bookkeeping (the counts are 0 but at FP16); the register takes the value the
+        # done before left (NVIDIA's nv_full RTL: the counts and the register update on the same edge)
+        for reg, count in (("D_NAN_INPUT_NUM", res.nan_input), ("D_INF_INPUT_NUM", res.inf_input)):
+            stats[reg] = self._cdp_inputs[reg].layer(count, LAST_COMMAND_BEATS)
+        stats["D_NAN_OUTPUT_NUM"], self._cdp_nan_output = self._cdp_nan_output, res.nan_output
+        self._done("CDP", stats, cdp.cube_layouts(cfg)[1], self._out_mem(cfg.dst_ram_mc))
         return True
 
     def _run_pdp(self, flying_input: NDArray[np.integer] | None = None) -> bool:
@@ -203,8 +216,15 @@ class ModelTarget:
         layout = sdp.dst_layout(cfg) if res.written else None
         stats = {"D_PERF_OUT_SATURATION": res.saturation_count, "D_STATUS": int(res.status_unequal)}
         stats.update({f"D_PERF_LUT_{k.upper()}": v for k, v in res.lut_stats.items()})
-        stats.update(res.status)
-        self._done("SDP", stats, layout, self._out_mem(cfg.dst_ram_mc))
+        # NVIDIA's nv_full counts NaN and infinite inputs in SDP_RDMA (MRDMA, with its PERF_NAN_INF_COUNT_EN)
+        # and ties SDP's own two registers to 0
+        status = dict(res.status)
+        counts = {reg: status.pop(reg) for reg in self._sdp_rdma_status if reg in status}
+        stats.update(status)
+        stats.update({reg: 0 for reg in self._sdp_rdma_status})
+        if counts and not cfg.flying_in and fields["SDP_RDMA"].get("D_PERF_ENABLE.PERF_NAN_INF_COUNT_EN"):
+            self._sdp_rdma_status = counts
+        self._done("SDP", stats, layout, self._out_mem(cfg.dst_ram_mc), dict(self._sdp_rdma_status))
         if cfg.to_pdp and not self._run_pdp(flying_input=res.flying_output):
             raise TraceError("SDP sends its output on the fly but PDP is not in on-the-fly mode")
         return True

@@ -127,21 +127,22 @@ REPO_TRACES = Path(__file__).resolve().parents[1] / "traces"
 DEFAULT_FAMILY = "nv_small*"
 
 
-def trace_roots() -> list[Path]:
+def trace_roots(config: str | None = None) -> list[Path]:
     """The trees the default replay searches: $NVDLA_TRACES if set, else the in-repo traces of the run's
     configuration ($CONFIG): the nv_small family for nv_small, traces/<name>/ for the others, and
     traces/<name>_ref/ (programs generated here and run on NVIDIA's RTL of that configuration, which stored
-    the goldens: nv_full_ref's INT16 programs) where there is one."""
+    the goldens: nv_full_ref's INT16 programs) where there is one. `config`: that configuration's instead."""
     from models import configs
 
     override = os.environ.get("NVDLA_TRACES", "")
-    if override:
+    if override and config is None:
         return [Path(override)]
-    name = configs.load().name
+    name = configs.load(config).name
     patterns = {DEFAULT_FAMILY if name == configs.DEFAULT else name, f"{name}_ref"}
     return sorted({p for pattern in patterns for p in REPO_TRACES.glob(pattern) if p.is_dir()})
 
 
-def default_trace_folders() -> list[Path]:
-    """Every trace folder of the default configuration (or of $NVDLA_TRACES), sorted by name."""
-    return sorted({f for root in trace_roots() for f in find_traces(root)}, key=lambda p: (p.name, p))
+def default_trace_folders(config: str | None = None) -> list[Path]:
+    """Every trace folder of the run's configuration (or of $NVDLA_TRACES; `config`: of that configuration),
+    sorted by name."""
+    return sorted({f for root in trace_roots(config) for f in find_traces(root)}, key=lambda p: (p.name, p))

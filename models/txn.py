@@ -41,11 +41,11 @@ _WINDOW = 0x1000
 # NVIDIA's nv_full trace benches (verif/verilator/nvdla.cpp, verif/synth_tb) place a load_mem/dump_mem by its
 # address: 0x5xxxxxxx is the CV SRAM, 0x8xxxxxxx the external memory (DBB). Memory 1 and 0 here.
 _CVSRAM_REGION, _REGION_MASK = 0x50000000, 0xF0000000
-# The precisions each unit's model computes (PdpConfig, SdpConfig and CdpConfig: INT8, INT16; PDP and SDP FP16
-# too).
+# The precisions each unit's model computes (PdpConfig, SdpConfig and CdpConfig: INT8, INT16 and FP16); the
+# field's fourth value names none.
 _INT8 = frozenset({"INT8"})
 _INTS = frozenset({"INT8", "INT16"})
-MODEL_PRECISIONS = {unit: _INTS | {"FP16"} if unit.startswith(("PDP", "SDP")) else _INTS
+MODEL_PRECISIONS = {unit: _INTS | {"FP16"}
                     for unit in ("PDP", "PDP_RDMA", "SDP", "SDP_RDMA", "CDP", "CDP_RDMA")}
 _CSB = re.compile(r"^0x[fF]{4}([0-9a-fA-F]{4})$")
 _BYTE = re.compile(r"^0x[0-9a-fA-F]{1,2}$")

@@ -10,10 +10,10 @@ Level (--level): "coarse" (the default) stops after Yosys's coarse stage (`synth
 cells ($alu, $mux, $adffe, $mem_v2, $macc_v2 of any width), 20 s at nv_small and 75 s at nv_large on one core.
 A 256-bit adder counts as one cell, so the count measures structure; it still grows with the atom because the
 datapaths are generated per lane (a lane's converter, LUT interpolator, pooling adder are cells of their own).
-"gates" is `synth -noabc` (every operator, memory and process mapped to Yosys's generic gates, as
-scripts/rtl_check.py synth --level fast): a count that follows the bits, but at a 32-byte atom Yosys (the
-yowasp WebAssembly build) stops with a WebAssembly exception in techmap, even on SDP alone (most likely
-its 4 GB memory limit).
+"gates" is `synth -noabc` (every operator, memory and process mapped to Yosys's generic gates), module by
+module as scripts/rtl_check.py synth --level fast (scripts/synth_hier.py: one Yosys process holding the
+whole top at a 32-byte atom stops at the yowasp WebAssembly build's 4 GB limit): a count that follows the
+bits, 1 min at nv_small and 2 min at nv_large on two cores.
 
 Usage: .venv/bin/python scripts/area.py [--level coarse|gates] [--config NAME ...] [--json FILE]
 (run by scripts/bench.py at the run's configuration; logs and `stat -json` under build/area/)
@@ -35,12 +35,14 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from models import configs  # noqa: E402
+from scripts import synth_hier  # noqa: E402
 from scripts.rtl_check import INCLUDES, SUBSYSTEM_TOP, rtl_files, yosys_exe  # noqa: E402
+from scripts.synth_hier import base_name, recursive_totals  # noqa: E402
 from tb.rtl_deps import dependencies, module_names  # noqa: E402
 
 LEVELS = {
     "coarse": f"synth -top {SUBSYSTEM_TOP} -run begin:fine",
-    "gates": f"synth -top {SUBSYSTEM_TOP} -noabc",
+    "gates": "synth -noabc, module by module",
 }
 # the top's sub-modules by name -> the unit their cells count for
 UNIT_OF = {"nvdla_sdp": "SDP", "nvdla_pdp": "PDP", "nvdla_cdp": "CDP", "nvdla_bdma": "BDMA",
@@ -48,36 +50,12 @@ UNIT_OF = {"nvdla_sdp": "SDP", "nvdla_pdp": "PDP", "nvdla_cdp": "CDP", "nvdla_bd
 UNITS = ("SDP", "PDP", "CDP", "BDMA", "memif", "csb_regs", "top")
 
 
-def base_name(module: str) -> str:
-    """A module's source name: Yosys names parameterized copies $paramod$<hash>\\<name> or
-    $paramod\\<name>\\<PARAM=value>..."""
-    parts = module.split("\\")
-    return parts[1] if module.startswith("$paramod") and len(parts) > 1 else module.lstrip("\\")
-
-
-def recursive_totals(modules: dict[str, Any], own: str) -> dict[str, int]:
-    """Every module's `own` figure (num_cells, num_memory_bits) including its sub-modules', each instance
-    counted as its module's figure; num_cells_by_type lists the instances by module, so they are
-    subtracted from a module's own count."""
-    totals: dict[str, int] = {}
-
-    def total(name: str) -> int:
-        if name not in totals:
-            by_type = modules[name].get("num_cells_by_type", {})
-            subs = [(t, n) for t, n in by_type.items() if t in modules]
-            mine = int(modules[name].get(own, 0)) - (sum(n for _, n in subs) if own == "num_cells" else 0)
-            totals[name] = mine + sum(n * total(t) for t, n in subs)
-        return totals[name]
-
-    for name in modules:
-        total(name)
-    return totals
-
-
 def by_unit(stat: dict[str, Any], own: str) -> dict[str, int]:
     """The top's `own` figure by unit (UNIT_OF; register files to csb_regs; the top's own to `top`)."""
-    # a plain module is named "\\name" in `modules` but "name" as a cell type; one spelling for both
-    modules = {name.removeprefix("\\"): body for name, body in stat["modules"].items()}
+    # Yosys names a plain module "\\name" in `modules` but "name" as a cell type; one spelling for both
+    modules = {name.removeprefix("\\"): {**body, "num_cells_by_type": {
+        t.removeprefix("\\"): n for t, n in body.get("num_cells_by_type", {}).items()}}
+        for name, body in stat["modules"].items()}
     totals = recursive_totals(modules, own)
     top = next(m for m in modules if base_name(m) == SUBSYSTEM_TOP)
     out = dict.fromkeys(UNITS, 0)
@@ -107,17 +85,26 @@ def synthesize(config: configs.Configuration, level: str) -> Area:
     (ROOT / out_dir).mkdir(parents=True, exist_ok=True)
     stem = out_dir / f"{config.name}_{level}"
     log, stat_json, mem_json = (Path(f"{stem}{suffix}") for suffix in (".log", ".json", "_memories.json"))
-    script = (f"read_verilog -sv {' '.join(INCLUDES)} {needed}; {chparam}"
-              f"hierarchy -top {SUBSYSTEM_TOP}; proc; tee -q -o {mem_json} stat -json; "
-              f"{LEVELS[level]}; tee -q -o {stat_json} stat -json")
+    read = f"read_verilog -sv {' '.join(INCLUDES)} {needed}; {chparam}"
+    coarse = level == "coarse"
+    script = (f"{read} hierarchy -top {SUBSYSTEM_TOP}; proc; tee -q -o {mem_json} stat -json; "
+              + (f"{LEVELS[level]}; tee -q -o {stat_json} stat -json" if coarse else ""))
     start = time.perf_counter()
     proc = subprocess.run([yosys_exe(), "-q", "-l", str(log), "-p", script], cwd=ROOT, capture_output=True,
                           text=True, check=False)
-    wall = time.perf_counter() - start
-    if proc.returncode != 0 or not (ROOT / stat_json).exists():
+    if proc.returncode != 0 or not (ROOT / mem_json).exists() or (coarse and not (ROOT / stat_json).exists()):
         raise RuntimeError(f"synthesis of {SUBSYSTEM_TOP} at {config.name} failed (log: {log}): "
                            f"{proc.stderr.strip()[-500:]}")
-    cells = by_unit(json.loads((ROOT / stat_json).read_text()), "num_cells")
+    if coarse:
+        stat = json.loads((ROOT / stat_json).read_text())
+    else:
+        design = synth_hier.synthesize(yosys_exe(), ROOT, SUBSYSTEM_TOP, read, Path(f"{stem}_modules"),
+                                       "-noabc")
+        if not design.ok:
+            raise RuntimeError(f"synthesis of {SUBSYSTEM_TOP} at {config.name} failed: {design.errors[:3]}")
+        stat = {"modules": {name: m.stat for name, m in design.modules.items()}}
+    wall = time.perf_counter() - start
+    cells = by_unit(stat, "num_cells")
     bits = by_unit(json.loads((ROOT / mem_json).read_text()), "num_memory_bits")
     return Area(cells, bits, wall)
 

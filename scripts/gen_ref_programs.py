@@ -33,16 +33,21 @@ os.environ["CONFIG"] = "nv_full"
 
 import numpy as np  # noqa: E402
 
-from scripts.ref_programs.common import GOLDEN, Program, dat_text, write_program  # noqa: E402
+from scripts.ref_programs.common import GOLDEN, UNREAD, Program, dat_text, write_program  # noqa: E402
 
 # sdplut: SDP programs with the EW LUT (its own series, so that adding it changed no sdp program)
 # pdpfp16: PDP at FP16
 # sdpfp16: SDP at FP16 (FP16 or INT16 out)
+# cdpfp16: CDP at FP16 (reads back the LUT, NaN and infinity counters)
+# sdplutfp16: SDP at FP16 with the EW LUT (reads back the statistics)
+# lutfn: the FP16 LUT helper's sigmoid/tanh (SDP) and LRN (CDP) tables
+# sdpcvt: SDP INT16 -> FP16 (reads back the saturation and NaN counters); FP16 -> INT8 and INT8 -> FP16 are
+# refused (models/sdp.py advisories: NVIDIA's RTL hangs on the one and misplaces the other's output)
 # pdppad, pdppad8: PDP average pooling with padding and raw pad values / reciprocals, INT16 and INT8
 # cdprange, cdprange8: CDP with LUT selects, index offsets, START and END over their whole legal ranges
 # pdpsplit: PDP split width with a band narrower than the kernel overlap (INT16)
-UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16", "sdpfp16", "pdppad", "pdppad8", "cdprange", "cdprange8",
-         "pdpsplit")
+UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16", "sdpfp16", "cdpfp16", "sdplutfp16", "sdpcvt", "lutfn",
+         "pdppad", "pdppad8", "cdprange", "cdprange8", "pdpsplit")
 NVIDIA_BRANCH = "nvdlav1"
 MIRROR = Path("/work/.mirror/nvdla+hw/repo")
 TRACES = ROOT / "traces"
@@ -75,6 +80,20 @@ def make_program(unit: str, seed: int, index: int) -> Program:
     elif unit == "sdpfp16":
         from scripts.ref_programs.sdp_fp16 import sdp_fp16_program
         prog = sdp_fp16_program(rng, name)
+    elif unit == "sdplutfp16":
+        from scripts.ref_programs.sdp_fp16_lut import sdp_fp16_lut_program
+        prog = sdp_fp16_lut_program(rng, name)
+    elif unit == "sdpcvt":
+        from scripts.ref_programs.sdp import sdp_program
+        from scripts.ref_programs.sdp_fp16 import READS
+        prog = sdp_program(rng, name, precisions=(("INT16", "FP16"),))
+        prog.reads = [r for r in READS if "NAN_OUTPUT" in r[1] or "SATURATION" in r[1]]
+    elif unit == "lutfn":
+        from scripts.ref_programs.lut_fn import lut_fn_program
+        prog = lut_fn_program(rng, name, index)
+    elif unit == "cdpfp16":
+        from scripts.ref_programs.cdp_fp16 import cdp_fp16_program
+        prog = cdp_fp16_program(rng, name)
     elif unit in ("sdp", "sdplut"):
         from scripts.ref_programs.sdp import sdp_program
         prog = sdp_program(rng, name, lut=unit == "sdplut")
@@ -112,6 +131,7 @@ def run_on_ref(build: Path, folder: Path, timeout: int = 300, max_cycles: int = 
     actual = work / f"{GOLDEN}.actual"
     if "TIMEOUT" in log or not actual.is_file():
         return "no interrupt (TIMEOUT)" if "TIMEOUT" in log else "no dump"
+    record_reads(folder / "input.txn", log)
     data = np.array([int(t, 16) for t in _ACTUAL_BYTE.findall(actual.read_text())], dtype=np.uint8)
     cycles = re.search(r"trace .*?: (\d+) cycles after reset", log)
     header = {"Source": f"NVIDIA nv_full RTL ({NVIDIA_BRANCH} {nvidia_commit()[:12]}) under nvdla-ref",
@@ -119,6 +139,28 @@ def run_on_ref(build: Path, folder: Path, timeout: int = 300, max_cycles: int = 
     (folder / GOLDEN).write_text(dat_text(data, header))
     shutil.rmtree(work)
     return "ok"
+
+
+_READ_LOG = re.compile(r"read_reg 0x([0-9a-f]{4}) = (0x[0-9a-f]{8}) mask")
+_READ_TXN = re.compile(rf"^read_reg 0xffff([0-9a-f]{{4}}) 0xffffffff {UNREAD:#010x}( #.*)?$", re.M)
+
+
+def record_reads(txn: Path, log: str) -> None:
+    """Put what NVIDIA's RTL read into the program's read_regs still expecting UNREAD, in order: nvdla-ref
+    prints every read that differs from its expected value (a counter never reads 0xdeadbeef)."""
+    read = iter(_READ_LOG.findall(log))
+    text = txn.read_text()
+    if len(_READ_TXN.findall(text)) != len(_READ_LOG.findall(log)):
+        raise RuntimeError(f"{txn}: nvdla-ref printed {len(_READ_LOG.findall(log))} reads, the program has "
+                           f"{len(_READ_TXN.findall(text))}")
+
+    def answer(m: re.Match[str]) -> str:
+        addr, value = next(read)
+        if addr != m.group(1):
+            raise RuntimeError(f"{txn}: nvdla-ref read {addr} where the program reads {m.group(1)}")
+        return f"read_reg 0xffff{addr} 0xffffffff {value}{m.group(2) or ''}"
+
+    txn.write_text(_READ_TXN.sub(answer, text))
 
 
 def nvidia_commit() -> str:
@@ -134,15 +176,15 @@ def _blob_sha1(data: bytes) -> str:
 
 
 def _made_by(folder: Path) -> str:
-    """The generate command that writes this program (from the comments of its input.txn)."""
+    """The generate command that writes this program: its series (the folder name's unit) and the seed and
+    index written into its input.txn."""
     text = (folder / "input.txn").read_text()
 
     def about(key: str) -> str:
         m = re.search(rf"^# {key} = (\S+)$", text, re.M)
         return m.group(1) if m else "?"
 
-    # the generator's unit (family) is the name's prefix: pdpfp16_s16_000 is `--unit pdpfp16`
-    unit = folder.name.rpartition("_s")[0]
+    unit = folder.name.rsplit("_", 2)[0]
     return (f"scripts/gen_ref_programs.py generate --unit {unit} --seed {about('seed')} "
             f"(program {about('index')})")
 

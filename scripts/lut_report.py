@@ -1,8 +1,10 @@
 """LUT precision report: sigmoid and tanh (SDP, 16-bit output) and LRN (CDP) programmed by
-models/lut_program.py, hybrid configurations against one 257-entry linear table over the same range.
+models/lut_program.py, hybrid configurations against one 257-entry linear table over the same range; and
+sigmoid, tanh and LRN at FP16 (models/lut_fp16_program.py: FP16 data in, the unit's FP16 output) next to them.
 
-Prints the maximum and mean error in output LSBs (inside the range, and the maximum beyond it) and writes
-reports/lut_<fn>.png: the function and LUT outputs, which table covers which input, and the error.
+Prints the maximum and mean error in output LSBs of 2^-15 (inside the range, and the maximum beyond it) and
+writes reports/lut_<fn>.png (integer LUTs): the function and LUT outputs, which table covers which input, and
+the error.
 
     python -m scripts.lut_report [--out DIR] [--no-png]
 """
@@ -21,8 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from models import lut_fp16_program as fp  # noqa: E402
 from models import lut_program as lp  # noqa: E402
 from models.lut import HIT, OFLOW, TABLE_LO, UFLOW, lut_lookup  # noqa: E402
+from models.lut_fp16 import fp32_value  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -33,21 +37,26 @@ class Case:
     fn: lp.Fn
     configs: tuple[tuple[Callable[[], lp.LutProgram], bool], ...]
     log_x: bool = False
+    fp16: tuple[tuple[Callable[[], lp.LutProgram], bool], ...] = ()
+    """The same function programmed at FP16 (models/lut_fp16_program.py)."""
 
 
 def cases() -> list[Case]:
     return [
         Case("sigmoid", lp.sigmoid_fn, ((lambda: lp.sigmoid(layout="lo_only"), False),
                                         (lambda: lp.sigmoid(), True),
-                                        (lambda: lp.sigmoid(layout="le_density"), False))),
+                                        (lambda: lp.sigmoid(layout="le_density"), False)),
+             fp16=((lambda: fp.sigmoid_fp16(layout="lo_only"), False), (lambda: fp.sigmoid_fp16(), True))),
         Case("tanh", lp.tanh_fn, ((lambda: lp.tanh(layout="lo_only"), False),
                                   (lambda: lp.tanh(), True),
-                                  (lambda: lp.tanh(layout="le_density"), False))),
+                                  (lambda: lp.tanh(layout="le_density"), False)),
+             fp16=((lambda: fp.tanh_fp16(layout="lo_only"), False), (lambda: fp.tanh_fp16(), True))),
         # the exponential LE row is the seeds' LRN layout; the default is the best the helper finds
         Case("lrn", lp.lrn_fn(), ((lambda: lp.lrn(layout="lo_only"), False),
                                   (lambda: lp.lrn(), True),
                                   (lambda: lp.lrn(le_mode="exponent"), False),
-                                  (lambda: lp.lrn(layout="le_density"), False)), log_x=True),
+                                  (lambda: lp.lrn(layout="le_density"), False)), log_x=True,
+             fp16=((lambda: fp.lrn_fp16(layout="lo_only"), False), (lambda: fp.lrn_fp16(), True))),
     ]
 
 
@@ -67,6 +76,12 @@ def _fmt(v: float) -> str:
 def describe(prog: lp.LutProgram) -> tuple[str, str]:
     """(LE, LO) coverage in input units, e.g. "lin [-16, 16] step 0.5" or "exp from 0 (2^0 +)"."""
     cfg = prog.lut_config()
+    if prog.precision == "FP16":   # START/END are FP32 values of the input itself
+        def span(start: int, end: int, select: int) -> str:
+            return f"lin [{_fmt(fp32_value(start))}, {_fmt(fp32_value(end))}] step {_fmt(2.0 ** select)}"
+        lo = span(cfg.lo_start, cfg.lo_end, cfg.lo_index_select)
+        le = span(cfg.le_start, cfg.le_end, cfg.le_index_select)
+        return ("(never taken)" if prog.layout == "lo_only" else le), lo
     s = prog.in_scale
     lo = f"lin [{_fmt(cfg.lo_start / s)}, {_fmt(cfg.lo_end / s)}] step {_fmt(2.0 ** cfg.lo_index_select / s)}"
     if prog.layout == "lo_only":
@@ -163,7 +178,7 @@ def _plot(case: Case, progs: list[tuple[str, lp.LutProgram]], path: Path) -> Non
 
 def run(out_dir: Path | None) -> tuple[str, list[Path]]:
     """The report table and the PNGs written (none when out_dir is None)."""
-    header = ["function", "unit", "configuration", "LE", "LO", "max err LSB", "mean err LSB",
+    header = ["function", "unit", "data", "configuration", "LE", "LO", "max err LSB", "mean err LSB",
               "max beyond LSB"]
     rows: list[list[str]] = []
     written: list[Path] = []
@@ -174,8 +189,14 @@ def run(out_dir: Path | None) -> tuple[str, list[Path]]:
         for text, prog in progs:
             rep = lp.error_report(prog, case.fn, samples)
             le, lo = describe(prog)
-            rows.append([case.name, prog.unit, text, le, lo, f"{rep.max_lsb:.2f}", f"{rep.mean_lsb:.3f}",
-                         f"{rep.beyond_max_lsb:.2f}"])
+            rows.append([case.name, prog.unit, "INT16", text, le, lo, f"{rep.max_lsb:.2f}",
+                         f"{rep.mean_lsb:.3f}", f"{rep.beyond_max_lsb:.2f}"])
+        for build, default in case.fp16:
+            prog = build()
+            rep = fp.error_report(prog, case.fn)
+            le, lo = describe(prog)
+            rows.append([case.name, prog.unit, "FP16", label(prog, default), le, lo, f"{rep.max_lsb:.2f}",
+                         f"{rep.mean_lsb:.3f}", f"{rep.beyond_max_lsb:.2f}"])
         if out_dir is not None:
             path = out_dir / f"lut_{case.name}.png"
             _plot(case, progs, path)
@@ -183,7 +204,11 @@ def run(out_dir: Path | None) -> tuple[str, list[Path]]:
     text = _table(rows, header)
     notes = ("errors: |LUT output - f(x) * out_scale| over integer LUT inputs; range = the programmed "
              "[x_min, x_max], beyond = 25% of its width past either end (inside the function's domain); "
-             "out_scale 2^15 (16-bit entries).")
+             "out_scale 2^15 (16-bit entries).\n"
+             "FP16 rows: the same spans, every FP16 input (SDP) or 2^18 FP32 square sums (CDP), the unit's "
+             "FP16 output (LUT in FP17; SDP widens it to FP32 first) against f(x), in the same units of "
+             "2^-15: an FP16 ulp near 1 is 16 of them, and the LUT's FP17 arithmetic keeps 11 significant "
+             "bits.")
     return text + "\n" + notes, written
 
 

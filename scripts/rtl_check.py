@@ -2,12 +2,13 @@
 
 Every file under rtl/ holds one module named like the file (the dependency graph: tb/rtl_deps.py). Lint
 takes each module as top in turn with the files it needs; synthesis runs once per top-level module (one
-that no other module instantiates) and prints its cell count, and the count of each sub-block of more than
-1000 cells. Exit status is non-zero on any warning or error.
+that no other module instantiates), module by module (scripts/synth_hier.py: each distinct module of the
+elaborated design in a Yosys process of its own, its sub-modules black boxes), and prints the design's cell
+count and each block of more than 1000 cells. Exit status is non-zero on any warning or error.
 
 Synthesis levels: "full" (`make synth`, nightly) maps to gates with ABC; "fast" (the pytest check in
-`make test`) stops before ABC, which is 60% of Yosys's time on the whole top (12 of 13 minutes on 2 loaded
-cores) and adds no check: every process, memory and operator is still mapped to Yosys's gate cells.
+`make test`) stops before ABC, which is most of Yosys's time and adds no check: every process, memory and
+operator is still mapped to Yosys's gate cells.
 
 Parameter checks: every parameterized module stops elaboration on a bad parameter (an `initial` block that
 prints "ERROR: <module> ..." and calls $finish). `elaborate` instantiates one module with given parameters in
@@ -18,9 +19,9 @@ place; it never prints the message) or runs it under Icarus (which prints the me
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -30,6 +31,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from models import configs  # noqa: E402
+from scripts import synth_hier  # noqa: E402
 from tb.rtl_deps import INCLUDE_DIRS, RTL_DIR, dependencies, module_names, top_modules, verilog_files  # noqa: E402
 
 # `include search path (generated headers such as rtl/gen/nvdla_csb_map.vh), repo-relative for yowasp
@@ -80,53 +82,54 @@ def yosys_exe() -> str:
 SUBSYSTEM_TOP = "nvdla_pp_top"
 
 
-def synth(files: list[Path], level: str = "full") -> int:
-    yosys = yosys_exe()
+def synth(files: list[Path], level: str = "full", jobs: int = 2) -> int:
+    """Synthesize every top-level module (scripts/synth_hier.py: module by module, `jobs` Yosys processes at
+    once); print its cell count and its blocks of more than 1000 cells (each module's own cells times its
+    instances). Returns the number of failing tops."""
     failures = 0
     modules = module_names(files)
+    config = configs.load()
     for top in top_modules(modules):
         # Paths must be relative to the repo: yowasp's sandbox sees only the working directory.
         needed = " ".join(map(str, dependencies(top, modules)))
         # the subsystem top at the run's configuration ($CONFIG); the other tops at their defaults
-        params = configs.load().verilog_parameters() if top == SUBSYSTEM_TOP else {}
+        params = config.verilog_parameters() if top == SUBSYSTEM_TOP else {}
         chparam = "".join(f"chparam -set {k} {v} {top}; " for k, v in params.items())
-        script = (f"read_verilog -sv {' '.join(INCLUDES)} {needed}; {chparam}"
-                  f"synth -top {top}{' -noabc' if level == 'fast' else ''}; stat")
-        # yowasp cuts its stdout short; the log file is complete.
-        log = Path("build") / "synth" / (f"{top}_{configs.load().name}.log" if params else f"{top}.log")
-        (ROOT / log).parent.mkdir(parents=True, exist_ok=True)
-        proc = subprocess.run([yosys, "-q", "-l", str(log), "-p", script], cwd=ROOT, capture_output=True,
-                              text=True)
-        text = (ROOT / log).read_text() if (ROOT / log).exists() else ""
-        total, blocks = cell_counts(text, top)
-        found = re.findall(r"^(?:ERROR|Warning).*$", text + proc.stderr, re.M | re.I)
-        bad = proc.returncode != 0 or bool(found) or total is None
+        work = Path("build") / "synth" / (f"{top}_{config.name}_{level}" if params else f"{top}_{level}")
+        read = f"read_verilog -sv {' '.join(INCLUDES)} {needed}; {chparam}"
+        result = synth_hier.synthesize(yosys_exe(), ROOT, top, read, work,
+                                       "-noabc" if level == "fast" else "", jobs)
+        total = result.total()
         label = "cells" if level == "full" else "cells(no ABC)"
-        print(f"synth {top:32s} {'FAIL' if bad else 'ok'}  {label}={total if total is not None else '?'}"
-              f"  (log: {log})")
-        for name, count in blocks:
+        status = "ok" if result.ok else "FAIL"
+        print(f"synth {top:32s} {status}  {label}={total if total is not None else '?'}"
+              f"  ({len(result.modules)} modules; logs: {work}/m<n>.log)")
+        for name, count in big_blocks(result, top):
             print(f"      {name:32s}       {count}")
-        if bad:
+        if not result.ok:
             failures += 1
-            print("\n".join(found[:20]) or proc.stderr[-3000:])
+            print("\n".join(result.errors[:20]))
     return failures
 
 
-def cell_counts(log: str, top: str) -> tuple[int | None, list[tuple[str, int]]]:
-    """Whole-design cell count (the hierarchy total) and the blocks above 1000 cells, from `stat`."""
-    stat = log[log.rfind("Printing statistics"):] if "Printing statistics" in log else ""
-    per_module: list[tuple[str, int]] = []
-    for m in re.finditer(r"^=== (\S+) ===\s*$(.*?)(?=^=== |\Z)", stat, re.M | re.S):
-        cells = re.search(r"^\s+(\d+)\s+cells\s*$", m.group(2), re.M)
-        if cells:
-            # parameterised copies: $paramod$<hash>\<module> or $paramod\<module>\<PARAM=value>...
-            parts = m.group(1).split("\\")
-            name = parts[1] if m.group(1).startswith("$paramod") and len(parts) > 1 else parts[0]
-            per_module.append((name, int(cells.group(1))))
-    totals = re.findall(r"^\s+(\d+)\s+cells\s*$", stat, re.M)
-    total = int(totals[-1]) if totals else None
-    blocks = [(n, c) for n, c in per_module if c > 1000 and n not in (top, "design hierarchy")]
-    return total, blocks
+def big_blocks(result: synth_hier.DesignResult, top: str) -> list[tuple[str, int]]:
+    """The design's blocks of more than 1000 cells: each module's own cells (its sub-modules' not counted)
+    times its instances in the design, by source name."""
+    if not result.ok:
+        return []
+    parents = {name: [(p, m.children[name]) for p, m in result.modules.items() if name in m.children]
+               for name in result.modules}
+
+    @functools.cache
+    def uses(name: str) -> int:
+        """Instances of `name` in the design."""
+        return 1 if name == result.top else sum(n * uses(p) for p, n in parents[name])
+
+    blocks: dict[str, int] = {}
+    for name, module in result.modules.items():
+        own = int(module.stat.get("num_cells", 0)) - sum(module.children.values())
+        blocks[synth_hier.base_name(name)] = blocks.get(synth_hier.base_name(name), 0) + own * uses(name)
+    return sorted(((n, c) for n, c in blocks.items() if c > 1000 and n != top), key=lambda b: -b[1])
 
 
 WRAPPER_TOP = "param_check_top"
@@ -166,13 +169,16 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("what", choices=["lint", "synth", "all"])
     ap.add_argument("--level", choices=["full", "fast"], default="full", help="synthesis level (see above)")
+    jobs = os.environ.get("JOBS", "")
+    ap.add_argument("--jobs", type=int, default=int(jobs) if jobs.isdigit() else os.cpu_count() or 2,
+                    help="Yosys processes at once (default: $JOBS when a number, else the CPU count)")
     args = ap.parse_args()
     files = rtl_files()
     failures = 0
     if args.what in ("lint", "all"):
         failures += lint(files)
     if args.what in ("synth", "all"):
-        failures += synth(files, args.level)
+        failures += synth(files, args.level, args.jobs)
     return 1 if failures else 0
 
 

@@ -52,9 +52,11 @@ BAD_TRACES = {
 def trace_batch(tmp_path: Path) -> Callable[[str], tuple[Path, str, tuple[str, ...]]]:
     """make(kind) -> (a folder with copies of GOOD_TRACES and one bad trace of that kind (BAD_TRACES),
     the bad trace's name, the good traces' names)."""
+    from models import configs
     from models.trace import default_trace_folders
 
-    real = {f.name: f for f in default_trace_folders()}
+    # the default configuration's traces (GOOD_TRACES are nv_small's) whatever $CONFIG the run is at
+    real = {f.name: f for f in default_trace_folders(configs.DEFAULT)}
 
     def make(kind: str) -> tuple[Path, str, tuple[str, ...]]:
         root = tmp_path / kind

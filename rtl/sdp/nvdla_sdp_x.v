@@ -84,8 +84,8 @@ module nvdla_sdp_x #(
             wire signed [32:0] x1    = s1_x[l*33 +: 33];
             wire signed [15:0] mop   = s1_mop[l*16 +: 16];
             wire signed [48:0] x1w   = {{16{x1[32]}}, x1};
-            wire signed [48:0] mopw  = {{33{mop[15]}}, mop};
-            wire signed [48:0] prod  = x1w * mopw;
+            // a 33 x 16 multiplier: the operands are sign-extended to the 49-bit product by the context
+            wire signed [48:0] prod  = x1 * mop;
             wire               pass  = cfg_mul_prelu & ~x1[32];
 
             // ---------------------------------------------------------- stage 3: truncate, ReLU

@@ -37,6 +37,12 @@ class Program:
     loads: list[tuple[int, str, NDArray[np.uint8]]]   # (address, file name, bytes)
     dump: tuple[int, int]                              # (address, bytes)
     about: dict[str, object] = field(default_factory=dict)
+    reads: list[tuple[str, str]] = field(default_factory=list)
+    """(unit, register) read back after each run of the layer: statistics whose values NVIDIA's RTL gives
+    (gen_ref_programs run records them as the read_reg's expected values)."""
+    again: list[list[RegWrite]] = field(default_factory=list)
+    """The writes of further layers, each run after the one before it finished (the hardware consumes
+    the register groups in turn: the next layer is the other group's), so a statistic one layer late shows."""
 
 
 def surface(rng: np.random.Generator, slot: int, width: int, height: int, *, cv: bool = False,
@@ -103,14 +109,24 @@ def txn_text(prog: Program) -> str:
     out += [f"# {k} = {v}" for k, v in prog.about.items()]
     for addr, fname, data in prog.loads:
         out.append(f"load_mem {addr:#x} {data.size:#x} {fname}")
-    for unit, reg, value in prog.writes:
-        out.append(f"write_reg {csb_word(unit, reg):#010x} {value:#x} # {unit}.{reg}")
-    out.append("wait")
-    # The harness waits for the interrupt level: clear it as NVIDIA's traces do.
-    out.append(f"write_reg {csb_word('GLB', 'S_INTR_STATUS'):#010x} 0xffffffff # GLB.S_INTR_STATUS")
+    for writes in (prog.writes, *prog.again):
+        out += [f"write_reg {csb_word(u, reg):#010x} {value:#x} # {u}.{reg}" for u, reg, value in writes]
+        out.append("wait")
+        # The harness waits for the interrupt level: clear it as NVIDIA's traces do.
+        out.append(f"write_reg {csb_word('GLB', 'S_INTR_STATUS'):#010x} 0xffffffff # GLB.S_INTR_STATUS")
+        out += [read_reg_line(unit, reg, UNREAD) for unit, reg in prog.reads]
     addr, size = prog.dump
     out.append(f"dump_mem {addr:#x} {size:#x} {GOLDEN}")
     return "\n".join(out) + "\n"
+
+
+# The expected value of a read_reg NVIDIA's RTL has not answered yet: nvdla-ref prints what it reads when it
+# differs from the expected value, and gen_ref_programs.py run writes that value in its place.
+UNREAD = 0xDEADBEEF
+
+
+def read_reg_line(unit: str, reg: str, value: int) -> str:
+    return f"read_reg {csb_word(unit, reg):#010x} 0xffffffff {value:#010x} # {unit}.{reg}"
 
 
 def write_program(folder: Path, prog: Program) -> None:

@@ -31,7 +31,9 @@ from models.sdp_datapath import sdp_datapath
 from scripts.ref_programs.common import Program, extent, image_of, surface
 
 PRECISIONS = (("INT16", "INT16"), ("INT16", "INT16"), ("INT16", "INT8"), ("INT8", "INT16"))
-_ELEM = {"INT8": 1, "INT16": 2}
+_ELEM = {"INT8": 1, "INT16": 2, "FP16": 2}
+# The output convertor's width the generator plans with: FP16 takes its 17-bit result (sdp_c.cpp)
+_CVT_BITS = {"INT8": 8, "INT16": 16, "FP16": 17}
 _MAX_ATOMS = 64
 
 
@@ -137,8 +139,9 @@ def _operand_layout(dma: OperandDma, width: int, height: int, channels: int, lan
     return CubeLayout.packed(dma.base, 1, 1, channels, lanes, dma.bytes_per_element)
 
 
-def _draw(rng: np.random.Generator, name: str, lut: bool = False) -> Program | None:
-    in_p, out_p = PRECISIONS[int(rng.integers(0, len(PRECISIONS)))]
+def _draw(rng: np.random.Generator, name: str, lut: bool = False,
+          precisions: tuple[tuple[str, str], ...] = PRECISIONS) -> Program | None:
+    in_p, out_p = precisions[int(rng.integers(0, len(precisions)))]
     width, height, channels = int(rng.integers(1, 9)), int(rng.integers(1, 9)), int(rng.integers(1, 49))
     lanes = 32 // _ELEM[in_p]
     if width * height * -(-channels // lanes) > _MAX_ATOMS:
@@ -186,7 +189,7 @@ def _draw(rng: np.random.Generator, name: str, lut: bool = False) -> Program | N
         data = _before_convertor(cfg, loads, _lut_fn(table))
     if np.unique(data).size < 8 and rng.random() < 0.9:
         return None   # blocks that flatten the data (a MIN below it, ReLU after a negative factor): redrawn
-    cvt = _cvt(rng, data, 8 * _ELEM[out_p])
+    cvt = _cvt(rng, data, _CVT_BITS[out_p])
     prog = layer(cvt)
     out = CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, width, height, channels,
                      cfg.out_lanes, cfg.out_elem_bytes)
@@ -284,9 +287,11 @@ def _describe(blk: XBlock) -> str:
     return "+".join(parts) or "pass"
 
 
-def sdp_program(rng: np.random.Generator, name: str, lut: bool = False) -> Program:
-    """One legal random SDP program, with the EW LUT if `lut` (draws until the driver accepts one)."""
+def sdp_program(rng: np.random.Generator, name: str, lut: bool = False,
+                precisions: tuple[tuple[str, str], ...] = PRECISIONS) -> Program:
+    """One legal random SDP program, with the EW LUT if `lut` (draws until the driver accepts one), its
+    (input, output) precisions drawn from `precisions`."""
     while True:
-        prog = _draw(rng, name, lut)
+        prog = _draw(rng, name, lut, precisions)
         if prog is not None:
             return prog

@@ -1,21 +1,27 @@
 """Random SDP programs at FP16 (memory to memory): BS and BN (ALU max/min/sum, MUL, PReLU, ReLU) with FP16
 operands, EW (MUL, PReLU, ALU) with FP32 register operands or FP16 memory operands, FP16 or INT16 output.
 Inputs and operands are random FP16 numbers over many magnitudes, some with NaNs, infinities, subnormals and
-the largest finite values. The output convertor is left at identity (FP16 ignores it). A draw the driver
-refuses is drawn again."""
+the largest finite values. The output convertor is left at identity (FP16 ignores it). Each program reads back
+the saturation, NaN and infinity counters of SDP and SDP_RDMA after the layer. A draw the driver refuses is
+drawn again."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from models.cube import CubeLayout
-from models.driver_sdp import EwBlock, OperandDma, OutputCvt, XBlock, operand_dma, sdp_layer
+from models.driver_sdp import EwBlock, EwConverter, OperandDma, OutputCvt, XBlock, operand_dma, sdp_layer
 from models.errors import ConfigError
 from models.precision import as_signed
 from scripts.ref_programs.common import Program, extent, fp16_image, image_of, surface
 from scripts.ref_programs.sdp import _describe, _operand_layout
 
 _MAX_ATOMS = 64
+# The statistics read back after the layer (SDP's LUT counters and D_STATUS are not: on NVIDIA's nv_full
+# they depend on timing, or flag any non-zero output; see models/sdp_fp16.py)
+READS = (("SDP", "D_STATUS_NAN_INPUT_NUM"), ("SDP", "D_STATUS_INF_INPUT_NUM"),
+         ("SDP", "D_STATUS_NAN_OUTPUT_NUM"), ("SDP", "D_PERF_OUT_SATURATION"),
+         ("SDP_RDMA", "D_STATUS_NAN_INPUT_NUM"), ("SDP_RDMA", "D_STATUS_INF_INPUT_NUM"))
 
 
 def _fp16(rng: np.random.Generator, spread: float = 2.0) -> int:
@@ -49,9 +55,11 @@ def _ew(rng: np.random.Generator) -> tuple[EwBlock, bool, bool]:
     alu_bypass, mul_bypass = bool(rng.random() < 0.3), bool(rng.random() < 0.4)
     prelu = not mul_bypass and alu_bypass and bool(rng.random() < 0.4)
     alu_mem, mul_mem = bool(rng.random() < 0.5), bool(rng.random() < 0.5)
+    # seed 001: at FP16 a memory operand goes through its convertor (CVT_BYPASS NO; it only widens to FP32)
     blk = EwBlock(bypass=False, alu_bypass=alu_bypass, alu_algo=int(rng.integers(0, 3)), alu_from_mem=alu_mem,
-                  alu_operand=_fp32(rng), mul_bypass=mul_bypass, mul_prelu=prelu, mul_from_mem=mul_mem,
-                  mul_operand=_fp32(rng, 1.0),
+                  alu_operand=_fp32(rng), alu_cvt=EwConverter(bypass=not alu_mem), mul_bypass=mul_bypass,
+                  mul_prelu=prelu, mul_from_mem=mul_mem, mul_operand=_fp32(rng, 1.0),
+                  mul_cvt=EwConverter(bypass=not mul_mem),
                   truncate=int(rng.integers(0, 1024)) if rng.random() < 0.2 else 0)
     return blk, alu_mem and not alu_bypass, mul_mem and not mul_bypass
 
@@ -103,7 +111,7 @@ def _draw(rng: np.random.Generator, name: str) -> Program | None:
              "operands": ", ".join(f"{lab}:{'elem' if d.per_element else 'kernel'}/{d.bytes_per_element}B"
                                    for lab, d in zip(("bs", "bn", "ew"), dmas, strict=True) if d.enabled)
              or "registers", "specials": int(specials)}
-    return Program(name, list(prog.writes), loads, extent(out), about)
+    return Program(name, list(prog.writes), loads, extent(out), about, list(READS))
 
 
 def sdp_fp16_program(rng: np.random.Generator, name: str) -> Program:

@@ -16,7 +16,7 @@ from models.driver_bdma import BdmaCopy, group_writes, program_writes
 from models.errors import ConfigError
 from models.memory import Memory
 from models.regfile import intr_bit
-from models.replay import RegRead, load_steps, replay_on_model
+from models.replay import RegRead, load_steps, replay_on_own_config
 from models.subsystem import ModelTarget
 from models.trace import REPO_TRACES
 
@@ -184,7 +184,7 @@ def test_driver_rejects_the_group_rules() -> None:
 
 @pytest.mark.parametrize("folder", SANITY, ids=[f.name for f in SANITY])
 def test_nvidia_bdma_traces_pass_with_their_copies_checked(folder: Path) -> None:
-    result = replay_on_model(folder)
+    result = replay_on_own_config(folder)
     assert result.passed, result.message
     # every read_reg and the copy check (sanity0 reads registers only: no copy)
     steps, _skip = load_steps(folder)
@@ -200,5 +200,5 @@ def test_a_wrong_copy_fails_the_trace(monkeypatch: pytest.MonkeyPatch) -> None:
         return iter(list(original(self))[:-1])
 
     monkeypatch.setattr(BdmaOp, "line_pairs", short)
-    result = replay_on_model(REPO_TRACES / "nv_full" / "sanity2")
+    result = replay_on_own_config(REPO_TRACES / "nv_full" / "sanity2")
     assert not result.passed and "BDMA copy" in result.message, result.message

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from models.replay import replay_on_model
+from models.replay import replay_on_own_config
 
 REF = Path(__file__).resolve().parents[2] / "traces" / "nv_full_ref"
 GOLDEN = "output.dat"
@@ -39,7 +39,7 @@ def _param(folder: Path) -> object:
 @pytest.mark.skipif(not FOLDERS, reason=f"no programs under {REF}")
 @pytest.mark.parametrize("folder", [_param(f) for f in FOLDERS])
 def test_program_matches_nvidia_rtl(folder: Path) -> None:
-    res = replay_on_model(folder)
+    res = replay_on_own_config(folder)
     assert res.passed, res.message
 
 
@@ -78,7 +78,8 @@ def test_each_whole_range_family_has_its_programs(folder: str, unit: str, least:
     assert len(found) >= least, f"{len(found)} {unit} programs under {REF / folder}, expected >= {least}"
 
 
-@pytest.mark.parametrize("unit, least", [("pdpfp16", 100), ("sdpfp16", 100)])
+@pytest.mark.parametrize("unit, least", [("pdpfp16", 100), ("sdpfp16", 100), ("cdpfp16", 60),
+                                           ("sdplutfp16", 40), ("sdpcvt", 40)])
 def test_each_unit_has_its_fp16_programs(unit: str, least: int) -> None:
     found = [f for f in FOLDERS if f.parent.name == "fp16" and f.name.startswith(f"{unit}_")]
     assert len(found) >= least, f"{len(found)} FP16 {unit} programs under {REF}, expected >= {least}"

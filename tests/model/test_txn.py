@@ -12,7 +12,7 @@ import pytest
 from models import registers as regmap
 from models.driver_common import Surface
 from models.driver_sdp import sdp_layer
-from models.replay import replay_on_model
+from models.replay import replay_on_own_config
 from models.trace import REPO_TRACES, TraceError, find_traces
 from models.txn import csb_register, csb_word, load_txn_dat, parse_txn, txn_trace
 
@@ -26,7 +26,7 @@ _COMMENT = re.compile(r"#\s*NVDLA_([A-Z0-9_]+?)\.([A-Z0-9_]+?)_0")
 @pytest.mark.skipif(not REAL, reason=f"no .txn trace under {REPO_TXN} or {SHARED_TXN}")
 @pytest.mark.parametrize("folder", REAL, ids=[f"{f.parent.name}/{f.name}" for f in REAL])
 def test_real_trace_runs_or_skips_with_a_reason(folder: Path) -> None:
-    result = replay_on_model(folder)
+    result = replay_on_own_config(folder)
     assert result.passed or result.message.startswith("SKIP: needs "), result.message
     if not result.passed:
         assert re.search(r"needs (INT16|FP16|[A-Z_]+ \(a unit this subsystem lacks\))", result.message)
@@ -105,14 +105,14 @@ def test_synthetic_int8_trace_passes(tmp_path: Path) -> None:
     trace = txn_trace(tmp_path / "identity")
     assert not trace.skip
     assert any(getattr(s, "retries", None) == 10 for s in trace.steps)
-    result = replay_on_model(tmp_path / "identity")
+    result = replay_on_own_config(tmp_path / "identity")
     assert result.passed, result.message
     assert result.checks == 2  # the polled read_reg and the dump_mem
 
 
 def test_synthetic_trace_fails_on_a_wrong_byte(tmp_path: Path) -> None:
     _write_identity_trace(tmp_path / "bad", corrupt=True)
-    result = replay_on_model(tmp_path / "bad")
+    result = replay_on_own_config(tmp_path / "bad")
     assert not result.passed and not result.message.startswith("SKIP")
     assert "input.txn" in result.message and "1 bytes, first at 0x304d" in result.message
 
@@ -121,7 +121,7 @@ def test_synthetic_trace_fails_on_a_wrong_read(tmp_path: Path) -> None:
     _write_identity_trace(tmp_path / "read")
     txn = tmp_path / "read" / "input.txn"
     txn.write_text(txn.read_text().replace(" 0x1fff 0x3\n", " 0x1fff 0x4\n"))
-    result = replay_on_model(tmp_path / "read")
+    result = replay_on_own_config(tmp_path / "read")
     assert not result.passed and "SDP.D_DATA_CUBE_WIDTH reads 0x00000003" in result.message
 
 
@@ -135,7 +135,7 @@ def test_a_running_layer_reads_enabled_until_its_interrupt(tmp_path: Path) -> No
     text = txn.read_text().replace("\nwait\n", f"\nread_reg {enable:#010x} 0x1 0x1\nwait\n"
                                                  f"read_reg {enable:#010x} 0x1 0x0\n")
     txn.write_text(text)
-    result = replay_on_model(tmp_path / "busy")
+    result = replay_on_own_config(tmp_path / "busy")
     assert result.passed, result.message
 
 
@@ -143,9 +143,9 @@ def test_a_precision_the_model_lacks_skips_naming_the_field(tmp_path: Path) -> N
     _write_identity_trace(tmp_path / "fp16")
     txn = tmp_path / "fp16" / "input.txn"
     fmt = csb_word("CDP", "D_DATA_FORMAT")
-    txn.write_text(txn.read_text() + f"write_reg {fmt:#010x} 0x2\n")  # CDP FP16: not modelled yet
-    result = replay_on_model(tmp_path / "fp16")
-    assert result.message.startswith("SKIP: needs FP16: CDP.D_DATA_FORMAT.INPUT_DATA_TYPE at ")
+    txn.write_text(txn.read_text() + f"write_reg {fmt:#010x} 0x3\n")  # no precision: the model lacks it
+    result = replay_on_own_config(tmp_path / "fp16")
+    assert result.message.startswith("SKIP: needs precision 3: CDP.D_DATA_FORMAT.INPUT_DATA_TYPE at ")
     assert f"input.txn:{len(txn.read_text().splitlines())}" in result.message
 
 
@@ -170,7 +170,7 @@ def test_errors_name_file_and_line(tmp_path: Path, line: str, error: str) -> Non
     folder = _one_line_trace(tmp_path, line)
     with pytest.raises(TraceError, match=error):
         txn_trace(folder)
-    result = replay_on_model(folder)  # the replay reports it as this trace's failure, no traceback
+    result = replay_on_own_config(folder)  # the replay reports it as this trace's failure, no traceback
     assert not result.passed and re.search(error, result.message)
 
 

@@ -1,0 +1,177 @@
+"""Hierarchical synthesis: every distinct module of a design synthesized once, in a Yosys process of its own.
+
+Yosys elaborates the top at the requested parameters (`hierarchy -check`, which also runs every module's
+parameter checks) and writes the elaborated design as RTLIL; each module of it (each parameterization is a
+module of its own, `$paramod...`) is then synthesized alone, its sub-modules standing as black boxes, and the
+design's figures are each module's own cells plus its instances' totals, recursively.
+
+Why: a single Yosys process holds the whole flattened-per-module netlist of every module at once. At a
+32-byte atom (nv_large) the yowasp (WebAssembly) build stops at its 4 GB memory limit before ABC; per module,
+the largest process is one unit's own logic, and a lane module repeated 32 times is synthesized once. It is
+also how synthesis is run on real chips (bottom-up, per block), and the processes run in parallel.
+
+Names such as `$paramod$<hash>\\nvdla_x` are renamed `\\m<n>` in each module's own RTLIL file, so no Yosys
+command has to quote them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+_MODULE = re.compile(r"^module (\S+)$")
+_CELL = re.compile(r"^  cell (\S+) (\S+)$")
+_PORT = re.compile(r"^  wire .*\b(?:input|output|inout) \d+\b")
+
+
+@dataclass
+class ModuleResult:
+    name: str                     # the elaborated module's name ($paramod... for parameterized copies)
+    ok: bool
+    log: Path
+    stat: dict[str, Any] = field(default_factory=dict)   # its own `stat -json` entry (sub-modules as cells)
+    children: dict[str, int] = field(default_factory=dict)  # sub-module -> instance count
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class DesignResult:
+    top: str
+    ok: bool
+    modules: dict[str, ModuleResult]
+    errors: list[str]
+
+    def total(self, key: str = "num_cells") -> int | None:
+        """The design's `key` figure (num_cells, num_memory_bits...), every instance counted."""
+        if not self.ok:
+            return None
+        return recursive_totals({n: m.stat for n, m in self.modules.items()}, key)[self.top]
+
+
+def base_name(module: str) -> str:
+    """A module's source name: Yosys names parameterized copies $paramod$<hash>\\<name> or
+    $paramod\\<name>\\<PARAM=value>..."""
+    parts = module.split("\\")
+    return parts[1] if module.startswith("$paramod") and len(parts) > 1 else module.lstrip("\\")
+
+
+def recursive_totals(modules: dict[str, Any], own: str) -> dict[str, int]:
+    """Every module's `own` figure (num_cells, num_memory_bits...) including its sub-modules', each instance
+    counted as its module's figure; num_cells_by_type lists the instances by module, so they are subtracted
+    from a module's own cell count."""
+    totals: dict[str, int] = {}
+
+    def total(name: str) -> int:
+        if name not in totals:
+            by_type = modules[name].get("num_cells_by_type", {})
+            subs = [(t, n) for t, n in by_type.items() if t in modules]
+            mine = int(modules[name].get(own, 0)) - (sum(n for _, n in subs) if own == "num_cells" else 0)
+            totals[name] = mine + sum(n * total(t) for t, n in subs)
+        return totals[name]
+
+    for name in modules:
+        total(name)
+    return totals
+
+
+def split_rtlil(text: str) -> dict[str, list[str]]:
+    """The modules of an RTLIL file, each as its lines (its attributes included)."""
+    modules: dict[str, list[str]] = {}
+    pending: list[str] = []
+    current: list[str] | None = None
+    for line in text.splitlines():
+        if current is None:
+            m = _MODULE.match(line)
+            if m:
+                current = modules.setdefault(m.group(1), [])
+                current.extend(pending)
+                current.append(line)
+                pending = []
+            elif line.startswith("attribute "):
+                pending.append(line)
+        else:
+            current.append(line)
+            if line == "end":
+                current = None
+    return modules
+
+
+def module_file(name: str, modules: dict[str, list[str]]) -> tuple[str, dict[str, int]]:
+    """RTLIL of `name` with its sub-modules as black boxes (ports only), every module renamed \\m<n>, and
+    its sub-module instance counts."""
+    lines = modules[name]
+    children: dict[str, int] = {}
+    for line in lines:
+        m = _CELL.match(line)
+        if m and m.group(1) in modules:
+            children[m.group(1)] = children.get(m.group(1), 0) + 1
+    alias = {name: "\\m0", **{c: f"\\m{i + 1}" for i, c in enumerate(children)}}
+    out: list[str] = []
+    for line in lines:
+        m = _MODULE.match(line)
+        c = _CELL.match(line)
+        if m:
+            line = f"module {alias[name]}"
+        elif c and c.group(1) in alias:
+            line = f"  cell {alias[c.group(1)]} {c.group(2)}"
+        out.append(line)
+    for child in children:
+        ports = [ln for ln in modules[child] if _PORT.match(ln)]
+        out += ["attribute \\blackbox 1", f"module {alias[child]}", *ports, "end"]
+    return "\n".join(out) + "\n", children
+
+
+def synthesize(yosys: str, root: Path, top: str, read: str, work: Path, synth_args: str = "",
+               jobs: int = 2) -> DesignResult:
+    """Synthesize `top` module by module. `read` is the Yosys script that reads the sources and sets the
+    top's parameters; `work` (repo-relative: yowasp sees only the working directory) holds the files."""
+    (root / work).mkdir(parents=True, exist_ok=True)
+    elab = work / "elab.il"
+    elab_log = work / "elab.log"
+    proc = subprocess.run([yosys, "-q", "-l", str(elab_log), "-p",
+                           f"{read} hierarchy -check -top {top}; write_rtlil {elab}"],
+                          cwd=root, capture_output=True, text=True)
+    log_text = (root / elab_log).read_text() if (root / elab_log).exists() else ""
+    errors = re.findall(r"^(?:ERROR|Warning).*$", log_text + proc.stderr, re.M | re.I)
+    if proc.returncode != 0 or errors or not (root / elab).exists():
+        return DesignResult(top, False, {}, errors or [proc.stderr[-3000:]])
+    modules = split_rtlil((root / elab).read_text())
+    if f"\\{top}" not in modules:
+        return DesignResult(top, False, {}, [f"{top} not in the elaborated design"])
+    names = sorted(modules)
+
+    def run(index: int) -> ModuleResult:
+        name = names[index]
+        text, children = module_file(name, modules)
+        il, log, stat = (work / f"m{index}.il", work / f"m{index}.log", work / f"m{index}.json")
+        (root / il).write_text(text)
+        script = (f"read_rtlil {il}; hierarchy -top \\m0; synth -top \\m0 {synth_args}; "
+                  f"tee -q -o {stat} stat -json; stat")
+        p = subprocess.run([yosys, "-q", "-l", str(log), "-p", script], cwd=root, capture_output=True,
+                           text=True)
+        out = (root / log).read_text() if (root / log).exists() else ""
+        found = re.findall(r"^(?:ERROR|Warning).*$", out + p.stderr, re.M | re.I)
+        entry: dict[str, Any] = {}
+        if (root / stat).exists():
+            entry = json.loads((root / stat).read_text())["modules"].get("\\m0", {})
+        # the black boxes' aliases back to the elaborated names
+        back = {f"m{i + 1}": c for i, c in enumerate(children)}
+        back.update({f"\\m{i + 1}": c for i, c in enumerate(children)})
+        if "num_cells_by_type" in entry:
+            entry["num_cells_by_type"] = {back.get(t, t): n for t, n in entry["num_cells_by_type"].items()}
+        ok = p.returncode == 0 and not found and "num_cells" in entry
+        return ModuleResult(name, ok, log, entry, children,
+                            found[:20] or ([] if ok else [p.stderr[-3000:] or "no statistics"]))
+
+    # the largest modules first, so that the last process to finish is a small one
+    order = sorted(range(len(names)), key=lambda i: -sum(map(len, modules[names[i]])))
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        results = list(pool.map(run, order))
+    done = {r.name: r for r in results}
+    errors = [f"{base_name(r.name)}: {e}" for r in results for e in r.errors]
+    return DesignResult(f"\\{top}", all(r.ok for r in results), done, errors)
