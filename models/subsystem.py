@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from models import configs
+from models import configs, perf
 from models import registers as regmap
 from models.bdma import UNIT as BDMA_UNIT
 from models.bdma import Bdma
@@ -70,6 +70,7 @@ class ModelTarget:
         self._cdp_nan_output = 0
         # SDP_RDMA's NaN/infinity input counters: they only change while counting is enabled (FP16 input)
         self._sdp_rdma_status = {"D_STATUS_NAN_INPUT_NUM": 0, "D_STATUS_INF_INPUT_NUM": 0}
+        self.perf = perf.PerfCounters()   # the statistics counters across layers (models/perf.py)
         if self.bdma is not None:
             self.glb.implemented |= intr_mask([BDMA_UNIT])
 
@@ -214,8 +215,10 @@ class ModelTarget:
             return False  # on the fly to PDP: both must be enabled, SDP stalls otherwise
         res = sdp.run_sdp(cfg, self.memories[0], sec_mem=self._sec_mem, lut_tables=self._lut_tables("SDP"))
         layout = sdp.dst_layout(cfg) if res.written else None
-        stats = {"D_PERF_OUT_SATURATION": res.saturation_count, "D_STATUS": int(res.status_unequal)}
-        stats.update({f"D_PERF_LUT_{k.upper()}": v for k, v in res.lut_stats.items()})
+        # the LUT and saturation counters as their D_PERF_ENABLE fields gate them (the stall counts depend
+        # on the memory's timing: not modelled, their registers keep their value)
+        counted = self.perf.layer(fields, perf.sdp_counts(res.lut_stats, res.saturation_count))
+        stats = {"D_STATUS": int(res.status_unequal), **{reg: v for (_, reg), v in counted.items()}}
         # NVIDIA's nv_full counts NaN and infinite inputs in SDP_RDMA (MRDMA, with its PERF_NAN_INF_COUNT_EN)
         # and ties SDP's own two registers to 0
         status = dict(res.status)

@@ -7,7 +7,8 @@ streams carry them per atom (lane i: ALU [15:0], MUL [31:16]); a stream is enabl
 wrapper would enable it (RDMA on and an active ALU or MUL of the block takes its operand from memory).
 The LUT tables go in through the access port. Atoms stream in cube order (surface, line, column) with
 random backpressure on all five streams; every lane of every atom is scored, and the LUT statistics, the
-output saturation count and STATUS_UNEQUAL (the stat bundle) are compared after every configuration.
+output saturation count and STATUS_UNEQUAL (the stat bundle) are compared after every configuration (the
+counters as D_PERF_ENABLE's PERF_LUT_EN / PERF_SAT_EN gate them, drawn off now and then: models/perf.py).
 
 - random_configs: random register fields (every ALU algo of BS/BN/EW incl. EQL, PReLU with and without
   ALU, ReLU, every register/memory source combination, shifts up to their field maximum, EW truncate up to
@@ -33,6 +34,7 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 
 from models.errors import ConfigError
 from models.lut import LutConfig, lut_lookup
+from models.perf import PerfCounters, sdp_counts
 from models.precision import as_signed, shift_left_saturate
 from models.sdp import SdpConfig, sdp_compute
 from models.sdp_datapath import (
@@ -153,6 +155,7 @@ class SdpDriver(LutPortDriver):
                 d.cfg, d.bs_op_en, d.bn_op_en, d.ew_op_en]
         await start_clock_and_reset(d.clk, d.rst_n, idle=idle)
         self.clear_access()
+        self.counters = PerfCounters()   # the statistics counters from reset (models/perf.py)
         # one BFM per stream for the whole test; the monitor checks the DUT's output protocol throughout
         self.sources = {name: StreamSource(StreamBus(d, name), d.clk)
                         for name in ("in", "bs_op", "bn_op", "ew_op")}
@@ -286,8 +289,10 @@ async def run_case(drv: SdpDriver, case: Case, pauses: random.Random | None,
     res = res if res is not None else case.model()
     score(case, res, got)
     counts = await drv.results()
-    want = {**{k: 0 for k in COUNTERS}, **res.lut_stats, "out_saturation": res.saturation_count,
-            "unequal": int(res.unequal)}
+    # the counters as their D_PERF_ENABLE fields gate them (a disabled one keeps its count)
+    counted = drv.counters.layer({"SDP": case.fields["SDP"]}, sdp_counts(res.lut_stats, res.saturation_count))
+    want = {**{k: counted["SDP", f"D_PERF_LUT_{k.upper()}"] for k in COUNTERS},
+            "out_saturation": counted["SDP", "D_PERF_OUT_SATURATION"], "unequal": int(res.unequal)}
     assert counts == want, f"counters: RTL {counts}, model {want}\n  {describe(case)}"
 
 

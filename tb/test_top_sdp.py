@@ -9,7 +9,8 @@ bytes, DATA_USE ALU/MUL/BOTH) are written by this bench in the layout of docs/CO
 them back from the mirror itself, and the bench checks that it read what was written (sdp_compute on the
 bench's own operands gives the same output). After every layer D_PERF_LUT_{LE_HIT,LO_HIT,UFLOW,OFLOW,HYBRID},
 D_PERF_OUT_SATURATION and D_STATUS.STATUS_UNEQUAL of BOTH register groups are read over CSB: the group
-that ran must hold the model's SdpResult, the other one what its own last layer left (per-group latching).
+that ran must hold the model's SdpResult (the LUT and saturation counts as D_PERF_ENABLE gates them, the
+layers drawing it on or off: models/perf.py), the other one what its own last layer left (per-group latching).
 Tests:
 - random_layers: random legal layers in groups 0 and 1 alternately: cubes with W, C mostly not multiples of
   8 (1x1 included), every block combination (BS/BN/EW bypassed or not, ALU MAX/MIN/SUM, PReLU, ReLU,

@@ -28,7 +28,8 @@ module nvdla_cdp #(
     input  wire [`CDP_CFG_W-1:0]       cfg,
     input  wire [`CDP_RDMA_CFG_W-1:0]  rdma_cfg,
     /* verilator lint_on UNUSEDSIGNAL */
-    // statistics bundles of the last layer (hold from done to the next start)
+    // statistics bundles: the core's hold from done to the next start, the DMA stall counts run on across
+    // layers (docs/perf_counters.md)
     output wire [`CDP_STAT_W-1:0]      stat,
     output wire [`CDP_RDMA_STAT_W-1:0] rdma_stat,
     // AXI4 master, 64-bit data, 32-bit addresses
@@ -77,8 +78,29 @@ module nvdla_cdp #(
     wire [12:0] width_m1   = rdma_cfg[`CDP_RDMA_WIDTH];
     wire [12:0] height_m1  = rdma_cfg[`CDP_RDMA_HEIGHT];
     wire [12:0] channel_m1 = rdma_cfg[`CDP_RDMA_CHANNEL];
-    // the read DMA does not count its stalls (reads 0)
-    assign rdma_stat[`CDP_RDMA_PERF_READ_STALL] = 32'd0;
+    // DMA stall counts (docs/perf_counters.md): a read stall is a cycle the AR request waits for its ready, a
+    // write stall one in which the AW request or a W beat waits for its ready; gated by each unit's
+    // D_PERF_ENABLE.DMA_EN and, as in NVIDIA's RTL, never cleared (nvdla_perf_counter CLEAR 0). The write
+    // count replaces the core's (unused) slice of the statistics bundle.
+    wire [31:0] rd_stall_count, wr_stall_count;
+    nvdla_perf_counter #(.CLEAR(0)) u_rd_stall (
+        .clk(clk), .rst_n(rst_n), .start(1'b0), .en(rdma_cfg[`CDP_RDMA_DMA_EN]),
+        .inc(m_axi_arvalid & ~m_axi_arready), .count(rd_stall_count)
+    );
+    nvdla_perf_counter #(.CLEAR(0)) u_wr_stall (
+        .clk(clk), .rst_n(rst_n), .start(1'b0), .en(cfg[`CDP_DMA_EN]),
+        .inc((m_axi_awvalid & ~m_axi_awready) | (m_axi_wvalid & ~m_axi_wready)), .count(wr_stall_count)
+    );
+    assign rdma_stat[`CDP_RDMA_PERF_READ_STALL] = rd_stall_count;
+    /* verilator lint_off UNUSEDSIGNAL */  // the core's write stall slice (0) is replaced
+    wire [`CDP_STAT_W-1:0] core_stat;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg  [`CDP_STAT_W-1:0] stat_r;
+    always @(*) begin
+        stat_r = core_stat;
+        stat_r[`CDP_PERF_WRITE_STALL] = wr_stall_count;
+    end
+    assign stat = stat_r;
 
     // ---- layer control (rtl/common/nvdla_layer_ctrl.v: start, running, sticky finished flags, done) -------
     wire running;
@@ -134,7 +156,7 @@ module nvdla_cdp #(
         .cfg(cfg), .rdma_cfg(rdma_cfg),
         .in_valid(rd_valid), .in_ready(rd_ready), .in_data(rd_data),
         .out_valid(lrn_valid), .out_ready(lrn_ready), .out_data(lrn_data),
-        .stat(stat)
+        .stat(core_stat)
     );
 
     // ---- write side: CDP destination commands + LRN atoms -> AXI writes --------------------------------

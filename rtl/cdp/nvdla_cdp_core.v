@@ -197,7 +197,7 @@ module nvdla_cdp_core #(
     );
 
     // ---------------------------------------------------------------- statistics bundle
-    // INT8 has no NaN or Inf; the write stall count is not implemented (reads 0)
+    // INT8 has no NaN or Inf; the write stall count is the write DMA's (nvdla_cdp replaces this 0)
     assign stat[`CDP_NAN_INPUT_NUM]    = 32'd0;
     assign stat[`CDP_INF_INPUT_NUM]    = 32'd0;
     assign stat[`CDP_NAN_OUTPUT_NUM]   = 32'd0;

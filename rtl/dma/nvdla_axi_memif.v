@@ -109,6 +109,10 @@ module nvdla_axi_memif #(
     input  wire [ID_W-1:0]        c_bid
 );
     localparam SW = DATA_W / 8;
+    // Each arbiter queues as many write requests per unit as the unit keeps in flight (a power of two, >= 2):
+    // a unit's AW, sent ahead of its data, is always taken at once, so it waits only on a memory that holds
+    // its writes (the units' write stall counts, docs/perf_counters.md, count those waits and no others).
+    localparam AW_DEPTH = MAX_OUTSTANDING <= 2 ? 2 : 1 << $clog2(MAX_OUTSTANDING);
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0; the router and the
     // arbiters check the rest)
@@ -178,7 +182,7 @@ module nvdla_axi_memif #(
     /* verilator lint_on UNUSEDSIGNAL */
 
     nvdla_axi_arb #(.N(N), .ADDR_W(ADDR_W), .DATA_W(DATA_W), .ID_W(ID_W), .ID_BIT(ID_BIT),
-                    .W_DEPTH(W_DEPTH)) u_arb_mc (
+                    .AW_DEPTH(AW_DEPTH), .W_DEPTH(W_DEPTH)) u_arb_mc (
         .clk(clk), .rst_n(rst_n),
         .s_arvalid(a_arvalid[0 +: N]), .s_arready(a_arready[0 +: N]), .s_araddr(a_araddr[0 +: N*ADDR_W]),
         .s_arlen(a_arlen[0 +: N*8]), .s_arsize(a_arsize[0 +: N*3]), .s_arburst(a_arburst[0 +: N*2]),
@@ -204,7 +208,7 @@ module nvdla_axi_memif #(
     generate
         if (SEC_MEM != 0) begin : g_cv
             nvdla_axi_arb #(.N(N), .ADDR_W(ADDR_W), .DATA_W(DATA_W), .ID_W(ID_W), .ID_BIT(ID_BIT),
-                            .W_DEPTH(W_DEPTH)) u_arb_cv (
+                            .AW_DEPTH(AW_DEPTH), .W_DEPTH(W_DEPTH)) u_arb_cv (
                 .clk(clk), .rst_n(rst_n),
                 .s_arvalid(a_arvalid[N +: N]), .s_arready(a_arready[N +: N]),
                 .s_araddr(a_araddr[N*ADDR_W +: N*ADDR_W]), .s_arlen(a_arlen[N*8 +: N*8]),

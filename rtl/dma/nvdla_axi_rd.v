@@ -30,7 +30,7 @@ module nvdla_axi_rd #(
     output wire              m_axi_rready,
     input  wire [DATA_W-1:0] m_axi_rdata,
     /* verilator lint_off UNUSEDSIGNAL */
-    input  wire [1:0]        m_axi_rresp,  // not checked: the memories used here never fail a read
+    input  wire [1:0]        m_axi_rresp,  // ignored, as NVIDIA's MCIF does: an error beat's data is used
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire              m_axi_rlast,
     // data out, in command order

@@ -37,7 +37,7 @@ module nvdla_axi_wr #(
     input  wire              m_axi_bvalid,
     output wire              m_axi_bready,
     /* verilator lint_off UNUSEDSIGNAL */
-    input  wire [1:0]        m_axi_bresp,  // not checked: the memories used here never fail a write
+    input  wire [1:0]        m_axi_bresp,  // ignored, as NVIDIA's MCIF does: an error response ends a burst
     /* verilator lint_on UNUSEDSIGNAL */
     output wire              idle
 );

@@ -35,7 +35,7 @@ module nvdla_pdp #(
     // takes its geometry from PDP and only the source addresses from PDP_RDMA, as NVDLA's does.
     input  wire [`PDP_CFG_W-1:0]       cfg,
     input  wire [`PDP_RDMA_CFG_W-1:0]  rdma_cfg,
-    // statistics into the register blocks (none counted yet: they read 0, as before)
+    // statistics into the register blocks: the DMA stall counts (NaN/Inf counts read 0)
     output wire [`PDP_STAT_W-1:0]      stat,
     output wire [`PDP_RDMA_STAT_W-1:0] rdma_stat,
     // AXI4 master, 64-bit data, 32-bit addresses
@@ -86,8 +86,20 @@ module nvdla_pdp #(
     assign stat[`PDP_INF_INPUT_NUM]             = 32'd0;
     assign stat[`PDP_NAN_INPUT_NUM]             = 32'd0;
     assign stat[`PDP_NAN_OUTPUT_NUM]            = 32'd0;
-    assign stat[`PDP_PERF_WRITE_STALL]          = 32'd0;
-    assign rdma_stat[`PDP_RDMA_PERF_READ_STALL] = 32'd0;
+    // DMA stall counts (docs/perf_counters.md): a read stall is a cycle the AR request waits for its ready, a
+    // write stall one in which the AW request or a W beat waits for its ready; gated by each unit's
+    // D_PERF_ENABLE.DMA_EN and, as in NVIDIA's RTL, never cleared (nvdla_perf_counter CLEAR 0)
+    wire [31:0] rd_stall_count, wr_stall_count;
+    nvdla_perf_counter #(.CLEAR(0)) u_rd_stall (
+        .clk(clk), .rst_n(rst_n), .start(1'b0), .en(rdma_cfg[`PDP_RDMA_DMA_EN]),
+        .inc(m_axi_arvalid & ~m_axi_arready), .count(rd_stall_count)
+    );
+    nvdla_perf_counter #(.CLEAR(0)) u_wr_stall (
+        .clk(clk), .rst_n(rst_n), .start(1'b0), .en(cfg[`PDP_DMA_EN]),
+        .inc((m_axi_awvalid & ~m_axi_awready) | (m_axi_wvalid & ~m_axi_wready)), .count(wr_stall_count)
+    );
+    assign stat[`PDP_PERF_WRITE_STALL]          = wr_stall_count;
+    assign rdma_stat[`PDP_RDMA_PERF_READ_STALL] = rd_stall_count;
 
     // ---- configuration --------------------------------------------------------------------------------
     wire flying = ~cfg[`PDP_FLYING_MODE];   // FLYING_MODE: 0 = on the fly, 1 = off

@@ -170,6 +170,10 @@ module nvdla_sdp #(
     wire [DATA_W-1:0] in_data;
     wire              bs_valid, bs_ready, bn_valid, bn_ready, ew_valid, ew_ready;
     wire [ATOM*32-1:0] bs_data, bn_data, ew_data;
+    wire [3:0]         ar_stall;    // per read stream: its burst waits on AR (statistics below)
+    /* verilator lint_off UNUSEDSIGNAL */  // the core's write stall slice (0) is replaced (statistics below)
+    wire [`SDP_STAT_W-1:0] core_stat;
+    /* verilator lint_on UNUSEDSIGNAL */
 
     nvdla_sdp_rdma #(.ATOM(ATOM), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING),
                      .FIFO_DEPTH(FIFO_DEPTH)) u_rdma (
@@ -182,7 +186,7 @@ module nvdla_sdp #(
         .m_axi_rlast(m_axi_rlast), .in_valid(in_valid), .in_ready(in_ready), .in_data(in_data),
         .bs_op_valid(bs_valid), .bs_op_ready(bs_ready), .bs_op_data(bs_data),
         .bn_op_valid(bn_valid), .bn_op_ready(bn_ready), .bn_op_data(bn_data),
-        .ew_op_valid(ew_valid), .ew_op_ready(ew_ready), .ew_op_data(ew_data)
+        .ew_op_valid(ew_valid), .ew_op_ready(ew_ready), .ew_op_data(ew_data), .ar_stall(ar_stall)
     );
 
     // ---- datapath ---------------------------------------------------------------------------------------
@@ -193,16 +197,48 @@ module nvdla_sdp #(
         .bs_op_valid(bs_valid), .bs_op_ready(bs_ready), .bs_op_data(bs_data),
         .bn_op_valid(bn_valid), .bn_op_ready(bn_ready), .bn_op_data(bn_data),
         .ew_op_valid(ew_valid), .ew_op_ready(ew_ready), .ew_op_data(ew_data),
-        .out_valid(core_valid), .out_ready(core_ready), .out_data(core_data), .stat(stat)
+        .out_valid(core_valid), .out_ready(core_ready), .out_data(core_data), .stat(core_stat)
     );
 
-    // SDP_RDMA's statistics: INT8 input has no NaN or Inf, and the read DMAs do not count their stalls
+    // ---- statistics -------------------------------------------------------------------------------------
+    // DMA stall counts (docs/perf_counters.md), each as NVIDIA's RTL counts it: a read stall is a cycle the AR
+    // channel shows a burst of that stream and the memory side has not taken it, a write stall one in which
+    // the AW request or a W beat waits for its ready. MRDMA (PERF_DMA_EN of SDP_RDMA) restarts at every
+    // layer; the operand DMAs (the same enable, while their *_DISABLE is 0: NVIDIA's op_en of that DMA) and
+    // WDMA (SDP's PERF_DMA_EN) restart only when enabled, so a disabled one keeps the count it had.
+    wire        rd_perf = rdma_cfg[`SDP_RDMA_PERF_DMA_EN];
+    wire [3:0]  rd_en = {rd_perf & ~rdma_cfg[`SDP_RDMA_ERDMA_DISABLE], rd_perf & ~rdma_cfg[`SDP_RDMA_NRDMA_DISABLE],
+                         rd_perf & ~rdma_cfg[`SDP_RDMA_BRDMA_DISABLE], rd_perf};
+    wire [4*32-1:0] rd_stall_count;
+    wire [31:0]     wr_stall_count;
+    genvar k;
+    generate
+        for (k = 0; k < 4; k = k + 1) begin : g_rd_stall
+            nvdla_perf_counter #(.CLEAR(k == 0 ? 2 : 1)) u_cnt (
+                .clk(clk), .rst_n(rst_n), .start(start), .en(rd_en[k]), .inc(ar_stall[k]),
+                .count(rd_stall_count[32*k +: 32])
+            );
+        end
+    endgenerate
+    nvdla_perf_counter #(.CLEAR(1)) u_wr_stall (
+        .clk(clk), .rst_n(rst_n), .start(start), .en(sdp_cfg[`SDP_PERF_DMA_EN]),
+        .inc((m_axi_awvalid & ~m_axi_awready) | (m_axi_wvalid & ~m_axi_wready)), .count(wr_stall_count)
+    );
+
+    // SDP_RDMA's statistics: INT8 input has no NaN or Inf
     assign rdma_stat[`SDP_RDMA_STATUS_NAN_INPUT_NUM] = 32'd0;
     assign rdma_stat[`SDP_RDMA_STATUS_INF_INPUT_NUM] = 32'd0;
-    assign rdma_stat[`SDP_RDMA_MRDMA_STALL]          = 32'd0;
-    assign rdma_stat[`SDP_RDMA_BRDMA_STALL]          = 32'd0;
-    assign rdma_stat[`SDP_RDMA_NRDMA_STALL]          = 32'd0;
-    assign rdma_stat[`SDP_RDMA_ERDMA_STALL]          = 32'd0;
+    assign rdma_stat[`SDP_RDMA_MRDMA_STALL]          = rd_stall_count[31:0];
+    assign rdma_stat[`SDP_RDMA_BRDMA_STALL]          = rd_stall_count[63:32];
+    assign rdma_stat[`SDP_RDMA_NRDMA_STALL]          = rd_stall_count[95:64];
+    assign rdma_stat[`SDP_RDMA_ERDMA_STALL]          = rd_stall_count[127:96];
+    // SDP's: the core's, with the write stall count in the (unused) slice the core leaves 0
+    reg  [`SDP_STAT_W-1:0] stat_r;
+    always @(*) begin
+        stat_r = core_stat;
+        stat_r[`SDP_WDMA_STALL] = wr_stall_count;
+    end
+    assign stat = stat_r;
 
     // ---- output routing: memory, PDP, or drained (EQL). Selected by flags latched at start. --------------
     reg route_pdp;

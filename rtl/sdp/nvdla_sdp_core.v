@@ -172,6 +172,10 @@ module nvdla_sdp_core #(
     assign pre_ready = lut_on ? lut_in_ready : ocvt_ready;
 
     wire [CNT_W-1:0] cnt_le_hit, cnt_lo_hit, cnt_uflow, cnt_oflow, cnt_hybrid, cnt_out_sat;
+    // D_PERF_ENABLE's saturation (and, below, LUT) enable (docs/perf_counters.md): an enabled layer clears
+    // and counts, a disabled one leaves the count of the last enabled layer (NVIDIA's counters clear at the
+    // layer start and count only while enabled)
+    wire perf_sat = cfg[`SDP_PERF_SAT_EN];
 
     generate
         if (LUT == 1) begin : g_lut
@@ -184,8 +188,9 @@ module nvdla_sdp_core #(
                 .acc_wdata(cfg[`SDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`SDP_LUT_ACCESS_RDATA]),
                 .in_valid(pre_valid & lut_on), .in_ready(lut_in_ready), .in_data(y_out),
                 .out_valid(lut_valid), .out_ready(ocvt_ready & lut_on), .out_data(lut_data), .out_dbg(),
-                // samples that skip the LUT are not looked up, so they are not counted (the model's empty stats)
-                .cnt_clr(start), .cnt_en(lut_on),
+                // samples that skip the LUT are not looked up, so they are not counted (the model's empty stats);
+                // PERF_LUT_EN gates the counters as in NVIDIA's RTL: a disabled layer neither clears nor counts
+                .cnt_clr(start & cfg[`SDP_PERF_LUT_EN]), .cnt_en(lut_on & cfg[`SDP_PERF_LUT_EN]),
                 .cnt_le_hit(cnt_le_hit), .cnt_lo_hit(cnt_lo_hit), .cnt_uflow(cnt_uflow), .cnt_oflow(cnt_oflow),
                 .cnt_hybrid(cnt_hybrid)
             );
@@ -220,7 +225,8 @@ module nvdla_sdp_core #(
     wire out_fire = out_valid & out_ready;
 
     nvdla_sat_counter #(.LANES(ATOM), .CNT_W(CNT_W)) u_sat_cnt (
-        .clk(clk), .rst_n(rst_n), .clr(start), .inc_valid(out_fire), .inc_mask(out_sat), .count(cnt_out_sat)
+        .clk(clk), .rst_n(rst_n), .clr(start & perf_sat), .inc_valid(out_fire & perf_sat), .inc_mask(out_sat),
+        .count(cnt_out_sat)
     );
 
     reg status_unequal;
@@ -237,7 +243,7 @@ module nvdla_sdp_core #(
     assign stat[`SDP_LUT_OFLOW]              = cnt_oflow;
     assign stat[`SDP_LUT_HYBRID]             = cnt_hybrid;
     assign stat[`SDP_OUT_SATURATION]         = cnt_out_sat;
-    // INT8 data has no NaN or Inf, and the write DMA (nvdla_sdp) does not count its stalls
+    // INT8 data has no NaN or Inf; the write stall count is the write DMA's (nvdla_sdp replaces this 0)
     assign stat[`SDP_STATUS_NAN_INPUT_NUM]   = 32'd0;
     assign stat[`SDP_STATUS_INF_INPUT_NUM]   = 32'd0;
     assign stat[`SDP_STATUS_NAN_OUTPUT_NUM]  = 32'd0;

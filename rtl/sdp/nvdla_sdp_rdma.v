@@ -48,7 +48,10 @@ module nvdla_sdp_rdma #(
     output wire [ATOM*32-1:0] bn_op_data,
     output wire               ew_op_valid,
     input  wire               ew_op_ready,
-    output wire [ATOM*32-1:0] ew_op_data
+    output wire [ATOM*32-1:0] ew_op_data,
+    // read stalls per stream (0 input, 1 BS, 2 BN, 3 EW): the AR channel shows a burst of that stream and the
+    // memory side has not accepted it (the D_PERF_*RDMA_READ_STALL counts, docs/perf_counters.md)
+    output wire [3:0]         ar_stall
 );
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
@@ -215,6 +218,16 @@ module nvdla_sdp_rdma #(
             );
         end
     endgenerate
+
+    // ---- read stalls -------------------------------------------------------------------------------------
+    // The engine's splitter takes a command only once the one before has gone out on AR, and every command
+    // here is one burst: the burst on AR is always the one issued last, so its stream is that issue's.
+    reg [N-1:0] ar_stream;
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n)                  ar_stream <= {N{1'b0}};
+        else if (|(req_valid & req_ready)) ar_stream <= req_valid & req_ready;
+    end
+    assign ar_stall = (m_axi_arvalid & ~m_axi_arready) ? ar_stream : {N{1'b0}};
 
     assign busy = |walk_busy | ~&cmd_ready | rd_busy | arb_busy | |fifo_valid | |opnd_busy;
 endmodule

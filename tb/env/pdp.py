@@ -36,7 +36,7 @@ from models.regfile import intr_bit
 from tb import pdp_coverage
 from tb.batch import Batch
 from tb.bench_target import on_wrapper, start_top, wait_status_bit
-from tb.bfm.axi_ram import set_memory_pauses
+from tb.bfm.axi_ram import ErrorRam, set_memory_pauses
 from tb.bfm.csb import CsbMaster, CsbMonitor
 from tb.bfm.sim_memory import MemTiming, SimMemory
 from tb.common import bench_params, make_rng, start_clock_and_reset
@@ -77,8 +77,9 @@ class Top:
         else:
             self.rams = []
             for prefix in ("m_axi", "c_axi"):
-                ram = AxiRam(AxiBus.from_prefix(dut, prefix), dut.clk, dut.rst_n, reset_active_level=False,
-                             size=2**32)
+                # an AxiRam that can answer chosen windows with error responses (none unless a test sets them)
+                ram = ErrorRam(AxiBus.from_prefix(dut, prefix), dut.clk, dut.rst_n, reset_active_level=False,
+                               size=2**32)
                 for port in (ram.write_if, ram.read_if):
                     port.log.setLevel(logging.WARNING)    # one INFO line per burst slows the simulation down
                 self.rams.append(ram)
@@ -93,6 +94,9 @@ class Top:
         self.max_w = int(bench_params().get("PDP_MAX_W", 64))
         # the precisions the top's PDP computes: INT16 where it was built with it (the configuration has it)
         self.precisions = ("INT8", "INT16") if bench_params().get("INT16", 0) else ("INT8",)
+        # the AxiRam's stalls each layer: random shapes (None), about half the cycles on every channel (True),
+        # none (False)
+        self.stall: bool | None = None
         self.new_pauses()
         self.cov = pdp_coverage.pdp_coverage()
         self.test = ""               # the test's name, for its functional coverage file (setup sets it)
@@ -199,7 +203,7 @@ class Top:
         it sampled in reset (one seeded draw per test, logged by start_top)."""
         for ram in self.rams:
             if isinstance(ram, AxiRam):
-                set_memory_pauses(ram, self.rng)
+                set_memory_pauses(ram, self.rng, self.stall)
 
     async def status(self, unit: str) -> tuple[int, int]:
         value = await self.read(unit, "S_STATUS")

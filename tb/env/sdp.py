@@ -11,7 +11,9 @@ import numpy as np
 from cocotb.handle import SimHandleBase
 from numpy.typing import NDArray
 
+from models.driver_sdp import SdpProgram
 from models.memory import Memory
+from models.perf import PerfCounters, sdp_counts
 from models.regfile import intr_bit
 from models.sdp import OperandDma, SdpConfig, SdpResult, run_sdp, sdp_compute
 from tb.bfm.sim_memory import SimMemory
@@ -40,9 +42,11 @@ class SdpTop(CdpTop):
     def __init__(self, dut: SimHandleBase, rng: random.Random, sim_mem: SimMemory | None = None) -> None:
         super().__init__(dut, rng, sim_mem)
         self.sdp_stats: list[dict[str, int]] = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
+        self.counters = PerfCounters()    # the hardware's LUT and saturation counters across layers
 
     async def after_reset(self) -> None:
         self.sdp_stats = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
+        self.counters = PerfCounters()
         await super().after_reset()
 
     async def check_sdp_stats(self, label: str) -> None:
@@ -93,7 +97,7 @@ def operand_bytes(od: OperandData) -> NDArray[np.uint8]:
     return np.ascontiguousarray(vals.astype(dtype)).view(np.uint8).reshape(c_pad // ATOM, h, w, -1)
 
 
-def _packed(dma: OperandDma, cfg: SdpConfig) -> bool:
+def packed(dma: OperandDma, cfg: SdpConfig) -> bool:
     """An operand read as one block from its base: per kernel, or per element of a 1x1 cube (packed like
     the input: nvdlav1's operand RDMAs, models/sdp.py)."""
     return not dma.per_element or cfg.is_1x1
@@ -110,7 +114,7 @@ def prepare(top: SdpTop, layer: Layer) -> None:
     for od in layer.operands.values():
         if od is not None:
             d = od.dma
-            spans.append((*cube_span(d.base, d.line_stride, d.surface_stride, cfg, _packed(d, cfg),
+            spans.append((*cube_span(d.base, d.line_stride, d.surface_stride, cfg, packed(d, cfg),
                                      d.bytes_per_element), top.index(d.ram_mc)))
     for lo, hi, m in spans:
         top.fill(lo, hi, mem=m)
@@ -121,7 +125,7 @@ def prepare(top: SdpTop, layer: Layer) -> None:
         if od is not None:
             d = od.dma
             write_feature(top.mems[top.index(d.ram_mc)], d.base, d.line_stride, d.surface_stride,
-                          _packed(d, cfg), operand_bytes(od))
+                          packed(d, cfg), operand_bytes(od))
     for lo, hi, m in spans:
         top.rams[m].write(lo, top.mems[m].read(lo, hi - lo).tobytes())
 
@@ -155,10 +159,16 @@ def expect(top: SdpTop, layer: Layer) -> SdpResult:
     assert np.array_equal(mine.data, res.output), \
         f"bench bug: the operands the bench wrote are not what the model reads back\n  {describe(layer)}"
     layer.res = res
-    counts = {**dict.fromkeys(("le_hit", "lo_hit", "uflow", "oflow", "hybrid"), 0), **res.lut_stats,
-              "out_saturation": res.saturation_count, "status_unequal": int(res.status_unequal)}
-    top.sdp_stats[prog.group] = {reg: counts[name] for reg, name in STATS.items()}
+    record_stats(top, prog, res)
     return res
+
+
+def record_stats(top: SdpTop, prog: SdpProgram, res: SdpResult) -> None:
+    """What the layer's group's statistics registers must hold after it: the LUT and saturation counters as
+    D_PERF_ENABLE gates them (models/perf.py; layers must be recorded in the order they ran), D_STATUS."""
+    counted = top.counters.layer(prog.fields, sdp_counts(res.lut_stats, res.saturation_count))
+    top.sdp_stats[prog.group] = {**{reg: counted["SDP", reg] for reg in STATS if reg != "D_STATUS"},
+                                 "D_STATUS": int(res.status_unequal)}
 
 
 async def run_layer(top: SdpTop, layer: Layer, label: str) -> int:

@@ -199,7 +199,9 @@ def base_fields(w: int, h: int, c: int, atom: int) -> Fields:
     sdp = {"D_DATA_CUBE_WIDTH.WIDTH": w - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": h - 1,
            "D_DATA_CUBE_CHANNEL.CHANNEL": c - 1, "D_DST_LINE_STRIDE.DST_LINE_STRIDE": line,
            "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": surf,
-           "D_CVT_OFFSET.CVT_OFFSET": 0, "D_CVT_SCALE.CVT_SCALE": 1, "D_CVT_SHIFT.CVT_SHIFT": 0}
+           "D_CVT_OFFSET.CVT_OFFSET": 0, "D_CVT_SCALE.CVT_SCALE": 1, "D_CVT_SHIFT.CVT_SHIFT": 0,
+           # the LUT and saturation counters on, as the KMD sets them with statistics enabled
+           "D_PERF_ENABLE.PERF_LUT_EN": 1, "D_PERF_ENABLE.PERF_SAT_EN": 1}
     rdma = {"D_DATA_CUBE_WIDTH.WIDTH": w - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": h - 1,
             "D_DATA_CUBE_CHANNEL.CHANNEL": c - 1, "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": line,
             "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": surf}
@@ -331,6 +333,9 @@ def make_case(rng: random.Random, atom: int, index: int, wants: Wants) -> Case:
         s["D_DP_BS_CFG.BS_BYPASS"] = s["D_DP_BN_CFG.BN_BYPASS"] = 1
     for p in BLOCKS:
         fields["SDP_RDMA"].update(dma_fields(rng, fields, p))
+    # now and then a counter off: it must neither clear nor count (models/perf.py)
+    for enable in ("D_PERF_ENABLE.PERF_LUT_EN", "D_PERF_ENABLE.PERF_SAT_EN"):
+        s[enable] = int(rng.random() < 0.8)
     c_pad = -(-c // atom) * atom
     cube = random_data(rng, (c_pad, h, w), -128, 127)
     cfg = SdpConfig.from_fields(fields, atom)
