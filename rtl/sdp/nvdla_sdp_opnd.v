@@ -4,8 +4,15 @@
 // MUL), little endian, sign-extended to 16 bits; a component not read is 0. Per kernel, the memory holds one
 // atom per surface and each is repeated for the H*W atoms of its surface (read once, sent H*W times).
 // Output lane i: [32i+15:32i] ALU value, [32i+31:32i+16] MUL value.
+// INT16 processing (`half`, INT16 builds): an atom holds ATOM/2 elements, so it is bpe/2 beats, laid out as
+// the first half of the INT8 atom of the same bpe (models/sdp.py _read_operands with cfg.lanes = ATOM/2);
+// lanes ATOM/2 and up carry nothing. Two-byte operands only (as NVIDIA's INT16 programs have them): a
+// one-byte operand at INT16 (half a beat per atom) is read as a whole beat per atom, its first ATOM/2
+// bytes the values (the read side walks the same beats, so the layer completes; the values are not the
+// model's).
 module nvdla_sdp_opnd #(
-    parameter ATOM = 8
+    parameter ATOM  = 8,
+    parameter INT16 = 0      // 1: `half` selects INT16 processing's layout; 0: the input is ignored
 ) (
     input  wire              clk,
     input  wire              rst_n,
@@ -13,6 +20,9 @@ module nvdla_sdp_opnd #(
     input  wire [1:0]        data_use,    // 0 MUL, 1 ALU, 2 both (3 reads as MUL, as the model does)
     input  wire              data_size,   // 0: one byte, 1: two bytes per value
     input  wire              data_mode,   // 0: per kernel, 1: per element
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire              half,        // INT16 processing: ATOM/2 elements per atom (INT16 = 1 only)
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [12:0]       width_m1,
     input  wire [12:0]       height_m1,
     input  wire              in_valid,
@@ -34,7 +44,9 @@ module nvdla_sdp_opnd #(
     localparam B = ATOM * 8;  // bits per beat
 
     wire       both   = data_use == 2'd2;
-    wire [1:0] bpe_m1 = {both & data_size, both | data_size};  // 0, 1 or 3 beats - 1
+    wire       h16    = (INT16 == 1) & half;
+    // beats of an atom - 1: 0, 1 or 3 (INT8 processing); 0 or 1 (INT16: half of them, at least one)
+    wire [1:0] bpe_m1 = h16 ? {1'b0, both & data_size} : {both & data_size, both | data_size};
 
     reg  [1:0]        cnt;         // beats of the current atom already held in acc
     reg  [3*B-1:0]    acc;         // shift register, newest beat on top
@@ -42,7 +54,11 @@ module nvdla_sdp_opnd #(
     reg  [ATOM*32-1:0] od;
     reg  [12:0]       rep_w, rep_h;
 
-    wire [4*B-1:0] full = {in_data, acc};  // the atom's beats sit in the top bpe beats
+    wire [4*B-1:0] beats = {in_data, acc};  // the atom's beats sit in the top bpe beats
+    // INT16: the atom's beats moved to where the INT8 atom of the same bpe starts (one beat lower for two
+    // bytes per element, two for four), so the decode below serves both
+    wire [4*B-1:0] full  = ~h16 ? beats : (both & data_size) ? beats >> (2*B) : (both | data_size) ? beats >> B
+                         : beats;
     wire last_rep = data_mode | (rep_w == width_m1 & rep_h == height_m1);
     wire fire     = ov & out_ready;
     wire load_ok  = ~ov | (out_ready & last_rep);
@@ -112,7 +128,7 @@ module nvdla_sdp_opnd #(
 
     // Data registers need no reset: acc is read only with cnt beats in it, od only while ov is set.
     always @(posedge clk) begin
-        if (take) acc <= full[4*B-1:B];
+        if (take) acc <= beats[4*B-1:B];
         if (load) od <= dec;
     end
 endmodule
