@@ -127,13 +127,15 @@ module nvdla_sdp_rdma #(
         for (g = 1; g < N; g = g + 1) begin : g_geom
             // log2(bytes per element): +1 for both components, +1 for two-byte values
             wire [1:0] sh8     = {1'b0, use_v[2*(g-1) +: 2] == 2'd2} + {1'b0, size_v[g-1]};
-            // INT16 processing: half the bytes per atom, at least one beat (nvdla_sdp_opnd)
+            // INT16 processing: half the bytes per atom (one-byte values: two atoms a beat, nvdla_sdp_opnd)
             wire [1:0] sh      = (h16 && sh8 != 2'd0) ? sh8 - 2'd1 : sh8;
+            wire       halves  = h16 && sh8 == 2'd0;
             // per element: a cube of bpe-byte elements; per kernel, and per element of a 1x1 cube (packed as
             // the input is: nvdlav1's operand RDMAs end a 1x1 cube at its first request, cfg_mode_1x1_pack),
             // one block of S atoms from the base
             wire       per_elt = mode_v[g-1] & ~in_packed;
-            assign w_beats[16*g +: 16]    = {2'b0, per_elt ? width : surfaces} << sh;
+            wire [13:0] atoms  = per_elt ? width : surfaces;
+            assign w_beats[16*g +: 16]    = halves ? {3'b0, atoms[13:1] + {12'd0, atoms[0]}} : {2'b0, atoms} << sh;
             assign w_height[14*g +: 14]   = per_elt ? height : 14'd1;
             assign w_surfaces[14*g +: 14] = per_elt ? surfaces : 14'd1;
         end
@@ -266,7 +268,7 @@ module nvdla_sdp_rdma #(
             nvdla_sdp_opnd #(.ATOM(ATOM), .INT16(INT16)) u_opnd (
                 .clk(clk), .rst_n(rst_n), .start(start),
                 .data_use(use_v[2*(g-1) +: 2]), .data_size(size_v[g-1]), .data_mode(mode_v[g-1]), .half(h16),
-                .width_m1(width_m1), .height_m1(height_m1),
+                .width_m1(width_m1), .height_m1(height_m1), .surf_m1(surf_m1),
                 .in_valid(fifo_valid[g]), .in_ready(fifo_ready[g]), .in_data(fifo_data[B*g +: B]),
                 .out_valid(op_valid[g-1]), .out_ready(op_ready[g-1]),
                 .out_data(op_data[ATOM*32*(g-1) +: ATOM*32]), .busy(opnd_busy[g-1])

@@ -66,10 +66,11 @@ async def setup(dut: SimHandleBase, salt: str) -> SdpTop:
 # ---- memory, running, scoring --------------------------------------------------------------------------
 
 def cube_span(base: int, line: int, surf: int, cfg: SdpConfig, packed: bool,
-              elem: int = 1) -> tuple[int, int]:
+              elem: int = 1, atom_bytes: int | None = None) -> tuple[int, int]:
     """[first, last + 1) bytes a cube of cfg's geometry can touch; `packed`: one atom per surface back to back
-    (a per-kernel operand block, a 1x1 input or output; a 1x1 per-element operand cube keeps its strides)."""
-    atom = ATOM * elem
+    (a per-kernel operand block, a 1x1 input or output; a 1x1 per-element operand cube keeps its strides).
+    An atom is ATOM * elem bytes, or `atom_bytes` (an INT16 operand's: ATOM/2 elements of 1, 2 or 4 bytes)."""
+    atom = ATOM * elem if atom_bytes is None else atom_bytes
     if packed:
         return base, base + cfg.surfaces * atom
     return base, base + (cfg.surfaces - 1) * surf + (cfg.height - 1) * line + cfg.width * atom
@@ -130,7 +131,7 @@ def prepare(top: SdpTop, layer: Layer) -> None:
             d = od.dma
             # an operand atom: the processing precision's lanes (INT16: ATOM/2) of bpe bytes
             spans.append((*cube_span(d.base, d.line_stride, d.surface_stride, cfg, packed(d, cfg),
-                                     d.bytes_per_element * cfg.lanes // ATOM), top.index(d.ram_mc)))
+                                     atom_bytes=d.bytes_per_element * cfg.lanes), top.index(d.ram_mc)))
     for lo, hi, m in spans:
         top.fill(lo, hi, mem=m)
     dtype = "<i2" if cfg.src_elem_bytes == 2 else "i1"

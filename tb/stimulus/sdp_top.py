@@ -229,15 +229,14 @@ def random_operand(rng: random.Random, name: str, blk: XBlock | EwBlock, goal: s
                    dims: tuple[int, int, int], offset: int = 0, lanes: int = ATOM) -> OperandData | None:
     """The read DMA and data of a block that reads memory (None when it reads none): DATA_USE covers what is
     read (BOTH sometimes with one half unused: junk there must change nothing). `lanes`: elements per atom
-    of the processing precision; at INT16 (ATOM/2) the operands are two-byte, as NVIDIA's INT16 programs
-    have them (the RTL reads no one-byte operand at INT16: rtl/sdp/nvdla_sdp_opnd.v)."""
+    of the processing precision (INT16: ATOM/2; one-byte operands then half an atom's bytes)."""
     alu, mul = operand_reads(blk)
     if not (alu or mul):
         return None
     w, h, c = dims
     both = (alu and mul) or goal == "use both" or rng.random() < 0.25
     use = "both" if both else "alu" if alu else "mul"
-    two_byte = goal == "2-byte" or (goal != "1-byte" and rng.random() < 0.5) or lanes != ATOM
+    two_byte = goal == "2-byte" or (goal != "1-byte" and rng.random() < 0.5)
     per_element = goal == "per element" or (goal != "per kernel" and rng.random() < 0.5)
     bpe = (2 if both else 1) * (2 if two_byte else 1)
     region = REGIONS[name] + offset + ATOM * rng.randrange(1 << 17)
