@@ -203,46 +203,51 @@ module nvdla_sdp_core #(
     wire [DW-1:0] y_sel = f_on ? fp_out : y_out;
     generate
         if (FP16 == 1) begin : g_fp
+            // FP16 processing has INT16 processing's geometry: only the low ATOM/2 lanes carry elements, so
+            // only they are built (the others give 0)
+            localparam    FL  = ATOM / 2;
+            localparam    FW  = FL * 32;
             wire          n2z = cfg[`SDP_NAN_TO_ZERO];
-            reg  [DW-1:0] xf, ew_d4, ew_d5, ew_d6;
-            wire [DW-1:0] xw, fbs_out, fbn_out;
+            reg  [FW-1:0] xf, ew_d4, ew_d5, ew_d6;
+            wire [FW-1:0] xw, fbs_out, fbn_out, f_out;
             integer f;
             // the input lanes widened to FP32 (exact; an infinity becomes FP32's largest finite value), a
             // NaN then flushed to +0 with NAN_TO_ZERO (only NaNs: the flush looks at the FP32 value)
             genvar g;
-            for (g = 0; g < ATOM; g = g + 1) begin : g_in
+            for (g = 0; g < FL; g = g + 1) begin : g_in
                 nvdla_fp_widen #(.EI(5), .MI(10), .EO(8), .MO(23), .DENORM(1)) u_w (
                     .x(x_data[g*16*(EW_B-1) +: 16]), .y(xw[g*32 +: 32])
                 );
             end
             always @(*) begin
-                for (f = 0; f < ATOM; f = f + 1)
+                for (f = 0; f < FL; f = f + 1)
                     xf[f*32 +: 32] = (n2z && xw[f*32 + 23 +: 8] == 8'hFF && xw[f*32 +: 23] != 23'd0)
                                    ? 32'd0 : xw[f*32 +: 32];
             end
             // the EW operands travel on beside BN (stages 4-6) until the EW block takes them
             always @(posedge clk) begin
-                if (en[3]) ew_d4 <= ew_d3;
+                if (en[3]) ew_d4 <= ew_d3[FW-1:0];
                 if (en[4]) ew_d5 <= ew_d4;
                 if (en[5]) ew_d6 <= ew_d5;
             end
-            nvdla_sdp_fpx #(.LANES(ATOM)) u_fbs (
+            nvdla_sdp_fpx #(.LANES(FL)) u_fbs (
                 .clk(clk), .en(en[2:0]), .x_cfg(`SDP_X_CFG_BS(cfg)), .nan_to_zero(n2z),
-                .op_en(bs_op_en), .in_x(xf), .in_op(bs_data), .out_x(fbs_out)
+                .op_en(bs_op_en), .in_x(xf), .in_op(bs_data[FW-1:0]), .out_x(fbs_out)
             );
-            nvdla_sdp_fpx #(.LANES(ATOM)) u_fbn (
+            nvdla_sdp_fpx #(.LANES(FL)) u_fbn (
                 .clk(clk), .en(en[5:3]), .x_cfg(`SDP_X_CFG_BN(cfg)), .nan_to_zero(n2z),
-                .op_en(bn_op_en), .in_x(fbs_out), .in_op(bn_d3), .out_x(fbn_out)
+                .op_en(bn_op_en), .in_x(fbs_out), .in_op(bn_d3[FW-1:0]), .out_x(fbn_out)
             );
-            nvdla_sdp_fpy #(.LANES(ATOM)) u_few (
+            nvdla_sdp_fpy #(.LANES(FL)) u_few (
                 .clk(clk), .en(en[8:6]),
                 .cfg_bypass(cfg[`SDP_EW_BYPASS]), .cfg_alu_bypass(cfg[`SDP_EW_ALU_BYPASS]),
                 .cfg_alu_algo(cfg[`SDP_EW_ALU_ALGO]), .cfg_alu_src(cfg[`SDP_EW_ALU_SRC]),
                 .cfg_alu_operand(cfg[`SDP_EW_ALU_OPERAND]), .cfg_mul_bypass(cfg[`SDP_EW_MUL_BYPASS]),
                 .cfg_mul_prelu(cfg[`SDP_EW_MUL_PRELU]), .cfg_mul_src(cfg[`SDP_EW_MUL_SRC]),
                 .cfg_mul_operand(cfg[`SDP_EW_MUL_OPERAND]), .nan_to_zero(n2z),
-                .op_en(ew_op_en), .in_x(fbn_out), .in_op(ew_d6), .out_x(fp_out)
+                .op_en(ew_op_en), .in_x(fbn_out), .in_op(ew_d6), .out_x(f_out)
             );
+            assign fp_out = {{(DW-FW){1'b0}}, f_out};
         end else begin : g_no_fp
             assign fp_out = {DW{1'b0}};
         end

@@ -6,9 +6,10 @@
 // reports lanes whose value is not 0 (D_STATUS.STATUS_UNEQUAL).
 // INT16 = 1: each lane is 16 bits wide on out_data: with out16 the 17-bit result saturated to int16
 // (models/sdp_datapath.py out_bits 16), else the int8 result sign-extended. The flag is the same.
-// FP16 = 1 (needs INT16 = 1) with fp16 (FP16 processing): the lane's FP32 value becomes FP16, or with out_int
-// INT16, in nvdla_sdp_fpo (computed before S1, carried through S2); the flag is then an FP16 output of
-// magnitude 65504, and out_nan marks FP16 NaN outputs. EQL passes its 0/1 as at INT8.
+// FP16 = 1 (needs INT16 = 1) with fp16 (FP16 processing, in the low LANES/2 lanes): the lane's FP32 value
+// becomes FP16, or with out_int INT16, in nvdla_sdp_fpo (computed before S1, carried through S2); the flag
+// is then an FP16 output of magnitude 65504, and out_nan marks FP16 NaN outputs. out_fp (INT16 processing):
+// the 17-bit result becomes FP16. EQL passes its 0/1 as at INT8.
 // Pipeline: S1 subtract -> S2 multiply -> S3 round/saturate and flag (output register). in_ready depends
 // on out_ready through the stall pipeline (nvdla_pipe_ctrl); the parent cuts paths at its own boundary.
 module nvdla_sdp_ocvt #(
@@ -97,7 +98,8 @@ module nvdla_sdp_ocvt #(
                 assign yo  = y8;
                 assign low = s2_low;
             end
-            if (FP16 == 1) begin : g_fp
+            // the FP16 results exist in the low LANES/2 lanes only: FP16 and INT16 processing use no others
+            if (FP16 == 1 && l < LANES / 2) begin : g_fp
                 wire [15:0] fy, hi;
                 wire        fnan, fsat;
                 reg  [15:0] s1_f, s2_f;
