@@ -28,8 +28,15 @@
 //     joined per processing atom (nvdla_sdp_pair_walk, nvdla_sdp_join16), INT8 processing and output;
 //   - PROC_PRECISION INT8 with OUT_PRECISION INT16: each processing atom written as two 16-bit memory atoms
 //     (nvdla_sdp_split16, nvdla_sdp_pair_walk on the write side).
-// FP16 fields compute INT8 (the model and driver refuse FP16 on this RTL's configurations' RTL runs), and
-// with INT16 = 0 every layer is INT8 and none of this is built: never a hang either way.
+//   - PROC_PRECISION INT16 with OUT_PRECISION FP16 (FP16 = 1): INT16 processing, its 17-bit results as FP16.
+// With INT16 = 0 every layer is INT8 and none of this is built: never a hang either way.
+// FP16 (parameter FP16 = 1, needs INT16 = 1; models/sdp_fp16.py): PROC_PRECISION FP16 has INT16
+// processing's geometry (ATOM/2 two-byte elements and operands) and the core's FP16 path, output FP16 or
+// (OUT_PRECISION INT16) INT16; SDP_RDMA's D_STATUS_NAN_INPUT_NUM / INF_INPUT_NUM count the NaN / infinite
+// FP16 lanes of every input atom read (channel padding included) while its PERF_NAN_INF_COUNT_EN is set
+// (an FP16 layer with it clear, or another layer, keeps them). The LUT at FP16 is not built: such a layer
+// runs the INT LUT on FP32 bits (the driver layer keeps it off this RTL). With FP16 = 0, PROC_PRECISION
+// FP16 computes INT8.
 `include "nvdla_sdp_fields.vh"
 `include "nvdla_sdp_rdma_fields.vh"
 module nvdla_sdp #(
@@ -39,7 +46,8 @@ module nvdla_sdp #(
     parameter FIFO_DEPTH      = 32,    // beats buffered per read stream
     parameter EW              = 1,     // 0: no EW (Y) block: bypassed whatever EW_BYPASS says, ERDMA unused
     parameter LUT             = 1,     // 0: no LUT: bypassed whatever EW_LUT_BYPASS says, no table RAM
-    parameter INT16           = 0      // 1: INT16 layers (see above); 0: their registers run as INT8
+    parameter INT16           = 0,     // 1: INT16 layers (see above); 0: their registers run as INT8
+    parameter FP16            = 0      // 1: FP16 layers (see above; needs INT16 = 1)
 ) (
     input  wire              clk,
     input  wire              rst_n,
@@ -95,8 +103,8 @@ module nvdla_sdp #(
     initial begin
         if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || FIFO_DEPTH < MAX_BURST || (FIFO_DEPTH & (FIFO_DEPTH - 1)) != 0
             || (EW != 0 && EW != 1) || (LUT != 0 && LUT != 1) || (INT16 != 0 && INT16 != 1)
-            || (INT16 == 1 && ATOM < 2)) begin
-            $display("ERROR: nvdla_sdp %m: ATOM a power of two (BYTE_SHIFT), FIFO_DEPTH a power of two >= MAX_BURST (a burst reserves all its beats), EW and LUT 0 or 1, INT16 0 or 1 and with INT16 ATOM >= 2");
+            || (INT16 == 1 && ATOM < 2) || (FP16 != 0 && FP16 != 1) || (FP16 == 1 && INT16 != 1)) begin
+            $display("ERROR: nvdla_sdp %m: ATOM a power of two (BYTE_SHIFT), FIFO_DEPTH a power of two >= MAX_BURST (a burst reserves all its beats), EW and LUT 0 or 1, INT16 0 or 1 and with INT16 ATOM >= 2, FP16 0 or 1 and only with INT16");
             $finish;
         end
     end
@@ -117,7 +125,10 @@ module nvdla_sdp #(
     localparam CW         = (INT16 == 1) ? 2 * DATA_W : DATA_W;      // the core's data ports
 
     // ---- precision modes (one set of flags for the read side, the core and the write side) --------------
-    wire proc16 = (INT16 == 1) && sdp_cfg[`SDP_PROC_PRECISION] == 2'd1;
+    wire fp16   = (FP16 == 1) && sdp_cfg[`SDP_PROC_PRECISION] == 2'd2;
+    wire proc16 = (INT16 == 1) && (sdp_cfg[`SDP_PROC_PRECISION] == 2'd1 || fp16);   // two-byte elements
+    wire out_fp = (FP16 == 1) && !fp16 && sdp_cfg[`SDP_OUT_PRECISION] == 2'd2;      // INT16 -> FP16
+    wire out_int = sdp_cfg[`SDP_OUT_PRECISION] == 2'd1;                              // FP16 -> INT16
     wire out16  = (INT16 == 1) && (proc16 || sdp_cfg[`SDP_OUT_PRECISION] == 2'd1);
     wire pair   = (INT16 == 1) && !proc16 && rdma_cfg[`SDP_RDMA_IN_PRECISION] == 2'd1;   // 16to8
     wire split  = out16 & ~proc16;                                                        // INT8 -> INT16
@@ -236,9 +247,9 @@ module nvdla_sdp #(
     endgenerate
 
     // ---- datapath ---------------------------------------------------------------------------------------
-    nvdla_sdp_core #(.ATOM(ATOM), .LUT(LUT), .INT16(INT16)) u_core (
+    nvdla_sdp_core #(.ATOM(ATOM), .LUT(LUT), .INT16(INT16), .FP16(FP16)) u_core (
         .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .cfg(sdp_cfg),
-        .in16(proc16 | pair), .out16(out16), .half(proc16),
+        .in16(proc16 | pair), .out16(out16), .half(proc16), .fp16(fp16), .out_int(out_int), .out_fp(out_fp),
         .bs_op_en(bs_op_en), .bn_op_en(bn_op_en), .ew_op_en(ew_op_en),
         .in_valid(cin_valid), .in_ready(cin_ready), .in_data(cin_data),
         .bs_op_valid(bs_valid), .bs_op_ready(bs_ready), .bs_op_data(bs_data),
@@ -272,9 +283,31 @@ module nvdla_sdp #(
         .inc((m_axi_awvalid & ~m_axi_awready) | (m_axi_wvalid & ~m_axi_wready)), .count(wr_stall_count)
     );
 
-    // SDP_RDMA's statistics: INT8 input has no NaN or Inf
-    assign rdma_stat[`SDP_RDMA_STATUS_NAN_INPUT_NUM] = 32'd0;
-    assign rdma_stat[`SDP_RDMA_STATUS_INF_INPUT_NUM] = 32'd0;
+    // SDP_RDMA's NaN / infinity input counts (FP16 = 1: FP16 layers, see above; INT data have neither)
+    generate
+        if (FP16 == 1) begin : g_nan_inf
+            wire             nan_inf_en = fp16 & rdma_cfg[`SDP_RDMA_PERF_NAN_INF_COUNT_EN];
+            reg [ATOM/2-1:0] in_nan, in_inf;
+            integer h;
+            always @(*) begin
+                for (h = 0; h < ATOM / 2; h = h + 1) begin
+                    in_nan[h] = (in_data[h*16 + 10 +: 5] == 5'h1F) && (in_data[h*16 +: 10] != 10'd0);
+                    in_inf[h] = (in_data[h*16 + 10 +: 5] == 5'h1F) && (in_data[h*16 +: 10] == 10'd0);
+                end
+            end
+            nvdla_sat_counter #(.LANES(ATOM/2), .CNT_W(32)) u_nan_in (
+                .clk(clk), .rst_n(rst_n), .clr(start & nan_inf_en), .inc_valid(in_valid & in_ready & nan_inf_en),
+                .inc_mask(in_nan), .count(rdma_stat[`SDP_RDMA_STATUS_NAN_INPUT_NUM])
+            );
+            nvdla_sat_counter #(.LANES(ATOM/2), .CNT_W(32)) u_inf_in (
+                .clk(clk), .rst_n(rst_n), .clr(start & nan_inf_en), .inc_valid(in_valid & in_ready & nan_inf_en),
+                .inc_mask(in_inf), .count(rdma_stat[`SDP_RDMA_STATUS_INF_INPUT_NUM])
+            );
+        end else begin : g_no_nan_inf
+            assign rdma_stat[`SDP_RDMA_STATUS_NAN_INPUT_NUM] = 32'd0;
+            assign rdma_stat[`SDP_RDMA_STATUS_INF_INPUT_NUM] = 32'd0;
+        end
+    endgenerate
     assign rdma_stat[`SDP_RDMA_MRDMA_STALL]          = rd_stall_count[31:0];
     assign rdma_stat[`SDP_RDMA_BRDMA_STALL]          = rd_stall_count[63:32];
     assign rdma_stat[`SDP_RDMA_NRDMA_STALL]          = rd_stall_count[95:64];

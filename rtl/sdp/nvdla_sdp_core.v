@@ -23,11 +23,21 @@
 // low byte of each lane is the int8 result otherwise); `half`: INT16 processing, ATOM/2 elements per atom,
 // so only the low ATOM/2 lanes count in the saturation, LUT and EQL statistics. With INT16 = 0 the data
 // ports are ATOM bytes wide, those inputs are ignored and none of this is built.
+//
+// FP16 (parameter FP16 = 1, needs INT16 = 1; models/sdp_fp16.py): `fp16` (with in16 and half, as INT16
+// processing) reads the low ATOM/2 lanes as FP16, widens them to FP32 (NaN -> +0 with NAN_TO_ZERO) and runs
+// them through nvdla_sdp_fpx (BS, BN) and nvdla_sdp_fpy (EW MUL, ALU) in the same stages 1..9 instead of
+// the INT blocks; the output convertor narrows to FP16 (or, `out_int`, INT16: nvdla_sdp_fpo) and the NaN
+// outputs are counted in D_STATUS_NAN_OUTPUT_NUM. `out_fp` (INT16 processing): the output
+// convertor's 17-bit results become FP16. The LUT path is INT only (an FP16 layer with the LUT on
+// computes nothing meaningful: the driver layer keeps such programs off this RTL). With FP16 = 0 none of it
+// is built.
 `include "nvdla_sdp_fields.vh"
 module nvdla_sdp_core #(
     parameter ATOM  = 8,
     parameter LUT   = 1,    // 0: no LUT (the caller then keeps EW_LUT_BYPASS set); LUT accesses read 0
     parameter INT16 = 0,    // 1: 16-bit lanes on the data ports and the in16/out16/half modes
+    parameter FP16  = 0,    // 1: the fp16/out_int modes (needs INT16 = 1)
     parameter EW_B  = (INT16 == 1) ? 2 : 1   // bytes per lane on the data ports (derived; do not set)
 ) (
     input  wire                 clk,
@@ -43,6 +53,9 @@ module nvdla_sdp_core #(
     input  wire                 in16,
     input  wire                 out16,
     input  wire                 half,
+    input  wire                 fp16,       // FP16 processing (FP16 = 1 only)
+    input  wire                 out_int,    // with fp16: INT16 output, else FP16
+    input  wire                 out_fp,     // without fp16: FP16 output of INT16 processing
     /* verilator lint_on UNUSEDSIGNAL */
     // which operand streams carry data this layer
     input  wire                 bs_op_en,
@@ -71,9 +84,9 @@ module nvdla_sdp_core #(
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
         if (ATOM < 1 || (LUT != 0 && LUT != 1) || (INT16 != 0 && INT16 != 1) || (INT16 == 1 && ATOM < 2)
-            || EW_B != ((INT16 == 1) ? 2 : 1)) begin
+            || EW_B != ((INT16 == 1) ? 2 : 1) || (FP16 != 0 && FP16 != 1) || (FP16 == 1 && INT16 != 1)) begin
             $display("ERROR: nvdla_sdp_core %m: ATOM >= 1, LUT 0 or 1, INT16 0 or 1 and with INT16 ATOM >= 2, ",
-                     "EW_B not set");
+                     "EW_B not set, FP16 0 or 1 and only with INT16");
             $finish;
         end
     end
@@ -184,6 +197,62 @@ module nvdla_sdp_core #(
         .in_x(bn_out), .in_alu_op(ew_alu_op), .in_mul_op(ew_mul_op), .out_x(y_out)
     );
 
+    // ---------------------------------------------------------------- FP16 processing (FP16 = 1)
+    wire          f_on = (FP16 == 1) & fp16;
+    wire [DW-1:0] fp_out;      // the FP16 path's stage-9 result (FP32 bits, or EQL's 0/1)
+    wire [DW-1:0] y_sel = f_on ? fp_out : y_out;
+    generate
+        if (FP16 == 1) begin : g_fp
+            // FP16 processing has INT16 processing's geometry: only the low ATOM/2 lanes carry elements, so
+            // only they are built (the others give 0)
+            localparam    FL  = ATOM / 2;
+            localparam    FW  = FL * 32;
+            wire          n2z = cfg[`SDP_NAN_TO_ZERO];
+            reg  [FW-1:0] xf, ew_d4, ew_d5, ew_d6;
+            wire [FW-1:0] xw, fbs_out, fbn_out, f_out;
+            integer f;
+            // the input lanes widened to FP32 (exact; an infinity becomes FP32's largest finite value), a
+            // NaN then flushed to +0 with NAN_TO_ZERO (only NaNs: the flush looks at the FP32 value)
+            genvar g;
+            for (g = 0; g < FL; g = g + 1) begin : g_in
+                nvdla_fp_widen #(.EI(5), .MI(10), .EO(8), .MO(23), .DENORM(1)) u_w (
+                    .x(x_data[g*16*(EW_B-1) +: 16]), .y(xw[g*32 +: 32])
+                );
+            end
+            always @(*) begin
+                for (f = 0; f < FL; f = f + 1)
+                    xf[f*32 +: 32] = (n2z && xw[f*32 + 23 +: 8] == 8'hFF && xw[f*32 +: 23] != 23'd0)
+                                   ? 32'd0 : xw[f*32 +: 32];
+            end
+            // the EW operands travel on beside BN (stages 4-6) until the EW block takes them
+            always @(posedge clk) begin
+                if (en[3]) ew_d4 <= ew_d3[FW-1:0];
+                if (en[4]) ew_d5 <= ew_d4;
+                if (en[5]) ew_d6 <= ew_d5;
+            end
+            nvdla_sdp_fpx #(.LANES(FL)) u_fbs (
+                .clk(clk), .en(en[2:0]), .x_cfg(`SDP_X_CFG_BS(cfg)), .nan_to_zero(n2z),
+                .op_en(bs_op_en), .in_x(xf), .in_op(bs_data[FW-1:0]), .out_x(fbs_out)
+            );
+            nvdla_sdp_fpx #(.LANES(FL)) u_fbn (
+                .clk(clk), .en(en[5:3]), .x_cfg(`SDP_X_CFG_BN(cfg)), .nan_to_zero(n2z),
+                .op_en(bn_op_en), .in_x(fbs_out), .in_op(bn_d3[FW-1:0]), .out_x(fbn_out)
+            );
+            nvdla_sdp_fpy #(.LANES(FL)) u_few (
+                .clk(clk), .en(en[8:6]),
+                .cfg_bypass(cfg[`SDP_EW_BYPASS]), .cfg_alu_bypass(cfg[`SDP_EW_ALU_BYPASS]),
+                .cfg_alu_algo(cfg[`SDP_EW_ALU_ALGO]), .cfg_alu_src(cfg[`SDP_EW_ALU_SRC]),
+                .cfg_alu_operand(cfg[`SDP_EW_ALU_OPERAND]), .cfg_mul_bypass(cfg[`SDP_EW_MUL_BYPASS]),
+                .cfg_mul_prelu(cfg[`SDP_EW_MUL_PRELU]), .cfg_mul_src(cfg[`SDP_EW_MUL_SRC]),
+                .cfg_mul_operand(cfg[`SDP_EW_MUL_OPERAND]), .nan_to_zero(n2z),
+                .op_en(ew_op_en), .in_x(fbn_out), .in_op(ew_d6), .out_x(f_out)
+            );
+            assign fp_out = {{(DW-FW){1'b0}}, f_out};
+        end else begin : g_no_fp
+            assign fp_out = {DW{1'b0}};
+        end
+    endgenerate
+
     // ---------------------------------------------------------------- LUT, or around it
     wire ew_bypass = cfg[`SDP_EW_BYPASS];
     wire lut_on    = ~ew_bypass & ~cfg[`SDP_EW_LUT_BYPASS];
@@ -209,7 +278,7 @@ module nvdla_sdp_core #(
                 .acc_we(cfg[`SDP_LUT_ACCESS_WE]), .acc_table(cfg[`SDP_LUT_TABLE_ID]),
                 .acc_addr(cfg[`SDP_LUT_ACCESS_ADDR]),
                 .acc_wdata(cfg[`SDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`SDP_LUT_ACCESS_RDATA]),
-                .in_valid(pre_valid & lut_on), .in_ready(lut_in_ready), .in_data(y_out),
+                .in_valid(pre_valid & lut_on), .in_ready(lut_in_ready), .in_data(y_sel),
                 .out_valid(lut_valid), .out_ready(ocvt_ready & lut_on), .out_data(lut_data), .out_dbg(),
                 // samples that skip the LUT are not looked up, so they are not counted (the model's empty stats);
                 // PERF_LUT_EN gates the counters as in NVIDIA's RTL: a disabled layer neither clears nor counts
@@ -234,16 +303,16 @@ module nvdla_sdp_core #(
     endgenerate
 
     // ---------------------------------------------------------------- output convertor, statistics
-    wire [ATOM-1:0] out_sat, out_neq;
+    wire [ATOM-1:0] out_sat, out_neq, out_nan;
 
-    nvdla_sdp_ocvt #(.LANES(ATOM), .INT16(INT16)) u_ocvt (
-        .clk(clk), .rst_n(rst_n), .out16(out16),
+    nvdla_sdp_ocvt #(.LANES(ATOM), .INT16(INT16), .FP16(FP16)) u_ocvt (
+        .clk(clk), .rst_n(rst_n), .out16(out16), .fp16(fp16), .out_int(out_int), .out_fp(out_fp),
         .cfg_offset(cfg[`SDP_CVT_OFFSET]), .cfg_scale(cfg[`SDP_CVT_SCALE]), .cfg_shift(cfg[`SDP_CVT_SHIFT]),
         .cfg_eql(eql),
         .in_valid(lut_on ? lut_valid : pre_valid), .in_ready(ocvt_ready),
-        .in_data(lut_on ? lut_data : y_out),
+        .in_data(lut_on ? lut_data : y_sel),
         .out_valid(out_valid), .out_ready(out_ready), .out_data(out_data), .out_sat(out_sat),
-        .out_neq(out_neq)
+        .out_neq(out_neq), .out_nan(out_nan)
     );
 
     wire out_fire = out_valid & out_ready;
@@ -251,6 +320,13 @@ module nvdla_sdp_core #(
     nvdla_sat_counter #(.LANES(ATOM), .CNT_W(CNT_W)) u_sat_cnt (
         .clk(clk), .rst_n(rst_n), .clr(start & perf_sat), .inc_valid(out_fire & perf_sat), .inc_mask(out_sat & lanes_on),
         .count(cnt_out_sat)
+    );
+
+    // D_STATUS_NAN_OUTPUT_NUM: FP16 NaN outputs of an FP16 layer (models/sdp_fp16.py; other layers keep it)
+    wire [CNT_W-1:0] cnt_nan_out;
+    nvdla_sat_counter #(.LANES(ATOM), .CNT_W(CNT_W)) u_nan_cnt (
+        .clk(clk), .rst_n(rst_n), .clr(start & f_on), .inc_valid(out_fire & f_on), .inc_mask(out_nan & lanes_on),
+        .count(cnt_nan_out)
     );
 
     reg status_unequal;
@@ -267,10 +343,11 @@ module nvdla_sdp_core #(
     assign stat[`SDP_LUT_OFLOW]              = cnt_oflow;
     assign stat[`SDP_LUT_HYBRID]             = cnt_hybrid;
     assign stat[`SDP_OUT_SATURATION]         = cnt_out_sat;
-    // INT8 data has no NaN or Inf; the write stall count is the write DMA's (nvdla_sdp replaces this 0)
+    // NaN / Inf inputs are SDP_RDMA's counts (nv_full ties SDP's to 0); the write stall count is the write
+    // DMA's (nvdla_sdp replaces this 0)
     assign stat[`SDP_STATUS_NAN_INPUT_NUM]   = 32'd0;
     assign stat[`SDP_STATUS_INF_INPUT_NUM]   = 32'd0;
-    assign stat[`SDP_STATUS_NAN_OUTPUT_NUM]  = 32'd0;
+    assign stat[`SDP_STATUS_NAN_OUTPUT_NUM]  = cnt_nan_out;
     assign stat[`SDP_WDMA_STALL]             = 32'd0;
 
     // ---------------------------------------------------------------- busy

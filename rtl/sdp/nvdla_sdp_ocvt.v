@@ -6,17 +6,25 @@
 // reports lanes whose value is not 0 (D_STATUS.STATUS_UNEQUAL).
 // INT16 = 1: each lane is 16 bits wide on out_data: with out16 the 17-bit result saturated to int16
 // (models/sdp_datapath.py out_bits 16), else the int8 result sign-extended. The flag is the same.
+// FP16 = 1 (needs INT16 = 1) with fp16 (FP16 processing, in the low LANES/2 lanes): the lane's FP32 value
+// becomes FP16, or with out_int INT16, in nvdla_sdp_fpo (computed before S1, carried through S2); the flag
+// is then an FP16 output of magnitude 65504, and out_nan marks FP16 NaN outputs. out_fp (INT16 processing):
+// the 17-bit result becomes FP16. EQL passes its 0/1 as at INT8.
 // Pipeline: S1 subtract -> S2 multiply -> S3 round/saturate and flag (output register). in_ready depends
 // on out_ready through the stall pipeline (nvdla_pipe_ctrl); the parent cuts paths at its own boundary.
 module nvdla_sdp_ocvt #(
     parameter LANES = 8,
     parameter INT16 = 0,                          // 1: 16-bit output lanes, int16 saturation with out16
+    parameter FP16  = 0,                          // 1: the fp16 mode (needs INT16 = 1)
     parameter OB    = (INT16 == 1) ? 16 : 8       // output bits per lane (derived; do not set)
 ) (
     input  wire                clk,
     input  wire                rst_n,
     /* verilator lint_off UNUSEDSIGNAL */
     input  wire                out16,             // INT16 output (INT16 = 1 only)
+    input  wire                fp16,              // FP16 processing (FP16 = 1 only)
+    input  wire                out_int,           // with fp16: INT16 output, else FP16
+    input  wire                out_fp,            // without fp16: FP16 output (FP16 = 1 only)
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire [31:0]         cfg_offset,
     input  wire [15:0]         cfg_scale,
@@ -29,13 +37,15 @@ module nvdla_sdp_ocvt #(
     input  wire                out_ready,
     output wire [LANES*OB-1:0] out_data,
     output wire [LANES-1:0]    out_sat,
-    output wire [LANES-1:0]    out_neq
+    output wire [LANES-1:0]    out_neq,
+    output wire [LANES-1:0]    out_nan            // FP16 NaN outputs (fp16 only)
 );
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (LANES < 1 || (INT16 != 0 && INT16 != 1) || OB != ((INT16 == 1) ? 16 : 8)) begin
-            $display("ERROR: nvdla_sdp_ocvt %m: LANES >= 1, INT16 0 or 1, OB not set");
+        if (LANES < 1 || (INT16 != 0 && INT16 != 1) || OB != ((INT16 == 1) ? 16 : 8) || (FP16 != 0 && FP16 != 1)
+            || (FP16 == 1 && INT16 != 1)) begin
+            $display("ERROR: nvdla_sdp_ocvt %m: LANES >= 1, INT16 0 or 1, OB not set, FP16 0 or 1 and only with INT16");
             $finish;
         end
     end
@@ -56,7 +66,11 @@ module nvdla_sdp_ocvt #(
             reg signed [48:0] s2_prod;
             reg        [7:0]  s1_low, s2_low;
             reg        [OB-1:0] s3_y;
-            reg               s1_nz, s2_nz, s3_sat, s3_neq;
+            reg               s1_nz, s2_nz, s3_sat, s3_neq, s3_nan;
+            wire [OB-1:0]     f_y;      // the fp16 mode's result and flags at S2 (0 with FP16 = 0)
+            wire              f_sat, f_nan;
+            wire [OB-1:0]     i_fp;     // the INT result, FP16 with out_fp
+            wire              f_on = (FP16 == 1) & fp16;
 
             wire signed [31:0] x     = in_data[l*32 +: 32];
             wire signed [32:0] xw    = {x[31], x};
@@ -84,6 +98,28 @@ module nvdla_sdp_ocvt #(
                 assign yo  = y8;
                 assign low = s2_low;
             end
+            // the FP16 results exist in the low LANES/2 lanes only: FP16 and INT16 processing use no others
+            if (FP16 == 1 && l < LANES / 2) begin : g_fp
+                wire [15:0] fy, hi;
+                wire        fnan, fsat;
+                reg  [15:0] s1_f, s2_f;
+                reg         s1_fnan, s1_fsat, s2_fnan, s2_fsat;
+                nvdla_sdp_fpo u_fpo (.x(x), .out_int(out_int), .y(fy), .nan(fnan), .sat(fsat), .i17(y17),
+                                     .hi(hi));
+                always @(posedge clk) begin
+                    if (en[0]) begin s1_f <= fy;   s1_fnan <= fnan;    s1_fsat <= fsat;    end
+                    if (en[1]) begin s2_f <= s1_f; s2_fnan <= s1_fnan; s2_fsat <= s1_fsat; end
+                end
+                assign f_y   = s2_f;
+                assign f_nan = s2_fnan;
+                assign f_sat = s2_fsat;
+                assign i_fp  = out_fp ? hi : yo;
+            end else begin : g_no_fp
+                assign f_y   = {OB{1'b0}};
+                assign f_nan = 1'b0;
+                assign f_sat = 1'b0;
+                assign i_fp  = yo;
+            end
             wire signed [48:0] fl   = s2_prod >>> cfg_shift;
             wire               flag = s2_prod[48] ? (fl < NEG_LIMIT) : sat17;
 
@@ -99,14 +135,16 @@ module nvdla_sdp_ocvt #(
                     s2_nz   <= s1_nz;
                 end
                 if (en[2]) begin
-                    s3_y   <= cfg_eql ? low : yo;
-                    s3_sat <= ~cfg_eql & flag;
+                    s3_y   <= cfg_eql ? low : f_on ? f_y : i_fp;
+                    s3_sat <= ~cfg_eql & (f_on ? f_sat : flag);
                     s3_neq <= cfg_eql & s2_nz;
+                    s3_nan <= ~cfg_eql & f_on & f_nan;
                 end
             end
             assign out_data[l*OB +: OB] = s3_y;
             assign out_sat[l]         = s3_sat;
             assign out_neq[l]         = s3_neq;
+            assign out_nan[l]         = s3_nan;
         end
     endgenerate
 endmodule
