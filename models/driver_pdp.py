@@ -46,8 +46,8 @@ from models.pdp import (
     src_layout,
 )
 
-__all__ = ["PdpProgram", "RegWrite", "SplitWidths", "Surface", "pdp_layer", "plan_split", "recip_kernel",
-           "with_raw_fields"]
+__all__ = ["PdpProgram", "RegWrite", "SplitWidths", "Surface", "band_inputs", "pdp_layer", "plan_split",
+           "recip_kernel", "with_raw_fields"]
 
 METHODS: dict[str, int] = {"average": AVERAGE, "max": MAX, "min": MIN}
 PAD_VALUE_BITS = 19
@@ -302,7 +302,7 @@ def with_raw_fields(prog: PdpProgram, pdp_fields: Mapping[str, int]) -> PdpProgr
     return PdpProgram(prog.group, fields, cfg, tuple(_ordered_writes(fields, prog.group, cfg.flying)))
 
 
-def _band_inputs(outs: tuple[int, int, int], bands: int, kernel_w: int, stride_w: int, pad_left: int,
+def band_inputs(outs: tuple[int, int, int], bands: int, kernel_w: int, stride_w: int, pad_left: int,
                  pad_right: int) -> tuple[int, int, int]:
     """Input widths of the first, mid and last bands for the given output widths (seed 001's split rules,
     with overlap = kernel - stride, negative when the stride skips columns between windows)."""
@@ -343,7 +343,7 @@ def plan_split(width: int, height: int, channels: int, *, method: int, kernel: t
     for tried, (bands, first_out, mid_out, last_out) in enumerate(_split_candidates(out_w, band_out_width)):
         if tried >= _SPLIT_SEARCH_LIMIT:
             break
-        ins = _band_inputs((first_out, mid_out, last_out), bands, kernel[0], stride[0], pads[0], pads[1])
+        ins = band_inputs((first_out, mid_out, last_out), bands, kernel[0], stride[0], pads[0], pads[1])
         split = SplitWidths(bands, ins[0], ins[1], ins[2], first_out, mid_out, last_out)
         try:
             _check_split(split)

@@ -8,7 +8,8 @@ destination line and the 32 bytes either side in both memories with the model's.
 legal range: line sizes 1..256 units (up to 8192, rarely, in the nightly), 1..6 lines and 1..3 surfaces,
 strides 0, packed, random and huge (up to 1 GiB apart), low address bits set (the hardware drops them),
 both RAM types. Also: register read-back, STATUS against the model at every quiet point, the 21st push
-dropped, a group of no operation that stays busy.
+dropped, a group of no operation that stays busy, and (axi_errors) SLVERR/DECERR answers on parts of the
+source and destination lines, which must not keep a group from its done (docs/perf_counters.md).
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ import random
 import cocotb
 import numpy as np
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, Timer
-from cocotbext.axi import AxiBus, AxiRam
+from cocotbext.axi import AxiBus
+from cocotbext.axi.constants import AxiResp
 
 from models import registers as regmap
 from models.bdma import QUEUE_DEPTH, Bdma, BdmaOp
 from models.memory import Memory
 from tb import outcome
-from tb.bfm.axi_ram import set_memory_pauses
+from tb.bfm.axi_ram import ErrorRam, junk, set_memory_pauses
 from tb.common import bench_params, make_rng, nightly, scaled, start_clock_and_reset
 
 REGS = regmap.registers("BDMA")
@@ -35,8 +37,9 @@ HALF = 1 << 31  # sources in the low half of each memory, destinations in the hi
 class Env:
     def __init__(self, dut, rng: random.Random) -> None:
         self.dut, self.rng = dut, rng
-        self.rams = {m: AxiRam(AxiBus.from_prefix(dut, p), dut.clk, dut.rst_n, reset_active_level=False,
-                               size=2**32) for m, p in PREFIX.items()}
+        # ErrorRam: cocotbext-axi's AxiRam, answering errors on the windows axi_errors gives it
+        self.rams = {m: ErrorRam(AxiBus.from_prefix(dut, p), dut.clk, dut.rst_n, reset_active_level=False,
+                                 size=2**32) for m, p in PREFIX.items()}
         self.model = Bdma([Memory(), Memory()])
         self.done = [0, 0]
         cocotb.start_soon(self._count_done())
@@ -229,3 +232,57 @@ async def queue_limits(dut) -> None:
     await ClockCycles(dut.clk, 3)
     await env.check_reads("STATUS")
     outcome.checked(len(ops) + 1, "copies")
+
+
+def error_window(rng: random.Random, line: int, line_bytes: int) -> tuple[int, int]:
+    """[lo, hi) of whole 32-byte units inside one line of `line_bytes` bytes at `line`."""
+    units = line_bytes // 32
+    first = rng.randrange(units)
+    return line + 32 * first, line + 32 * rng.randint(first + 1, units)
+
+
+@cocotb.test()
+async def axi_errors(dut) -> None:
+    """Rounds of one group (1..2 operations) whose memories answer SLVERR or DECERR on a window of a source
+    line and of a destination line of each operation. Every group must still end with its done; a read
+    error beat's data (the ErrorRam's junk) is copied as it came and a refused write leaves the destination
+    as it was (NVIDIA's MCIF ignores the response codes): the model, given the junk and the kept bytes,
+    must equal both memories. A clean round follows."""
+    env = await setup(dut, "axi_errors")
+    rng, checked = env.rng, 0
+    responses = (AxiResp.SLVERR, AxiResp.DECERR)
+    # an 8-byte atom moves a line in 4x the beats: fewer rounds keep the default run short
+    rounds = scaled(3 if bench_params().get("ATOM", 32) == 32 else 2, 40)
+    for rnd in range(rounds + 1):
+        clean = rnd == rounds
+        for ram in env.rams.values():
+            set_memory_pauses(ram, rng)
+        group, taken = rnd % 2, []
+        ops = [await program(env, fresh_op(rng, taken)) for _ in range(rng.randint(1, 2))]
+        kept: list[tuple[int, int, bytes]] = []
+        for k, op in enumerate(ops if not clean else []):
+            src_mem, dst_mem = (0 if op.src_ram == 1 else 1), (0 if op.dst_ram == 1 else 1)
+            src, dst = rng.choice(list(op.line_pairs()))
+            (rlo, rhi) = error_window(rng, src, op.line_bytes)
+            (wlo, whi) = error_window(rng, dst, op.line_bytes)
+            env.model.memories[src_mem].write(rlo, np.frombuffer(junk(rlo, rhi - rlo), dtype=np.uint8))
+            kept.append((dst_mem, wlo, env.rams[dst_mem].read(wlo, whi - wlo)))
+            env.rams[src_mem].errors.windows.append((rlo, rhi, responses[(rnd + k) % 2]))
+            env.rams[dst_mem].errors.windows.append((wlo, whi, responses[(rnd + k + 1) % 2]))
+        expect = env.done[group] + 1
+        await env.write(f"CFG_LAUNCH{group}", 1)   # the model copies here
+        for mem, lo, data in kept:
+            env.model.memories[mem].write(lo, np.frombuffer(data, dtype=np.uint8))
+        await env.wait_done(group, expect)   # raises if the errors hung the group
+        for ram in env.rams.values():
+            ram.errors.windows.clear()
+        what = "clean round after the errors" if clean else f"round {rnd} with AXI error responses"
+        for k, op in enumerate(ops):
+            env.compare(op, f"{what}: operation {k}")
+            checked += 1
+        await ClockCycles(dut.clk, 3)
+        await env.check_reads("STATUS", "CFG_OP", "CFG_LAUNCH0", "CFG_LAUNCH1")
+        outcome.checked(checked, "copies")
+    answered = {key for ram in env.rams.values() for key, n in ram.errors.answered.items() if n}
+    missing = {(kind, r) for kind in ("read", "write") for r in responses} - answered
+    assert not missing, f"error responses never answered: {missing}"

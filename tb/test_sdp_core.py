@@ -20,6 +20,9 @@ counters as D_PERF_ENABLE's PERF_LUT_EN / PERF_SAT_EN gate them, drawn off now a
 - output_saturation_edges: the output convertor straddling the 17-bit stage's limits (the saturation count).
 - lut_readback: tables written through the access port read back through it.
 - throughput: no backpressure, all three operand streams and the LUT on: cycles per atom (printed).
+With the INT16 parameter set (INT16 = 1: 16-bit lanes on the data ports) a third of random_configs' cases
+are INT16 -> INT16 (ATOM/2 lanes, two-byte operands), INT16 -> INT8 (the 16to8 mode: ATOM lanes of int16
+values) or INT8 -> INT16 (int16 saturation), the core's in16/out16/half set as nvdla_sdp sets them.
 """
 
 from __future__ import annotations
@@ -69,6 +72,15 @@ COUNTERS = ("le_hit", "lo_hit", "uflow", "oflow", "hybrid")
 
 def atom_lanes() -> int:
     return int(bench_params().get("ATOM", 8))
+
+
+def int16_build() -> bool:
+    """The core built with INT16 = 1: 16-bit lanes on its data ports, INT16 cases drawn."""
+    return bool(bench_params().get("INT16", 0))
+
+
+def precisions() -> tuple[str, ...]:
+    return ("INT8", "INT16") if int16_build() else ("INT8",)
 
 
 # ------------------------------------------------------------------------------------------ coverage
@@ -165,6 +177,11 @@ class SdpDriver(LutPortDriver):
 
     def apply(self, case: Case, op_en: dict[str, bool] | None = None) -> None:
         self.apply_fields(case.fields["SDP"])
+        if int16_build():   # the modes nvdla_sdp derives from the precision fields
+            in_p, out_p = case.precisions
+            self.dut.in16.value = int(in_p == "INT16")
+            self.dut.out16.value = int(out_p == "INT16")
+            self.dut.half.value = int(case.atom < atom_lanes())
         for name in ("bs", "bn", "ew"):
             en = case.op_en(name) if op_en is None else op_en[name]
             getattr(self.dut, f"{name}_op_en").value = int(en)
@@ -285,7 +302,11 @@ async def run_case(drv: SdpDriver, case: Case, pauses: random.Random | None,
     got = np.zeros_like(case.cube)
     a = case.atom
     for (s, y, x), (word,) in zip(case.order(), words, strict=True):
-        got[s * a:(s + 1) * a, y, x] = unpack_atom(word, a)
+        if int16_build():   # 16-bit lanes (int8 results sign-extended); INT16 processing uses ATOM/2 of them
+            got[s * a:(s + 1) * a, y, x] = np.frombuffer(word.to_bytes(2 * atom_lanes(), "little"),
+                                                         dtype="<i2")[:a]
+        else:
+            got[s * a:(s + 1) * a, y, x] = unpack_atom(word, a)
     res = res if res is not None else case.model()
     score(case, res, got)
     counts = await drv.results()
@@ -309,7 +330,7 @@ async def random_configs(dut) -> None:
     with Coverage().written("random_configs") as cov:
         while i < n_cfg or (cov.missing() and i < 4 * n_cfg):
             try:
-                case = make_case(rng, atom, i, cov.wants(rng))
+                case = make_case(rng, atom, i, cov.wants(rng), precisions())
             except ConfigError as err:
                 # a random program can break a Limitation rule; the model rejects it, so draw again
                 rejected += 1

@@ -1,16 +1,18 @@
 """The units' DMA behaviour on the subsystem top (bench top_dma: nvdla_pp_top with cocotbext-axi AxiRams, the
 build of top_pdp), for PDP, CDP and SDP (docs/perf_counters.md):
 - perf_counters_{pdp,cdp,sdp}: layers on a memory that withholds ready (and valid) about half the cycles on
-  every channel or never, D_PERF_ENABLE drawn per unit and field (the first two layers all on over a
-  stalling memory, the third all on over a memory that never stalls, the fourth all off over a stalling
-  one); every layer's output is scored as usual, and both register groups of every
+  every channel or never, D_PERF_ENABLE drawn per unit and field (the first layer all off over a stalling
+  memory: every counter must stay at its reset value 0 although the bench counted stalls; the next two all on
+  over a stalling memory, the fourth all on over a memory that never stalls, the fifth all off over a
+  stalling one); every layer's output is scored as usual, and both register groups of every
   D_PERF_*_STALL register must hold what models/perf.py makes of the stall cycles the bench counted on the
   unit's own AXI port (tb/perf.py). The bench's own counts must be 0 on the memory that never stalls, and
   every counter must have counted over the stalling layers.
 - axi_errors_{pdp,cdp,sdp}: the memory answers SLVERR or DECERR on windows of each layer's input and output
-  (tb/bfm/axi_ram.py ErrorRam: an errored read beat returns zeros, an errored write beat is not stored). The
-  layer still ends with its done interrupt and the unit idle; the output is the model's on the input as
-  read (zeros in the windows) with the refused writes missing; a clean layer after it is correct.
+  (tb/bfm/axi_ram.py ErrorRam: an errored read beat carries junk data, an errored write beat is not
+  stored). The layer still ends with its done interrupt and the unit idle; the output is the model's on
+  the input as read (the junk in the windows) with the refused writes missing; a clean layer after it is
+  correct.
 NIGHTLY: more layers each.
 """
 
@@ -31,7 +33,7 @@ from models.pdp import dst_layout, run_pdp, src_layout
 from models.regfile import intr_bit
 from models.sdp import run_sdp
 from tb import outcome
-from tb.bfm.axi_ram import ErrorRam
+from tb.bfm.axi_ram import ErrorRam, junk
 from tb.common import scaled
 from tb.env import cdp as cdp_env
 from tb.env import pdp as pdp_env
@@ -55,11 +57,15 @@ from tb.stimulus.sdp_top import make_layer as make_sdp_layer
 SDP_READS = {"input": "MRDMA", "BS": "BRDMA", "BN": "NRDMA", "EW": "ERDMA"}   # stream -> its counter's name
 
 
+# (the memory stalls, the enables) of the first layers of each perf_counters test
+FIXED_LAYERS = ((True, "none"), (True, "all"), (True, "all"), (False, "all"), (True, "none"))
+
+
 def plan(i: int, rng: random.Random) -> tuple[bool, str]:
-    """(the memory stalls, the enables: "all", "none" or "random") of layer i: the first two (different kinds
-    of layer) with everything enabled on a stalling memory."""
-    fixed = [(True, "all"), (True, "all"), (False, "all"), (True, "none")]
-    return fixed[i] if i < len(fixed) else (rng.random() < 0.7, "random")
+    """(the memory stalls, the enables: "all", "none" or "random") of layer i: the first with everything
+    disabled on a stalling memory (the counters must stay at their reset value 0), the next two (different
+    kinds of layer) with everything enabled on it."""
+    return FIXED_LAYERS[i] if i < len(FIXED_LAYERS) else (rng.random() < 0.7, "random")
 
 
 def enables_for(rng: random.Random, units: Sequence[str], mode: str) -> list[tuple[str, str, int]]:
@@ -107,7 +113,11 @@ async def perf_layers(top: Top, units: Sequence[str], keys: Sequence[tuple[str, 
         monitor.take()
         await run(i, enables)
         counts = counts_of(monitor.take())
-        check.ran(top.shadow, units, counts)
+        values = check.ran(top.shadow, units, counts)
+        if i == 0:
+            # disabled from reset: nothing counts although the memory stalled the unit
+            assert any(counts.values()), f"{label}: the bench counted no stall: the layer tests nothing"
+            assert not any(values.values()), f"{label}: the model let disabled counters count: {values}"
         totals.layer(label, top.stall, counts, lambda k: check.last_on[k])
         await check.check(top, label)
         top.dut._log.info("%s: bench-counted stalls %s", label, counts)
@@ -133,7 +143,7 @@ async def perf_counters_pdp(dut: SimHandleBase) -> None:
 
     await perf_layers(top, ("PDP", "PDP_RDMA"), (READ_STALL["PDP"], WRITE_STALL["PDP"]), run,
                       lambda s: {READ_STALL["PDP"]: s.reads["PDP"], WRITE_STALL["PDP"]: s.writes["PDP"]},
-                      scaled(4, 40))
+                      scaled(len(FIXED_LAYERS), 40))
 
 
 @cocotb.test()
@@ -149,7 +159,7 @@ async def perf_counters_cdp(dut: SimHandleBase) -> None:
 
     await perf_layers(top, ("CDP", "CDP_RDMA"), (READ_STALL["CDP"], WRITE_STALL["CDP"]), run,
                       lambda s: {READ_STALL["CDP"]: s.reads["CDP"], WRITE_STALL["CDP"]: s.writes["CDP"]},
-                      scaled(4, 40))
+                      scaled(len(FIXED_LAYERS), 40))
 
 
 def sdp_streams(top: Top, layer: SdpLayer) -> dict[str, tuple[int, int, int]]:
@@ -207,7 +217,7 @@ async def perf_counters_sdp(dut: SimHandleBase) -> None:
     keys = (*(("SDP_RDMA", f"D_PERF_{n}_READ_STALL") for n in SDP_READS.values()), WRITE_STALL["SDP"])
     used = [k for k in keys if k[1] != "D_PERF_ERDMA_READ_STALL" or "EW" in BLOCKS]
     await perf_layers(top, ("SDP", "SDP_RDMA"), keys, run, lambda s: sdp_counts(top, layers[-1], s),
-                      scaled(4, 40), used)
+                      scaled(len(FIXED_LAYERS), 40), used)
 
 
 # ---- AXI error responses ----------------------------------------------------------------------------------
@@ -233,8 +243,9 @@ class ErrorLayer:
 
 class Faults:
     """One layer's error windows: two per cube (at its first atom, which the DMA always uses, and at a random
-    atom of its span), the two responses in turn. Reads of a window return zeros, so the model's memory holds
-    zeros there; a write to one is dropped, so the model's memory takes the bytes the RAM keeps there."""
+    atom of its span), the two responses in turn. Reads of a window return the ErrorRam's junk, so the model's
+    memory holds that junk there (the unit must use an error beat's data as it came, as NVIDIA's MCIF does);
+    a write to one is dropped, so the model's memory takes the bytes the RAM keeps there."""
 
     def __init__(self, top: Top, layer: ErrorLayer, first: AxiResp) -> None:
         self.top = top
@@ -254,7 +265,7 @@ class Faults:
 
     def arm(self) -> None:
         for mem, lo, hi, _resp in self.windows["read"]:
-            self.top.mems[mem].write(lo, np.zeros(hi - lo, dtype=np.uint8))
+            self.top.mems[mem].write(lo, np.frombuffer(junk(lo, hi - lo), dtype=np.uint8))
         for mem, lo, hi, _resp in self.windows["write"]:
             self.kept.append((mem, lo, bytes(self.ram(mem).read(lo, hi - lo))))
         for kind in ("read", "write"):

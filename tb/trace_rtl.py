@@ -28,7 +28,7 @@ from models.replay import (
 from tb.benches import find
 
 # The datapath units whose RTL computes INT16 when the top is built with INT16 = 1 (the others: INT8 only).
-RTL_INT16_UNITS = ("PDP", "CDP")
+RTL_INT16_UNITS = ("PDP", "SDP", "CDP")
 
 
 def rtl_capabilities(config: Configuration) -> frozenset[str]:

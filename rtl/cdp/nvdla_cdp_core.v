@@ -200,7 +200,7 @@ module nvdla_cdp_core #(
         .in_valid(sq_valid & fifo_in_ready), .in_ready(lut_in_ready), .in_data(lut_in),
         .out_valid(lut_valid), .out_ready(lut_ready), .out_data(lut_data), .out_dbg(),
         // the C model and the CDP RTL count whatever D_PERF_ENABLE.LUT_EN says (models/cdp.py)
-        .cnt_clr(start), .cnt_en(1'b1),
+        .cnt_clr(start), .cnt_en(1'b1), .cnt_half(1'b0),
         .cnt_le_hit(cnt_le_hit), .cnt_lo_hit(cnt_lo_hit), .cnt_uflow(cnt_uflow), .cnt_oflow(cnt_oflow),
         .cnt_hybrid(cnt_hybrid)
     );

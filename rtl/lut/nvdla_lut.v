@@ -66,6 +66,7 @@ module nvdla_lut #(
     // statistics
     input  wire                     cnt_clr,
     input  wire                     cnt_en,
+    input  wire                     cnt_half,   // only the lower LANES/2 lanes count (SDP at INT16)
     output wire [CNT_W-1:0]         cnt_le_hit,
     output wire [CNT_W-1:0]         cnt_lo_hit,
     output wire [CNT_W-1:0]         cnt_uflow,
@@ -130,6 +131,8 @@ module nvdla_lut #(
 
     // ---------------------------------------------------------------- statistics
     wire count = out_valid & out_ready & cnt_en;
+    // the lanes that count: all, or with cnt_half the lower half (an INT16 atom's elements; LANES >= 2 then)
+    wire [LANES-1:0] cnt_lanes = cnt_half ? {LANES{1'b1}} >> (LANES - LANES / 2) : {LANES{1'b1}};
     reg [LANES-1:0] m_le, m_lo, m_uf, m_of, m_hy;
     integer k;
     always @(*) begin
@@ -148,13 +151,13 @@ module nvdla_lut #(
     end
 
     nvdla_sat_counter #(.LANES(LANES), .CNT_W(CNT_W)) u_cnt_le (
-        .clk(clk), .rst_n(rst_n), .clr(cnt_clr), .inc_valid(count), .inc_mask(m_le), .count(cnt_le_hit));
+        .clk(clk), .rst_n(rst_n), .clr(cnt_clr), .inc_valid(count), .inc_mask(m_le & cnt_lanes), .count(cnt_le_hit));
     nvdla_sat_counter #(.LANES(LANES), .CNT_W(CNT_W)) u_cnt_lo (
-        .clk(clk), .rst_n(rst_n), .clr(cnt_clr), .inc_valid(count), .inc_mask(m_lo), .count(cnt_lo_hit));
+        .clk(clk), .rst_n(rst_n), .clr(cnt_clr), .inc_valid(count), .inc_mask(m_lo & cnt_lanes), .count(cnt_lo_hit));
     nvdla_sat_counter #(.LANES(LANES), .CNT_W(CNT_W)) u_cnt_uf (
-        .clk(clk), .rst_n(rst_n), .clr(cnt_clr), .inc_valid(count), .inc_mask(m_uf), .count(cnt_uflow));
+        .clk(clk), .rst_n(rst_n), .clr(cnt_clr), .inc_valid(count), .inc_mask(m_uf & cnt_lanes), .count(cnt_uflow));
     nvdla_sat_counter #(.LANES(LANES), .CNT_W(CNT_W)) u_cnt_of (
-        .clk(clk), .rst_n(rst_n), .clr(cnt_clr), .inc_valid(count), .inc_mask(m_of), .count(cnt_oflow));
+        .clk(clk), .rst_n(rst_n), .clr(cnt_clr), .inc_valid(count), .inc_mask(m_of & cnt_lanes), .count(cnt_oflow));
     nvdla_sat_counter #(.LANES(LANES), .CNT_W(CNT_W)) u_cnt_hy (
-        .clk(clk), .rst_n(rst_n), .clr(cnt_clr), .inc_valid(count), .inc_mask(m_hy), .count(cnt_hybrid));
+        .clk(clk), .rst_n(rst_n), .clr(cnt_clr), .inc_valid(count), .inc_mask(m_hy & cnt_lanes), .count(cnt_hybrid));
 endmodule

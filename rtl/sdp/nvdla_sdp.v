@@ -18,6 +18,18 @@
 // one waiting for the other. FLYING_MODE (input from the convolution core) has no source in this subsystem:
 // the input is read from memory whatever it says, and the driver layer rejects such programs.
 // The configuration must hold from start to done, as the register groups guarantee.
+//
+// INT16 (parameter INT16 = 1, the configuration has INT16; models/sdp.py): SDP's D_DATA_FORMAT and SDP_RDMA's
+// IN_PRECISION select, for the read side, the core and the write side alike,
+//   - PROC_PRECISION INT16: ATOM/2 two-byte elements per atom in and out (half the lanes compute), two-byte
+//     operands at half the beats per atom; the output is INT16 (OUT_PRECISION INT8 with it, which NVIDIA's
+//     RTL never completes and the driver refuses, writes INT16 too);
+//   - PROC_PRECISION INT8 with SDP_RDMA IN_PRECISION INT16 (the 16to8 mode): two 16-bit memory surfaces
+//     joined per processing atom (nvdla_sdp_pair_walk, nvdla_sdp_join16), INT8 processing and output;
+//   - PROC_PRECISION INT8 with OUT_PRECISION INT16: each processing atom written as two 16-bit memory atoms
+//     (nvdla_sdp_split16, nvdla_sdp_pair_walk on the write side).
+// FP16 fields compute INT8 (the model and driver refuse FP16 on this RTL's configurations' RTL runs), and
+// with INT16 = 0 every layer is INT8 and none of this is built: never a hang either way.
 `include "nvdla_sdp_fields.vh"
 `include "nvdla_sdp_rdma_fields.vh"
 module nvdla_sdp #(
@@ -26,7 +38,8 @@ module nvdla_sdp #(
     parameter MAX_OUTSTANDING = 8,
     parameter FIFO_DEPTH      = 32,    // beats buffered per read stream
     parameter EW              = 1,     // 0: no EW (Y) block: bypassed whatever EW_BYPASS says, ERDMA unused
-    parameter LUT             = 1      // 0: no LUT: bypassed whatever EW_LUT_BYPASS says, no table RAM
+    parameter LUT             = 1,     // 0: no LUT: bypassed whatever EW_LUT_BYPASS says, no table RAM
+    parameter INT16           = 0      // 1: INT16 layers (see above); 0: their registers run as INT8
 ) (
     input  wire              clk,
     input  wire              rst_n,
@@ -81,8 +94,9 @@ module nvdla_sdp #(
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
         if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || FIFO_DEPTH < MAX_BURST || (FIFO_DEPTH & (FIFO_DEPTH - 1)) != 0
-            || (EW != 0 && EW != 1) || (LUT != 0 && LUT != 1)) begin
-            $display("ERROR: nvdla_sdp %m: ATOM a power of two (BYTE_SHIFT), FIFO_DEPTH a power of two >= MAX_BURST (a burst reserves all its beats), EW and LUT 0 or 1");
+            || (EW != 0 && EW != 1) || (LUT != 0 && LUT != 1) || (INT16 != 0 && INT16 != 1)
+            || (INT16 == 1 && ATOM < 2)) begin
+            $display("ERROR: nvdla_sdp %m: ATOM a power of two (BYTE_SHIFT), FIFO_DEPTH a power of two >= MAX_BURST (a burst reserves all its beats), EW and LUT 0 or 1, INT16 0 or 1 and with INT16 ATOM >= 2");
             $finish;
         end
     end
@@ -99,6 +113,14 @@ module nvdla_sdp #(
     localparam DATA_W     = ATOM * 8;
     localparam LEN_W      = 16;
     localparam BYTE_SHIFT = $clog2(ATOM);
+    localparam SH16       = (BYTE_SHIFT > 0) ? BYTE_SHIFT - 1 : 0;   // surfaces of ATOM/2 two-byte lanes
+    localparam CW         = (INT16 == 1) ? 2 * DATA_W : DATA_W;      // the core's data ports
+
+    // ---- precision modes (one set of flags for the read side, the core and the write side) --------------
+    wire proc16 = (INT16 == 1) && sdp_cfg[`SDP_PROC_PRECISION] == 2'd1;
+    wire out16  = (INT16 == 1) && (proc16 || sdp_cfg[`SDP_OUT_PRECISION] == 2'd1);
+    wire pair   = (INT16 == 1) && !proc16 && rdma_cfg[`SDP_RDMA_IN_PRECISION] == 2'd1;   // 16to8
+    wire split  = out16 & ~proc16;                                                        // INT8 -> INT16
     localparam EQL        = 2'd3;
 
     // ---- which operand streams this layer uses (one flag for the RDMA and the core) --------------------
@@ -136,12 +158,20 @@ module nvdla_sdp #(
     // atoms), so its idle (every burst answered) ends a writing layer.
     wire finish = out_finished & ~rd_busy & ~core_busy & (~write_layer | wr_idle);
 
-    wire [12:0] channel_surface = channel_m1 >> BYTE_SHIFT;  // the shift keeps the width for every ATOM
+    // processing surfaces (INT16: ATOM/2 channels each) and the 16-bit memory surfaces of a 16to8 input or
+    // an INT8 -> INT16 output; the shifts keep the width for every ATOM
+    wire [12:0] channel_surface = proc16 ? channel_m1 >> SH16 : channel_m1 >> BYTE_SHIFT;
+    wire [12:0] surf16_m1 = channel_m1 >> SH16;
     wire [13:0] surfaces = {1'b0, channel_surface} + 14'd1;
-    wire [39:0] total_atoms = ({27'd0, width_m1} + 40'd1) * ({27'd0, height_m1} + 40'd1) * {26'd0, surfaces};
+    wire [13:0] out_surfaces = split ? {1'b0, surf16_m1} + 14'd1 : surfaces;
+    /* verilator lint_off UNUSEDSIGNAL */  // INT16 = 1 only
+    wire        odd16 = ~surf16_m1[0];   // an odd count of 16-bit surfaces: the last pair has one
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [26:0] plane = ({13'd0, width_m1} + 27'd1) * ({13'd0, height_m1} + 27'd1);
+    wire [39:0] total_atoms = {13'd0, plane} * {26'd0, surfaces};
 
     wire              core_valid, core_ready;
-    wire [DATA_W-1:0] core_data;
+    wire [CW-1:0]     core_data;
     wire              core_fire = core_valid & core_ready;
     wire              last_atom = core_fire & (atoms_left == 40'd1);
 
@@ -168,6 +198,8 @@ module nvdla_sdp #(
     // ---- read side --------------------------------------------------------------------------------------
     wire              in_valid, in_ready;
     wire [DATA_W-1:0] in_data;
+    wire              cin_valid, cin_ready;    // the core's input (16to8: two memory atoms joined)
+    wire [CW-1:0]     cin_data;
     wire              bs_valid, bs_ready, bn_valid, bn_ready, ew_valid, ew_ready;
     wire [ATOM*32-1:0] bs_data, bn_data, ew_data;
     wire [3:0]         ar_stall;    // per read stream: its burst waits on AR (statistics below)
@@ -176,9 +208,9 @@ module nvdla_sdp #(
     /* verilator lint_on UNUSEDSIGNAL */
 
     nvdla_sdp_rdma #(.ATOM(ATOM), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING),
-                     .FIFO_DEPTH(FIFO_DEPTH)) u_rdma (
+                     .FIFO_DEPTH(FIFO_DEPTH), .INT16(INT16)) u_rdma (
         .clk(clk), .rst_n(rst_n), .start(start), .busy(rd_busy),
-        .rdma_cfg(rdma_cfg), .bs_en(bs_op_en), .bn_en(bn_op_en), .ew_en(ew_op_en),
+        .rdma_cfg(rdma_cfg), .bs_en(bs_op_en), .bn_en(bn_op_en), .ew_en(ew_op_en), .half(proc16), .pair(pair),
         .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),
         .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst),
         .m_axi_arid(m_axi_arid), .m_axi_aruser(m_axi_aruser), .m_axi_rvalid(m_axi_rvalid),
@@ -189,11 +221,26 @@ module nvdla_sdp #(
         .ew_op_valid(ew_valid), .ew_op_ready(ew_ready), .ew_op_data(ew_data), .ar_stall(ar_stall)
     );
 
+    generate
+        if (INT16 == 1) begin : g_join
+            nvdla_sdp_join16 #(.B(DATA_W)) u_join (
+                .clk(clk), .rst_n(rst_n), .start(start), .pair(pair), .odd(odd16), .atoms(total_atoms),
+                .plane(plane), .in_valid(in_valid), .in_ready(in_ready), .in_data(in_data),
+                .out_valid(cin_valid), .out_ready(cin_ready), .out_data(cin_data)
+            );
+        end else begin : g_no_join
+            assign cin_valid = in_valid;
+            assign in_ready  = cin_ready;
+            assign cin_data  = in_data;
+        end
+    endgenerate
+
     // ---- datapath ---------------------------------------------------------------------------------------
-    nvdla_sdp_core #(.ATOM(ATOM), .LUT(LUT)) u_core (
+    nvdla_sdp_core #(.ATOM(ATOM), .LUT(LUT), .INT16(INT16)) u_core (
         .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .cfg(sdp_cfg),
+        .in16(proc16 | pair), .out16(out16), .half(proc16),
         .bs_op_en(bs_op_en), .bn_op_en(bn_op_en), .ew_op_en(ew_op_en),
-        .in_valid(in_valid), .in_ready(in_ready), .in_data(in_data),
+        .in_valid(cin_valid), .in_ready(cin_ready), .in_data(cin_data),
         .bs_op_valid(bs_valid), .bs_op_ready(bs_ready), .bs_op_data(bs_data),
         .bn_op_valid(bn_valid), .bn_op_ready(bn_ready), .bn_op_data(bn_data),
         .ew_op_valid(ew_valid), .ew_op_ready(ew_ready), .ew_op_data(ew_data),
@@ -246,11 +293,35 @@ module nvdla_sdp #(
         if (!rst_n)     route_pdp <= 1'b0;
         else if (start) route_pdp <= to_pdp;
     end
+    // INT16 = 1: the core's 16-bit lanes become memory atoms: int8 results packed a byte a lane, INT16
+    // processing's low ATOM/2 lanes as one atom, INT8 -> INT16's ATOM lanes as two (nvdla_sdp_split16)
+    wire              beat_valid, beat_ready;
+    wire [DATA_W-1:0] beat_data;
+    generate
+        if (INT16 == 1) begin : g_split
+            reg [CW-1:0] packed8;
+            integer b;
+            always @(*) begin
+                packed8 = core_data;
+                for (b = 0; b < ATOM; b = b + 1) packed8[8*b +: 8] = core_data[16*b +: 8];
+            end
+            nvdla_sdp_split16 #(.B(DATA_W)) u_split (
+                .clk(clk), .rst_n(rst_n), .start(start), .split(split), .odd(odd16), .atoms(total_atoms),
+                .plane(plane), .in_valid(core_valid), .in_ready(core_ready),
+                .in_data(out16 ? core_data : packed8),
+                .out_valid(beat_valid), .out_ready(beat_ready), .out_data(beat_data)
+            );
+        end else begin : g_no_split
+            assign beat_valid = core_valid;
+            assign core_ready = beat_ready;
+            assign beat_data  = core_data;
+        end
+    endgenerate
     wire wr_valid, wr_ready;
-    assign wr_valid   = core_valid & write_layer;
-    assign fly_valid  = core_valid & route_pdp;
-    assign fly_data   = core_data;
-    assign core_ready = write_layer ? wr_ready : (route_pdp ? fly_ready : 1'b1);
+    assign wr_valid   = beat_valid & write_layer;
+    assign fly_valid  = beat_valid & route_pdp;
+    assign fly_data   = beat_data;
+    assign beat_ready = write_layer ? wr_ready : (route_pdp ? fly_ready : 1'b1);
 
     // ---- write side: destination commands (cube order, one per line) + output atoms -> AXI writes --------
     wire             wr_cmd_valid, wr_cmd_ready;
@@ -259,20 +330,45 @@ module nvdla_sdp #(
     wire             packed_cube = (width_m1 == 13'd0) & (height_m1 == 13'd0);
     wire             wr_start = start & to_mem;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire             wr_seq_busy;   // implied by the atom count (see finish)
+    wire             wr_seq_busy, pw_busy;   // implied by the atom count (see finish)
     /* verilator lint_on UNUSEDSIGNAL */
+    // INT8 -> INT16 (not packed): one command per memory atom, in the core's order (nvdla_sdp_pair_walk)
+    wire             pw_on = split & ~packed_cube;
+    wire             wk_valid, pw_valid;
+    wire [31:0]      wk_addr, pw_addr;
+    wire [LEN_W-1:0] wk_beats, pw_beats;
+    assign wr_cmd_valid = pw_on ? pw_valid : wk_valid;
+    assign wr_cmd_addr  = pw_on ? pw_addr : wk_addr;
+    assign wr_cmd_beats = pw_on ? pw_beats : wk_beats;
+    generate
+        if (INT16 == 1) begin : g_pair_walk
+            nvdla_sdp_pair_walk #(.ATOM_BYTES(ATOM), .LEN_W(LEN_W)) u_pair_walk (
+                .clk(clk), .rst_n(rst_n), .start(wr_start & pw_on),
+                .base(sdp_cfg[`SDP_DST_BASE_ADDR_LOW]), .line_stride(sdp_cfg[`SDP_DST_LINE_STRIDE]),
+                .surface_stride(sdp_cfg[`SDP_DST_SURFACE_STRIDE]),
+                .width({1'b0, width_m1} + 14'd1), .height({1'b0, height_m1} + 14'd1), .surfaces(surfaces),
+                .odd(odd16), .cmd_valid(pw_valid), .cmd_ready(wr_cmd_ready & pw_on), .cmd_addr(pw_addr),
+                .cmd_beats(pw_beats), .busy(pw_busy)
+            );
+        end else begin : g_no_pair_walk
+            assign pw_valid = 1'b0;
+            assign pw_addr  = 32'd0;
+            assign pw_beats = {LEN_W{1'b0}};
+            assign pw_busy  = 1'b0;
+        end
+    endgenerate
 
     nvdla_cube_walker #(.ADDR_W(32), .LEN_W(LEN_W)) u_wr_walk (
-        .clk(clk), .rst_n(rst_n), .start(wr_start),
+        .clk(clk), .rst_n(rst_n), .start(wr_start & ~pw_on),
         .base(sdp_cfg[`SDP_DST_BASE_ADDR_LOW]),
         .line_stride(sdp_cfg[`SDP_DST_LINE_STRIDE]),
         .surface_stride(sdp_cfg[`SDP_DST_SURFACE_STRIDE]),
         // a 1x1 cube is one line of all its surfaces, as the read DMA reads a 1x1 input
-        .width(packed_cube ? {{(LEN_W-14){1'b0}}, surfaces}
+        .width(packed_cube ? {{(LEN_W-14){1'b0}}, out_surfaces}
                            : {{(LEN_W-13){1'b0}}, width_m1} + {{(LEN_W-1){1'b0}}, 1'b1}),
         .height(packed_cube ? 14'd1 : {1'b0, height_m1} + 14'd1),
-        .surfaces(packed_cube ? 14'd1 : surfaces),
-        .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .cmd_beats(wr_cmd_beats),
+        .surfaces(packed_cube ? 14'd1 : out_surfaces),
+        .cmd_valid(wk_valid), .cmd_ready(wr_cmd_ready & ~pw_on), .cmd_addr(wk_addr), .cmd_beats(wk_beats),
         .busy(wr_seq_busy)
     );
 
@@ -281,7 +377,7 @@ module nvdla_sdp #(
         .clk(clk), .rst_n(rst_n),
         .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .cmd_beats(wr_cmd_beats),
         .cmd_ram_type(sdp_cfg[`SDP_DST_RAM_TYPE]), .m_axi_awuser(m_axi_awuser),
-        .in_valid(wr_valid), .in_ready(wr_ready), .in_data(core_data),
+        .in_valid(wr_valid), .in_ready(wr_ready), .in_data(beat_data),
         .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready), .m_axi_awaddr(m_axi_awaddr),
         .m_axi_awlen(m_axi_awlen), .m_axi_awsize(m_axi_awsize), .m_axi_awburst(m_axi_awburst),
         .m_axi_awid(m_axi_awid), .m_axi_wvalid(m_axi_wvalid), .m_axi_wready(m_axi_wready),

@@ -15,10 +15,20 @@
 // LUT is bypassed, straight on; the choice is configuration, fixed while samples are in flight, so the
 // two paths never hold atoms at the same time. Then the output convertor's three stages.
 // Configuration must be stable while busy; the LUT tables must not be written then.
+//
+// INT16 (parameter INT16 = 1; models/sdp.py): the data ports carry ATOM 16-bit lanes. `in16`: the input
+// lanes are two-byte values (INT16 processing: the low ATOM/2 lanes hold the atom's elements, the rest 0;
+// the 16to8 mode: all ATOM lanes, two memory atoms joined by nvdla_sdp_join16), sign-extended into the same
+// 32-bit datapath; `out16`: the output convertor's 17-bit result saturates to int16 instead of int8 (the
+// low byte of each lane is the int8 result otherwise); `half`: INT16 processing, ATOM/2 elements per atom,
+// so only the low ATOM/2 lanes count in the saturation, LUT and EQL statistics. With INT16 = 0 the data
+// ports are ATOM bytes wide, those inputs are ignored and none of this is built.
 `include "nvdla_sdp_fields.vh"
 module nvdla_sdp_core #(
     parameter ATOM  = 8,
-    parameter LUT   = 1     // 0: no LUT (the caller then keeps EW_LUT_BYPASS set); LUT accesses read 0
+    parameter LUT   = 1,    // 0: no LUT (the caller then keeps EW_LUT_BYPASS set); LUT accesses read 0
+    parameter INT16 = 0,    // 1: 16-bit lanes on the data ports and the in16/out16/half modes
+    parameter EW_B  = (INT16 == 1) ? 2 : 1   // bytes per lane on the data ports (derived; do not set)
 ) (
     input  wire                 clk,
     input  wire                 rst_n,
@@ -28,6 +38,12 @@ module nvdla_sdp_core #(
     /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
     input  wire [`SDP_CFG_W-1:0] cfg,
     /* verilator lint_on UNUSEDSIGNAL */
+    // precision modes (INT16 = 1 only; see above), stable like the configuration
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire                 in16,
+    input  wire                 out16,
+    input  wire                 half,
+    /* verilator lint_on UNUSEDSIGNAL */
     // which operand streams carry data this layer
     input  wire                 bs_op_en,
     input  wire                 bn_op_en,
@@ -35,7 +51,7 @@ module nvdla_sdp_core #(
     // streams
     input  wire                 in_valid,
     output wire                 in_ready,
-    input  wire [ATOM*8-1:0]    in_data,
+    input  wire [ATOM*8*EW_B-1:0] in_data,
     input  wire                 bs_op_valid,
     output wire                 bs_op_ready,
     input  wire [ATOM*32-1:0]   bs_op_data,
@@ -47,15 +63,17 @@ module nvdla_sdp_core #(
     input  wire [ATOM*32-1:0]   ew_op_data,
     output wire                 out_valid,
     input  wire                 out_ready,
-    output wire [ATOM*8-1:0]    out_data,
+    output wire [ATOM*8*EW_B-1:0] out_data,
     // SDP statistics bundle: counts and EQL status since start (held from done to the next start)
     output wire [`SDP_STAT_W-1:0] stat
 );
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (ATOM < 1 || (LUT != 0 && LUT != 1)) begin
-            $display("ERROR: nvdla_sdp_core %m: ATOM >= 1, LUT 0 or 1");
+        if (ATOM < 1 || (LUT != 0 && LUT != 1) || (INT16 != 0 && INT16 != 1) || (INT16 == 1 && ATOM < 2)
+            || EW_B != ((INT16 == 1) ? 2 : 1)) begin
+            $display("ERROR: nvdla_sdp_core %m: ATOM >= 1, LUT 0 or 1, INT16 0 or 1 and with INT16 ATOM >= 2, ",
+                     "EW_B not set");
             $finish;
         end
     end
@@ -66,10 +84,10 @@ module nvdla_sdp_core #(
     // ---------------------------------------------------------------- input skids
     wire          x_valid, bs_valid, bn_valid, ew_valid;
     wire          x_take, bs_take, bn_take, ew_take;
-    wire [ATOM*8-1:0] x_data;
+    wire [ATOM*8*EW_B-1:0] x_data;
     wire [DW-1:0] bs_data, bn_data, ew_data;
 
-    nvdla_skid #(.WIDTH(ATOM*8)) u_in_skid (
+    nvdla_skid #(.WIDTH(ATOM*8*EW_B)) u_in_skid (
         .clk(clk), .rst_n(rst_n), .in_valid(in_valid), .in_ready(in_ready), .in_data(in_data),
         .out_valid(x_valid), .out_ready(x_take), .out_data(x_data)
     );
@@ -111,12 +129,17 @@ module nvdla_sdp_core #(
         .out_valid(pre_valid), .out_ready(pre_ready)
     );
 
-    // int8 input lanes sign-extended to the 32-bit flying width
+    // int8 (or, INT16 = 1 with in16, int16) input lanes sign-extended to the 32-bit flying width
+    wire w16 = (INT16 == 1) & in16;
     reg [DW-1:0] x32;
     integer i;
     always @(*) begin
-        for (i = 0; i < ATOM; i = i + 1) x32[i*32 +: 32] = {{24{x_data[i*8 + 7]}}, x_data[i*8 +: 8]};
+        for (i = 0; i < ATOM; i = i + 1)
+            x32[i*32 +: 32] = w16 ? {{16{x_data[i*16*(EW_B-1) + 15]}}, x_data[i*16*(EW_B-1) +: 16]}
+                                  : {{24{x_data[i*8 + 7]}}, x_data[i*8 +: 8]};
     end
+    // the lanes that count in the statistics: all, or (INT16 processing) the low ATOM/2
+    wire [ATOM-1:0] lanes_on = ((INT16 == 1) & half) ? {ATOM{1'b1}} >> (ATOM - ATOM / 2) : {ATOM{1'b1}};
 
     // the BN and EW operands travel beside BS (stages 1-3) until their blocks take them
     reg [DW-1:0] bn_d1, bn_d2, bn_d3, ew_d1, ew_d2, ew_d3;
@@ -192,6 +215,7 @@ module nvdla_sdp_core #(
                 // samples that skip the LUT are not looked up, so they are not counted (the model's empty stats);
                 // PERF_LUT_EN gates the counters as in NVIDIA's RTL: a disabled layer neither clears nor counts
                 .cnt_clr(start & cfg[`SDP_PERF_LUT_EN]), .cnt_en(lut_on & cfg[`SDP_PERF_LUT_EN]),
+                .cnt_half((INT16 == 1) & half),
                 .cnt_le_hit(cnt_le_hit), .cnt_lo_hit(cnt_lo_hit), .cnt_uflow(cnt_uflow), .cnt_oflow(cnt_oflow),
                 .cnt_hybrid(cnt_hybrid)
             );
@@ -213,8 +237,8 @@ module nvdla_sdp_core #(
     // ---------------------------------------------------------------- output convertor, statistics
     wire [ATOM-1:0] out_sat, out_neq;
 
-    nvdla_sdp_ocvt #(.LANES(ATOM)) u_ocvt (
-        .clk(clk), .rst_n(rst_n),
+    nvdla_sdp_ocvt #(.LANES(ATOM), .INT16(INT16)) u_ocvt (
+        .clk(clk), .rst_n(rst_n), .out16(out16),
         .cfg_offset(cfg[`SDP_CVT_OFFSET]), .cfg_scale(cfg[`SDP_CVT_SCALE]), .cfg_shift(cfg[`SDP_CVT_SHIFT]),
         .cfg_eql(eql),
         .in_valid(lut_on ? lut_valid : pre_valid), .in_ready(ocvt_ready),
@@ -226,7 +250,7 @@ module nvdla_sdp_core #(
     wire out_fire = out_valid & out_ready;
 
     nvdla_sat_counter #(.LANES(ATOM), .CNT_W(CNT_W)) u_sat_cnt (
-        .clk(clk), .rst_n(rst_n), .clr(start & perf_sat), .inc_valid(out_fire & perf_sat), .inc_mask(out_sat),
+        .clk(clk), .rst_n(rst_n), .clr(start & perf_sat), .inc_valid(out_fire & perf_sat), .inc_mask(out_sat & lanes_on),
         .count(cnt_out_sat)
     );
 
@@ -234,7 +258,7 @@ module nvdla_sdp_core #(
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) status_unequal <= 1'b0;
         else if (start) status_unequal <= 1'b0;
-        else if (out_fire & (|out_neq)) status_unequal <= 1'b1;
+        else if (out_fire & (|(out_neq & lanes_on))) status_unequal <= 1'b1;
     end
 
     assign stat[`SDP_STATUS_UNEQUAL]         = status_unequal;

@@ -4,13 +4,20 @@
 // final clamp to int8 is not counted), judged on the floor of the shift for negative values.
 // EQL mode: the data passes unconverted (the compare result 0/1 in its low byte), no flag, and out_neq
 // reports lanes whose value is not 0 (D_STATUS.STATUS_UNEQUAL).
+// INT16 = 1: each lane is 16 bits wide on out_data: with out16 the 17-bit result saturated to int16
+// (models/sdp_datapath.py out_bits 16), else the int8 result sign-extended. The flag is the same.
 // Pipeline: S1 subtract -> S2 multiply -> S3 round/saturate and flag (output register). in_ready depends
 // on out_ready through the stall pipeline (nvdla_pipe_ctrl); the parent cuts paths at its own boundary.
 module nvdla_sdp_ocvt #(
-    parameter LANES = 8
+    parameter LANES = 8,
+    parameter INT16 = 0,                          // 1: 16-bit output lanes, int16 saturation with out16
+    parameter OB    = (INT16 == 1) ? 16 : 8       // output bits per lane (derived; do not set)
 ) (
     input  wire                clk,
     input  wire                rst_n,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire                out16,             // INT16 output (INT16 = 1 only)
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [31:0]         cfg_offset,
     input  wire [15:0]         cfg_scale,
     input  wire [5:0]          cfg_shift,
@@ -20,15 +27,15 @@ module nvdla_sdp_ocvt #(
     input  wire [LANES*32-1:0] in_data,
     output wire                out_valid,
     input  wire                out_ready,
-    output wire [LANES*8-1:0]  out_data,
+    output wire [LANES*OB-1:0] out_data,
     output wire [LANES-1:0]    out_sat,
     output wire [LANES-1:0]    out_neq
 );
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (LANES < 1) begin
-            $display("ERROR: nvdla_sdp_ocvt %m: LANES >= 1");
+        if (LANES < 1 || (INT16 != 0 && INT16 != 1) || OB != ((INT16 == 1) ? 16 : 8)) begin
+            $display("ERROR: nvdla_sdp_ocvt %m: LANES >= 1, INT16 0 or 1, OB not set");
             $finish;
         end
     end
@@ -47,7 +54,8 @@ module nvdla_sdp_ocvt #(
         for (l = 0; l < LANES; l = l + 1) begin : g_lane
             reg signed [32:0] s1_diff;
             reg signed [48:0] s2_prod;
-            reg        [7:0]  s1_low, s2_low, s3_y;
+            reg        [7:0]  s1_low, s2_low;
+            reg        [OB-1:0] s3_y;
             reg               s1_nz, s2_nz, s3_sat, s3_neq;
 
             wire signed [31:0] x     = in_data[l*32 +: 32];
@@ -65,6 +73,17 @@ module nvdla_sdp_ocvt #(
             wire [7:0] y8 = (~y17[16] & (|y17[15:7])) ? 8'h7F
                           : (y17[16] & ~(&y17[15:7])) ? 8'h80
                           : y17[7:0];
+            // int16 clamp (INT16 = 1 with out16), else the int8 result sign-extended to the lane; EQL's
+            // result passes in the low byte
+            wire [OB-1:0] yo, low;
+            if (INT16 == 1) begin : g_w16
+                wire [15:0] y16 = (~y17[16] & y17[15]) ? 16'h7FFF : (y17[16] & ~y17[15]) ? 16'h8000 : y17[15:0];
+                assign yo  = out16 ? y16 : {{8{y8[7]}}, y8};
+                assign low = {8'd0, s2_low};
+            end else begin : g_w8
+                assign yo  = y8;
+                assign low = s2_low;
+            end
             wire signed [48:0] fl   = s2_prod >>> cfg_shift;
             wire               flag = s2_prod[48] ? (fl < NEG_LIMIT) : sat17;
 
@@ -80,12 +99,12 @@ module nvdla_sdp_ocvt #(
                     s2_nz   <= s1_nz;
                 end
                 if (en[2]) begin
-                    s3_y   <= cfg_eql ? s2_low : y8;
+                    s3_y   <= cfg_eql ? low : yo;
                     s3_sat <= ~cfg_eql & flag;
                     s3_neq <= cfg_eql & s2_nz;
                 end
             end
-            assign out_data[l*8 +: 8] = s3_y;
+            assign out_data[l*OB +: OB] = s3_y;
             assign out_sat[l]         = s3_sat;
             assign out_neq[l]         = s3_neq;
         end

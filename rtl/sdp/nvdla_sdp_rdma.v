@@ -5,12 +5,17 @@
 // order) -> the stream's FIFO -> for an operand, nvdla_sdp_opnd (beats -> atoms, per-kernel repetition).
 // Every stream carries W*H*S atoms in cube order (surface, line, column); see docs/CONTRACTS.md.
 // The configuration is the SDP_RDMA register bundle `rdma_cfg`, sliced here with the generated names.
+// INT16 builds: with `half` (INT16 processing) a surface is ATOM/2 channels and an operand atom half the
+// beats (nvdla_sdp_opnd); with `pair` (the 16to8 mode) the input's surfaces are ATOM/2 channels and two of
+// them make one processing surface: nvdla_sdp_pair_walk reads them atom by atom in processing order
+// (a 1x1 cube: packed, the plain walk), nvdla_sdp_join16 joins them after the FIFO.
 `include "nvdla_sdp_rdma_fields.vh"
 module nvdla_sdp_rdma #(
     parameter ATOM            = 8,
     parameter MAX_BURST       = 16,
     parameter MAX_OUTSTANDING = 8,
-    parameter FIFO_DEPTH      = 32   // beats per stream, a power of two >= MAX_BURST
+    parameter FIFO_DEPTH      = 32,  // beats per stream, a power of two >= MAX_BURST
+    parameter INT16           = 0    // 1: `half` and `pair` select the INT16 layouts; 0: they are ignored
 ) (
     input  wire               clk,
     input  wire               rst_n,
@@ -24,6 +29,10 @@ module nvdla_sdp_rdma #(
     input  wire               bs_en,
     input  wire               bn_en,
     input  wire               ew_en,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire               half,       // INT16 processing (INT16 = 1 only)
+    input  wire               pair,       // 16to8: INT16 input, INT8 processing (INT16 = 1 only)
+    /* verilator lint_on UNUSEDSIGNAL */
     output wire               m_axi_arvalid,
     input  wire               m_axi_arready,
     output wire [31:0]        m_axi_araddr,
@@ -56,23 +65,28 @@ module nvdla_sdp_rdma #(
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || MAX_OUTSTANDING < 1 || FIFO_DEPTH < MAX_BURST || (FIFO_DEPTH & (FIFO_DEPTH - 1)) != 0) begin
-            $display("ERROR: nvdla_sdp_rdma %m: ATOM a power of two (ATOM_SH), MAX_OUTSTANDING >= 1, FIFO_DEPTH a power of two >= MAX_BURST");
+        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || MAX_OUTSTANDING < 1 || FIFO_DEPTH < MAX_BURST || (FIFO_DEPTH & (FIFO_DEPTH - 1)) != 0
+            || (INT16 != 0 && INT16 != 1) || (INT16 == 1 && ATOM < 2)) begin
+            $display("ERROR: nvdla_sdp_rdma %m: ATOM a power of two (ATOM_SH), MAX_OUTSTANDING >= 1, FIFO_DEPTH a power of two >= MAX_BURST, INT16 0 or 1 and with INT16 ATOM >= 2");
             $finish;
         end
     end
     localparam N       = 4;              // streams: 0 input, 1 BS, 2 BN, 3 EW
     localparam B       = ATOM * 8;       // bits per beat (one atom of int8)
     localparam ATOM_SH = $clog2(ATOM);
+    localparam SH16    = (ATOM_SH > 0) ? ATOM_SH - 1 : 0;   // surfaces of ATOM/2 channels (INT16)
+    wire       h16     = (INT16 == 1) & half;
+    wire       p16     = (INT16 == 1) & pair & ~half;
 
     // ---- geometry ---------------------------------------------------------------------------------------
     wire [12:0] width_m1   = rdma_cfg[`SDP_RDMA_WIDTH];
     wire [12:0] height_m1  = rdma_cfg[`SDP_RDMA_HEIGHT];
     wire [12:0] channel_m1 = rdma_cfg[`SDP_RDMA_CHANNEL];
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [12:0] surf_m1 = channel_m1 >> ATOM_SH;  // the channel bits inside an atom do not count
-    /* verilator lint_on UNUSEDSIGNAL */
+    // processing surfaces (the operands') and the input's: the channel bits inside an atom do not count
+    wire [12:0] surf_m1  = h16 ? channel_m1 >> SH16 : channel_m1 >> ATOM_SH;
+    wire [12:0] src_m1   = (h16 | p16) ? channel_m1 >> SH16 : channel_m1 >> ATOM_SH;
     wire [13:0] surfaces = {1'b0, surf_m1} + 14'd1;
+    wire [13:0] src_surf = {1'b0, src_m1} + 14'd1;
     wire [13:0] width    = {1'b0, width_m1} + 14'd1;
     wire [13:0] height   = {1'b0, height_m1} + 14'd1;
 
@@ -98,9 +112,9 @@ module nvdla_sdp_rdma #(
     assign w_base[31:0]     = rdma_cfg[`SDP_RDMA_SRC_BASE_ADDR_LOW];
     assign w_line[31:0]     = rdma_cfg[`SDP_RDMA_SRC_LINE_STRIDE];
     assign w_surf[31:0]     = rdma_cfg[`SDP_RDMA_SRC_SURFACE_STRIDE];
-    assign w_beats[15:0]    = in_packed ? {2'b0, surfaces} : {2'b0, width};
+    assign w_beats[15:0]    = in_packed ? {2'b0, src_surf} : {2'b0, width};
     assign w_height[13:0]   = in_packed ? 14'd1 : height;
-    assign w_surfaces[13:0] = in_packed ? 14'd1 : surfaces;
+    assign w_surfaces[13:0] = in_packed ? 14'd1 : src_surf;
     assign w_base[32 +: 96] = {rdma_cfg[`SDP_RDMA_EW_BASE_ADDR_LOW], rdma_cfg[`SDP_RDMA_BN_BASE_ADDR_LOW],
                                rdma_cfg[`SDP_RDMA_BS_BASE_ADDR_LOW]};
     assign w_line[32 +: 96] = {rdma_cfg[`SDP_RDMA_EW_LINE_STRIDE], rdma_cfg[`SDP_RDMA_BN_LINE_STRIDE],
@@ -112,12 +126,16 @@ module nvdla_sdp_rdma #(
     generate
         for (g = 1; g < N; g = g + 1) begin : g_geom
             // log2(bytes per element): +1 for both components, +1 for two-byte values
-            wire [1:0] sh      = {1'b0, use_v[2*(g-1) +: 2] == 2'd2} + {1'b0, size_v[g-1]};
+            wire [1:0] sh8     = {1'b0, use_v[2*(g-1) +: 2] == 2'd2} + {1'b0, size_v[g-1]};
+            // INT16 processing: half the bytes per atom (one-byte values: two atoms a beat, nvdla_sdp_opnd)
+            wire [1:0] sh      = (h16 && sh8 != 2'd0) ? sh8 - 2'd1 : sh8;
+            wire       halves  = h16 && sh8 == 2'd0;
             // per element: a cube of bpe-byte elements; per kernel, and per element of a 1x1 cube (packed as
             // the input is: nvdlav1's operand RDMAs end a 1x1 cube at its first request, cfg_mode_1x1_pack),
             // one block of S atoms from the base
             wire       per_elt = mode_v[g-1] & ~in_packed;
-            assign w_beats[16*g +: 16]    = {2'b0, per_elt ? width : surfaces} << sh;
+            wire [13:0] atoms  = per_elt ? width : surfaces;
+            assign w_beats[16*g +: 16]    = halves ? {3'b0, atoms[13:1] + {12'd0, atoms[0]}} : {2'b0, atoms} << sh;
             assign w_height[14*g +: 14]   = per_elt ? height : 14'd1;
             assign w_surfaces[14*g +: 14] = per_elt ? surfaces : 14'd1;
         end
@@ -127,18 +145,40 @@ module nvdla_sdp_rdma #(
     wire [N-1:0]    walk_busy, cmd_valid, cmd_ready, req_valid, req_ready;
     wire [N*32-1:0] cmd_addr, req_addr;
     wire [N*16-1:0] cmd_beats;
+    wire [N-1:0]    wk_valid, wk_ready;      // the plain walkers (stream 0: unless the pair walk runs)
+    wire [N*32-1:0] wk_addr;
+    wire [N*16-1:0] wk_beats;
+    wire            pw_on = p16 & ~in_packed;   // the input walks in pairs of 16-bit surfaces
+    wire            pw_valid, pw_busy;
+    wire [31:0]     pw_addr;
+    wire [15:0]     pw_beats;
     wire [N*9-1:0]  req_beats;
 
     generate
         for (g = 0; g < N; g = g + 1) begin : g_walk
+            wire plain_busy;
             nvdla_cube_walker #(.ADDR_W(32), .LEN_W(16)) u_walk (
-                .clk(clk), .rst_n(rst_n), .start(start & en_v[g]),
+                .clk(clk), .rst_n(rst_n), .start(start & en_v[g] & ~(g == 0 && pw_on)),
                 .base(w_base[32*g +: 32]), .line_stride(w_line[32*g +: 32]),
                 .surface_stride(w_surf[32*g +: 32]), .width(w_beats[16*g +: 16]),
                 .height(w_height[14*g +: 14]), .surfaces(w_surfaces[14*g +: 14]),
-                .cmd_valid(cmd_valid[g]), .cmd_ready(cmd_ready[g]), .cmd_addr(cmd_addr[32*g +: 32]),
-                .cmd_beats(cmd_beats[16*g +: 16]), .busy(walk_busy[g])
+                .cmd_valid(wk_valid[g]), .cmd_ready(wk_ready[g]), .cmd_addr(wk_addr[32*g +: 32]),
+                .cmd_beats(wk_beats[16*g +: 16]), .busy(plain_busy)
             );
+            if (g == 0) begin : g_in_cmd
+                // the input's commands: the pair walk's in the 16to8 mode, else the plain walker's
+                assign cmd_valid[0]   = pw_on ? pw_valid : wk_valid[0];
+                assign cmd_addr[31:0] = pw_on ? pw_addr : wk_addr[31:0];
+                assign cmd_beats[15:0] = pw_on ? pw_beats : wk_beats[15:0];
+                assign wk_ready[0]    = cmd_ready[0] & ~pw_on;
+                assign walk_busy[0]   = plain_busy | pw_busy;
+            end else begin : g_op_cmd
+                assign cmd_valid[g]        = wk_valid[g];
+                assign cmd_addr[32*g +: 32] = wk_addr[32*g +: 32];
+                assign cmd_beats[16*g +: 16] = wk_beats[16*g +: 16];
+                assign wk_ready[g]         = cmd_ready[g];
+                assign walk_busy[g]        = plain_busy;
+            end
             nvdla_dma_burst_split #(.ADDR_W(32), .BYTES(ATOM), .LEN_W(16), .MAX_BURST(MAX_BURST)) u_split (
                 .clk(clk), .rst_n(rst_n),
                 .cmd_valid(cmd_valid[g]), .cmd_ready(cmd_ready[g]), .cmd_addr(cmd_addr[32*g +: 32]),
@@ -146,6 +186,23 @@ module nvdla_sdp_rdma #(
                 .burst_valid(req_valid[g]), .burst_ready(req_ready[g]), .burst_addr(req_addr[32*g +: 32]),
                 .burst_beats(req_beats[9*g +: 9])
             );
+        end
+    endgenerate
+
+    generate
+        if (INT16 == 1) begin : g_pair_walk
+            nvdla_sdp_pair_walk #(.ATOM_BYTES(ATOM), .LEN_W(16)) u_pair_walk (
+                .clk(clk), .rst_n(rst_n), .start(start & pw_on),
+                .base(w_base[31:0]), .line_stride(w_line[31:0]), .surface_stride(w_surf[31:0]),
+                .width(width), .height(height), .surfaces(surfaces), .odd(~src_m1[0]),
+                .cmd_valid(pw_valid), .cmd_ready(cmd_ready[0] & pw_on), .cmd_addr(pw_addr),
+                .cmd_beats(pw_beats), .busy(pw_busy)
+            );
+        end else begin : g_no_pair_walk
+            assign pw_valid = 1'b0;
+            assign pw_addr  = 32'd0;
+            assign pw_beats = 16'd0;
+            assign pw_busy  = 1'b0;
         end
     endgenerate
 
@@ -208,10 +265,10 @@ module nvdla_sdp_rdma #(
 
     generate
         for (g = 1; g < N; g = g + 1) begin : g_opnd
-            nvdla_sdp_opnd #(.ATOM(ATOM)) u_opnd (
+            nvdla_sdp_opnd #(.ATOM(ATOM), .INT16(INT16)) u_opnd (
                 .clk(clk), .rst_n(rst_n), .start(start),
-                .data_use(use_v[2*(g-1) +: 2]), .data_size(size_v[g-1]), .data_mode(mode_v[g-1]),
-                .width_m1(width_m1), .height_m1(height_m1),
+                .data_use(use_v[2*(g-1) +: 2]), .data_size(size_v[g-1]), .data_mode(mode_v[g-1]), .half(h16),
+                .width_m1(width_m1), .height_m1(height_m1), .surf_m1(surf_m1),
                 .in_valid(fifo_valid[g]), .in_ready(fifo_ready[g]), .in_data(fifo_data[B*g +: B]),
                 .out_valid(op_valid[g-1]), .out_ready(op_ready[g-1]),
                 .out_data(op_data[ATOM*32*(g-1) +: ATOM*32]), .busy(opnd_busy[g-1])

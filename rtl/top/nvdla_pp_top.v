@@ -29,7 +29,7 @@ module nvdla_pp_top #(
     parameter BDMA            = 0,    // 1: BDMA (nv_full's bridge DMA) on the CSB and the memories; needs SEC_MEM
     parameter SDP_EW          = 1,    // 0: SDP without its EW (Y) block (bypassed whatever the registers say)
     parameter SDP_LUT         = 1,    // 0: SDP without its LUT
-    parameter INT16           = 0,    // 1: the configuration's precisions include INT16 (PDP and CDP compute it)
+    parameter INT16           = 0,    // 1: the configuration's precisions include INT16 (PDP, SDP, CDP compute it)
     parameter CDP_LUT_PAIRED  = 0     // CDP's INT8 LUT index as nvdlav1's (paired channels) or, 0, nv_small's
 ) (
     input  wire        clk,
@@ -233,7 +233,7 @@ module nvdla_pp_top #(
     // (reservation to credit back = latency + a burst); 4 bursts cover it (scripts/bench_sdp.py --latency 32)
     localparam SDP_FIFO_DEPTH = 4 * (1 << $clog2(MAX_BURST));
     nvdla_sdp #(.ATOM(ATOM), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING), .EW(SDP_EW),
-                .LUT(SDP_LUT), .FIFO_DEPTH(SDP_FIFO_DEPTH)) u_sdp (
+                .LUT(SDP_LUT), .FIFO_DEPTH(SDP_FIFO_DEPTH), .INT16(INT16)) u_sdp (
         .clk(clk), .rst_n(rst_n), .op_en(sdp_op_en & sdp_rdma_op_en), .done(sdp_done), .busy(sdp_busy_unused),
         .cfg(sdp_cfg), .rdma_cfg(sdp_rdma_cfg), .stat(sdp_stat), .rdma_stat(sdp_rdma_stat),
         .fly_valid(sdp_fly_valid), .fly_ready(sdp_fly_ready), .fly_data(sdp_fly_data),

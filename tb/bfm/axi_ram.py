@@ -53,9 +53,9 @@ class _Refused(Exception):
 @dataclass
 class ErrorWindows:
     """Byte windows [lo, hi) of one memory whose beats it answers with an error response (SLVERR or DECERR)
-    instead of serving them: a read beat returns zeros, a write beat is dropped (cocotbext-axi's own handling
-    of a failed access; a real slave may do otherwise, the DMA must not care). `answered` counts the beats
-    per (kind, response)."""
+    instead of serving them: a read beat carries `junk` (not what the memory holds, and not zeros, so that a
+    DMA that used, dropped or zeroed the beat would each give a different result), a write beat is dropped.
+    A real slave may do otherwise; the DMA must not care. `answered` counts the beats per (kind, response)."""
 
     windows: list[tuple[int, int, AxiResp]] = field(default_factory=list)
     answered: dict[tuple[str, AxiResp], int] = field(default_factory=dict)
@@ -68,13 +68,19 @@ class ErrorWindows:
         return None
 
 
+def junk(addr: int, length: int) -> bytes:
+    """The data an error window's read beats carry at [addr, addr + length): a fixed function of the address
+    (the bench puts the same bytes in the model's memory), never all zeros."""
+    return bytes(((a * 151) ^ (a >> 8) ^ 0x5B) & 0xFF for a in range(addr, addr + length))
+
+
 def _retag(send: Callable[[Any], Awaitable[None]], field_name: str,
            take: Callable[[], AxiResp | None]) -> Callable[[Any], Awaitable[None]]:
-    """A channel's send that turns cocotbext-axi's SLVERR for a refused access into the window's response
-    (`take`: the response owed, if any; None leaves the beat as it is)."""
+    """A channel's send that gives a refused access the window's response (`take`: the response owed, if any;
+    None leaves the beat as it is)."""
     async def retagged(obj: Any) -> None:
         resp = take()
-        if resp is not None and getattr(obj, field_name) == AxiResp.SLVERR:
+        if resp is not None:
             setattr(obj, field_name, resp)
         await send(obj)
     return retagged
@@ -94,7 +100,7 @@ class _ReadIf(AxiRamRead):
     async def _read(self, address: int, length: int) -> bytes:
         self.beat_resp = self.errors.refuses("read", address)
         if self.beat_resp is not None:
-            raise _Refused(hex(address))
+            return junk(address, length)
         return await super()._read(address, length)
 
 

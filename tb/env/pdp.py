@@ -27,7 +27,7 @@ from cocotbext.axi import AxiBus, AxiRam
 from models import configs
 from models import registers as regmap
 from models.cube import ATOM_BYTES
-from models.driver_pdp import PdpProgram, Surface, pdp_layer, with_raw_fields
+from models.driver_pdp import PdpProgram, SplitWidths, Surface, band_inputs, pdp_layer, with_raw_fields
 from models.errors import ConfigError
 from models.memory import Memory, memory_index
 from models.pdp import PdpConfig, dst_layout, run_pdp, src_layout
@@ -383,6 +383,26 @@ def raw_pad_fields(rng: random.Random, elem_bits: int) -> dict[str, int]:
     return fields
 
 
+def random_bands(rng: random.Random, desc: Mapping[str, object], out_w: int,
+                 max_w: int) -> SplitWidths | None:
+    """Split-width bands drawn on their own (not a driver's cut): 2 to 5 bands, first, mid and last output
+    widths each anywhere from 1 to the line buffer's `max_w`, the input widths the split rules give; the
+    driver may still refuse them (P10: a first or mid band narrower than the kernel overlap). None when no
+    draw adds up to `out_w`."""
+    kw, sw = desc["kernel"][0], desc["stride"][0]  # type: ignore[index]
+    pads = desc["pads"]
+    for _ in range(20):
+        bands = rng.randint(2, min(out_w, 5))
+        mid = rng.randint(1, min(max_w, out_w)) if bands > 2 else 0
+        rest = out_w - mid * (bands - 2)
+        if rest < 2 or rest > 2 * max_w:
+            continue
+        first = rng.randint(max(1, rest - max_w), min(max_w, rest - 1))
+        ins = band_inputs((first, mid, rest - first), bands, kw, sw, pads[0], pads[1])  # type: ignore[index]
+        return SplitWidths(bands, ins[0], ins[1], ins[2], first, mid, rest - first)
+    return None
+
+
 def random_program(rng: random.Random, max_w: int, group: int, aim: Sequence[str] = (),
                    ram_mc: Mapping[str, bool] | None = None,
                    precisions: Sequence[str] = ("INT8",)) -> tuple[dict[str, object], PdpProgram]:
@@ -395,15 +415,22 @@ def random_program(rng: random.Random, max_w: int, group: int, aim: Sequence[str
         src = placement(rng, SRC_REGION, int(desc["width"]), int(desc["height"]))  # type: ignore[call-overload]
         dst = placement(rng, DST_REGION, out_w, out_h)
         desc["src"], desc["dst"] = with_ram(src, ram_mc, "src"), with_ram(dst, ram_mc, "dst")
-        if out_w > max_w:
+        drawn = None
+        if out_w >= 2 and rng.random() < (0.5 if out_w > max_w else 0.1):
+            drawn = random_bands(rng, desc, out_w, max_w)   # bands of any widths, not a driver's cut
+        if drawn is not None:
+            desc["split"] = drawn
+        elif out_w > max_w:
             desc["split"] = rng.randint(max(1, max_w // 2), max_w)
         elif out_w >= 2 and rng.random() < 0.3:
             desc["split"] = rng.randint(1, out_w - 1)
         try:
             prog = pdp_layer(**desc, group=group, max_out_width=max_w)  # type: ignore[arg-type]
         except ConfigError as err:
-            # only the planner may refuse a band width (a first or mid band narrower than the overlap)
-            assert "no split-width bands" in err.rule, f"generated layer rejected: {err} ({desc})"
+            # only a split rule may refuse the layer: the planner finding no bands, or drawn bands breaking
+            # one (P10: a first or mid band narrower than the kernel overlap)
+            assert drawn is not None or "no split-width bands" in err.rule, \
+                f"generated layer rejected: {err} ({desc})"
             continue
         if desc["method"] == "average" and rng.random() < 1 / 3:
             raw = raw_pad_fields(rng, 8 * prog.config.widths.elem_bytes)

@@ -11,18 +11,21 @@ import numpy as np
 from cocotb.handle import SimHandleBase
 from numpy.typing import NDArray
 
+from models.cube import CubeLayout
 from models.driver_sdp import SdpProgram
 from models.memory import Memory
 from models.perf import PerfCounters, sdp_counts
 from models.regfile import intr_bit
-from models.sdp import OperandDma, SdpConfig, SdpResult, run_sdp, sdp_compute
+from models.sdp import OperandDma, SdpConfig, SdpResult, dst_layout, run_sdp, sdp_compute
 from tb.bfm.sim_memory import SimMemory
+from tb.common import bench_params
 from tb.env.cdp import CdpTop, check_idle, make_top
 from tb.stimulus.sdp_top import (
     ATOM,
     Layer,
     OperandData,
     describe,
+    padded,
 )
 
 SDP_INTR_BIT = intr_bit("SDP", 0)     # GLB S_INTR_STATUS: group 1 = the next bit
@@ -43,6 +46,8 @@ class SdpTop(CdpTop):
         super().__init__(dut, rng, sim_mem)
         self.sdp_stats: list[dict[str, int]] = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
         self.counters = PerfCounters()    # the hardware's LUT and saturation counters across layers
+        # the precisions the top's SDP computes: INT16 where it was built with it (the configuration has it)
+        self.precisions = ("INT8", "INT16") if bench_params().get("INT16", 0) else ("INT8",)
 
     async def after_reset(self) -> None:
         self.sdp_stats = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
@@ -61,18 +66,28 @@ async def setup(dut: SimHandleBase, salt: str) -> SdpTop:
 # ---- memory, running, scoring --------------------------------------------------------------------------
 
 def cube_span(base: int, line: int, surf: int, cfg: SdpConfig, packed: bool,
-              elem: int = 1) -> tuple[int, int]:
+              elem: int = 1, atom_bytes: int | None = None) -> tuple[int, int]:
     """[first, last + 1) bytes a cube of cfg's geometry can touch; `packed`: one atom per surface back to back
-    (a per-kernel operand block, a 1x1 input or output; a 1x1 per-element operand cube keeps its strides)."""
-    atom = ATOM * elem
+    (a per-kernel operand block, a 1x1 input or output; a 1x1 per-element operand cube keeps its strides).
+    An atom is ATOM * elem bytes, or `atom_bytes` (an INT16 operand's: ATOM/2 elements of 1, 2 or 4 bytes)."""
+    atom = ATOM * elem if atom_bytes is None else atom_bytes
     if packed:
         return base, base + cfg.surfaces * atom
     return base, base + (cfg.surfaces - 1) * surf + (cfg.height - 1) * line + cfg.width * atom
 
 
 def dst_span(cfg: SdpConfig) -> tuple[int, int]:
-    lo, hi = cube_span(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg, cfg.is_1x1)
+    """The output cube's bytes (in the output precision's atoms: INT16 ATOM/2 channels each) and guards."""
+    lo, hi = dst_layout(cfg).extent()
     return lo - GUARD, hi + GUARD
+
+
+def src_layout(cfg: SdpConfig) -> CubeLayout:
+    """The input cube as SDP_RDMA reads it (INT16 input: ATOM/2 two-byte lanes an atom; 1x1: packed)."""
+    if cfg.is_1x1:
+        return CubeLayout.packed(cfg.src_base, 1, 1, cfg.channels, cfg.src_lanes, cfg.src_elem_bytes)
+    return CubeLayout(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.width, cfg.height,
+                      cfg.channels, cfg.src_lanes, cfg.src_elem_bytes)
 
 
 def write_feature(mem: Memory, base: int, line: int, surf: int, packed: bool,
@@ -87,14 +102,14 @@ def write_feature(mem: Memory, base: int, line: int, surf: int, packed: bool,
             mem.write(base + s * surf + y * line, lanes[s, y].reshape(-1))
 
 
-def operand_bytes(od: OperandData) -> NDArray[np.uint8]:
-    """[surfaces, h, w, 8 * bytes per element]: element i of an atom at i * bpe, its components (ALU then
-    MUL) adjacent, each 1 or 2 bytes little endian."""
+def operand_bytes(od: OperandData, lanes: int = ATOM) -> NDArray[np.uint8]:
+    """[surfaces, h, w, lanes * bytes per element]: element i of an atom at i * bpe, its components (ALU
+    then MUL) adjacent, each 1 or 2 bytes little endian; `lanes`: the processing precision's per atom."""
     vals = np.stack(od.comps, axis=-1)                       # [c_pad, h, w, ways]
     c_pad, h, w, ways = vals.shape
-    vals = vals.reshape(c_pad // ATOM, ATOM, h, w, ways).transpose(0, 2, 3, 1, 4)
+    vals = vals.reshape(c_pad // lanes, lanes, h, w, ways).transpose(0, 2, 3, 1, 4)
     dtype = "<i2" if od.dma.two_byte else "i1"
-    return np.ascontiguousarray(vals.astype(dtype)).view(np.uint8).reshape(c_pad // ATOM, h, w, -1)
+    return np.ascontiguousarray(vals.astype(dtype)).view(np.uint8).reshape(c_pad // lanes, h, w, -1)
 
 
 def packed(dma: OperandDma, cfg: SdpConfig) -> bool:
@@ -109,37 +124,40 @@ def prepare(top: SdpTop, layer: Layer) -> None:
     cfg = layer.prog.config
     # (lo, hi, memory): each cube in the memory its RAM type names, the destination's background in both
     src_mem = top.index(cfg.src_ram_mc)
-    src_lo, src_hi = cube_span(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg, cfg.is_1x1)
-    spans = [(src_lo, src_hi, src_mem), (*dst_span(cfg), 0), (*dst_span(cfg), 1)]
+    src = src_layout(cfg)
+    spans = [(*src.extent(), src_mem), (*dst_span(cfg), 0), (*dst_span(cfg), 1)]
     for od in layer.operands.values():
         if od is not None:
             d = od.dma
+            # an operand atom: the processing precision's lanes (INT16: ATOM/2) of bpe bytes
             spans.append((*cube_span(d.base, d.line_stride, d.surface_stride, cfg, packed(d, cfg),
-                                     d.bytes_per_element), top.index(d.ram_mc)))
+                                     atom_bytes=d.bytes_per_element * cfg.lanes), top.index(d.ram_mc)))
     for lo, hi, m in spans:
         top.fill(lo, hi, mem=m)
-    lanes = (layer.cube & 0xFF).astype(np.uint8).reshape(cfg.surfaces, ATOM, cfg.height, cfg.width)
+    dtype = "<i2" if cfg.src_elem_bytes == 2 else "i1"
+    vals = layer.cube.reshape(src.surfaces, src.atom_bytes, cfg.height, cfg.width).transpose(0, 2, 3, 1)
+    atoms = np.ascontiguousarray(vals.astype(dtype)).view(np.uint8)   # [surfaces, h, w, ATOM bytes]
     write_feature(top.mems[src_mem], cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.is_1x1,
-                  lanes.transpose(0, 2, 3, 1))
+                  atoms)
     for od in layer.operands.values():
         if od is not None:
             d = od.dma
             write_feature(top.mems[top.index(d.ram_mc)], d.base, d.line_stride, d.surface_stride,
-                          packed(d, cfg), operand_bytes(od))
+                          packed(d, cfg), operand_bytes(od, cfg.lanes))
     for lo, hi, m in spans:
         top.rams[m].write(lo, top.mems[m].read(lo, hi - lo).tobytes())
 
 
 def locate(cfg: SdpConfig, addr: int) -> str:
     """Name an output byte: (surface, line, column, channel) of the output cube, or a gap/guard byte."""
-    for s in range(cfg.surfaces):
-        for y in range(cfg.height):
-            start = (cfg.dst_base + s * cfg.width * cfg.height * ATOM if cfg.is_1x1
-                     else cfg.dst_base + s * cfg.dst_surface_stride + y * cfg.dst_line_stride)
-            if start <= addr < start + cfg.width * ATOM:
-                col, lane = divmod(addr - start, ATOM)
-                return f"surface {s}, line {y}, column {col}, channel {s * ATOM + lane}"
-    return "a gap or guard byte outside the output cube (must stay untouched)"
+    out = dst_layout(cfg)
+    found = out.coordinate(addr)
+    if found is None:
+        return "a gap or guard byte outside the output cube (must stay untouched)"
+    c, y, col = found
+    byte = (addr - out.address(c, y, col)) if out.elem_bytes > 1 else 0
+    return (f"surface {c // out.atom_bytes}, line {y}, column {col}, channel {c}"
+            + (f" (byte {byte} of its int16)" if out.elem_bytes > 1 else ""))
 
 
 def compare(top: SdpTop, layer: Layer, label: str) -> None:
@@ -155,7 +173,8 @@ def expect(top: SdpTop, layer: Layer) -> SdpResult:
     model reads the operands from memory itself: they must be the ones the bench wrote."""
     prog = layer.prog
     res = run_sdp(prog.config, top.mem, sec_mem=top.sec_mem, lut_tables=prog.lut_tables)
-    mine = sdp_compute(layer.cube, prog.config, layer.ops, lut_tables=prog.lut_tables)
+    cube = padded(layer.cube, prog.config.padded_channels)   # 16to8: the processing lanes past the input: 0
+    mine = sdp_compute(cube, prog.config, layer.ops, lut_tables=prog.lut_tables)
     assert np.array_equal(mine.data, res.output), \
         f"bench bug: the operands the bench wrote are not what the model reads back\n  {describe(layer)}"
     layer.res = res

@@ -1,5 +1,5 @@
 """The SDP datapath core (rtl/sdp/): BS, BN, EW with the SDP LUT, output convertor; at nv_small's atom and
-at the run's configuration's ($CONFIG) when that differs."""
+at the run's configuration's ($CONFIG) when that differs, and with INT16 = 1 (16-bit lanes; INT16 cases)."""
 
 from __future__ import annotations
 
@@ -9,5 +9,6 @@ from tb.benches import Bench
 _ATOMS = sorted({8, configs.load().atom_bytes})
 
 BENCHES = (
-    Bench("sdp_core", "nvdla_sdp_core", "tb.test_sdp_core", tuple({"ATOM": a} for a in _ATOMS)),
+    Bench("sdp_core", "nvdla_sdp_core", "tb.test_sdp_core",
+          (*({"ATOM": a} for a in _ATOMS), {"ATOM": 8, "INT16": 1})),
 )

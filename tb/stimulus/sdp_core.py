@@ -35,6 +35,29 @@ Fields = dict[str, dict[str, int]]
 IntArray = NDArray[np.int64]
 Streams = dict[str, IntArray | None]
 BLOCKS = ("BS", "BN", "EW")
+# (input, output) precisions of the INT16 layers: INT16 processing, the 16to8 mode (SDP_RDMA IN_PRECISION
+# INT16, INT8 processing), INT8 -> INT16 (models/sdp.py)
+INT16_PAIRS = (("INT16", "INT16"), ("INT16", "INT8"), ("INT8", "INT16"))
+PRECISION_CODES = {"INT8": 0, "INT16": 1}
+
+
+def draw_precisions(rng: random.Random, precisions: tuple[str, ...] | list[str],
+                    eql: bool = False) -> tuple[str, str]:
+    """A layer's (input, output) precisions: INT8 -> INT8 without INT16 (no draw, so an INT8-only run draws
+    exactly what it drew before INT16 existed); with INT16 a third of them INT16 ones (in EQL mode none
+    converts INT8 to INT16: seed 001 allows no precision conversion there)."""
+    if "INT16" not in precisions or rng.random() >= 1 / 3:
+        return "INT8", "INT8"
+    return rng.choice([p for p in INT16_PAIRS if not (eql and p == ("INT8", "INT16"))])
+
+
+def precision_fields(in_p: str, out_p: str) -> Fields:
+    """SDP's and SDP_RDMA's precision fields as the driver sets them (INT16 -> INT8: the 16to8 mode)."""
+    proc = PRECISION_CODES["INT16" if (in_p, out_p) == ("INT16", "INT16") else "INT8"]
+    i, o = PRECISION_CODES[in_p], PRECISION_CODES[out_p]
+    return {"SDP": {"D_DATA_FORMAT.PROC_PRECISION": proc, "D_DATA_FORMAT.OUT_PRECISION": o},
+            "SDP_RDMA": {"D_FEATURE_MODE_CFG.IN_PRECISION": i, "D_FEATURE_MODE_CFG.PROC_PRECISION": proc,
+                         "D_FEATURE_MODE_CFG.OUT_PRECISION": o}}
 
 
 # ------------------------------------------------------------------------------------------ a case
@@ -43,7 +66,8 @@ class Case:
     fields: Fields
     cfg: SdpConfig
     cube: IntArray
-    """[padded channels, h, w] int8 values; padding lanes hold random bytes, as memory would."""
+    """[padded channels, h, w] int8 (or int16) values; padding lanes hold random bytes, as memory would
+    (the 16to8 mode's processing lanes past its 16-bit input surfaces: 0, models/sdp.py read_inputs)."""
     ops: Operands
     """What the model reads (None where the block takes nothing from memory)."""
     streams: Streams
@@ -65,9 +89,17 @@ class Case:
     def op_en(self, stream: str) -> bool:
         return self.streams[stream] is not None
 
+    @property
+    def precisions(self) -> tuple[str, str]:
+        """(input, output) precision: the input's is SDP_RDMA IN_PRECISION's (the 16to8 mode's INT16)."""
+        names = {0: "INT8", 1: "INT16"}
+        return (names[self.fields["SDP_RDMA"].get("D_FEATURE_MODE_CFG.IN_PRECISION", 0)],
+                names[self.cfg.out_precision])
+
     def in_beats(self) -> list[int]:
-        a = self.atom
-        return [pack(self.cube[s * a:(s + 1) * a, y, x], 8) for s, y, x in self.order()]
+        """Input atoms: 8-bit lanes, or 16-bit ones for INT16 input (the INT16 core's input port)."""
+        a, bits = self.atom, 16 if self.precisions[0] == "INT16" else 8
+        return [pack(self.cube[s * a:(s + 1) * a, y, x], bits) for s, y, x in self.order()]
 
     def op_beats(self, stream: str) -> list[int]:
         raw = self.streams[stream]
@@ -208,8 +240,9 @@ def base_fields(w: int, h: int, c: int, atom: int) -> Fields:
     return {"SDP": sdp, "SDP_RDMA": rdma}
 
 
-def dma_fields(rng: random.Random, fields: Fields, p: str) -> dict[str, int]:
-    """SDP_RDMA D_{B,N,E}RDMA_CFG as the driver sets it: enabled exactly when the block reads memory."""
+def dma_fields(rng: random.Random, fields: Fields, p: str, two_byte: bool = False) -> dict[str, int]:
+    """SDP_RDMA D_{B,N,E}RDMA_CFG as the driver sets it: enabled exactly when the block reads memory;
+    `two_byte`: two-byte operands (INT16 processing: the RTL reads no one-byte operand there)."""
     s = fields["SDP"]
     blk_on = not s[f"D_DP_{p}_CFG.{p}_BYPASS"]
     alu_mem = blk_on and not s[f"D_DP_{p}_CFG.{p}_ALU_BYPASS"] and s[f"D_DP_{p}_ALU_CFG.{p}_ALU_SRC"]
@@ -218,7 +251,7 @@ def dma_fields(rng: random.Random, fields: Fields, p: str) -> dict[str, int]:
     d = {"BS": "B", "BN": "N", "EW": "E"}[p]
     r = f"D_{d}RDMA_CFG.{d}RDMA_"
     return {r + "DISABLE": int(not (alu_mem or mul_mem)), r + "DATA_USE": use,
-            r + "DATA_SIZE": rng.randint(0, 1), r + "DATA_MODE": rng.randint(0, 1)}
+            r + "DATA_SIZE": rng.randint(0, 1) | int(two_byte), r + "DATA_MODE": rng.randint(0, 1)}
 
 
 def random_cube(rng: random.Random, atom: int) -> tuple[int, int, int]:
@@ -316,9 +349,15 @@ def _pre_lut(cube: IntArray, cfg: SdpConfig, ops: Operands) -> tuple[IntArray, I
     return x, y_block(x, ew, ops.ew_alu, ops.ew_mul, None)[0]
 
 
-def make_case(rng: random.Random, atom: int, index: int, wants: Wants) -> Case:
+def make_case(rng: random.Random, atom: int, index: int, wants: Wants,
+              precisions: tuple[str, ...] = ("INT8",)) -> Case:
+    """A random configuration meeting `wants`; `precisions`: those the core computes (draw_precisions)."""
+    in_p, out_p = draw_precisions(rng, precisions, wants.eql is not None)
+    lanes = atom // 2 if (in_p, out_p) == ("INT16", "INT16") else atom   # processing lanes
     w, h, c = random_cube(rng, atom)
     fields = base_fields(w, h, c, atom)
+    for unit, values in precision_fields(in_p, out_p).items():
+        fields[unit].update(values)
     s = fields["SDP"]
     s.update(x_fields(rng, "BS", wants))
     s.update(x_fields(rng, "BN", wants))
@@ -332,13 +371,18 @@ def make_case(rng: random.Random, atom: int, index: int, wants: Wants) -> Case:
         # keep the compared data within the 16-bit operand range, so that all of it can be equal
         s["D_DP_BS_CFG.BS_BYPASS"] = s["D_DP_BN_CFG.BN_BYPASS"] = 1
     for p in BLOCKS:
-        fields["SDP_RDMA"].update(dma_fields(rng, fields, p))
+        fields["SDP_RDMA"].update(dma_fields(rng, fields, p, lanes != atom))
     # now and then a counter off: it must neither clear nor count (models/perf.py)
     for enable in ("D_PERF_ENABLE.PERF_LUT_EN", "D_PERF_ENABLE.PERF_SAT_EN"):
         s[enable] = int(rng.random() < 0.8)
-    c_pad = -(-c // atom) * atom
-    cube = random_data(rng, (c_pad, h, w), -128, 127)
-    cfg = SdpConfig.from_fields(fields, atom)
+    c_pad = -(-c // lanes) * lanes
+    src_lanes = atom // 2 if in_p == "INT16" else atom
+    lo, hi = (-32768, 32767) if in_p == "INT16" else (-128, 127)
+    cube = np.zeros((c_pad, h, w), dtype=np.int64)
+    c_src = -(-c // src_lanes) * src_lanes
+    cube[:c_src] = random_data(rng, (c_src, h, w), lo, hi)
+    have = tuple(precisions)
+    cfg = SdpConfig.from_fields(fields, atom, have)
     ops, streams = make_operands(rng, cfg, c_pad)
 
     # EW truncate aimed at the product (mostly), or anywhere up to 1023
@@ -353,7 +397,7 @@ def make_case(rng: random.Random, atom: int, index: int, wants: Wants) -> Case:
         s["D_DP_EW_TRUNCATE_VALUE.EW_TRUNCATE"] = trunc
     else:
         s["D_DP_EW_TRUNCATE_VALUE.EW_TRUNCATE"] = rng.randint(0, 1023)
-    cfg = SdpConfig.from_fields(fields, atom)
+    cfg = SdpConfig.from_fields(fields, atom, have)
     if wants.eql is not None and cfg.ew.eql and cfg.ew.alu_from_mem:
         ops, streams = _eql_operands(rng, cube, cfg, ops, streams, wants.eql == "equal")
     _, lut_in = _pre_lut(cube, cfg, ops)
@@ -373,11 +417,12 @@ def make_case(rng: random.Random, atom: int, index: int, wants: Wants) -> Case:
                    else aimed_lut(rng, lut_in.reshape(-1)))
             s.update(lut_fields(lut))
             tables = (lut.le.astype(np.int64), lut.lo.astype(np.int64))
-        cfg = SdpConfig.from_fields(fields, atom)
+        cfg = SdpConfig.from_fields(fields, atom, have)
     if not cfg.ew.eql:
-        s.update(output_convertor(rng, before_cvt(cube, cfg, ops, tables)))
-    cfg = SdpConfig.from_fields(fields, atom)
-    return Case(fields, cfg, cube, ops, streams, tables, f"config {index} (LUT {kind})")
+        s.update(output_convertor(rng, before_cvt(cube, cfg, ops, tables), 16 if out_p == "INT16" else 8))
+    cfg = SdpConfig.from_fields(fields, atom, have)
+    label = f"config {index} (LUT {kind}{'' if in_p == out_p == 'INT8' else f', {in_p} -> {out_p}'})"
+    return Case(fields, cfg, cube, ops, streams, tables, label)
 
 
 def before_cvt(cube: IntArray, cfg: SdpConfig, ops: Operands, tables: tuple[IntArray, IntArray]) -> IntArray:
@@ -416,15 +461,16 @@ def _eql_operands(rng: random.Random, cube: IntArray, cfg: SdpConfig, ops: Opera
     return dataclasses.replace(ops, ew_alu=raw[..., 0].copy()), streams
 
 
-def output_convertor(rng: random.Random, v: IntArray) -> dict[str, int]:
-    """Output convertor aimed at the data: mostly in range, some saturating, sometimes anything."""
+def output_convertor(rng: random.Random, v: IntArray, out_bits: int = 8) -> dict[str, int]:
+    """Output convertor aimed at the data: mostly in range of the output's `out_bits` (8, or 16 for INT16),
+    some saturating, sometimes anything."""
     centre = int(np.median(v)) if v.size else 0
     offset = rng.choice([0, centre, rng.randint(-(1 << 31), (1 << 31) - 1)])
     scale = rng.choice([1, rng.randint(1, 2000), rng.randint(-2000, -1), rng.randint(-32768, 32767)])
     spread = float(np.percentile(np.abs(v - offset), 90)) if v.size else 1.0
     mag_bits = max(int(spread * abs(scale)), 1).bit_length()
-    # mostly to about int8, sometimes past the 17-bit stage D_PERF_OUT_SATURATION counts
-    target = rng.choice([8, 8, 8, 18])
+    # mostly to about the output's width, sometimes past the 17-bit stage D_PERF_OUT_SATURATION counts
+    target = rng.choice([out_bits, out_bits, out_bits, 18])
     shift = _shift_for(rng, mag_bits, target, 63) if rng.random() < 0.85 else rng.randint(0, 63)
     return {"D_CVT_OFFSET.CVT_OFFSET": offset & 0xFFFFFFFF, "D_CVT_SCALE.CVT_SCALE": scale & 0xFFFF,
             "D_CVT_SHIFT.CVT_SHIFT": shift}

@@ -1,7 +1,8 @@
 """Random legal SDP layers for the top-level benches, programmed through the SDP driver layer
 (models/driver_sdp.py): per block (BS, BN, EW) ALU algorithms, PReLU/ReLU, operands from registers or
 memory (per channel or per element, 1 or 2 bytes), EW convertors, LUT kinds, EQL, cube shapes; `Wants`
-steers a layer at coverage goals still missing.
+steers a layer at coverage goals still missing. Where the top computes INT16 (its INT16 parameter), a third
+of the layers are INT16 -> INT16, INT16 -> INT8 (the 16to8 mode) or INT8 -> INT16 (draw_precisions).
 """
 
 from __future__ import annotations
@@ -34,7 +35,15 @@ from models.sdp import USE_BOTH, SdpResult
 from models.sdp_datapath import ALU_EQL, Operands, ew_convert, x_block, y_block
 from tb.common import nightly
 from tb.stimulus.lut import Shape, random_config
-from tb.stimulus.sdp_core import aimed_lut, magnitude_bits, operand16, output_convertor, programs, random_data
+from tb.stimulus.sdp_core import (
+    aimed_lut,
+    draw_precisions,
+    magnitude_bits,
+    operand16,
+    output_convertor,
+    programs,
+    random_data,
+)
 
 # The configuration's memory atom ($CONFIG, the run's or the bench's): bases, strides and channel counts
 # follow it, as the driver's alignment rule does.
@@ -49,6 +58,11 @@ EQL_SLOTS = ("EQL equal", "EQL unequal") if FEATURES.ew else ()
 DMA_GOALS = ("per element", "per kernel", "2-byte", "1-byte", "use both")
 DMA_ARG = {"BS": "brdma", "BN": "nrdma", "EW": "erdma"}     # sdp_layer's argument of each block's DMA
 IntArray = NDArray[np.int64]
+
+
+def processing_lanes(in_p: str, out_p: str) -> int:
+    """Elements per atom of the processing precision (INT16 only for INT16 -> INT16: 16to8 processes INT8)."""
+    return ATOM // 2 if (in_p, out_p) == ("INT16", "INT16") else ATOM
 
 
 
@@ -212,9 +226,10 @@ def operand_reads(blk: XBlock | EwBlock) -> tuple[bool, bool]:
 
 
 def random_operand(rng: random.Random, name: str, blk: XBlock | EwBlock, goal: str | None,
-                   dims: tuple[int, int, int], offset: int = 0) -> OperandData | None:
+                   dims: tuple[int, int, int], offset: int = 0, lanes: int = ATOM) -> OperandData | None:
     """The read DMA and data of a block that reads memory (None when it reads none): DATA_USE covers what is
-    read (BOTH sometimes with one half unused: junk there must change nothing)."""
+    read (BOTH sometimes with one half unused: junk there must change nothing). `lanes`: elements per atom
+    of the processing precision (INT16: ATOM/2; one-byte operands then half an atom's bytes)."""
     alu, mul = operand_reads(blk)
     if not (alu or mul):
         return None
@@ -225,7 +240,7 @@ def random_operand(rng: random.Random, name: str, blk: XBlock | EwBlock, goal: s
     per_element = goal == "per element" or (goal != "per kernel" and rng.random() < 0.5)
     bpe = (2 if both else 1) * (2 if two_byte else 1)
     region = REGIONS[name] + offset + ATOM * rng.randrange(1 << 17)
-    c_pad = -(-c // ATOM) * ATOM
+    c_pad = -(-c // lanes) * lanes
     if per_element:
         line = w * ATOM * bpe + ATOM * rng.choice([0, 0, 1, rng.randint(2, 8)])
         surf = line * h + ATOM * rng.choice([0, 0, 1, rng.randint(2, 32)])
@@ -325,7 +340,8 @@ def placement(rng: random.Random, region: int, width: int, height: int) -> Surfa
 class Layer:
     prog: SdpProgram
     cube: IntArray
-    """[padded channels, h, w] int8 values written at the source (padding lanes random, as memory holds)."""
+    """[channels padded to the input's atoms, h, w] int8 or int16 values written at the source (padding
+    lanes random, as memory holds); the 16to8 mode's processing pads it further with 0 (models/sdp.py)."""
     operands: dict[str, OperandData | None]
     ops: Operands
     kind: str
@@ -349,29 +365,33 @@ def _signed_cvt(raw: Mapping[str, int]) -> OutputCvt:
 
 
 def make_layer(rng: random.Random, group: int, wants: Wants, offset: int = 0,
-               ram_mc: Mapping[str, bool] | None = None) -> Layer:
+               ram_mc: Mapping[str, bool] | None = None, precisions: Sequence[str] = ("INT8",)) -> Layer:
     """A random legal layer through the driver, meeting `wants`: the data first, then the EW truncate, the
     EQL operand, the LUT and the output convertor aimed at what the data gives at each stage. `offset` moves
     every cube of the layer (layers in flight together keep apart). ram_mc: the memory (RAM_TYPE MC True,
     CV False) of the input "src", the output "dst" and each operand "BS", "BN", "EW" (a layer may read
-    both memories); MC when not named."""
+    both memories); MC when not named. `precisions`: those the top computes (draw_precisions)."""
+    eql = wants.lut is not None and wants.lut.startswith("EQL")
+    in_p, out_p = draw_precisions(rng, tuple(precisions), eql)
+    lanes, src_lanes = processing_lanes(in_p, out_p), ATOM // 2 if in_p == "INT16" else ATOM
     w, h, c = random_dims(rng, wants.cube)
-    c_pad = -(-c // ATOM) * ATOM
-    cube = random_data(rng, (c_pad, h, w), -128, 127)
+    lo, hi = (-32768, 32767) if in_p == "INT16" else (-128, 127)
+    cube = random_data(rng, (-(-c // src_lanes) * src_lanes, h, w), lo, hi)
+    proc = padded(cube, -(-c // lanes) * lanes)
     bs = random_xblock(rng, wants.block.get("BS"))
     bn = random_xblock(rng, wants.block.get("BN"))
     ew = random_ew(rng, wants.block.get("EW"), wants.lut)
     blocks = {"BS": bs, "BN": bn, "EW": ew}
     # "EQL equal": the operand follows the data element by element
     goals = {**wants.block, **({"EW": "per element"} if wants.lut == "EQL equal" else {})}
-    data = {name: random_operand(rng, name, blk, goals.get(name), (w, h, c), offset)
+    data = {name: random_operand(rng, name, blk, goals.get(name), (w, h, c), offset, lanes)
             for name, blk in blocks.items()}
     if ram_mc is not None:
         data = {name: od if od is None or name not in ram_mc else
                 dataclasses.replace(od, dma=dataclasses.replace(od.dma, ram_mc=ram_mc[name]))
                 for name, od in data.items()}
     ops = operands_of(data, blocks)
-    bn_out = _pre_ew(cube, bs, bn, ops)
+    bn_out = _pre_ew(proc, bs, bn, ops)
     ew = dataclasses.replace(ew, truncate=aim_truncate(rng, ew, bn_out, ops, wants.lut))
     if ew.eql and ew.alu_from_mem:
         no_alu = dataclasses.replace(ew, alu_bypass=True, lut_bypass=True)
@@ -388,16 +408,24 @@ def make_layer(rng: random.Random, group: int, wants: Wants, offset: int = 0,
     cvt = OutputCvt()
     if not ew.eql:
         v = lut_in if lut is None else lut_lookup(lut_in, lut).output
-        cvt = _signed_cvt(output_convertor(rng, v))
+        cvt = _signed_cvt(output_convertor(rng, v, 16 if out_p == "INT16" else 8))
     desc = {"bs": bs, "bn": bn, "ew": ew, "cvt": cvt, "lut": lut, "group": group, "perf": rng.random() < 0.5,
             "src": placement(rng, REGIONS["SRC"] + offset, w, h),
             "dst": placement(rng, REGIONS["DST"] + offset, w, h),
-            **{DMA_ARG[n]: od.dma for n, od in data.items() if od is not None}}
+            **{DMA_ARG[n]: od.dma for n, od in data.items() if od is not None},
+            **({"in_precision": in_p, "out_precision": out_p} if (in_p, out_p) != ("INT8", "INT8") else {})}
     for side in ("src", "dst"):
         if ram_mc is not None and side in ram_mc:
             desc[side] = dataclasses.replace(desc[side], ram_mc=ram_mc[side])  # type: ignore[type-var]
     prog = sdp_layer(w, h, c, **desc)  # type: ignore[arg-type]
     return Layer(prog, cube, data, ops, "EQL" if ew.eql else kind, desc={"dims": (w, h, c), **desc})
+
+
+def padded(cube: IntArray, channels: int) -> IntArray:
+    """The cube with channels up to `channels` of 0 (the 16to8 mode's processing lanes past the input)."""
+    out = np.zeros((channels, *cube.shape[1:]), dtype=np.int64)
+    out[:cube.shape[0]] = cube
+    return out
 
 
 def _block_text(name: str, blk: XBlock | EwBlock, od: OperandData | None) -> str:
@@ -434,6 +462,10 @@ def describe(layer: Layer) -> str:
                        for n, b in (("BS", bs), ("BN", bn), ("EW", ew)))
     src = (cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride)
     dst = (cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride)
-    return (f"group {layer.prog.group}: {cfg.width}x{cfg.height}x{cfg.channels}; {blocks}; out cvt {cvt}"
+    names = {0: "INT8", 1: "INT16", 2: "FP16"}
+    src_p = names[1] if cfg.src_precision is not None else names[cfg.in_precision]
+    precision = "" if (src_p, cfg.out_precision) == ("INT8", 0) else f" {src_p} -> {names[cfg.out_precision]}"
+    return (f"group {layer.prog.group}: {cfg.width}x{cfg.height}x{cfg.channels}{precision}; {blocks}; "
+            f"out cvt {cvt}"
             f"{lut_text}; src {'MC' if cfg.src_ram_mc else 'CV'} {tuple(hex(v) for v in src)}, "
             f"dst {'MC' if cfg.dst_ram_mc else 'CV'} {tuple(hex(v) for v in dst)}")
