@@ -101,7 +101,8 @@ class Configuration:
                 "PDP_MAX_W": self.pdp_max_width, "SEC_MEM": int(self.second_memory), "BDMA": int(self.bdma),
                 "SDP_EW": int(self.sdp.ew), "SDP_LUT": int(self.sdp.lut),
                 "INT16": int("INT16" in self.precisions),
-                "CDP_LUT_PAIRED": int(self.cdp_int8_lut == "paired")}
+                "CDP_LUT_PAIRED": int(self.cdp_int8_lut == "paired"),
+                "FP16": int("FP16" in self.precisions)}
 
 
 def _fail(path: Path, param: str, why: str) -> ConfigurationError:

@@ -46,8 +46,9 @@ def markdown() -> str:
             "interrupts in GLB.",
             "- Not yet: the throughputs (every datapath processes a whole atom a cycle, at least NVIDIA's "
             "figure); SDP LUT/EW removal where a configuration lacks them (the RTL keeps them: NVIDIA's "
-            "nv_small traces in `traces/nv_small/` program EW and the LUT and pass); FP16 (INT16: PDP, SDP "
-            "and CDP compute it where the configuration has it, top parameter INT16).", ""]
+            "nv_small traces in `traces/nv_small/` program EW and the LUT and pass); FP16 in SDP and CDP "
+            "(PDP computes it where the configuration has it: top parameter FP16; INT16: PDP, SDP and CDP "
+            "compute it where the configuration has it, top parameter INT16).", ""]
     return "\n".join(out)
 
 

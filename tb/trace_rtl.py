@@ -30,15 +30,21 @@ from tb.benches import find
 # The datapath units whose RTL computes INT16 when the top is built with INT16 = 1 (the others: INT8 only).
 RTL_INT16_UNITS = ("PDP", "SDP", "CDP")
 
+# The datapath units whose RTL computes FP16 when the top is built with FP16 = 1 (the others: none).
+RTL_FP16_UNITS = ("PDP",)
+
 
 def rtl_capabilities(config: Configuration) -> frozenset[str]:
     """What the RTL top has when built at a configuration: what the configuration declares (its parameters
-    come from it: models/replay.py capabilities), with INT16 only in the units that compute it
-    (RTL_INT16_UNITS) and only if the build's parameters include it; FP16 nowhere yet."""
-    has = capabilities(config) - {"FP16", *(unit_precision("FP16", u) for u in PRECISION_UNITS)}
-    if not config.verilog_parameters().get("INT16"):
-        return has - {"INT16", *(unit_precision("INT16", u) for u in PRECISION_UNITS)}
-    return has - {unit_precision("INT16", u) for u in PRECISION_UNITS if u not in RTL_INT16_UNITS}
+    come from it: models/replay.py capabilities), with INT16 (FP16) only in the units that compute it
+    (RTL_INT16_UNITS, RTL_FP16_UNITS) and only if the build's parameters include it."""
+    has = set(capabilities(config))
+    for precision, units in (("INT16", RTL_INT16_UNITS), ("FP16", RTL_FP16_UNITS)):
+        built = config.verilog_parameters().get(precision)
+        has -= {unit_precision(precision, u) for u in PRECISION_UNITS if not built or u not in units}
+        if not built:
+            has.discard(precision)
+    return frozenset(has)
 
 
 def units_needed(folder: Path) -> set[str]:

@@ -16,7 +16,8 @@ module nvdla_pdp #(
     parameter MAX_W           = 64,    // output columns of one band the core's line buffer holds
     parameter MAX_BURST       = 16,
     parameter MAX_OUTSTANDING = 8,
-    parameter INT16           = 0      // 1: INT16 layers (D_DATA_FORMAT.INPUT_DATA = INT16); 0: they run as INT8
+    parameter INT16           = 0,     // 1: INT16 layers (D_DATA_FORMAT.INPUT_DATA = INT16); 0: they run as INT8
+    parameter FP16            = 0      // 1: FP16 layers (INPUT_DATA = FP16); 0: they run as INT8
 ) (
     input  wire              clk,
     input  wire              rst_n,
@@ -73,9 +74,9 @@ module nvdla_pdp #(
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
         if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || MAX_W < 1 || (INT16 != 0 && INT16 != 1)
-            || (INT16 == 1 && ATOM < 2)) begin
+            || (FP16 != 0 && FP16 != 1) || ((INT16 == 1 || FP16 == 1) && ATOM < 2)) begin
             $display("ERROR: nvdla_pdp %m: ATOM a power of two (byte offsets shift by log2 ATOM), MAX_W >= 1, ",
-                     "INT16 0 or 1 and with INT16 ATOM >= 2");
+                     "INT16 and FP16 0 or 1 and with either ATOM >= 2");
             $finish;
         end
     end
@@ -103,10 +104,11 @@ module nvdla_pdp #(
 
     // ---- configuration --------------------------------------------------------------------------------
     wire flying = ~cfg[`PDP_FLYING_MODE];   // FLYING_MODE: 0 = on the fly, 1 = off
-    // two-byte elements: INPUT_DATA = INT16 on a build with INT16; otherwise every layer runs as INT8 (FP16,
-    // and INT16 without the INT16 path, which the model and the driver refuse, compute INT8 and never hang:
-    // the read and write sides and the core agree on the geometry either way)
-    wire elem16 = (INT16 == 1) && (cfg[`PDP_INPUT_DATA] == 2'd1);
+    // two-byte elements: INPUT_DATA = INT16 (FP16) on a build with INT16 (FP16); otherwise every layer runs as
+    // INT8 (a precision without its path, which the model and the driver refuse, computes INT8 and never
+    // hangs: the read and write sides and the core agree on the geometry either way)
+    wire fp16   = (FP16 == 1) && (cfg[`PDP_INPUT_DATA] == 2'd2);
+    wire elem16 = ((INT16 == 1) && (cfg[`PDP_INPUT_DATA] == 2'd1)) || fp16;
     // On the fly every block sees SPLIT_NUM = 0 (one pass over the whole cube).
     reg [`PDP_CFG_W-1:0] pcfg;
     always @(*) begin
@@ -182,8 +184,8 @@ module nvdla_pdp #(
     wire              pool_valid, pool_ready;
     wire [DATA_W-1:0] pool_data;
 
-    nvdla_pdp_core #(.ATOM(ATOM), .MAX_W(MAX_W), .INT16(INT16)) u_core (
-        .clk(clk), .rst_n(rst_n), .start(start), .elem16(elem16), .busy(core_busy), .done(core_done),
+    nvdla_pdp_core #(.ATOM(ATOM), .MAX_W(MAX_W), .INT16(INT16), .FP16(FP16)) u_core (
+        .clk(clk), .rst_n(rst_n), .start(start), .elem16(elem16), .fp16(fp16), .busy(core_busy), .done(core_done),
         .cfg(pcfg),
         .in_valid(core_in_valid), .in_ready(core_in_ready), .in_data(core_in_data),
         .out_valid(pool_valid), .out_ready(pool_ready), .out_data(pool_data)

@@ -27,7 +27,8 @@
 // 11 then 8 (INT8) or 19 then 16 (INT16) bits. The line buffer word is ATOM*16 bits: ATOM 16-bit slots at
 // INT8, ATOM/2 32-bit slots at INT16 (each holding its sum sign-extended), so a band holds as many columns at
 // both precisions (as NVDLA's). With INT16 = 0 no wide logic is built and an INT16 register value runs as
-// INT8 (the model and driver refuse it there).
+// INT8 (the model and driver refuse it there). FP16 (FP16 = 1, fp16): the same two-byte lanes and geometry,
+// H, V and S computed by nvdla_pdp_fp16 (models/pdp_fp16.py); with FP16 = 0 none of it is built.
 //
 // Handshakes: valid/ready on both streams with full backpressure. in_ready comes from internal state only
 // and the output leaves through a skid buffer, so no combinational path crosses the block.
@@ -38,12 +39,14 @@
 module nvdla_pdp_core #(
     parameter ATOM  = 8,    // int8 lanes per atom (nv_small: 8)
     parameter MAX_W = 64,   // output columns of one band the line buffer holds (the model allows 448)
-    parameter INT16 = 0     // 1: the INT16 path (the configuration's precisions include INT16)
+    parameter INT16 = 0,    // 1: the INT16 path (the configuration's precisions include INT16)
+    parameter FP16  = 0     // 1: the FP16 path (the configuration's precisions include FP16)
 ) (
     input  wire              clk,
     input  wire              rst_n,
     input  wire              start,
-    input  wire              elem16,   // the layer's elements are int16 (INT16 = 1 builds only; else ignored)
+    input  wire              elem16,   // two-byte elements: int16 (INT16 = 1 builds) or fp16 (with fp16)
+    input  wire              fp16,     // the layer's elements are FP16 (FP16 = 1 builds only; else ignored)
     output wire              busy,
     output reg               done,
     // configuration: the PDP register bundle (rtl/gen/nvdla_pdp_fields.vh), register encodings (sizes,
@@ -65,9 +68,9 @@ module nvdla_pdp_core #(
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
         if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || MAX_W < 1 || MAX_W >= 16384 || (INT16 != 0 && INT16 != 1)
-            || (INT16 == 1 && ATOM < 2)) begin
+            || (FP16 != 0 && FP16 != 1) || ((INT16 == 1 || FP16 == 1) && ATOM < 2)) begin
             $display("ERROR: nvdla_pdp_core %m: ATOM a power of two (ATOM_SH), MAX_W 1..16383 (14-bit columns), ",
-                     "INT16 0 or 1 and with INT16 ATOM >= 2 (two-byte lanes)");
+                     "INT16 and FP16 0 or 1 and with either ATOM >= 2 (two-byte lanes)");
             $finish;
         end
     end
@@ -92,10 +95,11 @@ module nvdla_pdp_core #(
     wire [4:0]  sh = {1'b0, cfg[`PDP_KERNEL_STRIDE_HEIGHT]} + 5'd1;
     wire [13:0] in_h     = {1'b0, cfg[`PDP_CUBE_IN_HEIGHT]} + 14'd1;
     wire [13:0] out_h    = {1'b0, cfg[`PDP_CUBE_OUT_HEIGHT]} + 14'd1;
-    // a constant 0 without the INT16 path, so none of its logic is built
-    wire        i16      = (INT16 == 1) && elem16;
-    // int16 lanes: half as many channels per surface
-    wire [13:0] surfaces = ({1'b0, cfg[`PDP_CUBE_IN_CHANNEL]} >> (i16 ? ATOM_SH - 1 : ATOM_SH)) + 14'd1;
+    // constant 0 without the INT16 (FP16) path, so none of its logic is built
+    wire        f16      = (FP16 == 1) && fp16;
+    wire        i16      = (INT16 == 1) && elem16 && !f16;
+    // two-byte lanes: half as many channels per surface
+    wire [13:0] surfaces = ({1'b0, cfg[`PDP_CUBE_IN_CHANNEL]} >> (i16 || f16 ? ATOM_SH - 1 : ATOM_SH)) + 14'd1;
 
     wire signed [CW-1:0] s_kw  = {{(CW-5){1'b0}}, kw};
     wire signed [CW-1:0] s_kh  = {{(CW-5){1'b0}}, kh};
@@ -321,8 +325,8 @@ module nvdla_pdp_core #(
         end
     end
 
-    // the same over ATOM/2 int16 lanes into 32-bit sums (INT16 builds only)
-    wire [SW-1:0] hval;
+    // the same over ATOM/2 int16 lanes into 32-bit sums (INT16 builds only); FP16: nvdla_pdp_fp16
+    wire [SW-1:0] hval_i, hval_f, hval = f16 ? hval_f : hval_i;
     generate
         if (INT16 == 1) begin : g_h16
             reg [SW-1:0] hval16;
@@ -342,9 +346,9 @@ module nvdla_pdp_core #(
                     hval16[hl16*32 +: 32] = {{10{h_acc16[21]}}, h_acc16[21:0]};   // 22-bit row sum
                 end
             end
-            assign hval = i16 ? hval16 : hval8;
+            assign hval_i = i16 ? hval16 : hval8;
         end else begin : g_h8
-            assign hval = hval8;
+            assign hval_i = hval8;
         end
     endgenerate
 
@@ -514,7 +518,7 @@ module nvdla_pdp_core #(
         end
     end
 
-    wire [SW-1:0] vsum;
+    wire [SW-1:0] vsum_i, vsum_f, vsum = f16 ? vsum_f : vsum_i;
     generate
         if (INT16 == 1) begin : g_v16
             reg [SW-1:0] vsum16;
@@ -536,9 +540,9 @@ module nvdla_pdp_core #(
                     vsum16[vl16*32 +: 32] = {{10{v_acc16[21]}}, v_acc16[21:0]};   // and at 22 bits
                 end
             end
-            assign vsum = i16 ? vsum16 : vsum8;
+            assign vsum_i = i16 ? vsum16 : vsum8;
         end else begin : g_v8
-            assign vsum = vsum8;
+            assign vsum_i = vsum8;
         end
     endgenerate
 
@@ -555,9 +559,24 @@ module nvdla_pdp_core #(
         .sum_in(v2_sum), .out(s3_o)
     );
 
+    // FP16: H, V and S in nvdla_pdp_fp16 (the same places in the pipeline)
+    wire [DW-1:0] s3_f;
+    generate
+        if (FP16 == 1) begin : g_fp16
+            nvdla_pdp_fp16 #(.ATOM(ATOM)) u_fp16 (
+                .clk(clk), .cfg(cfg), .m_ave(m_ave), .m_max(m_max),
+                .h_win(win), .h_nreal(hq_nreal), .h_prun(hq_prun), .h_val(hval_f),
+                .v_h(v1_h), .v_lb(lb_q), .v_use_h(v1_use_h), .v_nrows(v1_nrows), .v_base(v1_base),
+                .v_prun(v1_prun), .v_val(vsum_f), .en(en[4:2]), .s_in(v2_sum), .out(s3_f)
+            );
+        end else begin : g_no_fp16
+            assign {hval_f, vsum_f, s3_f} = {(2 * SW + DW){1'b0}};
+        end
+    endgenerate
+
     nvdla_skid #(.WIDTH(DW)) u_out (
         .clk(clk), .rst_n(rst_n),
-        .in_valid(p_out_valid), .in_ready(p_out_ready), .in_data(s3_o),
+        .in_valid(p_out_valid), .in_ready(p_out_ready), .in_data(f16 ? s3_f : s3_o),
         .out_valid(out_valid), .out_ready(out_ready), .out_data(out_data)
     );
 

@@ -30,7 +30,8 @@ module nvdla_pp_top #(
     parameter SDP_EW          = 1,    // 0: SDP without its EW (Y) block (bypassed whatever the registers say)
     parameter SDP_LUT         = 1,    // 0: SDP without its LUT
     parameter INT16           = 0,    // 1: the configuration's precisions include INT16 (PDP, SDP, CDP compute it)
-    parameter CDP_LUT_PAIRED  = 0     // CDP's INT8 LUT index as nvdlav1's (paired channels) or, 0, nv_small's
+    parameter CDP_LUT_PAIRED  = 0,    // CDP's INT8 LUT index as nvdlav1's (paired channels) or, 0, nv_small's
+    parameter FP16            = 0     // 1: the configuration's precisions include FP16 (PDP computes it)
 ) (
     input  wire        clk,
     input  wire        rst_n,
@@ -111,9 +112,10 @@ module nvdla_pp_top #(
     initial begin
         if (PDP_MAX_W < 1 || MAX_BURST < 1 || MAX_OUTSTANDING < 1 || CSB_MAP < 0 || CSB_MAP > 1
             || (SEC_MEM != 0 && SEC_MEM != 1) || (BDMA != 0 && BDMA != 1) || (BDMA == 1 && SEC_MEM == 0)
-            || (INT16 != 0 && INT16 != 1) || (CDP_LUT_PAIRED != 0 && CDP_LUT_PAIRED != 1)) begin
+            || (INT16 != 0 && INT16 != 1) || (CDP_LUT_PAIRED != 0 && CDP_LUT_PAIRED != 1)
+            || (FP16 != 0 && FP16 != 1)) begin
             $display("ERROR: nvdla_pp_top %m: PDP_MAX_W, MAX_BURST, MAX_OUTSTANDING >= 1, CSB_MAP 0 or 1, ",
-                     "SEC_MEM 0 or 1, BDMA 0 or 1 and only with SEC_MEM, INT16 and CDP_LUT_PAIRED 0 or 1 ",
+                     "SEC_MEM 0 or 1, BDMA 0 or 1 and only with SEC_MEM, INT16, CDP_LUT_PAIRED and FP16 0 or 1 ",
                      "(the units check the rest)");
             $finish;
         end
@@ -177,7 +179,7 @@ module nvdla_pp_top #(
     wire [ATOM*8-1:0] sdp_fly_data;
 
     nvdla_pdp #(.ATOM(ATOM), .MAX_W(PDP_MAX_W), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING),
-                .INT16(INT16)) u_pdp (
+                .INT16(INT16), .FP16(FP16)) u_pdp (
         .clk(clk), .rst_n(rst_n), .op_en(pdp_op_en), .rdma_op_en(pdp_rdma_op_en),
         .fly_valid(sdp_fly_valid), .fly_ready(sdp_fly_ready), .fly_data(sdp_fly_data),
         .done(pdp_done), .busy(pdp_busy_unused),

@@ -92,8 +92,9 @@ class Top:
         self.mem = self.mems[0]
         self.second_memory = bool(bench_params().get("SEC_MEM", 0))   # the top has c_axi (SEC_MEM=1)
         self.max_w = int(bench_params().get("PDP_MAX_W", 64))
-        # the precisions the top's PDP computes: INT16 where it was built with it (the configuration has it)
-        self.precisions = ("INT8", "INT16") if bench_params().get("INT16", 0) else ("INT8",)
+        # the precisions the top's PDP computes: INT16 / FP16 where it was built with it (the configuration
+        # has it)
+        self.precisions = ("INT8", *(p for p in ("INT16", "FP16") if bench_params().get(p, 0)))
         # the AxiRam's stalls each layer: random shapes (None), about half the cycles on every channel (True),
         # none (False)
         self.stall: bool | None = None
@@ -317,12 +318,15 @@ def random_description(rng: random.Random, max_w: int, aim: Sequence[str] = (),
                        precisions: Sequence[str] = ("INT8",)) -> tuple[dict[str, object], int, int]:
     """Kernel, stride, pads and an output size first; the input size that makes them legal follows.
     `aim`: functional coverage bins still missing, which kernel sizes, strides and method mostly take.
-    `precisions`: those the top's PDP computes; with INT16 a third of the layers are INT16 (an INT8-only
-    top draws exactly the layers it drew before INT16 existed)."""
+    `precisions`: those the top's PDP computes; with INT16 a third of the layers are INT16, with FP16 a third
+    FP16 (random bytes in memory: every FP16 pattern, NaNs and infinities included); an INT8-only top draws
+    exactly the layers it drew before INT16 existed."""
     while True:
-        precision = "INT16" if "INT16" in precisions and rng.random() < 1 / 3 else "INT8"
-        lanes = ATOM // 2 if precision == "INT16" else ATOM   # channels per atom
-        pad_lo, pad_hi = (-32768, 32767) if precision == "INT16" else (-128, 127)
+        roll = rng.random()
+        precision = ("INT16" if "INT16" in precisions and roll < 1 / 3
+                     else "FP16" if "FP16" in precisions and roll >= 2 / 3 else "INT8")
+        lanes = ATOM if precision == "INT8" else ATOM // 2   # channels per atom
+        pad_lo, pad_hi = (-128, 127) if precision == "INT8" else (-32768, 32767)
         kw, kh = aimed(rng, aim, "kernel width", 1, 8), aimed(rng, aim, "kernel height", 1, 8)
         sw = aimed(rng, aim, "stride x", 1, 8) if rng.random() < 0.9 else rng.randint(9, 16)
         sh = aimed(rng, aim, "stride y", 1, 8) if rng.random() < 0.9 else rng.randint(9, 16)

@@ -14,6 +14,7 @@ module nvdla_pp_top_mem #(
     parameter SDP_LUT   = 1,
     parameter INT16     = 0,
     parameter CDP_LUT_PAIRED = 0,   // CDP's INT8 LUT index as nvdlav1's (nvdla_pp_top)
+    parameter FP16      = 0,
     parameter SLOTS     = 64
 ) (
     input  wire        rst_n /*verilator public_flat_rw*/,
@@ -64,7 +65,8 @@ module nvdla_pp_top_mem #(
     assign mem_error = m_error | c_error;
 
     nvdla_pp_top #(.ATOM(ATOM), .CSB_MAP(CSB_MAP), .PDP_MAX_W(PDP_MAX_W), .SEC_MEM(SEC_MEM), .BDMA(BDMA),
-                   .SDP_EW(SDP_EW), .SDP_LUT(SDP_LUT), .INT16(INT16), .CDP_LUT_PAIRED(CDP_LUT_PAIRED)) u_top (
+                   .SDP_EW(SDP_EW), .SDP_LUT(SDP_LUT), .INT16(INT16), .CDP_LUT_PAIRED(CDP_LUT_PAIRED),
+                   .FP16(FP16)) u_top (
         .clk(clk), .rst_n(rst_n),
         .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready), .csb_req_addr(csb_req_addr),
         .csb_req_wdat(csb_req_wdat), .csb_req_write(csb_req_write), .csb_req_nposted(csb_req_nposted),

@@ -8,7 +8,7 @@ from models import configs
 from models.regfile import RegWrite
 from models.replay import PRECISION_UNITS, capabilities, trace_needs
 from models.trace import REPO_TRACES
-from tb.trace_rtl import RTL_INT16_UNITS, rtl_capabilities, units_needed
+from tb.trace_rtl import RTL_FP16_UNITS, RTL_INT16_UNITS, rtl_capabilities, units_needed
 
 
 def test_a_precision_is_needed_plainly_and_per_unit() -> None:
@@ -27,8 +27,17 @@ def test_the_model_has_every_units_precisions_the_rtl_those_it_built() -> None:
     assert {"INT16 PDP", "INT16 SDP", "INT16 CDP", "FP16 SDP"} <= capabilities(full)
     rtl = rtl_capabilities(full)
     assert full.verilog_parameters()["INT16"] == 1 and small.verilog_parameters()["INT16"] == 0
+    assert full.verilog_parameters()["FP16"] == 1 and small.verilog_parameters()["FP16"] == 0
     assert {"INT16", *(f"INT16 {u}" for u in RTL_INT16_UNITS)} <= rtl
-    # the units whose RTL computes INT8 only yet are not there (nor is FP16)
-    int8_only = {f"INT16 {u}" for u in PRECISION_UNITS if u not in RTL_INT16_UNITS}
-    assert not (int8_only | {"FP16", "FP16 PDP"}) & rtl
-    assert not any("INT16" in c for c in rtl_capabilities(small))
+    assert {"FP16", *(f"FP16 {u}" for u in RTL_FP16_UNITS)} <= rtl
+    unbuilt = {f"{p} {u}" for p, units in (("INT16", RTL_INT16_UNITS), ("FP16", RTL_FP16_UNITS))
+               for u in PRECISION_UNITS if u not in units}
+    assert not unbuilt & rtl
+    assert not any("INT16" in c or "FP16" in c for c in rtl_capabilities(small))
+
+
+def test_fp16_pdp_programs_run_on_the_rtl_the_other_fp16_ones_not_yet() -> None:
+    rtl = rtl_capabilities(configs.load("nv_full"))
+    fp16 = REPO_TRACES / "nv_full_ref" / "fp16"
+    assert {"FP16", "FP16 PDP"} <= units_needed(fp16 / "pdpfp16_s16_000") <= rtl
+    assert not units_needed(fp16 / "sdpfp16_s16_000") <= rtl

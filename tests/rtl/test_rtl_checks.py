@@ -21,7 +21,8 @@ def test_synthesizes() -> None:
 
 # (module, good parameters, bad parameters). Each bad set breaks only what the module's check guards and
 # would otherwise elaborate without a word: a FIFO, or the W length queue, whose pointers do not wrap at
-# its depth; two CSB units answering the same window; a memory router told of a third memory.
+# its depth; two CSB units answering the same window; a memory router told of a third memory; a float
+# narrowing whose subnormal range leaves the input's exponents.
 PARAM_CASES = [
     ("nvdla_fifo", {"WIDTH": "8", "DEPTH": "32"}, {"WIDTH": "8", "DEPTH": "24"}),
     ("nvdla_axi_wr", {"MAX_OUTSTANDING": "8"}, {"MAX_OUTSTANDING": "6"}),
@@ -31,6 +32,9 @@ PARAM_CASES = [
     ("nvdla_axi_route", {"SEC_MEM": "1"}, {"SEC_MEM": "2"}),
     ("nvdla_csb_slave", {"NUNITS": "2", "UNIT_IDS": "{6'h08, 6'h01}"},
      {"NUNITS": "2", "UNIT_IDS": "{6'h01, 6'h01}"}),
+    # a narrowing whose output subnormal range would reach below the input's exponent 0
+    ("nvdla_fp_narrow", {"EI": "6", "MI": "10", "EO": "5", "MO": "10"},
+     {"EI": "6", "MI": "20", "EO": "5", "MO": "20"}),
 ]
 
 
