@@ -63,6 +63,7 @@ from tb.stimulus.cdp_top import (
     programs,
     random_dims,
 )
+from tb.trace_rtl import RTL_FP16_UNITS, RTL_INT16_UNITS
 
 # ---- tests --------------------------------------------------------------------------------------------
 
@@ -98,7 +99,10 @@ async def random_layers(dut: SimHandleBase) -> None:
     goals = not short_batch()           # a short batch (another configuration's) requires no coverage goal
     batch = Batch(dut, after_reset=top.after_reset)  # a failed layer alone fails: expectations reset too
     i = 0
-    with Coverage(top.precisions).written("random_layers") as cov:
+    # the top's precisions that its CDP computes (the top has them: tb/env/pdp.py Top.precisions)
+    units = {"INT16": RTL_INT16_UNITS, "FP16": RTL_FP16_UNITS}
+    precisions = tuple(p for p in top.precisions if p == "INT8" or "CDP" in units.get(p, ()))
+    with Coverage(precisions).written("random_layers") as cov:
         # the planned layers, then (bounded) more until every coverage goal is met: small random cubes miss
         # one now and then (a LO-only hit, say)
         while i < count or (goals and cov.missing() and i < 4 * count):
@@ -106,7 +110,7 @@ async def random_layers(dut: SimHandleBase) -> None:
             # past the planned layers, a missing LE-only / LO-only hit is aimed at with a one-table LUT
             aim = "one table" if i >= count and {"le_hit", "lo_hit"} & set(cov.missing()) else None
             # a third INT16 where the top computes it (an INT8-only top draws the layers it always drew)
-            precision = "INT16" if "INT16" in top.precisions and top.rng.random() < 1 / 3 else "INT8"
+            precision = "INT16" if "INT16" in precisions and top.rng.random() < 1 / 3 else "INT8"
             layer = make_layer(top.rng, i, group=batch.group, kind=aim,
                                ram_mc=random_rams(top.rng, ("src", "dst")), precision=precision)
             label = f"layer {i}"
