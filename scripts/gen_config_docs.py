@@ -46,9 +46,9 @@ def markdown() -> str:
             "interrupts in GLB.",
             "- Not yet: the throughputs (every datapath processes a whole atom a cycle, at least NVIDIA's "
             "figure); SDP LUT/EW removal where a configuration lacks them (the RTL keeps them: NVIDIA's "
-            "nv_small traces in `traces/nv_small/` program EW and the LUT and pass); INT16 in CDP (PDP and "
-            "SDP compute it where the configuration has it: top parameter INT16); FP16 in CDP and SDP's "
-            "LUT (PDP and SDP compute FP16 where the configuration has it: top parameter FP16).", ""]
+            "nv_small traces in `traces/nv_small/` program EW and the LUT and pass); FP16 in CDP and SDP's "
+            "LUT (PDP and SDP compute FP16 where the configuration has it: top parameter FP16; INT16: PDP, "
+            "SDP and CDP compute it where the configuration has it, top parameter INT16).", ""]
     return "\n".join(out)
 
 

@@ -14,6 +14,10 @@ Layers run back to back without a reset.
   coverage of all of these is checked at the end. NIGHTLY runs >= 100 layers.
 - lut_readback: tables written through the access port read back through it.
 - throughput: no backpressure, an 8x8x64 LRN-5 cube: one atom per cycle after the pipeline fills.
+
+With INT16 = 1 (a parameter set of its own) a third of the random layers, and some of the edge and throughput
+cubes, are INT16 (both D_DATA_FORMAT fields INT16, elem16 high): ATOM/2 int16 lanes per atom, scored the same
+way against the model at INT16.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from cocotb.utils import get_sim_time
 from numpy.typing import NDArray
 
 from models import lut_program
-from models.cdp import CdpConfig, CdpResult, cdp_compute, input_convert, lut_lanes, square_sum
+from models.cdp import INT16, CdpConfig, CdpResult, cdp_compute, input_convert, lut_lanes, square_sum
 from models.lut import EXPONENT, LutConfig, lut_lookup
 from models.lut_regs import lut_fields
 from tb import outcome
@@ -61,30 +65,37 @@ class Geometry:
     atom: int
     chunk: int
     int8_lut: str = "narrow"     # LUT_PAIRED: the model's CdpConfig.int8_lut ("paired" for nvdlav1's)
+    int16: bool = False          # INT16: the core computes INT16 layers too
 
     @staticmethod
     def current() -> Geometry:
         p = bench_params()
-        return Geometry(p.get("ATOM", 8), p.get("CHUNK", 8), "paired" if p.get("LUT_PAIRED", 0) else "narrow")
+        return Geometry(p.get("ATOM", 8), p.get("CHUNK", 8), "paired" if p.get("LUT_PAIRED", 0) else "narrow",
+                        bool(p.get("INT16", 0)))
+
+    @property
+    def precisions(self) -> tuple[str, ...]:
+        return ("INT8", "INT16") if self.int16 else ("INT8",)
 
 
 @dataclass(frozen=True)
 class Layer:
     fields: Fields
     cfg: CdpConfig
-    cube: NDArray[np.int8]
-    """[padded channels, h, w]: the padding lanes hold random bytes, as memory would."""
+    cube: NDArray[np.int8] | NDArray[np.int16]
+    """[padded channels, h, w] of the precision: the padding lanes hold random values, as memory would."""
     label: str
 
 
 # ------------------------------------------------------------------------------------------ fields
-def cube_fields(w: int, h: int, c: int, atom: int) -> Fields:
-    """Cube size, INT8 formats and packed strides (the core ignores the strides; from_fields checks them)."""
+def cube_fields(w: int, h: int, c: int, atom: int, precision: int = 0) -> Fields:
+    """Cube size, formats (both INT8, or both `precision`) and packed strides (the core ignores the
+    strides; from_fields checks them)."""
     line, surf = w * atom, w * h * atom
     rdma = {"D_DATA_CUBE_WIDTH.WIDTH": w - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": h - 1,
-            "D_DATA_CUBE_CHANNEL.CHANNEL": c - 1, "D_DATA_FORMAT.INPUT_DATA": 0,
+            "D_DATA_CUBE_CHANNEL.CHANNEL": c - 1, "D_DATA_FORMAT.INPUT_DATA": precision,
             "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": line, "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": surf}
-    cdp = {"D_DATA_FORMAT.INPUT_DATA_TYPE": 0, "D_DST_LINE_STRIDE.DST_LINE_STRIDE": line,
+    cdp = {"D_DATA_FORMAT.INPUT_DATA_TYPE": precision, "D_DST_LINE_STRIDE.DST_LINE_STRIDE": line,
            "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": surf}
     return {"CDP": cdp, "CDP_RDMA": rdma}
 
@@ -102,7 +113,7 @@ class CdpDriver(LutPortDriver):
 
     async def reset(self) -> None:
         d = self.dut
-        await start_clock_and_reset(d.clk, d.rst_n, idle=[d.in_valid, d.out_ready, d.start, d.cfg])
+        await start_clock_and_reset(d.clk, d.rst_n, idle=[d.in_valid, d.out_ready, d.start, d.cfg, d.elem16])
         self.clear_access()
         # the DUT's output protocol is checked for the whole test
         self.out_monitor = StreamMonitor(StreamBus(d, "out"), d.clk, reset=d.rst_n, record=False)
@@ -112,6 +123,10 @@ class CdpDriver(LutPortDriver):
         rdma = CfgBundle(self.dut.rdma_cfg, "CDP_RDMA")
         rdma.update(fields["CDP_RDMA"])
         rdma.apply()
+        # nvdla_cdp derives elem16 from both D_DATA_FORMAT fields (INT16 = 1); the core takes it as a port
+        formats = (fields["CDP"]["D_DATA_FORMAT.INPUT_DATA_TYPE"],
+                   fields["CDP_RDMA"]["D_DATA_FORMAT.INPUT_DATA"])
+        self.dut.elem16.value = int(formats == (INT16, INT16))
 
     async def start(self) -> None:
         await self._strobe(self.dut.start)
@@ -142,18 +157,20 @@ def atom_order(w: int, h: int, surfaces: int, chunk: int) -> Iterator[tuple[int,
                     yield y, s, x
 
 
-def pack_atom(lanes: NDArray[np.int8]) -> int:
-    return int.from_bytes(lanes.astype(np.int8).tobytes(), "little")
+def pack_atom(lanes: NDArray[np.int8] | NDArray[np.int16]) -> int:
+    """An atom's lanes (int8 or int16 elements) as the little-endian bus word."""
+    return int.from_bytes(lanes.astype(lanes.dtype.newbyteorder("<")).tobytes(), "little")
 
 
-def unpack_atom(word: int, atom: int) -> NDArray[np.int8]:
-    return np.frombuffer(word.to_bytes(atom, "little"), dtype=np.int8)
+def unpack_atom(word: int, atom: int, dtype: type = np.int8) -> NDArray[np.int8] | NDArray[np.int16]:
+    return np.frombuffer(word.to_bytes(atom, "little"), dtype=np.dtype(dtype).newbyteorder("<")).astype(dtype)
 
 
 def describe(layer: Layer) -> str:
     cfg, lut = layer.cfg, layer.cfg.lut
     mode = "EXP" if lut.le_function == EXPONENT else "LIN"
-    return (f"{layer.label}: {cfg.width}x{cfg.height}x{cfg.channels} LRN{cfg.local_size} "
+    prec = "INT16 " if cfg.precision == INT16 else ""
+    return (f"{layer.label}: {prec}{cfg.width}x{cfg.height}x{cfg.channels} LRN{cfg.local_size} "
             f"bypass sqsum={int(cfg.sqsum_bypass)} mul={int(cfg.mul_bypass)} | "
             f"in ({cfg.datin_offset:#x}, {cfg.datin_scale:#x}, >>{cfg.datin_shifter}) "
             f"out ({cfg.datout_offset:#x}, {cfg.datout_scale:#x}, >>{cfg.datout_shifter}) | "
@@ -162,17 +179,18 @@ def describe(layer: Layer) -> str:
             f"pri u/o/h={lut.uflow_priority}/{lut.oflow_priority}/{lut.hybrid_priority}")
 
 
-def score(layer: Layer, res: CdpResult, got: NDArray[np.int8], geo: Geometry) -> None:
+def score(layer: Layer, res: CdpResult, got: NDArray[np.int8] | NDArray[np.int16], geo: Geometry) -> None:
     """Raise naming the first wrong element (stream order) with the model's intermediate values."""
     cfg = layer.cfg
     bad = got != res.output
     if not bad.any():
         return
+    n_l = cfg.lanes
     order = list(atom_order(cfg.width, cfg.height, cfg.surfaces, geo.chunk))
     for n, (y, s, x) in enumerate(order):
-        lanes = np.nonzero(bad[s * geo.atom:(s + 1) * geo.atom, y, x])[0]
+        lanes = np.nonzero(bad[s * n_l:(s + 1) * n_l, y, x])[0]
         if lanes.size:
-            c = s * geo.atom + int(lanes[0])
+            c = s * n_l + int(lanes[0])
             x9 = input_convert(layer.cube, cfg)
             lut_in = x9 if cfg.sqsum_bypass else square_sum(x9, cfg.local_size)
             lut = res.lut
@@ -197,7 +215,8 @@ async def run_layer(drv: CdpDriver, layer: Layer, geo: Geometry, rng: random.Ran
     await drv.load_tables(cfg.lut.le, cfg.lut.lo)
     drv.apply(layer.fields)
     order = list(atom_order(cfg.width, cfg.height, cfg.surfaces, geo.chunk))
-    beats = [pack_atom(layer.cube[s * geo.atom:(s + 1) * geo.atom, y, x]) for y, s, x in order]
+    n_l = cfg.lanes   # elements per atom: ATOM int8 or ATOM/2 int16
+    beats = [pack_atom(layer.cube[s * n_l:(s + 1) * n_l, y, x]) for y, s, x in order]
     src = StreamSource(StreamBus(dut, "in"), dut.clk, pick_pause(rng) if rng else never_pause())
     sink = StreamSink(StreamBus(dut, "out"), dut.clk, pick_pause(rng) if rng else never_pause())
     done_count = [0]
@@ -226,7 +245,7 @@ async def run_layer(drv: CdpDriver, layer: Layer, geo: Geometry, rng: random.Ran
 
     got = np.zeros_like(layer.cube)
     for (y, s, x), (word,) in zip(order, words, strict=True):
-        got[s * geo.atom:(s + 1) * geo.atom, y, x] = unpack_atom(word, geo.atom)
+        got[s * n_l:(s + 1) * n_l, y, x] = unpack_atom(word, geo.atom, layer.cube.dtype.type)
     res = cdp_compute(layer.cube, cfg)
     score(layer, res, got, geo)
     got_stat, want_stat = await drv.statistics(), drv.expected_statistics(res)
@@ -255,20 +274,24 @@ def programs() -> dict[str, lut_program.LutProgram]:
 
 
 def make_layer(rng: random.Random, geo: Geometry, index: int, lut_kind: str | None = None,
-               dims: tuple[int, int, int] | None = None, normalz: int | None = None) -> Layer:
+               dims: tuple[int, int, int] | None = None, normalz: int | None = None,
+               precision: int = 0) -> Layer:
+    """A random layer; `precision` 0 (INT8) or INT16 (1: ATOM/2 int16 lanes per atom, the INT16 widths)."""
     w, h, c = dims or random_cube(rng, geo, nightly())
-    fields = cube_fields(w, h, c, geo.atom)
+    bits = 16 if precision == INT16 else 8
+    lanes = geo.atom * 8 // bits
+    fields = cube_fields(w, h, c, geo.atom, precision)
     # the first layers of a run walk every bypass mode, so that even a short run has them all
     modes = [(0, 0), (1, 0), (0, 0), (0, 1), (0, 0), (1, 1)]
     sqsum_bypass, mul_bypass = modes[index] if index < len(modes) else rng.choice(modes + [(0, 0)] * 2)
     fields["CDP"].update({"D_LRN_CFG.NORMALZ_LEN": index % 4 if normalz is None else normalz,
                           "D_FUNC_BYPASS.SQSUM_BYPASS": sqsum_bypass, "D_FUNC_BYPASS.MUL_BYPASS": mul_bypass,
-                          **input_convertor(rng)})
-    surfaces = -(-c // geo.atom)
-    cube = random_cube_data(rng, w, h, surfaces * geo.atom)
+                          **input_convertor(rng, bits)})
+    surfaces = -(-c // lanes)
+    cube = random_cube_data(rng, w, h, surfaces * lanes, bits)
     # provisional config (default LUT, unit output convertor) to see the layer's LUT inputs
     fields["CDP"].update({"D_DATOUT_SCALE.DATOUT_SCALE": 1, **lut_fields(LutConfig(unit="CDP"))})
-    base = CdpConfig.from_fields(fields, geo.atom, int8_lut=geo.int8_lut)
+    base = CdpConfig.from_fields(fields, geo.atom, precisions=geo.precisions, int8_lut=geo.int8_lut)
     x9 = input_convert(cube, base)
     lut_in = x9 if base.sqsum_bypass else square_sum(x9, base.local_size)
     kind = lut_kind or rng.choice(["random", "aimed", "aimed", "narrow", "program"])
@@ -278,23 +301,25 @@ def make_layer(rng: random.Random, geo: Geometry, index: int, lut_kind: str | No
         prog = programs()[kind]
         lut_f, tables = prog.fields(), (prog.le, prog.lo)
     else:
-        makers = {"random": lambda: random_config(Shape(geo.atom, 21, 38, False), rng),
-                  "aimed": lambda: aimed_lut(rng, lut_in.reshape(-1)),
+        prec_name = "INT16" if precision == INT16 else "INT8"
+        makers = {"random": lambda: random_config(Shape(geo.atom, 21 if bits == 8 else 37, 38, False), rng),
+                  "aimed": lambda: aimed_lut(rng, lut_in.reshape(-1), prec_name),
                   "narrow": lambda: narrow_lut(rng, lut_in.reshape(-1))}
         lut = makers[kind]()
         lut_f, tables = lut_fields(lut), (lut.le, lut.lo)
     fields["CDP"].update(lut_f)
-    with_lut = CdpConfig.from_fields(fields, geo.atom, tables, int8_lut=geo.int8_lut)
+    with_lut = CdpConfig.from_fields(fields, geo.atom, tables, geo.precisions, int8_lut=geo.int8_lut)
     looked = lut_lookup(lut_in, with_lut.lut, lut_lanes(with_lut, lut_in.shape[0])).output
     v = looked if with_lut.mul_bypass else looked * x9
-    fields["CDP"].update(output_convertor(rng, v))
-    cfg = CdpConfig.from_fields(fields, geo.atom, tables, int8_lut=geo.int8_lut)
+    fields["CDP"].update(output_convertor(rng, v, bits))
+    cfg = CdpConfig.from_fields(fields, geo.atom, tables, geo.precisions, int8_lut=geo.int8_lut)
     assert dataclasses.replace(cfg, lut=with_lut.lut) == cfg
     return Layer(fields, cfg, cube, f"layer {index} ({kind})")
 
 
-def coverage() -> Covergroup:
+def coverage(geo: Geometry) -> Covergroup:
     return Covergroup("cdp_core", "CDP", {
+        "precision": geo.precisions,
         "LRN size": tuple(f"LRN{n}" for n in (3, 5, 7, 9)),
         "bypass": ("sqsum bypass", "mul bypass"),
         "cube": ("C % atom != 0", "W % chunk != 0", "several surfaces", "several chunks"),
@@ -306,8 +331,9 @@ def coverage() -> Covergroup:
 def sample(cov: Covergroup, layer: Layer, res: CdpResult, geo: Geometry) -> None:
     cfg = layer.cfg
     cov.hit(f"LRN{cfg.local_size}")
+    cov.hit("INT16" if cfg.precision == INT16 else "INT8")
     cov.sample({"sqsum bypass": cfg.sqsum_bypass, "mul bypass": cfg.mul_bypass,
-                "C % atom != 0": cfg.channels % geo.atom != 0, "W % chunk != 0": cfg.width % geo.chunk != 0,
+                "C % atom != 0": cfg.channels % cfg.lanes != 0, "W % chunk != 0": cfg.width % geo.chunk != 0,
                 "several surfaces": cfg.surfaces > 1, "several chunks": cfg.width > geo.chunk,
                 "saturation": res.out_saturation > 0, "exponential LE": cfg.lut.le_function == EXPONENT,
                 "LUT program": any(k in layer.label for k in programs())})
@@ -324,12 +350,14 @@ async def random_layers(dut) -> None:
     await drv.reset()
     n_layers = scaled(12, 30000)  # NIGHTLY: with top_cdp, ~1e7 samples (README "Nightly")
     atoms = i = 0
-    with coverage().written("random_layers") as cov:
+    with coverage(geo).written("random_layers") as cov:
         # Random layers until both the count and the coverage goal are met (at most 8x the count).
         while i < n_layers or (cov.missing() and i < 8 * n_layers):
             # the first layers force the ready-made programs, so even a short run has them
             kind = {0: "lrn exp", 1: "sigmoid", 2: "narrow"}.get(i)
-            layer = make_layer(rng, geo, i, lut_kind=kind)
+            # with INT16 every third layer (from the second on) is INT16
+            precision = INT16 if geo.int16 and i % 3 == 1 else 0
+            layer = make_layer(rng, geo, i, lut_kind=kind, precision=precision)
             await run_layer(drv, layer, geo, pauses)
             sample(cov, layer, cdp_compute(layer.cube, layer.cfg), geo)
             atoms += layer.cfg.width * layer.cfg.height * layer.cfg.surfaces
@@ -351,7 +379,10 @@ async def edge_cubes(dut) -> None:
             (3, 2, 4 * a), (k - 1, 1, a - 1), (1, 3, 2)]
     for n, d in enumerate(dims):
         for normalz in range(4):
-            layer = make_layer(rng, geo, n * 4 + normalz, lut_kind="aimed", dims=d, normalz=normalz)
+            # with INT16 the odd window lengths run at INT16
+            precision = INT16 if geo.int16 and normalz % 2 else 0
+            layer = make_layer(rng, geo, n * 4 + normalz, lut_kind="aimed", dims=d, normalz=normalz,
+                               precision=precision)
             await run_layer(drv, layer, geo, pauses)
 
 
@@ -373,8 +404,10 @@ async def throughput(dut) -> None:
     drv = CdpDriver(dut, "CDP")
     await drv.reset()
     cubes = [(8, 8, 64), (2 * geo.chunk + 3, 3, 5 * geo.atom - 3)] + ([(64, 64, 64)] if nightly() else [])
-    for n, dims in enumerate(cubes):
-        layer = make_layer(rng, geo, n, lut_kind="lrn exp", dims=dims, normalz=1)
+    # with INT16 each cube at both precisions
+    runs = [(d, p) for d in cubes for p in ((0, INT16) if geo.int16 else (0,))]
+    for n, (dims, precision) in enumerate(runs):
+        layer = make_layer(rng, geo, n, lut_kind="lrn exp", dims=dims, normalz=1, precision=precision)
         atoms = layer.cfg.width * layer.cfg.height * layer.cfg.surfaces
         wall0 = time.perf_counter()
         cycles = await run_layer(drv, layer, geo, None)

@@ -28,12 +28,13 @@ class Geometry:
     base: int
     line_stride: int
     surface_stride: int
+    elem16: bool = False    # int16 elements: ATOM // 2 channels per surface
 
 
 def expected_commands(g: Geometry, chunk: int) -> list[tuple[int, int]]:
     """(address, beats) per command, in issue order."""
     commands = []
-    surfaces = -(-g.channels // ATOM)
+    surfaces = -(-g.channels // (ATOM // 2 if g.elem16 else ATOM))
     for h in range(g.height):
         for k in range(-(-g.width // chunk)):
             beats = min(chunk, g.width - k * chunk)
@@ -54,13 +55,15 @@ def random_geometry(rng: random.Random, chunk: int) -> Geometry:
     surface_stride = line_stride * (height + rng.randint(0, 2))
     if rng.random() < 0.2:  # strides near 2^32 wrap the 32-bit address, as NVDLA's adders do
         surface_stride = (1 << 32) - ATOM * rng.randint(1, 1000)
-    return Geometry(width, height, channels, rng.randrange(0, 1 << 29) * ATOM, line_stride, surface_stride)
+    return Geometry(width, height, channels, rng.randrange(0, 1 << 29) * ATOM, line_stride, surface_stride,
+                    rng.random() < 0.3)
 
 
 async def run_geometry(dut, g: Geometry, chunk: int, rng: random.Random) -> None:
     dut.width_m1.value = g.width - 1
     dut.height_m1.value = g.height - 1
     dut.channel_m1.value = g.channels - 1
+    dut.elem16.value = int(g.elem16)
     # the DMA_SURF sub-bundle has one layout in every unit that maps it (scripts/regdesc.py checks it)
     dut.surf.value = regs.pack_bundle("CDP", "DMA_SURF", {"BASE": g.base, "LINE_STRIDE": g.line_stride,
                                                           "SURFACE_STRIDE": g.surface_stride})
@@ -96,6 +99,7 @@ async def random_geometries(dut) -> None:
     chunk = int(bench_params().get("CHUNK", 8))
     rng = make_rng("random_geometries")
     dut.start.value = 0
+    dut.elem16.value = 0
     await start_clock_and_reset(dut.clk, dut.rst_n, idle=[dut.cmd_ready])
     for n in range(scaled(60, 1000)):
         await run_geometry(dut, random_geometry(rng, chunk), chunk, rng)

@@ -10,7 +10,8 @@ CdpResult, the other one what its own last layer left (per-group latching). Test
 - random_layers: random legal layers in groups 0 and 1 alternately: every NORMALZ_LEN, the bypass modes,
   random convertors, the LUT helper's LRN (exponential and default LE) and sigmoid programs and random /
   aimed LUT configurations, cube sizes with C and W mostly not multiples of 8, strided placements; a few
-  layers by default, NIGHTLY >= 100 (bigger cubes);
+  layers by default, NIGHTLY >= 100 (bigger cubes); where the top computes INT16 (INT16 = 1: nv_full) a
+  third of them INT16;
 - lut_readback: both tables written and read back over CSB with the access pointer's auto-increment, then
   random accesses (any start address, past the end, reads in write mode and writes in read mode) scored
   against the model of the access port (models.lut.LutRam);
@@ -62,12 +63,14 @@ from tb.stimulus.cdp_top import (
     programs,
     random_dims,
 )
+from tb.trace_rtl import RTL_FP16_UNITS, RTL_INT16_UNITS
 
 # ---- tests --------------------------------------------------------------------------------------------
 
 class Coverage(Covergroup):
-    def __init__(self) -> None:
+    def __init__(self, precisions: Sequence[str] = ("INT8",)) -> None:
         super().__init__("top_cdp", "CDP", {
+            "precision": tuple(precisions),
             "LRN size": tuple(f"LRN{n}" for n in (3, 5, 7, 9)),
             "bypass": ("sqsum bypass", "mul bypass", "both bypass"),
             # nv_small's names: C not a whole atom, W not a whole CDP width chunk
@@ -80,6 +83,7 @@ class Coverage(Covergroup):
     def add(self, layer: Layer) -> None:
         cfg, res = layer.prog.config, layer.res
         assert res is not None
+        self.hit(str(layer.desc.get("precision", "INT8")))
         self.sample({f"LRN{cfg.local_size}": True, "sqsum bypass": cfg.sqsum_bypass,
                      "mul bypass": cfg.mul_bypass, "both bypass": cfg.sqsum_bypass and cfg.mul_bypass,
                      "C % 8 != 0": cfg.channels % ATOM != 0, "W % 8 != 0": cfg.width % CHUNK != 0,
@@ -95,15 +99,20 @@ async def random_layers(dut: SimHandleBase) -> None:
     goals = not short_batch()           # a short batch (another configuration's) requires no coverage goal
     batch = Batch(dut, after_reset=top.after_reset)  # a failed layer alone fails: expectations reset too
     i = 0
-    with Coverage().written("random_layers") as cov:
+    # the top's precisions that its CDP computes (the top has them: tb/env/pdp.py Top.precisions)
+    units = {"INT16": RTL_INT16_UNITS, "FP16": RTL_FP16_UNITS}
+    precisions = tuple(p for p in top.precisions if p == "INT8" or "CDP" in units.get(p, ()))
+    with Coverage(precisions).written("random_layers") as cov:
         # the planned layers, then (bounded) more until every coverage goal is met: small random cubes miss
         # one now and then (a LO-only hit, say)
         while i < count or (goals and cov.missing() and i < 4 * count):
             # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
             # past the planned layers, a missing LE-only / LO-only hit is aimed at with a one-table LUT
             aim = "one table" if i >= count and {"le_hit", "lo_hit"} & set(cov.missing()) else None
+            # a third INT16 where the top computes it (an INT8-only top draws the layers it always drew)
+            precision = "INT16" if "INT16" in precisions and top.rng.random() < 1 / 3 else "INT8"
             layer = make_layer(top.rng, i, group=batch.group, kind=aim,
-                               ram_mc=random_rams(top.rng, ("src", "dst")))
+                               ram_mc=random_rams(top.rng, ("src", "dst")), precision=precision)
             label = f"layer {i}"
             cycles = await batch.run(f"{label} ({describe(layer)})", run_layer(top, layer, label))
             if cycles is not None:

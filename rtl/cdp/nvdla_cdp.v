@@ -15,7 +15,8 @@ module nvdla_cdp #(
     parameter CHUNK           = 8,     // pixels per width chunk of the stream order
     parameter MAX_BURST       = 16,
     parameter MAX_OUTSTANDING = 8,
-    parameter LUT_PAIRED      = 0      // the LUT index of nvdlav1's paired INT8 channels (nvdla_lut START_MODE)
+    parameter LUT_PAIRED      = 0,     // the LUT index of nvdlav1's paired INT8 channels (nvdla_lut START_MODE)
+    parameter INT16           = 0      // 1: INT16 layers (both D_DATA_FORMAT registers INT16); 0: they run as INT8
 ) (
     input  wire              clk,
     input  wire              rst_n,
@@ -66,8 +67,10 @@ module nvdla_cdp #(
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || CHUNK < 1) begin
-            $display("ERROR: nvdla_cdp %m: ATOM a power of two (byte offsets shift by log2 ATOM), CHUNK >= 1");
+        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || CHUNK < 1 || (INT16 != 0 && INT16 != 1)
+            || (INT16 == 1 && ATOM < 8)) begin
+            $display("ERROR: nvdla_cdp %m: ATOM a power of two (byte offsets shift by log2 ATOM), CHUNK >= 1, ",
+                     "INT16 0 or 1 and with INT16 ATOM >= 8");
             $finish;
         end
     end
@@ -78,6 +81,10 @@ module nvdla_cdp #(
     wire [12:0] width_m1   = rdma_cfg[`CDP_RDMA_WIDTH];
     wire [12:0] height_m1  = rdma_cfg[`CDP_RDMA_HEIGHT];
     wire [12:0] channel_m1 = rdma_cfg[`CDP_RDMA_CHANNEL];
+    // two-byte elements: both D_DATA_FORMAT registers INT16 on a build with INT16; otherwise every layer runs
+    // as INT8 (FP16, a mismatch, and INT16 without the INT16 path, which the model and the driver refuse,
+    // compute INT8 and never hang: the read and write sides and the core agree on the geometry either way)
+    wire elem16 = (INT16 == 1) && (cfg[`CDP_INPUT_DATA_TYPE] == 2'd1) && (rdma_cfg[`CDP_RDMA_INPUT_DATA] == 2'd1);
     // DMA stall counts (docs/perf_counters.md): a read stall is a cycle the AR request waits for its ready, a
     // write stall one in which the AW request or a W beat waits for its ready; gated by each unit's
     // D_PERF_ENABLE.DMA_EN and, as in NVIDIA's RTL, never cleared (nvdla_perf_counter CLEAR 0). The write
@@ -128,7 +135,7 @@ module nvdla_cdp #(
     wire [DATA_W-1:0] rd_data;
 
     nvdla_cdp_dma_seq #(.ATOM_BYTES(ATOM), .CHUNK(CHUNK), .LEN_W(LEN_W)) u_rd_seq (
-        .clk(clk), .rst_n(rst_n), .start(start),
+        .clk(clk), .rst_n(rst_n), .start(start), .elem16(elem16),
         .width_m1(width_m1), .height_m1(height_m1), .channel_m1(channel_m1),
         .surf(`CDP_RDMA_DMA_SURF(rdma_cfg)),
         .cmd_valid(rd_cmd_valid), .cmd_ready(rd_cmd_ready), .cmd_addr(rd_cmd_addr), .cmd_beats(rd_cmd_beats),
@@ -151,8 +158,8 @@ module nvdla_cdp #(
     wire              lrn_valid, lrn_ready;
     wire [DATA_W-1:0] lrn_data;
 
-    nvdla_cdp_core #(.ATOM(ATOM), .CHUNK(CHUNK), .LUT_PAIRED(LUT_PAIRED)) u_core (
-        .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .done(core_done),
+    nvdla_cdp_core #(.ATOM(ATOM), .CHUNK(CHUNK), .LUT_PAIRED(LUT_PAIRED), .INT16(INT16)) u_core (
+        .clk(clk), .rst_n(rst_n), .start(start), .elem16(elem16), .busy(core_busy), .done(core_done),
         .cfg(cfg), .rdma_cfg(rdma_cfg),
         .in_valid(rd_valid), .in_ready(rd_ready), .in_data(rd_data),
         .out_valid(lrn_valid), .out_ready(lrn_ready), .out_data(lrn_data),
@@ -165,7 +172,7 @@ module nvdla_cdp #(
     wire [LEN_W-1:0] wr_cmd_beats;
 
     nvdla_cdp_dma_seq #(.ATOM_BYTES(ATOM), .CHUNK(CHUNK), .LEN_W(LEN_W)) u_wr_seq (
-        .clk(clk), .rst_n(rst_n), .start(start),
+        .clk(clk), .rst_n(rst_n), .start(start), .elem16(elem16),
         .width_m1(width_m1), .height_m1(height_m1), .channel_m1(channel_m1),
         .surf(`CDP_DMA_SURF(cfg)),
         .cmd_valid(wr_cmd_valid), .cmd_ready(wr_cmd_ready), .cmd_addr(wr_cmd_addr), .cmd_beats(wr_cmd_beats),

@@ -1,9 +1,15 @@
-// CDP (local response normalization) datapath core, INT8, the model of models/cdp.py cdp_compute:
-//   input convertor (nvdla_cvt: 9-bit, int8 DATIN_OFFSET) -> square sum over NORMALZ_LEN 3/5/7/9 channels
-//   (nvdla_cdp_sqsum; SQSUM_BYPASS: x itself) -> hybrid LUT (nvdla_lut, CDP flavour) -> multiply by x
-//   (MUL_BYPASS: the LUT value) -> output convertor with the HLS saturation flag (nvdla_cdp_ocvt).
+// CDP (local response normalization) datapath core, INT8 and (INT16 = 1) INT16, the model of models/cdp.py
+// cdp_compute:
+//   input convertor (nvdla_cdp_icvt: 9-bit, int8 DATIN_OFFSET) -> square sum over NORMALZ_LEN 3/5/7/9
+//   channels (nvdla_cdp_sqsum; SQSUM_BYPASS: x itself) -> hybrid LUT (nvdla_lut, CDP flavour) -> multiply by
+//   x (MUL_BYPASS: the LUT value) -> output convertor with the HLS saturation flag (nvdla_cdp_ocvt).
 // Stream order and ports: docs/CONTRACTS.md "CDP core". One atom (ATOM int8 lanes) per cycle sustained,
-// valid/ready with full backpressure; in_ready and out_valid/out_data come from flops.
+// valid/ready with full backpressure; in_ready and out_valid come from flops.
+// INT16 (elem16 on a build with INT16 = 1: both D_DATA_FORMAT registers say INT16): an atom is ATOM/2 int16
+// lanes, the same path at models/cdp.py's INT16 widths (int16 DATIN_OFFSET, 17-bit x, 36-bit square sums,
+// the whole START for every LUT lane, 33-bit products, the 32-bit DATOUT_OFFSET, int16 outputs); the LUT's
+// ATOM/2 unused lanes count as hybrid (one per element, as NVIDIA's nv_full RTL counts). The first ATOM/2
+// lanes of each stage are built wide for it; with INT16 = 0 none of that is built and elem16 is ignored.
 //
 // The converted atoms travel beside the LUT in a FIFO (rtl/common/nvdla_fifo.v): the fork pushes both only
 // together, the join pops both together, so the FIFO holds exactly the atoms inside the LUT (at most its
@@ -15,12 +21,14 @@
 module nvdla_cdp_core #(
     parameter ATOM  = 8,
     parameter CHUNK = 8,
-    parameter LUT_PAIRED = 0   // LUT index (nvdla_lut START_MODE): 0 START[21:0] (nv_small), 1 nvdlav1's INT8 pairs
+    parameter LUT_PAIRED = 0,  // LUT index (nvdla_lut START_MODE): 0 START[21:0] (nv_small), 1 nvdlav1's INT8 pairs
+    parameter INT16 = 0        // 1: the INT16 path (the configuration's precisions include INT16)
 ) (
     input  wire                 clk,
     input  wire                 rst_n,
     // layer control
     input  wire                 start,
+    input  wire                 elem16,   // the layer's elements are int16 (INT16 = 1 builds only; else ignored)
     output reg                  busy,
     output reg                  done,
     // configuration bundles of the CDP and CDP_RDMA register blocks (rtl/gen/nvdla_cdp*_fields.vh):
@@ -43,17 +51,19 @@ module nvdla_cdp_core #(
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
         if (ATOM < 2 || ATOM > 4096 || (ATOM & (ATOM - 1)) != 0 || CHUNK < 1 || LUT_PAIRED < 0
-            || LUT_PAIRED > 1) begin
-            $display("ERROR: nvdla_cdp_core %m: ATOM a power of two, 2 <= ATOM <= 4096 (LANE_W = log2 ATOM, SURF_W = 13 - LANE_W >= 1), CHUNK >= 1, LUT_PAIRED 0 or 1");
+            || LUT_PAIRED > 1 || (INT16 != 0 && INT16 != 1) || (INT16 == 1 && ATOM < 8)) begin
+            $display("ERROR: nvdla_cdp_core %m: ATOM a power of two, 2 <= ATOM <= 4096 (LANE_W = log2 ATOM, SURF_W = 13 - LANE_W >= 1), CHUNK >= 1, LUT_PAIRED 0 or 1, ",
+                     "INT16 0 or 1 and with INT16 ATOM >= 8 (a window of 9 within 4 int16 lanes of each neighbour)");
             $finish;
         end
     end
-    localparam X_W    = 9;                   // input convertor output
-    localparam SUM_W  = 20;                  // square sum: 9 * 256^2 < 2^20
-    localparam LUT_IN = SUM_W + 1;           // signed LUT input: a square sum or (bypass) x
+    localparam X_W    = 9;                   // input convertor output (INT16: 17 bits, packed in the same word)
+    localparam SUM_W  = 20;                  // square sum: 9 * 256^2 < 2^20 (INT16: 36 bits, packed likewise)
+    localparam S16_W  = 36;
+    localparam LUT_IN = (INT16 == 1) ? S16_W + 1 : SUM_W + 1;   // signed LUT input: a square sum or (bypass) x
     localparam LUT_W  = 16;                  // CDP LUT output
     localparam LANE_W = $clog2(ATOM);        // ATOM is a power of two
-    localparam SURF_W = 13 - LANE_W;
+    localparam SURF_W = 13 - LANE_W + INT16;   // INT16: twice as many surfaces
     localparam AW     = ATOM * X_W;
     localparam CNT_W  = 32;                  // the statistics registers' width
 
@@ -61,11 +71,8 @@ module nvdla_cdp_core #(
     wire [12:0] cfg_width   = rdma_cfg[`CDP_RDMA_WIDTH];
     wire [12:0] cfg_height  = rdma_cfg[`CDP_RDMA_HEIGHT];
     wire [12:0] cfg_channel = rdma_cfg[`CDP_RDMA_CHANNEL];
-    // D_DATIN_OFFSET is int8 in nv_small and D_DATOUT_OFFSET 25 bits (models/cdp.py): the rest is unused
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [15:0] datin_offset  = cfg[`CDP_DATIN_OFFSET];
-    wire [31:0] datout_offset = cfg[`CDP_DATOUT_OFFSET];
-    /* verilator lint_on UNUSEDSIGNAL */
+    // a constant 0 without the INT16 path, so none of its logic is built
+    wire        i16 = (INT16 == 1) && elem16;
 
     // ---------------------------------------------------------------- layer control
     wire in_fire  = in_valid & in_ready;
@@ -73,8 +80,18 @@ module nvdla_cdp_core #(
     wire in_last, out_last;
     reg  in_open;                            // input atoms of the current layer still to come
 
-    wire [SURF_W-1:0] cfg_surf      = cfg_channel[12:LANE_W];
-    wire [LANE_W-1:0] cfg_last_lane = cfg_channel[LANE_W-1:0];
+    // surfaces - 1 and the last surface's last lane: ATOM int8 or ATOM/2 int16 lanes per surface
+    wire [SURF_W-1:0] cfg_surf;
+    wire [LANE_W-1:0] cfg_last_lane;
+    generate
+        if (INT16 == 1) begin : g_surf16
+            assign cfg_surf      = i16 ? cfg_channel[12:LANE_W-1] : {1'b0, cfg_channel[12:LANE_W]};
+            assign cfg_last_lane = i16 ? {1'b0, cfg_channel[LANE_W-2:0]} : cfg_channel[LANE_W-1:0];
+        end else begin : g_surf8
+            assign cfg_surf      = cfg_channel[12:LANE_W];
+            assign cfg_last_lane = cfg_channel[LANE_W-1:0];
+        end
+    endgenerate
 
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
@@ -110,17 +127,12 @@ module nvdla_cdp_core #(
 
     assign in_ready = cvt_in_ready & in_open;
 
-    /* verilator lint_off PINCONNECTEMPTY */
-    nvdla_cvt #(.LANES(ATOM), .IN_W(8), .OFFSET_W(8), .SCALE_W(16), .SHIFT_W(5), .OUT_W(X_W), .CNT_W(8))
-    u_icvt (
-        .clk(clk), .rst_n(rst_n),
-        .cfg_offset(datin_offset[7:0]), .cfg_scale(cfg[`CDP_DATIN_SCALE]), .cfg_shift(cfg[`CDP_DATIN_SHIFTER]),
-        .sat_count_clr(start),
+    nvdla_cdp_icvt #(.ATOM(ATOM), .INT16(INT16)) u_icvt (
+        .clk(clk), .rst_n(rst_n), .i16(i16),
+        .cfg_offset(cfg[`CDP_DATIN_OFFSET]), .cfg_scale(cfg[`CDP_DATIN_SCALE]), .cfg_shift(cfg[`CDP_DATIN_SHIFTER]),
         .in_valid(in_valid & in_open), .in_ready(cvt_in_ready), .in_data(in_data),
-        .out_valid(cvt_valid), .out_ready(cvt_ready), .out_data(cvt_data),
-        .out_sat(), .sat_count()
+        .out_valid(cvt_valid), .out_ready(cvt_ready), .out_data(cvt_data)
     );
-    /* verilator lint_on PINCONNECTEMPTY */
 
     // ---------------------------------------------------------------- square sum
     wire                  sq_valid, sq_ready;
@@ -128,8 +140,8 @@ module nvdla_cdp_core #(
     wire [ATOM*SUM_W-1:0] sq_sum;
 
     nvdla_cdp_sqsum #(.ATOM(ATOM), .CHUNK(CHUNK), .X_W(X_W), .SUM_W(SUM_W), .DIM_W(13), .SURF_W(SURF_W),
-                      .LANE_W(LANE_W)) u_sqsum (
-        .clk(clk), .rst_n(rst_n), .init(start),
+                      .LANE_W(LANE_W), .INT16(INT16)) u_sqsum (
+        .clk(clk), .rst_n(rst_n), .init(start), .i16(i16),
         .cfg_width(cfg_width), .cfg_height(cfg_height), .cfg_surf(cfg_surf), .cfg_last_lane(cfg_last_lane),
         .cfg_normalz_len(cfg[`CDP_NORMALZ_LEN]),
         .in_valid(cvt_valid), .in_ready(cvt_ready), .in_data(cvt_data),
@@ -141,15 +153,35 @@ module nvdla_cdp_core #(
     wire [CNT_W-1:0] cnt_le_hit, cnt_lo_hit, cnt_uflow, cnt_oflow, cnt_hybrid, cnt_out_sat;
     assign sq_ready = lut_in_ready & fifo_in_ready;
 
-    reg [ATOM*LUT_IN-1:0] lut_in;
+    // per lane a square sum or (bypass) x, from the packed layouts of the precision
+    reg [ATOM*LUT_IN-1:0] lut_in8;
     integer i;
     always @(*) begin
         for (i = 0; i < ATOM; i = i + 1) begin
-            lut_in[i*LUT_IN +: LUT_IN] = cfg[`CDP_SQSUM_BYPASS]
+            lut_in8[i*LUT_IN +: LUT_IN] = cfg[`CDP_SQSUM_BYPASS]
                 ? {{(LUT_IN-X_W){sq_x[i*X_W + X_W - 1]}}, sq_x[i*X_W +: X_W]}
-                : {1'b0, sq_sum[i*SUM_W +: SUM_W]};
+                : {{(LUT_IN-SUM_W){1'b0}}, sq_sum[i*SUM_W +: SUM_W]};
         end
     end
+    wire [ATOM*LUT_IN-1:0] lut_in;
+    generate
+        if (INT16 == 1) begin : g_lut_in16
+            // INT16: the first ATOM/2 lanes from the 17-bit x / 36-bit sum layouts (the rest is unused)
+            reg [ATOM*LUT_IN-1:0] lut_in16;
+            integer i16l;
+            always @(*) begin
+                lut_in16 = lut_in8;
+                for (i16l = 0; i16l < ATOM / 2; i16l = i16l + 1) begin
+                    lut_in16[i16l*LUT_IN +: LUT_IN] = cfg[`CDP_SQSUM_BYPASS]
+                        ? {{(LUT_IN-17){sq_x[i16l*17 + 16]}}, sq_x[i16l*17 +: 17]}
+                        : {{(LUT_IN-S16_W){1'b0}}, sq_sum[i16l*S16_W +: S16_W]};
+                end
+            end
+            assign lut_in = i16 ? lut_in16 : lut_in8;
+        end else begin : g_lut_in8
+            assign lut_in = lut_in8;
+        end
+    endgenerate
 
     wire                  lut_valid, lut_ready;
     wire [ATOM*LUT_W-1:0] lut_data;
@@ -161,7 +193,7 @@ module nvdla_cdp_core #(
     // lane l is channel l of the atom (ATOM is even): its parity is the channel's
     nvdla_lut #(.LANES(ATOM), .IN_W(LUT_IN), .CFG_W(`CDP_LUT_CFG_BOUND_W), .SDP(0), .CNT_W(CNT_W),
                 .START_MODE(LUT_PAIRED ? 2 : 1)) u_lut (
-        .clk(clk), .rst_n(rst_n),
+        .clk(clk), .rst_n(rst_n), .int16(i16),
         .lut_cfg(`CDP_LUT_CFG(cfg)),
         .acc_we(cfg[`CDP_LUT_ACCESS_WE]), .acc_table(cfg[`CDP_LUT_TABLE_ID]), .acc_addr(cfg[`CDP_LUT_ACCESS_ADDR]),
         .acc_wdata(cfg[`CDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`CDP_LUT_ACCESS_RDATA]),
@@ -184,9 +216,9 @@ module nvdla_cdp_core #(
     wire [ATOM-1:0] out_sat;
     assign lut_ready = ocvt_ready & fifo_valid;
 
-    nvdla_cdp_ocvt #(.LANES(ATOM), .LUT_W(LUT_W), .X_W(X_W), .OUT_W(8)) u_ocvt (
-        .clk(clk), .rst_n(rst_n),
-        .cfg_mul_bypass(cfg[`CDP_MUL_BYPASS]), .cfg_offset(datout_offset[24:0]),
+    nvdla_cdp_ocvt #(.LANES(ATOM), .LUT_W(LUT_W), .X_W(X_W), .OUT_W(8), .INT16(INT16)) u_ocvt (
+        .clk(clk), .rst_n(rst_n), .i16(i16),
+        .cfg_mul_bypass(cfg[`CDP_MUL_BYPASS]), .cfg_offset(cfg[`CDP_DATOUT_OFFSET]),
         .cfg_scale(cfg[`CDP_DATOUT_SCALE]), .cfg_shift(cfg[`CDP_DATOUT_SHIFTER]),
         .in_valid(lut_valid & fifo_valid), .in_ready(ocvt_ready), .in_lut(lut_data), .in_x(fifo_x),
         .out_valid(out_valid), .out_ready(out_ready), .out_data(out_data), .out_sat(out_sat)

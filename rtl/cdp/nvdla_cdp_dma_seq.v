@@ -15,6 +15,7 @@ module nvdla_cdp_dma_seq #(
     input  wire             clk,
     input  wire             rst_n,
     input  wire             start,            // pulse; the configuration holds until done
+    input  wire             elem16,           // int16 elements: an atom carries ATOM_BYTES/2 channels
     input  wire [12:0]      width_m1,         // cube dims, value-minus-one register encodings
     input  wire [12:0]      height_m1,
     input  wire [12:0]      channel_m1,
@@ -52,7 +53,8 @@ module nvdla_cdp_dma_seq #(
     reg  [31:0] chunk_addr;    // line_addr + k * CHUNK_BYTES
     reg  [31:0] addr;          // chunk_addr + s * surface_stride
 
-    wire [12:0] last_surface = channel_m1 >> BYTE_SHIFT;
+    // lanes per atom: ATOM_BYTES int8 or ATOM_BYTES/2 int16 elements (a line is as many atoms either way)
+    wire [12:0] last_surface = channel_m1 >> (elem16 ? BYTE_SHIFT - 1 : BYTE_SHIFT);
     wire        at_last_surface = surface == last_surface;
     wire        at_last_chunk   = cols_left <= CHUNK_COLS;
     wire        at_last_line    = line == height_m1;

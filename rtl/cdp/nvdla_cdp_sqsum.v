@@ -14,6 +14,12 @@
 //     after it may still need: writes wait while lag >= 2*CHUNK (steady state needs only cw + 1).
 // Pipeline after the ring: S1 read the three atoms -> S2 squares -> S3 window sums (output register).
 // ATOM must be at least 4 (a window of 9 reaches 4 lanes into each neighbour).
+//
+// INT16 (i16, on a build with INT16 = 1; ATOM >= 8): the atoms carry ATOM/2 17-bit lanes in the packed x
+// layout of nvdla_cdp_icvt (lane l at bits [17l+16:17l] of the same ATOM*X_W-bit word, so the ring is the
+// same), squares are 33 bits and the window sums 36 bits (9 * 2^32 < 2^36), lane l of out_sum at bits
+// [36l+35:36l] (ATOM/2 * 36 <= ATOM * SUM_W). A separate set of squarers and adders is built for it; with
+// INT16 = 0 none is.
 module nvdla_cdp_sqsum #(
     parameter ATOM   = 8,
     parameter CHUNK  = 8,
@@ -21,15 +27,19 @@ module nvdla_cdp_sqsum #(
     parameter SUM_W  = 20,     // 9 * 256^2 < 2^20
     parameter DIM_W  = 13,
     parameter SURF_W = 10,
-    parameter LANE_W = 3       // lane index width: log2(ATOM)
+    parameter LANE_W = 3,      // lane index width: log2(ATOM)
+    parameter INT16  = 0       // 1: the INT16 path (i16)
 ) (
     input  wire                   clk,
     input  wire                   rst_n,
     input  wire                   init,          // start of a layer: walkers and ring back to the start
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire                   i16,           // INT16 layer (ignored with INT16 = 0)
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [DIM_W-1:0]       cfg_width,     // W - 1
     input  wire [DIM_W-1:0]       cfg_height,    // H - 1
     input  wire [SURF_W-1:0]      cfg_surf,      // surfaces - 1
-    input  wire [LANE_W-1:0]      cfg_last_lane, // (C - 1) mod ATOM: lanes above it in the last surface are 0
+    input  wire [LANE_W-1:0]      cfg_last_lane, // (C - 1) mod lanes per atom: lanes above it in the last surface are 0
     input  wire [1:0]             cfg_normalz_len,
     input  wire                   in_valid,
     output wire                   in_ready,
@@ -42,8 +52,10 @@ module nvdla_cdp_sqsum #(
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (ATOM < 1 || (1 << LANE_W) != ATOM || CHUNK < 1 || X_W < 1 || SUM_W < 2 * (X_W - 1) + 4) begin
-            $display("ERROR: nvdla_cdp_sqsum %m: ATOM = 2**LANE_W, CHUNK >= 1, SUM_W holds 9 squares of X_W-bit values");
+        if (ATOM < 1 || (1 << LANE_W) != ATOM || CHUNK < 1 || X_W < 1 || SUM_W < 2 * (X_W - 1) + 4
+            || (INT16 != 0 && INT16 != 1) || (INT16 == 1 && (ATOM < 8 || X_W != 9 || SUM_W < 18))) begin
+            $display("ERROR: nvdla_cdp_sqsum %m: ATOM = 2**LANE_W, CHUNK >= 1, SUM_W holds 9 squares of X_W-bit ",
+                     "values; INT16 0 or 1, and with INT16 ATOM >= 8, X_W = 9, SUM_W >= 18 (the INT16 layouts)");
             $finish;
         end
     end
@@ -78,13 +90,30 @@ module nvdla_cdp_sqsum #(
     /* verilator lint_on PINCONNECTEMPTY */
 
     // padding lanes of the last surface convert as DATIN_OFFSET, i.e. to 0
-    reg [AW-1:0] wr_atom;
+    reg [AW-1:0] wr_atom8;
     integer i;
     always @(*) begin
         for (i = 0; i < ATOM; i = i + 1) begin
-            wr_atom[i*X_W +: X_W] = (wr_s_last && (i > cfg_last_lane)) ? {X_W{1'b0}} : in_data[i*X_W +: X_W];
+            wr_atom8[i*X_W +: X_W] = (wr_s_last && (i > cfg_last_lane)) ? {X_W{1'b0}} : in_data[i*X_W +: X_W];
         end
     end
+    wire [AW-1:0] wr_atom;
+    generate
+        if (INT16 == 1) begin : g_wr16
+            reg [AW-1:0] wr_atom16;
+            integer i16l;
+            always @(*) begin
+                wr_atom16 = {AW{1'b0}};
+                for (i16l = 0; i16l < ATOM / 2; i16l = i16l + 1) begin
+                    wr_atom16[i16l*17 +: 17] = (wr_s_last && (i16l > cfg_last_lane)) ? 17'd0
+                                                                                      : in_data[i16l*17 +: 17];
+                end
+            end
+            assign wr_atom = i16 ? wr_atom16 : wr_atom8;
+        end else begin : g_wr8
+            assign wr_atom = wr_atom8;
+        end
+    endgenerate
 
     // Ring entries need no reset: an entry is read only after it was written in this layer.
     integer j;
@@ -225,6 +254,71 @@ module nvdla_cdp_sqsum #(
         if (en[2]) s3_x <= s2_x;
     end
 
+    // ---------------------------------------------------------------- INT16: squares and sums of 17-bit lanes
+    wire [ATOM*SUM_W-1:0] sum_out;
+    generate
+        if (INT16 == 1) begin : g_i16
+            localparam H16   = ATOM / 2;           // int16 lanes per atom
+            localparam X16   = 17;
+            localparam SQ16  = 33;                 // (-2^16)^2 = 2^32
+            localparam S16   = 36;                 // 9 * 2^32 < 2^36
+            localparam NW16  = HALF * X16;
+            localparam EXT16 = H16 + 2 * HALF;
+            // neighbours: the top HALF int16 lanes of the atom before, the bottom HALF of the one after
+            reg [NW16-1:0] rd_prev16, rd_next16;
+            integer k16;
+            always @(*) begin
+                rd_prev16 = {NW16{1'b0}};
+                rd_next16 = {NW16{1'b0}};
+                for (k16 = 0; k16 < R; k16 = k16 + 1) begin
+                    if (dn_addr == k16[RA_W:0]) rd_prev16 = ring[k16*AW + (H16 - HALF)*X16 +: NW16];
+                    if (up_addr == k16[RA_W:0]) rd_next16 = ring[k16*AW +: NW16];
+                end
+            end
+            reg [NW16-1:0] s1_prev16, s1_next16;
+            always @(posedge clk) begin
+                if (en[0]) begin
+                    s1_prev16 <= em_s_first ? {NW16{1'b0}} : rd_prev16;
+                    s1_next16 <= em_s_last  ? {NW16{1'b0}} : rd_next16;
+                end
+            end
+            wire [EXT16*X16-1:0] ext16 = {s1_next16, s1_cur[H16*X16-1:0], s1_prev16};
+            reg  [EXT16*SQ16-1:0] s2_sq16;
+            genvar e16, l16;
+            for (e16 = 0; e16 < EXT16; e16 = e16 + 1) begin : g_sq16
+                wire signed [X16-1:0]   xe = ext16[e16*X16 +: X16];
+                /* verilator lint_off UNUSEDSIGNAL */
+                wire signed [2*X16-1:0] sq = xe * xe;     // the top bit is always 0
+                /* verilator lint_on UNUSEDSIGNAL */
+                always @(posedge clk) begin
+                    if (en[1]) s2_sq16[e16*SQ16 +: SQ16] <= sq[SQ16-1:0];
+                end
+            end
+            reg [H16*S16-1:0] s3_sum16;
+            for (l16 = 0; l16 < H16; l16 = l16 + 1) begin : g_sum16
+                reg [S16-1:0] acc;
+                integer d16;
+                always @(*) begin
+                    acc = {{(S16-SQ16){1'b0}}, s2_sq16[(l16+HALF)*SQ16 +: SQ16]};
+                    for (d16 = 1; d16 <= HALF; d16 = d16 + 1) begin
+                        if (pair_on[d16]) begin
+                            acc = acc + {{(S16-SQ16){1'b0}}, s2_sq16[(l16+HALF-d16)*SQ16 +: SQ16]}
+                                      + {{(S16-SQ16){1'b0}}, s2_sq16[(l16+HALF+d16)*SQ16 +: SQ16]};
+                        end
+                    end
+                end
+                always @(posedge clk) begin
+                    if (en[2]) s3_sum16[l16*S16 +: S16] <= acc;
+                end
+            end
+            // i16 is stable for the layer: the registers of the other precision are simply not read; the
+            // bits above the int16 lanes' sums are 0
+            assign sum_out = i16 ? {{(ATOM*SUM_W-H16*S16){1'b0}}, s3_sum16} : s3_sum;
+        end else begin : g_i8
+            assign sum_out = s3_sum;
+        end
+    endgenerate
+
     assign out_x   = s3_x;
-    assign out_sum = s3_sum;
+    assign out_sum = sum_out;
 endmodule

@@ -21,6 +21,10 @@
 // as a signed 22-bit number on every lane (nv_small and the master branch's designs); 2: nvdlav1's INT8
 // pairs: even lanes the whole START with the low 23 (LE, linear) / 22 (LO) bits of the difference kept for
 // the index, odd lanes START[21:0]. The under/overflow slopes measure from the whole START/END either way.
+// int16 (CDP at INT16, NVIDIA's nv_full; models/cdp.py): every lane forms x - START from the whole registers
+// and keeps all of the difference whatever START_MODE says, and the upper LANES/2 lanes, which a 16-bit
+// layer leaves unused, count as hybrid only, one per sample whatever they hold (NVIDIA's interpolator sees
+// them "both hit"). SDP ties it 0.
 //
 // Pipeline: input skid -> S1 x - start/end -> S2 index and table choice -> S3 table read
 //           -> S4 multiply -> S5 round, add, saturate (output register).
@@ -39,6 +43,7 @@ module nvdla_lut #(
 ) (
     input  wire                     clk,
     input  wire                     rst_n,
+    input  wire                     int16,      // CDP INT16 layer (see above); stable like the configuration
     // S_LUT_CFG / S_LUT_INFO / S_LUT_*_START/END / S_LUT_*_SLOPE_*: the LUT_CFG sub-bundle of the unit's
     // cfg (rtl/gen/nvdla_lut_cfg.vh; a unit assembles it with `<UNIT>_LUT_CFG(cfg)), START/END CFG_W wide
     input  wire [`LUT_CFG_W(CFG_W)-1:0] lut_cfg,
@@ -71,9 +76,9 @@ module nvdla_lut #(
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
         if (LANES < 1 || IN_W < 1 || CFG_W < 1 || START_MODE < 0 || START_MODE > 2
-            || (START_MODE != 0 && (CFG_W < 23 || IN_W > 22))) begin
+            || (START_MODE != 0 && CFG_W < 23)) begin
             $display("ERROR: nvdla_lut %m: LANES, IN_W, CFG_W >= 1; START_MODE 0..2, and 1, 2 only with START ",
-                     "of more than 22 bits and inputs of at most 22 (CDP at INT8)");
+                     "of more than 22 bits (CDP)");
             $finish;
         end
     end
@@ -117,7 +122,7 @@ module nvdla_lut #(
             nvdla_lut_lane #(.IN_W(IN_W), .CFG_W(CFG_W), .SDP(SDP), .LE_DEPTH(LE_DEPTH), .LO_DEPTH(LO_DEPTH),
                              .OUT_W(OUT_W), .NARROW(NARROW ? 1 : 0), .LE_KEEP(PAIRED ? 23 : 0),
                              .LO_KEEP(PAIRED ? 22 : 0)) u_lane (
-                .clk(clk), .rst_n(rst_n), .en(en), .lut_cfg(lut_cfg), .le_q(le_q), .lo_q(lo_q),
+                .clk(clk), .rst_n(rst_n), .en(en), .full(int16), .lut_cfg(lut_cfg), .le_q(le_q), .lo_q(lo_q),
                 .x(s0_data[l*IN_W +: IN_W]), .y(out_data[l*OUT_W +: OUT_W]), .dbg(out_dbg[l*12 +: 12]),
                 .cls_q(s5_cls[l*5 +: 5])
             );
@@ -132,11 +137,16 @@ module nvdla_lut #(
     integer k;
     always @(*) begin
         for (k = 0; k < LANES; k = k + 1) begin
-            m_le[k] = s5_cls[k*5 + 0];
-            m_lo[k] = s5_cls[k*5 + 1];
-            m_uf[k] = s5_cls[k*5 + 2];
-            m_of[k] = s5_cls[k*5 + 3];
-            m_hy[k] = s5_cls[k*5 + 4];
+            // at INT16 the upper half of the lanes count as hybrid only
+            if (int16 && (k >= LANES / 2)) begin
+                {m_hy[k], m_of[k], m_uf[k], m_lo[k], m_le[k]} = 5'b10000;
+            end else begin
+                m_le[k] = s5_cls[k*5 + 0];
+                m_lo[k] = s5_cls[k*5 + 1];
+                m_uf[k] = s5_cls[k*5 + 2];
+                m_of[k] = s5_cls[k*5 + 3];
+                m_hy[k] = s5_cls[k*5 + 4];
+            end
         end
     end
 

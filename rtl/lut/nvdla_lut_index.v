@@ -7,7 +7,7 @@
 // half: frac = ((diff mod 2^s) << FRAC_W) >> s (s = sel or L), truncated; 0 when sel < 0.
 // KEEP_W > 0: linear mode forms the index and fraction from the low KEEP_W bits of a positive diff only (a
 // CDP lane of NVIDIA's nvdlav1 that pairs INT8 channels, models/lut.py PAIRED_LOW); the underflow test and
-// exponential mode still see all of diff.
+// exponential mode still see all of diff; keep_all overrides KEEP_W at run time (a CDP INT16 layer).
 module nvdla_lut_index #(
     parameter D_W    = 33,   // width of diff (signed)
     parameter FRAC_W = 16,
@@ -17,6 +17,7 @@ module nvdla_lut_index #(
     parameter KEEP_W = 0     // 0: all of diff; else the bits linear mode keeps (< D_W - 1)
 ) (
     input  wire signed [D_W-1:0]    diff,
+    input  wire                     keep_all,   // all of diff whatever KEEP_W says (unused when KEEP_W = 0)
     input  wire                     exp_mode,   // ignored when EXP == 0
     input  wire        [7:0]        sel,        // INDEX_SELECT, signed
     input  wire        [7:0]        offset,     // LE_INDEX_OFFSET, signed (exponential mode only)
@@ -52,8 +53,9 @@ module nvdla_lut_index #(
     generate
         if (KEEP_W == 0) begin : g_all
             assign mag_l = mag;
+            wire unused_keep_all = keep_all;
         end else begin : g_keep
-            assign mag_l = {{(MAG_W-KEEP_W){1'b0}}, mag[KEEP_W-1:0]};
+            assign mag_l = keep_all ? mag : {{(MAG_W-KEEP_W){1'b0}}, mag[KEEP_W-1:0]};
         end
     endgenerate
 

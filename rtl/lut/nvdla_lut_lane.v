@@ -5,7 +5,8 @@
 // NARROW / LE_KEEP / LO_KEEP: how this lane forms x - START for its index (nvdla_lut START_MODE; NVIDIA's
 // NV_NVDLA_CDP_DP_LUT_CTRL_unit.v, docs/lut.md "START width"): START[21:0] as a signed 22-bit number, or the
 // whole START with only the low LE_KEEP / LO_KEEP bits of a positive difference kept for a linear index; the
-// under/overflow slopes measure from the whole START/END either way.
+// under/overflow slopes measure from the whole START/END either way. `full` (a CDP INT16 layer) overrides
+// them at run time: the whole START and all of the difference, as NARROW = LE_KEEP = LO_KEEP = 0.
 // Stage enables come from nvdla_lut's pipeline control; the inputs are the skid buffer's register, the
 // table flops and the stable configuration, and every output is a register (no combinational path across).
 `include "nvdla_lut_cfg.vh"
@@ -23,6 +24,7 @@ module nvdla_lut_lane #(
     input  wire                         clk,
     input  wire                         rst_n,
     input  wire [4:0]                   en,        // stage enables S1..S5
+    input  wire                         full,      // the whole START and difference whatever NARROW/KEEP say
     input  wire [`LUT_CFG_W(CFG_W)-1:0] lut_cfg,   // the LUT_CFG sub-bundle (rtl/gen/nvdla_lut_cfg.vh)
     input  wire [LE_DEPTH*16-1:0]       le_q,      // LE table entries (nvdla_lut_ram)
     input  wire [LO_DEPTH*16-1:0]       lo_q,      // LO table entries
@@ -47,9 +49,9 @@ module nvdla_lut_lane #(
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
         if (IN_W < 1 || CFG_W < 1 || LE_DEPTH < 2 || LO_DEPTH < 2 || LE_DEPTH > 512 || LO_DEPTH > 512
-            || (NARROW != 0 && NARROW != 1) || (NARROW == 1 && (CFG_W < 23 || IN_W > 22))) begin
+            || (NARROW != 0 && NARROW != 1) || (NARROW == 1 && CFG_W < 23)) begin
             $display("ERROR: nvdla_lut_lane %m: IN_W, CFG_W >= 1, 2 <= LE_DEPTH, LO_DEPTH <= 512, NARROW 0 or 1 ",
-                     "and 1 only with START of more than 22 bits and inputs of at most 22");
+                     "and 1 only with START of more than 22 bits");
             $finish;
         end
     end
@@ -119,8 +121,8 @@ module nvdla_lut_lane #(
                     s1_nlos <= xs - lo_start_n;
                 end
             end
-            assign ix_dles = s1_nles;
-            assign ix_dlos = s1_nlos;
+            assign ix_dles = full ? s1_dles : s1_nles;
+            assign ix_dlos = full ? s1_dlos : s1_nlos;
         end else begin : g_whole
             assign ix_dles = s1_dles;
             assign ix_dlos = s1_dlos;
@@ -134,12 +136,12 @@ module nvdla_lut_lane #(
 
     nvdla_lut_index #(.D_W(D_W), .FRAC_W(FRAC_W), .IDX_W(IDX_W), .DEPTH(LE_DEPTH), .EXP(1),
                       .KEEP_W(LE_KEEP)) u_le (
-        .diff(ix_dles), .exp_mode(exp_mode), .sel(cfg_le_index_select), .offset(cfg_le_index_offset),
+        .diff(ix_dles), .keep_all(full), .exp_mode(exp_mode), .sel(cfg_le_index_select), .offset(cfg_le_index_offset),
         .uflow(le_uf), .oflow(le_of), .index(le_idx), .frac(le_frac)
     );
     nvdla_lut_index #(.D_W(D_W), .FRAC_W(FRAC_W), .IDX_W(IDX_W), .DEPTH(LO_DEPTH), .EXP(0),
                       .KEEP_W(LO_KEEP)) u_lo (
-        .diff(ix_dlos), .exp_mode(1'b0), .sel(cfg_lo_index_select), .offset(8'd0),
+        .diff(ix_dlos), .keep_all(full), .exp_mode(1'b0), .sel(cfg_lo_index_select), .offset(8'd0),
         .uflow(lo_uf), .oflow(lo_of), .index(lo_idx), .frac(lo_frac)
     );
 

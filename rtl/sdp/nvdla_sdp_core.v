@@ -275,6 +275,7 @@ module nvdla_sdp_core #(
             nvdla_lut #(.LANES(ATOM), .IN_W(32), .CFG_W(`SDP_LUT_CFG_BOUND_W), .SDP(1), .CNT_W(CNT_W)) u_lut (
                 .clk(clk), .rst_n(rst_n),
                 .lut_cfg(`SDP_LUT_CFG(cfg)),
+                .int16(1'b0),   // CDP's INT16 lane rules (SDP's LUT works alike at every precision)
                 .acc_we(cfg[`SDP_LUT_ACCESS_WE]), .acc_table(cfg[`SDP_LUT_TABLE_ID]),
                 .acc_addr(cfg[`SDP_LUT_ACCESS_ADDR]),
                 .acc_wdata(cfg[`SDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`SDP_LUT_ACCESS_RDATA]),

@@ -14,16 +14,20 @@ from models.precision import as_signed
 from tb.stimulus.lut import random_slopes, random_table
 
 
-def random_cube_data(rng: random.Random, w: int, h: int, c_pad: int) -> NDArray[np.int8]:
+def random_cube_data(rng: random.Random, w: int, h: int, c_pad: int,
+                     bits: int = 8) -> NDArray[np.int8] | NDArray[np.int16]:
+    """A cube of `bits`-bit elements (8: INT8, 16: INT16)."""
     nprng = np.random.default_rng(rng.getrandbits(32))
     kind = rng.choice(["uniform", "uniform", "small", "extremes"])
+    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
     if kind == "small":
-        data = nprng.integers(-12, 13, size=(c_pad, h, w))
+        small = 12 if bits == 8 else 300
+        data = nprng.integers(-small, small + 1, size=(c_pad, h, w))
     elif kind == "extremes":
-        data = nprng.choice([-128, -127, -1, 0, 1, 126, 127], size=(c_pad, h, w))
+        data = nprng.choice([lo, lo + 1, -1, 0, 1, hi - 1, hi], size=(c_pad, h, w))
     else:
-        data = nprng.integers(-128, 128, size=(c_pad, h, w))
-    return data.astype(np.int8)
+        data = nprng.integers(lo, hi + 1, size=(c_pad, h, w))
+    return data.astype(np.int8 if bits == 8 else np.int16)
 
 
 def _shift_for(rng: random.Random, magnitude: float, out_bits: int, max_shift: int) -> int:
@@ -32,41 +36,51 @@ def _shift_for(rng: random.Random, magnitude: float, out_bits: int, max_shift: i
     return max(0, min(max_shift, bits - out_bits + rng.randint(-1, 2)))
 
 
-def input_convertor(rng: random.Random) -> dict[str, int]:
-    offset = rng.choice([0, rng.randint(-128, 127), rng.randint(-8, 8)]) & 0xFF
-    # the upper byte of DATIN_OFFSET is not used (int8): random junk there must change nothing
-    offset |= rng.choice([0, 0, rng.randint(0, 0xFF)]) << 8
+def input_convertor(rng: random.Random, bits: int = 8) -> dict[str, int]:
+    """Input convertor fields for `bits`-bit elements (INT8: an int8 offset, INT16: int16)."""
+    if bits == 8:
+        offset = rng.choice([0, rng.randint(-128, 127), rng.randint(-8, 8)]) & 0xFF
+        # the upper byte of DATIN_OFFSET is not used (int8): random junk there must change nothing
+        offset |= rng.choice([0, 0, rng.randint(0, 0xFF)]) << 8
+    else:
+        offset = rng.choice([0, rng.randint(-32768, 32767), rng.randint(-8, 8)]) & 0xFFFF
     scale = rng.choice([1, rng.randint(1, 300), rng.randint(-300, -1), rng.randint(-32768, 32767)])
     if rng.random() < 0.8:
-        shift = _shift_for(rng, 256 * abs(scale), 9, 31)
+        shift = _shift_for(rng, (1 << bits) * abs(scale), bits + 1, 31)
     else:
         shift = rng.randint(0, 31)
     return {"D_DATIN_OFFSET.DATIN_OFFSET": offset, "D_DATIN_SCALE.DATIN_SCALE": scale & 0xFFFF,
             "D_DATIN_SHIFTER.DATIN_SHIFTER": shift}
 
 
-def output_convertor(rng: random.Random, v: NDArray[np.int64]) -> dict[str, int]:
-    """Output convertor aimed at the layer's multiply results v: mostly in range, some saturating."""
+def output_convertor(rng: random.Random, v: NDArray[np.int64], bits: int = 8) -> dict[str, int]:
+    """Output convertor aimed at the layer's multiply results v: mostly in range, some saturating. `bits`:
+    the output element's (INT8: a 25-bit offset, INT16: the whole 32-bit one)."""
+    off_bits = 25 if bits == 8 else 32
     centre = int(np.median(v)) if v.size else 0
-    offset = rng.choice([0, centre, rng.randint(-(1 << 24), (1 << 24) - 1)])
-    raw_offset = offset & 0x1FFFFFF
-    # bits above the 25-bit offset are not used: random junk there must change nothing
-    raw_offset |= rng.choice([0, 0, rng.randint(0, 0x7F)]) << 25
+    offset = rng.choice([0, centre, rng.randint(-(1 << (off_bits - 1)), (1 << (off_bits - 1)) - 1)])
+    raw_offset = offset & ((1 << off_bits) - 1)
+    if bits == 8:
+        # bits above the 25-bit offset are not used: random junk there must change nothing
+        raw_offset |= rng.choice([0, 0, rng.randint(0, 0x7F)]) << 25
     scale = rng.choice([1, rng.randint(1, 2000), rng.randint(-2000, -1), rng.randint(-32768, 32767)])
-    spread = float(np.percentile(np.abs(v - as_signed(offset, 25)), 90)) if v.size else 1.0
+    spread = float(np.percentile(np.abs(v - as_signed(offset, off_bits)), 90)) if v.size else 1.0
     if rng.random() < 0.85:
-        shift = _shift_for(rng, spread * abs(scale), 8, 63)
+        shift = _shift_for(rng, spread * abs(scale), bits, 63)
     else:
         shift = rng.randint(0, 63)
     return {"D_DATOUT_OFFSET.DATOUT_OFFSET": raw_offset, "D_DATOUT_SCALE.DATOUT_SCALE": scale & 0xFFFF,
             "D_DATOUT_SHIFTER.DATOUT_SHIFTER": shift}
 
 
-def aimed_lut(rng: random.Random, values: NDArray[np.int64]) -> LutConfig:
-    """A random LUT whose tables sit on the layer's LUT inputs, so hits and every flow case occur."""
+def aimed_lut(rng: random.Random, values: NDArray[np.int64], precision: str = "INT8") -> LutConfig:
+    """A random LUT whose tables sit on the layer's LUT inputs, so hits and every flow case occur. The
+    index selects stay in the precision's Limitation range (INT16: short of it, so that the tables' ends
+    fit the 38-bit registers above the square sums of int16 data, < 2^35.2)."""
+    lo_max, le_max, off_max = (13, 15, 6) if precision == "INT8" else (27, 29, 30)
     lo_v, hi_v = (int(np.percentile(values, q)) for q in (rng.choice([0, 5, 20]), rng.choice([60, 90, 100])))
     span = max(hi_v - lo_v, 1)
-    lo_sel = max(-8, min(13, span.bit_length() - 8 + rng.randint(-1, 1)))
+    lo_sel = max(-8, min(lo_max, span.bit_length() - 8 + rng.randint(-1, 1)))
     lo_start = lo_v + rng.randint(-span // 4, span // 4)
     common = dict(unit="CDP", lo_index_select=lo_sel, lo_start=lo_start,
                   lo_end=lo_start + (1 << (lo_sel + 8)),
@@ -75,11 +89,11 @@ def aimed_lut(rng: random.Random, values: NDArray[np.int64]) -> LutConfig:
                   lo=random_table(rng, LO_ENTRIES))
     slopes = random_slopes(rng)
     if rng.random() < 0.5:
-        le_sel = max(-6, min(15, span.bit_length() - 6 + rng.randint(-2, 1)))
+        le_sel = max(-6, min(le_max, span.bit_length() - 6 + rng.randint(-2, 1)))
         le_start = lo_v + rng.randint(-span // 2, span // 2)
         return LutConfig(le_function=LINEAR, le_index_select=le_sel, le_start=le_start,
                          le_end=le_start + (1 << (le_sel + 6)), **common, **slopes)
-    offset = rng.randint(-3, 6)
+    offset = rng.randint(-3, off_max)
     le_start = lo_v - rng.randint(0, 1 << max(offset, 0))
     return LutConfig(le_function=EXPONENT, le_index_offset=offset, le_index_select=rng.randint(-128, 127),
                      le_start=le_start, le_end=le_start + rng.choice([span, 1 << 20, 1 << 36]),

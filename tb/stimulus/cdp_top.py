@@ -1,6 +1,7 @@
 """Random legal CDP layers for the top-level benches, programmed through the CDP driver layer
 (models/driver_cdp.py): window lengths, bypass modes, convertors and LUT kinds (the LUT helper's programs,
-random, aimed, narrow and one-table LUTs), cube sizes and strided placements.
+random, aimed, narrow and one-table LUTs), cube sizes and strided placements; INT8, or INT16 where the top
+computes it (make_layer's `precision`).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def programs() -> dict[str, lut_program.LutProgram]:
 class Layer:
     desc: dict[str, object]
     prog: CdpProgram
-    cube: NDArray[np.int8]
+    cube: NDArray[np.int8] | NDArray[np.int16]
     """[padded channels, h, w] written at the source (the padding lanes random, as memory would hold)."""
     kind: str
     label: str = ""
@@ -75,15 +76,16 @@ def placement(rng: random.Random, region: int, width: int, height: int) -> Surfa
     return Surface(region + ATOM * rng.randrange(1 << 17), line, surf)
 
 
-def signed_datin(raw: Mapping[str, int]) -> Convertor:
-    """tb/stimulus/cdp_core.py's random input convertor (raw fields) as the driver's signed values."""
-    return Convertor(int(as_signed(raw["D_DATIN_OFFSET.DATIN_OFFSET"] & 0xFF, 8)),
+def signed_datin(raw: Mapping[str, int], bits: int = 8) -> Convertor:
+    """tb/stimulus/cdp_core.py's random input convertor (raw fields) as the driver's signed values (`bits`:
+    the offset's, the element's)."""
+    return Convertor(int(as_signed(raw["D_DATIN_OFFSET.DATIN_OFFSET"] & ((1 << bits) - 1), bits)),
                      int(as_signed(raw["D_DATIN_SCALE.DATIN_SCALE"], 16)),
                      raw["D_DATIN_SHIFTER.DATIN_SHIFTER"])
 
 
-def signed_datout(raw: Mapping[str, int]) -> Convertor:
-    return Convertor(int(as_signed(raw["D_DATOUT_OFFSET.DATOUT_OFFSET"] & 0x1FFFFFF, 25)),
+def signed_datout(raw: Mapping[str, int], bits: int = 25) -> Convertor:
+    return Convertor(int(as_signed(raw["D_DATOUT_OFFSET.DATOUT_OFFSET"] & ((1 << bits) - 1), bits)),
                      int(as_signed(raw["D_DATOUT_SCALE.DATOUT_SCALE"], 16)),
                      raw["D_DATOUT_SHIFTER.DATOUT_SHIFTER"])
 
@@ -101,48 +103,55 @@ def one_table_lut(rng: random.Random, values: NDArray[np.int64]) -> LutConfig:
     return linear_lut(rng, le_start, le_sel, lo_start, lo_sel)
 
 
-def choose_lut(rng: random.Random, kind: str, lut_in: NDArray[np.int64]) -> LutConfig:
+def choose_lut(rng: random.Random, kind: str, lut_in: NDArray[np.int64],
+               precision: str = "INT8") -> LutConfig:
     if kind in programs():
         return programs()[kind].lut_config()
     if kind == "random":
         return random_config(Shape(ATOM, 37, 38, False), rng)
-    makers = {"aimed": aimed_lut, "narrow": narrow_lut, "one table": one_table_lut}
+    if kind == "aimed":
+        return aimed_lut(rng, lut_in.reshape(-1), precision)
+    makers = {"narrow": narrow_lut, "one table": one_table_lut}
     return makers[kind](rng, lut_in.reshape(-1))
 
 
 def make_layer(rng: random.Random, index: int, group: int, *, kind: str | None = None,
                dims: tuple[int, int, int] | None = None, src_region: int = SRC_REGION,
-               dst_region: int = DST_REGION, ram_mc: Mapping[str, bool] | None = None) -> Layer:
+               dst_region: int = DST_REGION, ram_mc: Mapping[str, bool] | None = None,
+               precision: str = "INT8") -> Layer:
     """A random legal layer through the driver. The first layers walk the window lengths, the bypass modes
     and the LUT kinds, so that even a short run has them all. ram_mc: the memory of the "src" and "dst"
-    sides (RAM_TYPE MC True, CV False); MC when not named."""
+    sides (RAM_TYPE MC True, CV False); MC when not named. precision: INT8, or INT16 where the
+    configuration has it (int16 elements, ATOM/2 a memory atom)."""
+    bits = 16 if precision == "INT16" else 8
     w, h, c = dims or random_dims(rng, nightly())
     modes = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 0), (0, 0)]
     sqsum_bypass, mul_bypass = modes[index] if index < len(modes) else rng.choice(modes + [(0, 0)] * 3)
     kind = kind or (LUT_KINDS[index] if index < len(LUT_KINDS) else rng.choice(LUT_KINDS))
     # the LRN programs expect the square sums of int8 codes: often an identity input convertor for them
     identity = kind.startswith("lrn") and rng.random() < 0.5
-    datin = Convertor() if identity else signed_datin(input_convertor(rng))
+    datin = Convertor() if identity else signed_datin(input_convertor(rng, bits), bits)
     desc: dict[str, object] = {
         "local_size": 2 * (index % 4) + 3 if index < 8 else rng.choice([3, 5, 7, 9]),
         "sqsum_bypass": bool(sqsum_bypass), "mul_bypass": bool(mul_bypass), "datin": datin,
         "src": placement(rng, src_region, w, h), "dst": placement(rng, dst_region, w, h),
-        "perf": rng.random() < 0.5}
+        "perf": rng.random() < 0.5, **({"precision": precision} if precision != "INT8" else {})}
     for side in ("src", "dst"):
         if ram_mc is not None and side in ram_mc:
             desc[side] = dataclasses.replace(desc[side], ram_mc=ram_mc[side])  # type: ignore[type-var]
-    surfaces = -(-c // ATOM)
-    cube = random_cube_data(rng, w, h, surfaces * ATOM)
+    lanes = ATOM * 8 // bits   # elements per memory atom
+    surfaces = -(-c // lanes)
+    cube = random_cube_data(rng, w, h, surfaces * lanes, bits)
     # a provisional program (default LUT and output convertor) gives the LUT inputs and products of the data,
     # so that the LUT and the output convertor can be aimed at them
     base = cdp_layer(w, h, c, lut=LutConfig(unit="CDP"), group=group, **desc)  # type: ignore[arg-type]
     x9 = input_convert(cube, base.config)
-    lut = choose_lut(rng, kind, x9 if sqsum_bypass else square_sum(x9, base.config.local_size))
+    lut = choose_lut(rng, kind, x9 if sqsum_bypass else square_sum(x9, base.config.local_size), precision)
     with_lut = cdp_layer(w, h, c, lut=lut, group=group, **desc)  # type: ignore[arg-type]
     looked = cdp_compute(cube, with_lut.config).lut
     assert looked is not None
     v = looked.output if mul_bypass else looked.output * x9
-    desc["datout"] = signed_datout(output_convertor(rng, v))
+    desc["datout"] = signed_datout(output_convertor(rng, v, bits), 25 if bits == 8 else 32)
     prog = cdp_layer(w, h, c, lut=lut, group=group, **desc)  # type: ignore[arg-type]
     return Layer({"dims": (w, h, c), **desc}, prog, cube, kind)
 
@@ -152,7 +161,8 @@ def describe(layer: Layer) -> str:
     mode = "EXP" if lut.le_function == EXPONENT else "LIN"
     src = (cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride)
     dst = (cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride)
-    return (f"group {layer.prog.group}: {cfg.width}x{cfg.height}x{cfg.channels} LRN{cfg.local_size} "
+    prec = "INT16 " if layer.desc.get("precision") == "INT16" else ""
+    return (f"group {layer.prog.group}: {prec}{cfg.width}x{cfg.height}x{cfg.channels} LRN{cfg.local_size} "
             f"bypass sqsum={int(cfg.sqsum_bypass)} mul={int(cfg.mul_bypass)}; "
             f"in cvt {layer.desc['datin']}, out cvt {layer.desc.get('datout')}; LUT {layer.kind}: LE {mode} "
             f"[{lut.le_start}, {lut.le_end}] sel={lut.le_index_select} off={lut.le_index_offset}, LO "
