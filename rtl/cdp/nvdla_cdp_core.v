@@ -193,7 +193,7 @@ module nvdla_cdp_core #(
     // lane l is channel l of the atom (ATOM is even): its parity is the channel's
     nvdla_lut #(.LANES(ATOM), .IN_W(LUT_IN), .CFG_W(`CDP_LUT_CFG_BOUND_W), .SDP(0), .CNT_W(CNT_W),
                 .START_MODE(LUT_PAIRED ? 2 : 1)) u_lut (
-        .clk(clk), .rst_n(rst_n), .int16(i16),
+        .clk(clk), .rst_n(rst_n), .int16(i16), .fp16(1'b0),
         .lut_cfg(`CDP_LUT_CFG(cfg)),
         .acc_we(cfg[`CDP_LUT_ACCESS_WE]), .acc_table(cfg[`CDP_LUT_TABLE_ID]), .acc_addr(cfg[`CDP_LUT_ACCESS_ADDR]),
         .acc_wdata(cfg[`CDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`CDP_LUT_ACCESS_RDATA]),
