@@ -19,7 +19,9 @@ Tests:
   LE, tables aimed at the layer's LUT inputs), random output convertors aimed at the data, EQL mode (nothing
   written, STATUS_UNEQUAL equal and unequal); the first layers and a bounded continuation aim at coverage
   goals still missing; NIGHTLY >= 100 layers; where the top has INT16 (nv_full), a third of the layers are
-  INT16 -> INT16, INT16 -> INT8 or INT8 -> INT16 (tb/stimulus/sdp_top.py draw_precisions);
+  INT16 -> INT16, INT16 -> INT8 or INT8 -> INT16 (tb/stimulus/sdp_top.py draw_precisions); where it has FP16
+  too, a third of all layers are FP16 -> FP16 / INT16, most with the EW LUT at FP16
+  (tb/stimulus/sdp_top_fp16.py);
 - lut_readback: both SDP tables written and read back over CSB (auto-increment), then random accesses
   (any start address, past the end, reads in write mode, writes in read mode) scored against
   models.lut.LutRam (the SDP port's wrapping pointer);
@@ -74,6 +76,7 @@ from tb.stimulus.sdp_top import (
     plan,
     random_wants,
 )
+from tb.stimulus.sdp_top_fp16 import make_fp16_layer
 
 # ---- coverage -----------------------------------------------------------------------------------------
 
@@ -134,9 +137,12 @@ async def random_layers(dut: SimHandleBase) -> None:
             missing = cov.missing()
             wants = plan(missing, top.rng) if missing and top.rng.random() < 0.8 else random_wants(top.rng)
             # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
-            layer = make_layer(top.rng, group=batch.group, wants=wants,
-                               ram_mc=random_rams(top.rng, ("src", "dst", "BS", "BN", "EW")),
-                               precisions=top.precisions)
+            rams = random_rams(top.rng, ("src", "dst", "BS", "BN", "EW"))
+            if "FP16" in top.precisions and top.rng.random() < 1 / 3:
+                layer = make_fp16_layer(top.rng, group=batch.group, ram_mc=rams)
+            else:
+                layer = make_layer(top.rng, group=batch.group, wants=wants, ram_mc=rams,
+                                   precisions=top.precisions)
             label = f"layer {i}"
             cycles = await batch.run(f"{label} ({describe(layer)})", run_layer(top, layer, label))
             if cycles is not None:

@@ -46,8 +46,9 @@ class SdpTop(CdpTop):
         super().__init__(dut, rng, sim_mem)
         self.sdp_stats: list[dict[str, int]] = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
         self.counters = PerfCounters()    # the hardware's LUT and saturation counters across layers
-        # the precisions the top's SDP computes: INT16 where it was built with it (the configuration has it)
-        self.precisions = ("INT8", "INT16") if bench_params().get("INT16", 0) else ("INT8",)
+        # the precisions the top's SDP computes: INT16 / FP16 where it was built with them (the configuration
+        # has them)
+        self.precisions = ("INT8", *(p for p in ("INT16", "FP16") if bench_params().get(p, 0)))
 
     async def after_reset(self) -> None:
         self.sdp_stats = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
