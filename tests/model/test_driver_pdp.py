@@ -27,6 +27,9 @@ from models.regfile import RegWrite
 from models.replay import trace_steps
 from models.trace import default_trace_folders, trace_roots
 
+# written to nv_small's sizes (8-byte atom, 448-column PDP line buffer): strides and expected fields
+pytestmark = pytest.mark.configuration("nv_small")
+
 SRC = Surface(0x1000, 0x100, 0x1000)
 DST = Surface(0x40000, 0x100, 0x1000)
 
@@ -110,10 +113,10 @@ def _trace_fields(folder: Path) -> dict[str, dict[str, int]]:
     return {u: registers.decode_fields(u, regs) for u, regs in values.items()}
 
 
-PDP_TRACES = [f for f in default_trace_folders() if f.name.startswith("pdp_")]
+PDP_TRACES = [f for f in default_trace_folders("nv_small") if f.name.startswith("pdp_")]
 
 
-@pytest.mark.skipif(not PDP_TRACES, reason=f"no NVDLA PDP traces under {trace_roots()}")
+@pytest.mark.skipif(not PDP_TRACES, reason=f"no NVDLA PDP traces under {trace_roots('nv_small')}")
 @pytest.mark.parametrize("folder", PDP_TRACES, ids=[f.name for f in PDP_TRACES])
 def test_driver_reproduces_nvidia_trace_registers(folder: Path) -> None:
     """Rebuild each average-pooling trace's layer from its geometry: the driver's reciprocals, pad values and

@@ -293,6 +293,7 @@ def test_limitation_rules_raise(kwargs: dict[str, object], rule: str) -> None:
         cfg_of(w, 1, **kwargs)  # type: ignore[arg-type]
 
 
+@pytest.mark.configuration("nv_small")
 def test_split_band_width_limit() -> None:
     limit = max_band_width()
     assert limit == 448   # 7 KB of 16-bit sums, 8 lanes per atom
