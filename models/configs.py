@@ -176,13 +176,14 @@ def names() -> list[str]:
 
 
 def load(name: str | None = None) -> Configuration:
-    """A named configuration (default: $CONFIG, else nv_small)."""
+    """A named configuration (default: $CONFIG, else nv_small). A name ending in .json is the path of a
+    configuration file kept elsewhere (a size NVIDIA builds that configs/ does not ship, say)."""
     return _load(name or os.environ.get("CONFIG") or DEFAULT)
 
 
 @cache
 def _load(name: str) -> Configuration:
-    path = CONFIG_DIR / f"{name}.json"
+    path = Path(name) if name.endswith(".json") else CONFIG_DIR / f"{name}.json"
     if not path.exists():
         raise ConfigurationError(f"no configuration {name!r}; known: {', '.join(names())}", {})
     return parse(path)

@@ -11,7 +11,7 @@ import pytest
 from models import configs
 from models import registers as regmap
 from models.replay import replay_on_model, replay_on_own_config
-from models.trace import REPO_TRACES
+from models.trace import REPO_TRACES, default_trace_folders, kindred_configurations
 
 SHIPPED = ("nv_small", "nv_small_256_full", "nv_medium_512", "nv_medium_1024_full", "nv_large", "nv_full")
 
@@ -123,3 +123,36 @@ def test_an_sdp_without_ew_or_lut_bypasses_them_and_the_driver_refuses_them(
     ram.write_data(0x1234)
     ram.write_cfg(0)
     assert ram.read_data() == 0 and ram.read_cfg() == 0
+
+
+def test_kin_without_traces_of_its_own_replays_its_kins_traces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """nv_medium_1024_full has no NVDLA traces; nv_large's (same 32-byte atom and CSB map, other throughputs)
+    run on it unchanged, and must pass (its RTL replays them in the bench nv_medium_1024_full_traces)."""
+    kin = configs.load("nv_medium_1024_full")
+    assert kindred_configurations(kin) == ["nv_large"]
+    assert kindred_configurations(configs.load("nv_medium_512")) == []   # no other 16-byte atom
+    monkeypatch.setenv("CONFIG", kin.name)
+    folders = default_trace_folders()
+    assert [f.parent.name for f in folders] == ["nv_large"] * 9
+    for folder in folders:
+        result = replay_on_model(folder)
+        assert result.passed, f"{folder.name} on {kin.name}: {result.message}"
+
+
+def test_a_configuration_file_outside_configs_is_loaded_by_path(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """CONFIG=<file>.json: a size configs/ does not ship, here nv_large's atom with other throughputs and a
+    smaller line buffer; everything follows its parameters, and it replays its kin's traces."""
+    raw = json.loads((configs.CONFIG_DIR / "nv_large.json").read_text())
+    raw.update(name="my_npu", cdp_throughput=2, pdp_throughput=4, pdp_line_buffer_bytes=4096)
+    raw["sdp"].update(bs_throughput=4, bn_throughput=2, ew_throughput=1)
+    path = tmp_path / "my_npu.json"
+    path.write_text(json.dumps(raw))
+    monkeypatch.setenv("CONFIG", str(path))
+    cfg = configs.load()
+    assert (cfg.name, cfg.atom_bytes, cfg.pdp_max_width) == ("my_npu", 32, 64)
+    assert cfg.verilog_parameters()["PDP_MAX_W"] == 64
+    assert kindred_configurations(cfg) == ["nv_large", "nv_medium_1024_full"]
+    assert [f.parent.name for f in default_trace_folders()] == ["nv_large"] * 9
+    with pytest.raises(configs.ConfigurationError, match="no configuration|cannot read"):
+        configs.load(str(tmp_path / "absent.json"))
