@@ -168,6 +168,12 @@ def kindred_configurations(cfg: Configuration) -> list[str]:
             and (other := configs.load(name)).atom_bytes == cfg.atom_bytes and other.csb_map == cfg.csb_map]
 
 
+def is_reference_program(folder: Path) -> bool:
+    """A program written here and run on NVIDIA's RTL (under traces/<name>_ref/), not one of NVIDIA's own
+    traces: the benchmarks time NVIDIA's traces and their own layers, not the thousand reference programs."""
+    return any(parent.name.endswith("_ref") for parent in folder.parents)
+
+
 def default_trace_folders(config: str | None = None) -> list[Path]:
     """Every trace folder of the run's configuration (or of $NVDLA_TRACES; `config`: of that configuration),
     sorted by name."""

@@ -22,8 +22,8 @@ def markdown() -> str:
            "checks it (a value that makes no sense fails naming the parameter) and gives the top level its "
            "parameters, the model its atom and memories, the replay its CSB map. Pick one with "
            f"`CONFIG=<name>` on any `make` target; the default is `{configs.DEFAULT}`. A configuration kept "
-           "elsewhere (a size NVIDIA builds that is not listed here) is `CONFIG=<path>.json`: its `name` must "
-           "be the file's name.", "",
+           "elsewhere (a size NVIDIA builds that is not listed here) is `CONFIG=<path>.json`: its `name` "
+           "must be the file's name.", "",
            "NVIDIA's traces of a configuration run on it unchanged (`traces/<name>/`); one without traces of "
            "its own replays those of the listed configurations with its memory atom and CSB map "
            "(`models/trace.py` `kindred_configurations`: nv_medium_1024_full replays nv_large's nine, on the "
