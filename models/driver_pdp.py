@@ -267,7 +267,8 @@ def pdp_layer(width: int, height: int, channels: int, *, method: str | int = "av
     kernel = (width, height), stride = (x, y), pads = (left, right, top, bottom), all in elements;
     src=None means on-the-fly input from SDP (no PDP_RDMA writes). `split` gives the split-width bands, or
     an int to have `plan_split` cut the output into bands of at most that width. `max_out_width` is the
-    line-buffer limit of the RTL core (its MAX_W); by default the 7 KB buffer of the model.
+    line-buffer limit of the RTL core (its MAX_W; by default NVDLA's widest band); NVDLA's own limit for the
+    kernel (models/pdp.py max_band_width) is checked whatever it is.
     """
     _check_description(width, height, channels, kernel, stride, pads, pad_value, group, precision)
     limit = max_band_width() if max_out_width is None else max_out_width

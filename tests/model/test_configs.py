@@ -22,13 +22,29 @@ def test_every_named_configuration_is_shipped_and_loads() -> None:
         cfg = configs.load(name)
         assert cfg.bus_bits == cfg.atom_bytes * 8
         params = cfg.verilog_parameters()
-        assert params["ATOM"] == cfg.atom_bytes and params["PDP_MAX_W"] * 2 * cfg.atom_bytes <= 7168
+        assert params["ATOM"] == cfg.atom_bytes and params["PDP_MAX_W"] == cfg.pdp_band_width(1, 1)
+        # NVIDIA's cal2d: 8 banks of 16 columns at every atom (its "16 elements in width in worst case")
+        assert cfg.pdp_bank_columns == 16
 
 
 def test_nv_small_matches_nvidia_nv_small() -> None:
     cfg = configs.load("nv_small")
     assert (cfg.atom_bytes, cfg.bus_bits, cfg.second_memory, cfg.bdma) == (8, 64, False, False)
-    assert cfg.pdp_max_width == 448  # 7 KB of 16-bit sums, 8 lanes: the flying width a driver relies on
+    # NVIDIA's nv_small PDP line buffer: 8 banks of 128 x 14-bit entries (1792 bytes of accumulators)
+    assert cfg.pdp_line_buffer_bytes == 1792 and cfg.pdp_max_width == 128
+
+
+@pytest.mark.parametrize(("kernel_h", "stride_h", "rows", "width"), [
+    (1, 1, 1, 128), (2, 2, 1, 128), (3, 8, 1, 128), (2, 1, 2, 64), (3, 2, 2, 64), (4, 2, 2, 64),
+    (3, 1, 3, 32), (4, 1, 4, 32), (7, 2, 4, 32), (7, 3, 3, 32), (6, 3, 2, 64), (5, 4, 2, 64),
+    (5, 1, 5, 16), (8, 1, 8, 16)])
+def test_pdp_band_width_follows_the_rows_in_flight(kernel_h: int, stride_h: int, rows: int,
+                                                   width: int) -> None:
+    """NVIDIA's cal2d buffer_lines_num and bank_merge_num (checked on its nv_full RTL: one column more hangs
+    the layer), the same at every atom."""
+    assert configs.pdp_rows_in_flight(kernel_h, stride_h) == rows
+    for name in configs.names():
+        assert configs.load(name).pdp_band_width(kernel_h, stride_h) == width
 
 
 def test_nv_full_uses_nvidias_nvdlav1_csb_windows() -> None:
@@ -144,13 +160,13 @@ def test_a_configuration_file_outside_configs_is_loaded_by_path(tmp_path: Path,
     """CONFIG=<file>.json: a size configs/ does not ship, here nv_large's atom with other throughputs and a
     smaller line buffer; everything follows its parameters, and it replays its kin's traces."""
     raw = json.loads((configs.CONFIG_DIR / "nv_large.json").read_text())
-    raw.update(name="my_npu", cdp_throughput=2, pdp_throughput=4, pdp_line_buffer_bytes=4096)
+    raw.update(name="my_npu", cdp_throughput=2, pdp_throughput=4, pdp_line_buffer_bytes=3584)
     raw["sdp"].update(bs_throughput=4, bn_throughput=2, ew_throughput=1)
     path = tmp_path / "my_npu.json"
     path.write_text(json.dumps(raw))
     monkeypatch.setenv("CONFIG", str(path))
     cfg = configs.load()
-    assert (cfg.name, cfg.atom_bytes, cfg.pdp_max_width) == ("my_npu", 32, 64)
+    assert (cfg.name, cfg.atom_bytes, cfg.pdp_max_width) == ("my_npu", 32, 64)   # 8 columns a bank
     assert cfg.verilog_parameters()["PDP_MAX_W"] == 64
     assert kindred_configurations(cfg) == ["nv_large", "nv_medium_1024_full"]
     assert [f.parent.name for f in default_trace_folders()] == ["nv_large"] * 9

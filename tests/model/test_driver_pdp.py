@@ -22,7 +22,7 @@ from models.driver_pdp import (
 )
 from models.errors import ConfigError
 from models.memory import Memory
-from models.pdp import AVERAGE, MAX, pad_term, run_pdp
+from models.pdp import AVERAGE, MAX, max_band_width, pad_term, run_pdp
 from models.regfile import RegWrite
 from models.replay import trace_steps
 from models.trace import default_trace_folders, trace_roots
@@ -196,7 +196,7 @@ def _random_layer(rng: random.Random) -> dict[str, object]:
     kw, kh = rng.randint(1, 8), rng.randint(1, 8)
     sw, sh = rng.randint(1, 8), rng.randint(1, 8)
     pads = (rng.randrange(kw), rng.randrange(kw), rng.randrange(kh), rng.randrange(kh))
-    out_w, out_h = rng.randint(2, 40), rng.randint(1, 4)
+    out_w, out_h = rng.randint(2, min(40, max_band_width(kh, sh))), rng.randint(1, 4)   # one band fits
     width = (out_w - 1) * sw + kw - pads[0] - pads[1]
     height = (out_h - 1) * sh + kh - pads[2] - pads[3]
     return {"width": width, "height": height, "channels": rng.randint(1, 20), "kernel": (kw, kh),
