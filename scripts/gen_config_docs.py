@@ -21,7 +21,14 @@ def markdown() -> str:
            "One JSON file per configuration under `configs/` sizes the subsystem; `models/configs.py` "
            "checks it (a value that makes no sense fails naming the parameter) and gives the top level its "
            "parameters, the model its atom and memories, the replay its CSB map. Pick one with "
-           f"`CONFIG=<name>` on any `make` target; the default is `{configs.DEFAULT}`.", "",
+           f"`CONFIG=<name>` on any `make` target; the default is `{configs.DEFAULT}`. A configuration kept "
+           "elsewhere (a size NVIDIA builds that is not listed here) is `CONFIG=<path>.json`: its `name` "
+           "must be the file's name.", "",
+           "NVIDIA's traces of a configuration run on it unchanged (`traces/<name>/`); one without traces of "
+           "its own replays those of the listed configurations with its memory atom and CSB map "
+           "(`models/trace.py` `kindred_configurations`: nv_medium_1024_full replays nv_large's nine, on the "
+           "model and, in every regression, on its RTL in bench `nv_medium_1024_full_traces`), a trace "
+           "needing what it lacks being a SKIP that names it.", "",
            "| configuration | atom (bytes) | bus (bits) | second memory (bits) | BDMA | CSB map | "
            "SDP BS/BN/EW per cycle | SDP LUT, EW | CDP, PDP per cycle | PDP line buffer | precisions | "
            "top parameters |",
@@ -39,7 +46,10 @@ def markdown() -> str:
             "- `ATOM`: the memory atom is the AXI data width (one atom a beat) and the lanes of every "
             "datapath; 8, 16 and 32 build and run.",
             "- `CSB_MAP`: the CSB window of each unit (the register description's `csb_maps`).",
-            "- `PDP_MAX_W`: the output columns of one PDP band the line buffer holds.",
+            "- `PDP_MAX_W`: the widest PDP band, NVIDIA's with one output row in flight (its line buffer, "
+            "`pdp_line_buffer_bytes`: 8 banks of 16 columns of accumulators, shared by the rows in flight: "
+            "128/64/32/16 columns for 1/2/3-4/5-8 rows, docs/limitations.md P3); the RTL's 8 banks (one per "
+            "kernel row) each hold PDP_MAX_W columns, so every band the driver accepts fits.",
             "- `SEC_MEM`: the second memory (NVDLA's CV SRAM) on the `c_axi` master; every DMA request goes "
             "to the memory its `*_RAM_TYPE` register names (without it, everything to `m_axi`).",
             "- `BDMA`: the bridge DMA on the CSB (its window in the map) and on both memories, its done "

@@ -290,8 +290,9 @@ def invalid_layers(max_w: int) -> list[tuple[dict[str, object], str]]:
     """(changes to submit's valid 8x6 3x3 layer, the rule the driver must name). Strides count in atoms: the
     stride rules must be what the driver names, not the alignment rule."""
     wide_w = max_w + 2                       # kernel 3, stride 1, pads 1/1: out = width
-    # A line buffer as large as the configuration's NVDLA one (its default) hits NVDLA's own limit first.
-    too_wide = "(MAX_W)" if max_w < max_band_width() else "maximum flying width"
+    # A line buffer as wide as NVDLA's flying width for this 3x3/1 kernel (32 columns) or wider hits NVDLA's
+    # own limit first.
+    too_wide = "(MAX_W)" if max_w < max_band_width(3, 1) else "maximum flying width"
     return [
         ({"kernel": (9, 3)}, "maximum supported pooling kernel size is 8"),
         ({"pads": (3, 1, 1, 1)}, "PL/PR should be less than kernel_width"),
@@ -366,7 +367,7 @@ def inconsistent_programs(group: int) -> dict[str, PdpProgram]:
     """Programs the driver rejects whose input has columns no output window uses, so the core has emitted
     its last output before the read DMA has delivered the last input atom of the line."""
     src, dst = Surface(SRC_REGION, 32 * ATOM, 32 * ATOM), Surface(DST_REGION, 32 * ATOM, 32 * ATOM)
-    cols = min(200, max_band_width())     # as wide as the line buffer lets a plain layer be (nv_small: 200)
+    cols = min(200, max_band_width())     # as wide as the line buffer lets a 1x1 layer be (128)
     wide = Surface(SRC_REGION, cols * ATOM, 2 * cols * ATOM)
     plain = pdp_layer(cols, 2, 8, method="max", src=wide, group=group,
                       dst=Surface(DST_REGION, cols * ATOM, 2 * cols * ATOM))

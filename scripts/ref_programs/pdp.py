@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from models.configs import pdp_rows_in_flight
 from models.driver_pdp import SplitWidths, pdp_layer, with_raw_fields
 from models.errors import ConfigError
-from models.pdp import dst_layout, src_layout
+from models.pdp import dst_layout, max_band_width, src_layout
 from scripts.ref_programs.common import Program, extent, image_of, surface
 
 METHODS = ("average", "max", "min")
@@ -188,3 +189,76 @@ def pdp_split_program(rng: np.random.Generator, name: str, precision: str = "INT
         prog = _draw_split(rng, name, precision)
         if prog is not None:
             return prog
+
+
+# ---- the "width" family: bands exactly as wide as NVIDIA's line buffer holds ------------------------------
+
+# (kernel_w, kernel_h, stride_x, stride_y, output width or None for one band at the limit): every
+# rows-in-flight class (1, 2, 3, 4, 5-8 output rows: 128, 64, 32, 32, 16 columns, models/configs.py
+# pdp_band_width), then split-width layers whose full bands are at the limit (the remainder last).
+# The line buffer holds output columns, so the horizontal stride does not change the limit: stride_x 1
+# (but in 2x2/2) keeps an input line near the output width and the images small.
+WIDTH_CASES: tuple[tuple[int, int, int, int, int | None], ...] = (
+    (2, 2, 2, 2, None), (3, 3, 1, 3, None),                         # 1 row: 128
+    (2, 2, 1, 1, None), (1, 2, 1, 1, None), (3, 3, 1, 2, None),     # 2 rows: 64
+    (3, 3, 1, 1, None),                                             # 3 rows: 32
+    (4, 4, 1, 1, None), (7, 7, 1, 2, None),                         # 4 rows: 32
+    (5, 5, 1, 1, None), (8, 8, 1, 1, None),                         # 5, 8 rows: 16
+    (2, 2, 1, 2, 200), (2, 2, 1, 1, 150), (3, 3, 1, 1, 80),         # split: 128+72, 64+64+22, 32+32+16
+    (4, 4, 1, 2, 100), (6, 6, 1, 1, 40), (7, 7, 1, 1, 48),          # 64+36, 16+16+8, 16+16+16
+)
+WIDTH_PRECISIONS = ("INT8", "INT16", "FP16")
+_WHOLE = sum(1 for case in WIDTH_CASES if case[4] is None)
+WIDTH_PROGRAMS = _WHOLE * 9 + (len(WIDTH_CASES) - _WHOLE) * 3
+
+
+def width_case(index: int) -> tuple[tuple[int, int, int, int, int | None], str, str]:
+    """Program `index` of the width family: (case, precision, method). One-band cases at every precision
+    with every method; then the split cases once at each precision, the method turning with the case."""
+    index %= WIDTH_PROGRAMS
+    if index < _WHOLE * 9:
+        return WIDTH_CASES[index // 9], WIDTH_PRECISIONS[index // 3 % 3], METHODS[index % 3]
+    j = index - _WHOLE * 9
+    return WIDTH_CASES[_WHOLE + j // 3], WIDTH_PRECISIONS[j % 3], METHODS[(j + j // 3) % 3]
+
+
+def pdp_width_program(rng: np.random.Generator, name: str, index: int) -> Program:
+    """One PDP layer whose bands are exactly the maximum flying width for its kernel (NVIDIA's 16 columns
+    per bank, 8 banks shared by the output rows in flight: docs/limitations.md P3), with enough output rows
+    that every in-flight row slot is used and the first one again, random full-range data (FP16: over
+    1e-6..1e4, specials in some programs), one or two surfaces, paddings in some. The driver must accept
+    it (a wider band it refuses: NVIDIA's RTL hangs or aliases columns, traces/PROVENANCE.md)."""
+    (kw, kh, sw, sh, wide), precision, method = width_case(index)
+    rows = pdp_rows_in_flight(kh, sh)
+    limit = max_band_width(kh, sh)
+    out_w = wide or limit
+    out_h = rows + 1 + (int(rng.integers(0, 2)) if rows > 1 else 0)
+    pads = (0, 0, 0, 0)
+    if rng.random() < 0.4:
+        pads = (int(rng.integers(0, kw)), int(rng.integers(0, kw)), int(rng.integers(0, kh)),
+                int(rng.integers(0, kh)))
+    pl, pr, pt, pb = pads
+    width = (out_w - 1) * sw + kw - pl - pr
+    height = (out_h - 1) * sh + kh - pt - pb
+    lanes = 32 // _ELEM[precision]
+    channels = int(rng.integers(1, lanes + 1)) + (lanes if rng.random() < 0.3 else 0)
+    lo, hi = (-128, 127) if precision == "INT8" else (-32768, 32767)
+    pad_value = int(rng.integers(lo, hi + 1))
+    src = surface(rng, 0, width, height, cv=rng.random() < 0.2)
+    dst = surface(rng, 1, out_w, out_h, cv=rng.random() < 0.2)
+    prog = pdp_layer(width, height, channels, method=method, kernel=(kw, kh), stride=(sw, sh), pads=pads,
+                     pad_value=pad_value, src=src, dst=dst, split=limit if wide else None,
+                     precision=precision)
+    cfg = prog.config
+    if max(band.out_width for band in cfg.bands()) != limit:
+        raise ValueError(f"{name}: no band at the limit ({limit}): {cfg.partial_out}")
+    specials = None if rng.random() < 0.7 else 8     # FP16: some specials (the INT images stay full range)
+    addr, data = image_of(rng, src_layout(cfg), _ELEM[precision], specials if precision == "FP16" else None,
+                          fp16=precision == "FP16")
+    about = {"unit": "PDP", "precision": precision, "method": method, "cube": f"{width}x{height}x{channels}",
+             "kernel": f"{kw}x{kh}", "stride": f"{sw}x{sh}", "pads": f"{pl},{pr},{pt},{pb}",
+             "pad_value": pad_value, "rows_in_flight": rows, "max_band_width": limit,
+             "out": f"{out_w}x{out_h}", "bands": cfg.passes,
+             "band_out_widths": ",".join(str(band.out_width) for band in cfg.bands()),
+             "src_ram": "CV" if not src.ram_mc else "MC", "dst_ram": "CV" if not dst.ram_mc else "MC"}
+    return Program(name, list(prog.writes), [(addr, "input.dat", data)], extent(dst_layout(cfg)), about)

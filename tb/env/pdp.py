@@ -26,11 +26,11 @@ from cocotbext.axi import AxiBus, AxiRam
 
 from models import configs
 from models import registers as regmap
-from models.cube import ATOM_BYTES
+from models.cube import run_atom_bytes
 from models.driver_pdp import PdpProgram, SplitWidths, Surface, band_inputs, pdp_layer, with_raw_fields
 from models.errors import ConfigError
 from models.memory import Memory, memory_index
-from models.pdp import PdpConfig, dst_layout, run_pdp, src_layout
+from models.pdp import PdpConfig, dst_layout, max_band_width, run_pdp, src_layout
 from models.precision import as_signed
 from models.regfile import intr_bit
 from tb import pdp_coverage
@@ -49,7 +49,7 @@ def csb_address(unit: str, reg: str) -> int:
     return configs.load().csb_address(unit, reg)
 
 
-ATOM = ATOM_BYTES  # the configuration's memory atom: bases, strides and channel counts follow it
+ATOM = run_atom_bytes()  # the configuration's memory atom: bases, strides and channel counts follow it
 # The units whose register block the top has at the run's configuration (others answer as unmapped addresses).
 TOP_UNITS = configs.load().units
 PDP_INTR_BIT = intr_bit("PDP", 0)   # GLB S_INTR_STATUS: group 1 is the next bit
@@ -333,7 +333,8 @@ def random_description(rng: random.Random, max_w: int, aim: Sequence[str] = (),
         methods = [m for m in ("average", "max", "min") if m in aim] or ["average", "max", "min"]
         pads = (rng.randrange(kw), rng.randrange(kw), rng.randrange(kh), rng.randrange(kh))
         wide = rng.random() < 0.1     # wider than the line buffer: split-width mode is required
-        out_w = rng.randint(max_w + 1, max_w + 24) if wide else rng.randint(1, 12)
+        band_w = band_limit(max_w, kh, sh)
+        out_w = rng.randint(band_w + 1, band_w + 24) if wide else rng.randint(1, 12)
         out_h = rng.randint(1, 3 if wide else 6)
         width = (out_w - 1) * sw + kw - pads[0] - pads[1]
         # The height rule floors (H+PT+PB-kernel_h)/stride_y: sometimes leave rows no window reaches.
@@ -348,6 +349,12 @@ def random_description(rng: random.Random, max_w: int, aim: Sequence[str] = (),
             if precision != "INT8":
                 desc["precision"] = precision
             return desc, out_w, out_h
+
+
+def band_limit(max_w: int, kernel_h: int, stride_h: int) -> int:
+    """The widest band a layer may have: the RTL core's line buffer (max_w, its MAX_W) or NVDLA's flying
+    width for the kernel height and vertical stride (128/64/32/16 columns), whichever is narrower."""
+    return min(max_w, max_band_width(kernel_h, stride_h))
 
 
 def random_rams(rng: random.Random, sides: Iterable[str]) -> dict[str, bool]:
@@ -416,16 +423,17 @@ def random_program(rng: random.Random, max_w: int, group: int, aim: Sequence[str
     get raw pad values (and some raw reciprocals) over their whole fields (raw_pad_fields; desc "raw")."""
     while True:
         desc, out_w, out_h = random_description(rng, max_w, aim, precisions)
+        band_w = band_limit(max_w, desc["kernel"][1], desc["stride"][1])  # type: ignore[index]
         src = placement(rng, SRC_REGION, int(desc["width"]), int(desc["height"]))  # type: ignore[call-overload]
         dst = placement(rng, DST_REGION, out_w, out_h)
         desc["src"], desc["dst"] = with_ram(src, ram_mc, "src"), with_ram(dst, ram_mc, "dst")
         drawn = None
-        if out_w >= 2 and rng.random() < (0.5 if out_w > max_w else 0.1):
-            drawn = random_bands(rng, desc, out_w, max_w)   # bands of any widths, not a driver's cut
+        if out_w >= 2 and rng.random() < (0.5 if out_w > band_w else 0.1):
+            drawn = random_bands(rng, desc, out_w, band_w)   # bands of any widths, not a driver's cut
         if drawn is not None:
             desc["split"] = drawn
-        elif out_w > max_w:
-            desc["split"] = rng.randint(max(1, max_w // 2), max_w)
+        elif out_w > band_w:
+            desc["split"] = rng.randint(max(1, band_w // 2), band_w)
         elif out_w >= 2 and rng.random() < 0.3:
             desc["split"] = rng.randint(1, out_w - 1)
         try:

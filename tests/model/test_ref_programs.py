@@ -78,6 +78,42 @@ def test_each_whole_range_family_has_its_programs(folder: str, unit: str, least:
     assert len(found) >= least, f"{len(found)} {unit} programs under {REF / folder}, expected >= {least}"
 
 
+@pytest.mark.parametrize("folder", ["int8", "int16", "fp16"])
+def test_width_programs_at_each_precision(folder: str) -> None:
+    """PDP bands exactly as wide as NVIDIA's line buffer holds (docs/limitations.md P3): 36 a precision."""
+    found = [f for f in FOLDERS if f.parent.name == folder and f.name.startswith("pdpwidth_s")]
+    assert len(found) >= 36, f"{len(found)} pdpwidth programs under {REF / folder}, expected >= 36"
+
+
+def _about(folder: Path) -> dict[str, str]:
+    """The `# key = value` comments the generator wrote into a program's input.txn."""
+    text = (folder / "input.txn").read_text()
+    lines = [line[2:] for line in text.splitlines() if line.startswith("# ") and " = " in line]
+    return dict(line.split(" = ", 1) for line in lines)
+
+
+def test_width_programs_sit_exactly_at_the_maximum_flying_width() -> None:
+    """Each pdpwidth program's widest band is the model's limit for its kernel height and vertical stride at
+    nv_full (so a model allowing one column more, or one less, fails here as well as in the replay), and the
+    series covers 1, 2, 3, 4, 5 and 8 output rows in flight."""
+    from models import configs
+
+    cfg = configs.load("nv_full")
+    rows_seen = set()
+    progs = [f for f in FOLDERS if f.name.startswith("pdpwidth_s")]
+    assert progs, f"no pdpwidth programs under {REF}"
+    for folder in progs:
+        about = _about(folder)
+        kh = int(about["kernel"].split("x")[1])
+        sh = int(about["stride"].split("x")[1])
+        widest = max(int(w) for w in about["band_out_widths"].split(","))
+        assert widest == cfg.pdp_band_width(kh, sh) == int(about["max_band_width"]), (
+            f"{folder.name}: widest band {widest}, model's limit {cfg.pdp_band_width(kh, sh)} for "
+            f"kernel_h {kh} stride_y {sh}, recorded {about['max_band_width']}")
+        rows_seen.add(int(about["rows_in_flight"]))
+    assert {1, 2, 3, 4, 5, 8} <= rows_seen, f"rows in flight covered: {sorted(rows_seen)}"
+
+
 @pytest.mark.parametrize("unit, least", [("pdpfp16", 100), ("sdpfp16", 100), ("cdpfp16", 60),
                                            ("sdplutfp16", 40), ("sdpcvt", 40)])
 def test_each_unit_has_its_fp16_programs(unit: str, least: int) -> None:
