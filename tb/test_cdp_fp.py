@@ -132,8 +132,10 @@ async def back_random(dut) -> None:
                 have = (_field(data, lane, 16), (flags >> lane) & 1)
                 assert have == want, (
                     f"batch {n} (mul bypass {int(bypass)}) atom {i} lane {lane}: x {int(x[i, lane]):#07x}, "
-                    f"LUT {int(lut[i, lane]):#07x}: (output, saturation) expected ({want[0]:#06x}, {want[1]}), "
+                    f"LUT {int(lut[i, lane]):#07x}: (output, saturation) expected ({want[0]:#06x}, "
+                    f"{want[1]}), "
                     f"got ({have[0]:#06x}, {have[1]})")
-            assert flags >> lanes == 0, f"batch {n} atom {i}: saturation flags {flags:#x} beyond the FP16 lanes"
+            assert flags >> lanes == 0, \
+                f"batch {n} atom {i}: saturation flags {flags:#x} beyond the FP16 lanes"
         samples += count * lanes
         outcome.checked(samples, "samples")

@@ -33,7 +33,7 @@ from tb.benches import find
 RTL_INT16_UNITS = ("PDP", "SDP", "CDP")
 
 # The datapath units whose RTL computes FP16 when the top is built with FP16 = 1 (the others: none).
-RTL_FP16_UNITS = ("PDP", "SDP")
+RTL_FP16_UNITS = ("PDP", "SDP", "CDP")
 
 # SDP computes FP16 on the RTL without its LUT: an FP16 SDP program that turns the EW LUT on needs this too,
 # which the RTL lacks (the model and NVIDIA's RTL have it).

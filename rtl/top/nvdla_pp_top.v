@@ -205,7 +205,7 @@ module nvdla_pp_top #(
     );
 
     nvdla_cdp #(.ATOM(ATOM), .CHUNK(8), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING),
-                .LUT_PAIRED(CDP_LUT_PAIRED), .INT16(INT16)) u_cdp (
+                .LUT_PAIRED(CDP_LUT_PAIRED), .INT16(INT16), .FP16(FP16)) u_cdp (
         .clk(clk), .rst_n(rst_n), .op_en(cdp_op_en & cdp_rdma_op_en), .done(cdp_done), .busy(cdp_busy_unused),
         .cfg(cdp_cfg), .rdma_cfg(cdp_rdma_cfg), .stat(cdp_stat), .rdma_stat(cdp_rdma_stat),
         `NVDLA_AXI_UNIT_TO_ARB(M_CDP)
