@@ -15,9 +15,7 @@ import tempfile
 from pathlib import Path
 
 from models import configs
-from models import registers as regmap
 from models.configs import Configuration
-from models.regfile import RegWrite
 from models.replay import (
     PRECISION_UNITS,
     TraceResult,
@@ -34,10 +32,6 @@ RTL_INT16_UNITS = ("PDP", "SDP", "CDP")
 
 # The datapath units whose RTL computes FP16 when the top is built with FP16 = 1 (the others: none).
 RTL_FP16_UNITS = ("PDP", "SDP", "CDP")
-
-# SDP computes FP16 on the RTL without its LUT: an FP16 SDP program that turns the EW LUT on needs this too,
-# which the RTL lacks (the model and NVIDIA's RTL have it).
-FP16_SDP_LUT = "FP16 SDP LUT"
 
 
 def rtl_capabilities(config: Configuration) -> frozenset[str]:
@@ -60,18 +54,7 @@ def units_needed(folder: Path) -> set[str]:
         steps, _skip = load_steps(folder)
     except Exception:  # noqa: BLE001
         return set()
-    needs = trace_needs(steps)
-    if unit_precision("FP16", "SDP") in needs and any(_sdp_lut_on(s) for s in steps):
-        needs.add(FP16_SDP_LUT)
-    return needs
-
-
-def _sdp_lut_on(step: object) -> bool:
-    """A write of SDP's D_DP_EW_CFG with the EW block and its LUT not bypassed."""
-    if not (isinstance(step, RegWrite) and step.unit == "SDP" and step.reg == "D_DP_EW_CFG"):
-        return False
-    f = regmap.decode_fields("SDP", {step.reg: step.value})
-    return not (f["D_DP_EW_CFG.EW_BYPASS"] or f["D_DP_EW_CFG.EW_LUT_BYPASS"])
+    return trace_needs(steps)
 
 
 def replay_on_rtl(folders: list[Path], sim: str | None = None, seed: int | None = None) -> list[TraceResult]:

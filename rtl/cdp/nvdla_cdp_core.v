@@ -247,6 +247,7 @@ module nvdla_cdp_core #(
     // lane l is channel l of the atom (ATOM is even): its parity is the channel's
     nvdla_lut #(.LANES(ATOM), .IN_W(LUT_IN), .CFG_W(`CDP_LUT_CFG_BOUND_W), .SDP(0), .CNT_W(CNT_W),
                 .START_MODE(LUT_PAIRED ? 2 : 1), .FP16(FP16)) u_lut (
+        // int16 at FP16 too: the upper ATOM/2 lanes count as hybrid (models/cdp_fp16.py, as at INT16)
         .clk(clk), .rst_n(rst_n), .int16(w16), .fp16(f16),
         .lut_cfg(`CDP_LUT_CFG(cfg)),
         .acc_we(cfg[`CDP_LUT_ACCESS_WE]), .acc_table(cfg[`CDP_LUT_TABLE_ID]), .acc_addr(cfg[`CDP_LUT_ACCESS_ADDR]),

@@ -35,16 +35,16 @@ module nvdla_fp_add #(
     localparam XW = (E > LW ? E : LW) + 2;
     localparam [E-1:0] EMAX = {E{1'b1}};
 
-    // leading zeros of x in W bits (W for 0)
+    // leading zeros of v in W bits (W for 0)
     function [LW-1:0] lzc;
-        input [W-1:0] x;
+        input [W-1:0] v;
         integer i;
         reg found;
         begin
             lzc = W[LW-1:0];
             found = 1'b0;
             for (i = W - 1; i >= 0; i = i - 1) begin
-                if (!found && x[i]) begin
+                if (!found && v[i]) begin
                     lzc = W[LW-1:0] - 1'b1 - i[LW-1:0];
                     found = 1'b1;
                 end

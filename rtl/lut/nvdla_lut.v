@@ -26,6 +26,14 @@
 // layer leaves unused, count as hybrid only, one per sample whatever they hold (NVIDIA's interpolator sees
 // them "both hit"). SDP ties it 0.
 //
+// FP16 = 1 (NVIDIA's nv_full; models/lut_fp16.py) builds the FP16 path in the lower LANES/2 lanes (an FP16
+// atom's elements, as at INT16), taken while the `fp16` input is high: the sample's low 32 bits and START/END's
+// are FP32 bits, the entries and slopes FP16 bits, the index and fraction come exactly from x - START in FP32
+// (nvdla_lut_fpindex), the interpolation is FP17 (nvdla_lut_fpinterp), the slope shifts are not used; the
+// table choice and the counters are the integer LUT's. The output is FP32 bits in SDP (its Y block widens
+// the FP17 result), FP17 bits in the low 17 of Y_W in CDP (then Y_W = 17, integer results sign-extended to
+// it); the upper LANES/2 lanes give 0 then. FP16 = 0 builds none of it and `fp16` is not read.
+//
 // Pipeline: input skid -> S1 x - start/end -> S2 index and table choice -> S3 table read
 //           -> S4 multiply -> S5 round, add, saturate (output register).
 // Configuration inputs must be stable while samples are in flight; tables must not be written then.
@@ -39,11 +47,14 @@ module nvdla_lut #(
     parameter LO_DEPTH = 257,
     parameter CNT_W    = 32,
     parameter START_MODE = 0,      // 0 whole START, 1 narrow (START[21:0]), 2 nvdlav1's INT8 pairs
-    parameter OUT_W    = (SDP != 0) ? 32 : 16
+    parameter OUT_W    = (SDP != 0) ? 32 : 16,
+    parameter FP16     = 0,        // 1: the FP16 path (needs IN_W, CFG_W >= 32 and an even LANES)
+    parameter Y_W      = (FP16 != 0 && SDP == 0 && OUT_W < 17) ? 17 : OUT_W   // output lane (derived; do not set)
 ) (
     input  wire                     clk,
     input  wire                     rst_n,
     input  wire                     int16,      // CDP INT16 layer (see above); stable like the configuration
+    input  wire                     fp16,       // an FP16 layer (FP16 = 1 only); stable like the configuration
     // S_LUT_CFG / S_LUT_INFO / S_LUT_*_START/END / S_LUT_*_SLOPE_*: the LUT_CFG sub-bundle of the unit's
     // cfg (rtl/gen/nvdla_lut_cfg.vh; a unit assembles it with `<UNIT>_LUT_CFG(cfg)), START/END CFG_W wide
     input  wire [`LUT_CFG_W(CFG_W)-1:0] lut_cfg,
@@ -60,7 +71,7 @@ module nvdla_lut #(
     input  wire [LANES*IN_W-1:0]    in_data,
     output wire                     out_valid,
     input  wire                     out_ready,
-    output wire [LANES*OUT_W-1:0]   out_data,
+    output wire [LANES*Y_W-1:0]     out_data,
     // per lane {table (1: LO), uflow, oflow, index[8:0]} of the chosen table, for debug
     output wire [LANES*12-1:0]      out_dbg,
     // statistics
@@ -76,9 +87,12 @@ module nvdla_lut #(
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
         if (LANES < 1 || IN_W < 1 || CFG_W < 1 || START_MODE < 0 || START_MODE > 2
-            || (START_MODE != 0 && CFG_W < 23)) begin
+            || (START_MODE != 0 && CFG_W < 23) || (FP16 != 0 && FP16 != 1)
+            || (FP16 == 1 && (IN_W < 32 || CFG_W < 32 || LANES < 2 || LANES % 2 != 0 || (SDP != 0 && OUT_W != 32)))
+            || Y_W != ((FP16 != 0 && SDP == 0 && OUT_W < 17) ? 17 : OUT_W)) begin
             $display("ERROR: nvdla_lut %m: LANES, IN_W, CFG_W >= 1; START_MODE 0..2, and 1, 2 only with START ",
-                     "of more than 22 bits (CDP)");
+                     "of more than 22 bits (CDP); FP16 0 or 1, and 1 only with IN_W, CFG_W >= 32, an even LANES ",
+                     "and in SDP OUT_W 32; Y_W not set");
             $finish;
         end
     end
@@ -110,6 +124,29 @@ module nvdla_lut #(
         .out_valid(out_valid), .out_ready(out_ready)
     );
 
+    // ---------------------------------------------------------------- FP16: the exponential LE's anchor
+    // START + 2^LE_INDEX_OFFSET in FP32 (models/lut_fp16.py _exp_start), from the configuration only, so once
+    // for all lanes: the power of two's exponent field is offset + 127 (8 bits, wrapping); SDP adds it to
+    // START, CDP adds START to it and reads offsets -128 and -127 as 0.
+    wire [31:0] fp_exp_start;
+    generate
+        if (FP16 == 1) begin : g_fp_exp
+            wire [7:0]  off = lut_cfg[`LUT_CFG_LE_INDEX_OFFSET];
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [CFG_W-1:0] le_start = lut_cfg[`LUT_CFG_LE_START(CFG_W)];   // FP32 bits in [31:0]
+            /* verilator lint_on UNUSEDSIGNAL */
+            wire [31:0] st  = le_start[31:0];
+            wire [31:0] two = (SDP == 0 && (off == 8'h80 || off == 8'h81)) ? 32'd0 : {1'b0, off + 8'd127, 23'd0};
+            if (SDP != 0) begin : g_sdp
+                nvdla_fp_add #(.E(8), .M(23)) u_add (.a(st), .b(two), .y(fp_exp_start));
+            end else begin : g_cdp
+                nvdla_fp_add #(.E(8), .M(23)) u_add (.a(two), .b(st), .y(fp_exp_start));
+            end
+        end else begin : g_no_fp
+            assign fp_exp_start = 32'd0;
+        end
+    endgenerate
+
     // ---------------------------------------------------------------- per-lane datapath
     wire [LANES*5-1:0] s5_cls;   // {hybrid, oflow, uflow, lo_hit, le_hit} counter classes per lane
 
@@ -119,13 +156,22 @@ module nvdla_lut #(
             // this lane's index logic (START_MODE): narrow START, or the whole START with kept differences
             localparam NARROW = (START_MODE == 1) || (START_MODE == 2 && (l % 2) == 1);
             localparam PAIRED = (START_MODE == 2 && (l % 2) == 0);
+            // FP16: the float path in the lower half of the lanes only
+            localparam FPL = (FP16 == 1) && (l < LANES / 2);
+            wire [Y_W-1:0] y_l;
             nvdla_lut_lane #(.IN_W(IN_W), .CFG_W(CFG_W), .SDP(SDP), .LE_DEPTH(LE_DEPTH), .LO_DEPTH(LO_DEPTH),
                              .OUT_W(OUT_W), .NARROW(NARROW ? 1 : 0), .LE_KEEP(PAIRED ? 23 : 0),
-                             .LO_KEEP(PAIRED ? 22 : 0)) u_lane (
-                .clk(clk), .rst_n(rst_n), .en(en), .full(int16), .lut_cfg(lut_cfg), .le_q(le_q), .lo_q(lo_q),
-                .x(s0_data[l*IN_W +: IN_W]), .y(out_data[l*OUT_W +: OUT_W]), .dbg(out_dbg[l*12 +: 12]),
+                             .LO_KEEP(PAIRED ? 22 : 0), .FP(FPL ? 1 : 0), .Y_W(Y_W)) u_lane (
+                .clk(clk), .rst_n(rst_n), .en(en), .full(int16), .fp16(fp16), .fp_exp_start(fp_exp_start),
+                .lut_cfg(lut_cfg), .le_q(le_q), .lo_q(lo_q),
+                .x(s0_data[l*IN_W +: IN_W]), .y(y_l), .dbg(out_dbg[l*12 +: 12]),
                 .cls_q(s5_cls[l*5 +: 5])
             );
+            if (FP16 == 1 && !FPL) begin : g_upper
+                assign out_data[l*Y_W +: Y_W] = fp16 ? {Y_W{1'b0}} : y_l;
+            end else begin : g_out
+                assign out_data[l*Y_W +: Y_W] = y_l;
+            end
         end
     endgenerate
 

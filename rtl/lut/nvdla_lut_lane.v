@@ -7,6 +7,11 @@
 // whole START with only the low LE_KEEP / LO_KEEP bits of a positive difference kept for a linear index; the
 // under/overflow slopes measure from the whole START/END either way. `full` (a CDP INT16 layer) overrides
 // them at run time: the whole START and all of the difference, as NARROW = LE_KEEP = LO_KEEP = 0.
+// FP = 1 builds the FP16 path beside the integer one (nvdla_lut FP16; models/lut_fp16.py), taken while `fp16`
+// is high: x[31:0] and START/END[31:0] are FP32 bits, S1 forms x - START in FP32 (nvdla_fp_add), S2 indexes
+// with nvdla_lut_fpindex and chooses the table with the integer path's logic (same priorities, counter
+// classes, debug word), S3 reads the FP16 entries with it, and nvdla_lut_fpinterp interpolates in S3-S5; the
+// result is FP32 bits (SDP) or FP17 bits (CDP) in y. FP = 0 builds none of it (fp16 and fp_exp_start unused).
 // Stage enables come from nvdla_lut's pipeline control; the inputs are the skid buffer's register, the
 // table flops and the stable configuration, and every output is a register (no combinational path across).
 `include "nvdla_lut_cfg.vh"
@@ -19,17 +24,21 @@ module nvdla_lut_lane #(
     parameter OUT_W    = (SDP != 0) ? 32 : 16,     // output width
     parameter NARROW   = 0,                        // 1: the index reads START[21:0] (a CDP INT8 lane)
     parameter LE_KEEP  = 0,                        // bits of x - START the linear LE index keeps (0: all)
-    parameter LO_KEEP  = 0                         // the same for LO
+    parameter LO_KEEP  = 0,                        // the same for LO
+    parameter FP       = 0,                        // 1: the FP16 path too (needs IN_W, CFG_W >= 32)
+    parameter Y_W      = OUT_W                     // y's width: OUT_W, or with FP the float result's if wider
 ) (
     input  wire                         clk,
     input  wire                         rst_n,
     input  wire [4:0]                   en,        // stage enables S1..S5
     input  wire                         full,      // the whole START and difference whatever NARROW/KEEP say
+    input  wire                         fp16,      // the FP16 path's result (FP = 1 only)
+    input  wire [31:0]                  fp_exp_start, // FP32 START + 2^offset: an exponential LE underflow's anchor
     input  wire [`LUT_CFG_W(CFG_W)-1:0] lut_cfg,   // the LUT_CFG sub-bundle (rtl/gen/nvdla_lut_cfg.vh)
     input  wire [LE_DEPTH*16-1:0]       le_q,      // LE table entries (nvdla_lut_ram)
     input  wire [LO_DEPTH*16-1:0]       lo_q,      // LO table entries
     input  wire [IN_W-1:0]              x,         // the sample, taken with en[0]
-    output wire [OUT_W-1:0]             y,         // the result (S5 register)
+    output wire [Y_W-1:0]               y,         // the result (S5 register): an integer sign-extended, or float bits
     output wire [11:0]                  dbg,       // {table (1: LO), uflow, oflow, index[8:0]}
     output wire [4:0]                   cls_q      // {hybrid, oflow, uflow, lo_hit, le_hit} counter classes
 );
@@ -49,9 +58,11 @@ module nvdla_lut_lane #(
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
         if (IN_W < 1 || CFG_W < 1 || LE_DEPTH < 2 || LO_DEPTH < 2 || LE_DEPTH > 512 || LO_DEPTH > 512
-            || (NARROW != 0 && NARROW != 1) || (NARROW == 1 && CFG_W < 23)) begin
+            || (NARROW != 0 && NARROW != 1) || (NARROW == 1 && CFG_W < 23) || (FP != 0 && FP != 1)
+            || Y_W < OUT_W || (FP == 1 && (IN_W < 32 || CFG_W < 32 || Y_W != ((SDP != 0) ? 32 : 17)))) begin
             $display("ERROR: nvdla_lut_lane %m: IN_W, CFG_W >= 1, 2 <= LE_DEPTH, LO_DEPTH <= 512, NARROW 0 or 1 ",
-                     "and 1 only with START of more than 22 bits");
+                     "and 1 only with START of more than 22 bits, FP 0 or 1, Y_W >= OUT_W, and with FP IN_W and ",
+                     "CFG_W >= 32 and Y_W 32 (SDP) or 17 (CDP)");
             $finish;
         end
     end
@@ -130,20 +141,29 @@ module nvdla_lut_lane #(
     endgenerate
 
     // S1 -> S2: index in both tables, table choice, extrapolation operand
-    wire             le_uf, le_of, lo_uf, lo_of;
-    wire [IDX_W-1:0] le_idx, lo_idx;
-    wire [FRAC_W-1:0] le_frac, lo_frac;
+    wire             i_le_uf, i_le_of, i_lo_uf, i_lo_of;
+    wire [IDX_W-1:0] i_le_idx, i_lo_idx;
+    wire [FRAC_W-1:0] i_le_frac, i_lo_frac;
 
     nvdla_lut_index #(.D_W(D_W), .FRAC_W(FRAC_W), .IDX_W(IDX_W), .DEPTH(LE_DEPTH), .EXP(1),
                       .KEEP_W(LE_KEEP)) u_le (
         .diff(ix_dles), .keep_all(full), .exp_mode(exp_mode), .sel(cfg_le_index_select), .offset(cfg_le_index_offset),
-        .uflow(le_uf), .oflow(le_of), .index(le_idx), .frac(le_frac)
+        .uflow(i_le_uf), .oflow(i_le_of), .index(i_le_idx), .frac(i_le_frac)
     );
     nvdla_lut_index #(.D_W(D_W), .FRAC_W(FRAC_W), .IDX_W(IDX_W), .DEPTH(LO_DEPTH), .EXP(0),
                       .KEEP_W(LO_KEEP)) u_lo (
         .diff(ix_dlos), .keep_all(full), .exp_mode(1'b0), .sel(cfg_lo_index_select), .offset(8'd0),
-        .uflow(lo_uf), .oflow(lo_of), .index(lo_idx), .frac(lo_frac)
+        .uflow(i_lo_uf), .oflow(i_lo_of), .index(i_lo_idx), .frac(i_lo_frac)
     );
+
+    // the FP16 path's index (FP = 1), or the integer one's
+    wire             le_uf, le_of, lo_uf, lo_of;
+    wire [IDX_W-1:0] le_idx, lo_idx;
+    wire [FRAC_W-1:0] le_frac, lo_frac;
+    wire [31:0]      fp_anchor;      // the float flow's P (FP = 1)
+    wire [31:0]      s2_fx, s2_fanchor;
+    wire [Y_W-1:0]   y_fp;           // the float result (S4 -> S5)
+    wire             fpm;            // the FP16 path is on
 
     wire le_hit = ~le_uf & ~le_of;
     wire lo_hit = ~lo_uf & ~lo_of;
@@ -190,6 +210,7 @@ module nvdla_lut_lane #(
         end
     end
 
+
     // S2 -> S3: read entries index and index+1 (a flow reads only index)
     wire [IDX_W-1:0] idx1 = s2_flow ? s2_idx : s2_idx + 1'b1;
     wire [15:0] y0 = s2_tab ? lo_q[16*s2_idx +: 16] : le_q[16*s2_idx +: 16];
@@ -216,6 +237,75 @@ module nvdla_lut_lane #(
             s3_cls   <= s2_cls;
         end
     end
+
+    // ---------------------------------------------------------------- the FP16 path (FP = 1)
+    generate
+        if (FP == 1) begin : g_fp
+            wire [31:0] fx = x[31:0];
+            wire [31:0] f_le_start = cfg_le_start[31:0];
+            wire [31:0] f_lo_start = cfg_lo_start[31:0];
+            wire [31:0] d_le, d_lo;
+            // S1: x - START in FP32, both tables
+            nvdla_fp_add #(.E(8), .M(23)) u_dle (.a(fx), .b({~f_le_start[31], f_le_start[30:0]}), .y(d_le));
+            nvdla_fp_add #(.E(8), .M(23)) u_dlo (.a(fx), .b({~f_lo_start[31], f_lo_start[30:0]}), .y(d_lo));
+            reg [31:0] s1_fx, s1_fdle, s1_fdlo, s2_x, s2_p;
+            always @(posedge clk) begin
+                if (en[0]) begin
+                    s1_fx   <= fx;
+                    s1_fdle <= d_le;
+                    s1_fdlo <= d_lo;
+                end
+                if (en[1]) begin
+                    s2_x <= s1_fx;
+                    s2_p <= fp_anchor;
+                end
+            end
+            // S1 -> S2: the indices
+            wire             f_le_uf, f_le_of, f_lo_uf, f_lo_of;
+            wire [IDX_W-1:0] f_le_idx, f_lo_idx;
+            wire [FRAC_W-1:0] f_le_frac, f_lo_frac;
+            nvdla_lut_fpindex #(.FRAC_W(FRAC_W), .IDX_W(IDX_W), .DEPTH(LE_DEPTH), .EXP(1)) u_fle (
+                .d(s1_fdle), .exp_mode(exp_mode), .sel(cfg_le_index_select), .offset(cfg_le_index_offset),
+                .uflow(f_le_uf), .oflow(f_le_of), .index(f_le_idx), .frac(f_le_frac)
+            );
+            nvdla_lut_fpindex #(.FRAC_W(FRAC_W), .IDX_W(IDX_W), .DEPTH(LO_DEPTH), .EXP(0)) u_flo (
+                .d(s1_fdlo), .exp_mode(1'b0), .sel(cfg_lo_index_select), .offset(8'd0),
+                .uflow(f_lo_uf), .oflow(f_lo_of), .index(f_lo_idx), .frac(f_lo_frac)
+            );
+            assign fpm = fp16;
+            assign {le_uf, le_of, lo_uf, lo_of} = fp16 ? {f_le_uf, f_le_of, f_lo_uf, f_lo_of}
+                                                       : {i_le_uf, i_le_of, i_lo_uf, i_lo_of};
+            assign le_idx  = fp16 ? f_le_idx : i_le_idx;
+            assign lo_idx  = fp16 ? f_lo_idx : i_lo_idx;
+            assign le_frac = fp16 ? f_le_frac : i_le_frac;
+            assign lo_frac = fp16 ? f_lo_frac : i_lo_frac;
+            // the flow's anchor: END on overflow, START on underflow (an exponential LE: START + 2^offset)
+            assign fp_anchor = tab ? (lo_uf ? f_lo_start : cfg_lo_end[31:0])
+                                   : (le_uf ? (exp_mode ? fp_exp_start : f_le_start) : cfg_le_end[31:0]);
+            assign s2_fx = s2_x;
+            assign s2_fanchor = s2_p;
+            // S2 -> S5: the interpolation
+            nvdla_lut_fpinterp #(.SDP(SDP), .FRAC_W(FRAC_W), .Y_W(Y_W)) u_finterp (
+                .clk(clk), .en(en[3:2]), .x(s2_fx), .anchor(s2_fanchor), .flow(s2_flow), .frac(s2_frac),
+                .scale(s2_scale), .y0(s3_y0), .y1(s3_y1), .y(y_fp)
+            );
+        end else begin : g_int
+            assign fpm = 1'b0;
+            assign {le_uf, le_of, lo_uf, lo_of} = {i_le_uf, i_le_of, i_lo_uf, i_lo_of};
+            assign le_idx  = i_le_idx;
+            assign lo_idx  = i_lo_idx;
+            assign le_frac = i_le_frac;
+            assign lo_frac = i_lo_frac;
+            assign fp_anchor = 32'd0;
+            assign s2_fx = 32'd0;
+            assign s2_fanchor = 32'd0;
+            assign y_fp = {Y_W{1'b0}};
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [32:0] unused_fp = {fp16, fp_exp_start};
+            wire [95:0] unused_f = {fp_anchor, s2_fx, s2_fanchor};
+            /* verilator lint_on UNUSEDSIGNAL */
+        end
+    endgenerate
 
     // S3 -> S4: one multiplier per lane: (x - bound) * scale, or (y1 - y0) * fraction
     wire [16:0] dy = {s3_y1[15], s3_y1} - {s3_y0[15], s3_y0};
@@ -249,11 +339,11 @@ module nvdla_lut_lane #(
         .prod(s4_prod), .y0(s4_y0), .flow(s4_flow), .shift(s4_shift), .y(y_interp)
     );
 
-    reg [OUT_W-1:0] s5_y;
+    reg [Y_W-1:0]   s5_y;
     reg [11:0]      s5_dbg;
     always @(posedge clk) begin
         if (en[4]) begin
-            s5_y   <= y_interp;
+            s5_y   <= fpm ? y_fp : {{(Y_W-OUT_W){y_interp[OUT_W-1]}}, y_interp};
             s5_dbg <= s4_dbg;
         end
     end

@@ -34,9 +34,8 @@
 // processing's geometry (ATOM/2 two-byte elements and operands) and the core's FP16 path, output FP16 or
 // (OUT_PRECISION INT16) INT16; SDP_RDMA's D_STATUS_NAN_INPUT_NUM / INF_INPUT_NUM count the NaN / infinite
 // FP16 lanes of every input atom read (channel padding included) while its PERF_NAN_INF_COUNT_EN is set
-// (an FP16 layer with it clear, or another layer, keeps them). The LUT at FP16 is not built: such a layer
-// runs the INT LUT on FP32 bits (the driver layer keeps it off this RTL). With FP16 = 0, PROC_PRECISION
-// FP16 computes INT8.
+// (an FP16 layer with it clear, or another layer, keeps them). The EW LUT computes FP16 too (nvdla_lut's
+// FP16 path). With FP16 = 0, PROC_PRECISION FP16 computes INT8.
 `include "nvdla_sdp_fields.vh"
 `include "nvdla_sdp_rdma_fields.vh"
 module nvdla_sdp #(

@@ -29,9 +29,9 @@
 // them through nvdla_sdp_fpx (BS, BN) and nvdla_sdp_fpy (EW MUL, ALU) in the same stages 1..9 instead of
 // the INT blocks; the output convertor narrows to FP16 (or, `out_int`, INT16: nvdla_sdp_fpo) and the NaN
 // outputs are counted in D_STATUS_NAN_OUTPUT_NUM. `out_fp` (INT16 processing): the output
-// convertor's 17-bit results become FP16. The LUT path is INT only (an FP16 layer with the LUT on
-// computes nothing meaningful: the driver layer keeps such programs off this RTL). With FP16 = 0 none of it
-// is built.
+// convertor's 17-bit results become FP16. The EW LUT runs at FP16 too (nvdla_lut FP16 = 1, models/lut_fp16.py:
+// FP32 in, FP17 interpolation widened to FP32 out, on the low ATOM/2 lanes). With FP16 = 0 none of it is
+// built.
 `include "nvdla_sdp_fields.vh"
 module nvdla_sdp_core #(
     parameter ATOM  = 8,
@@ -272,10 +272,12 @@ module nvdla_sdp_core #(
     generate
         if (LUT == 1) begin : g_lut
             /* verilator lint_off PINCONNECTEMPTY */
-            nvdla_lut #(.LANES(ATOM), .IN_W(32), .CFG_W(`SDP_LUT_CFG_BOUND_W), .SDP(1), .CNT_W(CNT_W)) u_lut (
+            nvdla_lut #(.LANES(ATOM), .IN_W(32), .CFG_W(`SDP_LUT_CFG_BOUND_W), .SDP(1), .CNT_W(CNT_W),
+                        .FP16(FP16)) u_lut (
                 .clk(clk), .rst_n(rst_n),
                 .lut_cfg(`SDP_LUT_CFG(cfg)),
                 .int16(1'b0),   // CDP's INT16 lane rules (SDP's LUT works alike at every precision)
+                .fp16(f_on),    // FP16 processing: FP32 samples in the low ATOM/2 lanes, FP32 results
                 .acc_we(cfg[`SDP_LUT_ACCESS_WE]), .acc_table(cfg[`SDP_LUT_TABLE_ID]),
                 .acc_addr(cfg[`SDP_LUT_ACCESS_ADDR]),
                 .acc_wdata(cfg[`SDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`SDP_LUT_ACCESS_RDATA]),

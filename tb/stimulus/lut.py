@@ -31,6 +31,7 @@ class Shape:
     cfg_w: int
     sdp: bool
     start_mode: int = 0     # nvdla_lut START_MODE: 0 whole START, 1 narrow, 2 nvdlav1's INT8 pairs
+    fp16: bool = False      # nvdla_lut FP16: the FP16 path built (CDP's output lanes then 17 bits)
 
     @property
     def unit(self) -> str:
@@ -38,7 +39,8 @@ class Shape:
 
     @property
     def out_w(self) -> int:
-        return 32 if self.sdp else 16
+        """nvdla_lut's output lane (Y_W): integer results sign-extended to it."""
+        return 32 if self.sdp else 17 if self.fp16 else 16
 
     @property
     def x_min(self) -> int:
@@ -51,7 +53,8 @@ class Shape:
     @staticmethod
     def current() -> Shape:
         p = bench_params()
-        return Shape(p["LANES"], p["IN_W"], p["CFG_W"], bool(p["SDP"]), int(p.get("START_MODE", 0)))
+        return Shape(p["LANES"], p["IN_W"], p["CFG_W"], bool(p["SDP"]), int(p.get("START_MODE", 0)),
+                     bool(p.get("FP16", 0)))
 
     def lane_kinds(self, n: int) -> NDArray[np.int8]:
         """models/lut.py's lane kind of each of n samples streamed in order (sample i in lane i % lanes)."""

@@ -22,7 +22,7 @@ def test_synthesizes() -> None:
 # (module, good parameters, bad parameters). Each bad set breaks only what the module's check guards and
 # would otherwise elaborate without a word: a FIFO, or the W length queue, whose pointers do not wrap at
 # its depth; two CSB units answering the same window; a memory router told of a third memory; a float
-# narrowing whose subnormal range leaves the input's exponents.
+# narrowing whose subnormal range leaves the input's exponents; a LUT's FP16 path on samples under 32 bits.
 PARAM_CASES = [
     ("nvdla_fifo", {"WIDTH": "8", "DEPTH": "32"}, {"WIDTH": "8", "DEPTH": "24"}),
     ("nvdla_axi_wr", {"MAX_OUTSTANDING": "8"}, {"MAX_OUTSTANDING": "6"}),
@@ -35,6 +35,9 @@ PARAM_CASES = [
     # a narrowing whose output subnormal range would reach below the input's exponent 0
     ("nvdla_fp_narrow", {"EI": "6", "MI": "10", "EO": "5", "MO": "10"},
      {"EI": "6", "MI": "20", "EO": "5", "MO": "20"}),
+    # the LUT's FP16 path reads FP32 samples in the lower half of the lanes: an INT8-shaped CDP LUT has none
+    ("nvdla_lut", {"FP16": "1", "SDP": "0", "IN_W": "37", "CFG_W": "38", "LANES": "4"},
+     {"FP16": "1", "SDP": "0", "IN_W": "21", "CFG_W": "38", "LANES": "4"}),
 ]
 
 
