@@ -29,7 +29,6 @@ import dataclasses
 import functools
 import random
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cocotb
@@ -51,6 +50,7 @@ from tb.funcov import Covergroup
 from tb.lut_port import LutPortDriver, check_readback
 from tb.stimulus.cdp_core import (
     aimed_lut,
+    atom_order,
     input_convertor,
     narrow_lut,
     output_convertor,
@@ -159,15 +159,6 @@ class CdpDriver(LutPortDriver):
 
 
 # ------------------------------------------------------------------------------------------ stream order
-def atom_order(w: int, h: int, surfaces: int, chunk: int) -> Iterator[tuple[int, int, int]]:
-    """(line, surface, column) of every atom in the contract's order."""
-    for y in range(h):
-        for x0 in range(0, w, chunk):
-            for s in range(surfaces):
-                for x in range(x0, min(x0 + chunk, w)):
-                    yield y, s, x
-
-
 def pack_atom(lanes: NDArray[np.int8] | NDArray[np.int16]) -> int:
     """An atom's lanes (int8 or int16 elements) as the little-endian bus word."""
     return int.from_bytes(lanes.astype(lanes.dtype.newbyteorder("<")).tobytes(), "little")

@@ -23,8 +23,8 @@ from models.nvfloat import FP16, FP17, FP32
 from tb import outcome
 from tb.bfm.stream import StreamBus, StreamMonitor, StreamSink, StreamSource, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
+from tb.stimulus.cdp_core import atom_order
 from tb.stimulus.fp16_values import fp16_values, fp17_values
-from tb.test_cdp_core import atom_order
 
 Bits = NDArray[np.int64]
 

@@ -12,11 +12,11 @@ module nvdla_cdp_sqsum_fp #(
     parameter LANES = 4,    // FP16 lanes per atom
     parameter HALF  = 4     // widest half window (NORMALZ_LEN 3: 9 channels)
 ) (
-    input  wire                          clk,
+    input  wire                          clk,       // no reset: the registers are read only once enabled
     input  wire [1:0]                    en,        // stage enables of S2 and S3 (nvdla_pipe_ctrl)
     input  wire [HALF:2]                 pair_on,   // pair d (channels c-d and c+d) is inside the window (1 always)
-    input  wire [(LANES+2*HALF)*17-1:0]  ext,
-    output wire [LANES*32-1:0]           sum
+    input  wire [(LANES+2*HALF)*17-1:0]  ext,       // the window vector, FP17 lane e = channel e - HALF
+    output wire [LANES*32-1:0]           sum        // FP32 window sums, lane l at [32l+31:32l] (S3 register)
 );
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)

@@ -31,7 +31,7 @@ module nvdla_pp_top #(
     parameter SDP_LUT         = 1,    // 0: SDP without its LUT
     parameter INT16           = 0,    // 1: the configuration's precisions include INT16 (PDP, SDP, CDP compute it)
     parameter CDP_LUT_PAIRED  = 0,    // CDP's INT8 LUT index as nvdlav1's (paired channels) or, 0, nv_small's
-    parameter FP16            = 0     // 1: the configuration's precisions include FP16 (PDP, SDP compute it)
+    parameter FP16            = 0     // 1: the configuration's precisions include FP16 (PDP, SDP, CDP compute it)
 ) (
     input  wire        clk,
     input  wire        rst_n,
