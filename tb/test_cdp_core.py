@@ -337,7 +337,7 @@ def make_fp16_layer(rng: random.Random, geo: Geometry, index: int, lut_kind: str
     modes = [(0, 0), (1, 0), (0, 1), (1, 1)]
     sqsum_bypass, mul_bypass = modes[index % 4] if index < 12 else rng.choice(modes + [(0, 0)] * 2)
     local_size = 3 + 2 * (index % 4 if normalz is None else normalz)
-    nan_flush = rng.random() < 0.5
+    nan_flush = rng.random() < 0.3
     fields["CDP"].update({"D_LRN_CFG.NORMALZ_LEN": (local_size - 3) // 2,
                           "D_FUNC_BYPASS.SQSUM_BYPASS": sqsum_bypass, "D_FUNC_BYPASS.MUL_BYPASS": mul_bypass,
                           "D_NAN_FLUSH_TO_ZERO.NAN_TO_ZERO": int(nan_flush), **input_convertor(rng, 16),
@@ -346,7 +346,7 @@ def make_fp16_layer(rng: random.Random, geo: Geometry, index: int, lut_kind: str
                           "D_DATOUT_SHIFTER.DATOUT_SHIFTER": rng.getrandbits(6)})
     surfaces = -(-c // lanes)
     log2 = rng.uniform(-10, 10) if rng.random() < 0.85 else rng.choice([-16.0, 14.0])
-    specials = rng.choice([0.0, 0.0, 0.02, 0.1])
+    specials = rng.choice([0.0, 0.02, 0.1, 0.1])
     cube = fp16_values(rng, surfaces * lanes * h * w, log2, specials).reshape(surfaces * lanes, h, w)
     lut_in = fp16_lut_inputs(cube, c, local_size, bool(sqsum_bypass), nan_flush)
     kind = lut_kind or rng.choice(FP16_LUT_KINDS + ("random fp16",) * 2)
@@ -365,7 +365,9 @@ def coverage(geo: Geometry) -> Covergroup:
         "cube": ("C % atom != 0", "W % chunk != 0", "several surfaces", "several chunks"),
         "LUT": ("LUT uflow", "LUT oflow", "LUT le_hit", "LUT lo_hit", "LUT hybrid", "exponential LE",
                 "LUT program"),
-        "output": ("saturation",)})
+        "output": ("saturation",),
+        # FP16 layers: NaN flush, NaN outputs (D_NAN_OUTPUT_NUM), outputs of magnitude 65504
+        **({"FP16": ("FP16 NaN flush", "FP16 NaN output", "FP16 saturation")} if geo.fp16 else {})})
 
 
 def sample(cov: Covergroup, layer: Layer, res: CdpResult, geo: Geometry) -> None:
@@ -378,6 +380,9 @@ def sample(cov: Covergroup, layer: Layer, res: CdpResult, geo: Geometry) -> None
                 "saturation": res.out_saturation > 0, "exponential LE": cfg.lut.le_function == EXPONENT,
                 "LUT program": any(k in layer.label for k in programs())})
     cov.sample({f"LUT {k}": v > 0 for k, v in res.lut_counts.items()})
+    if cfg.precision == FP16:
+        cov.sample({"FP16 NaN flush": cfg.nan_to_zero, "FP16 NaN output": res.nan_output > 0,
+                    "FP16 saturation": res.out_saturation > 0})
 
 
 # ------------------------------------------------------------------------------------------ tests
