@@ -26,6 +26,21 @@ ATOMS = (8, 16, 32)             # NVDLA's memory atoms (MEMORY_ATOMIC_SIZE)
 PRECISIONS = ("INT8", "INT16", "FP16")
 THROUGHPUTS = (1, 2, 4, 8, 16)  # elements per cycle NVIDIA's spec files use
 CDP_INT8_LUT = ("narrow", "paired")
+# NVIDIA's PDP line buffer (NV_NVDLA_PDP_CORE_cal2d): 8 banks of accumulators, 14 bits per INT8 element
+# (BPE + 6; 28 bits per INT16/FP16 element, half as many an atom)
+PDP_BANKS = 8
+PDP_ACC_BITS = 14
+
+
+def pdp_rows_in_flight(kernel_height: int, stride_height: int) -> int:
+    """Output rows whose partial results PDP's line buffer holds at once (NVIDIA's buffer_lines_num)."""
+    return 1 if stride_height >= kernel_height else -(-kernel_height // stride_height)
+
+
+def pdp_row_groups(kernel_height: int, stride_height: int) -> int:
+    """Bank groups the line buffer is cut into for those rows (NVIDIA's 8 / bank_merge_num): 1, 2, 4, 8."""
+    rows = pdp_rows_in_flight(kernel_height, stride_height)
+    return 1 if rows == 1 else 2 if rows == 2 else 4 if rows <= 4 else 8
 
 
 class ConfigurationError(ConfigError):
@@ -70,12 +85,23 @@ class Configuration:
         return self.bus_bits // 8
 
     @property
-    def pdp_max_width(self) -> int:
-        return self.pdp_band_width(self.atom_bytes)
+    def pdp_bank_columns(self) -> int:
+        """Output columns one of the PDP line buffer's PDP_BANKS banks holds: NVIDIA's bank keeps one
+        PDP_ACC_BITS accumulator per element of an atom per column (an INT16/FP16 atom: half the elements at
+        twice the bits); 16 at every size NVIDIA builds (its cal2d: "16 elements in width in worst case")."""
+        return self.pdp_line_buffer_bytes * 8 // (PDP_BANKS * self.atom_bytes * PDP_ACC_BITS)
 
-    def pdp_band_width(self, atom_bytes: int) -> int:
-        """Output columns of one PDP band the line buffer holds: 16-bit sums of one atom per column."""
-        return self.pdp_line_buffer_bytes // (2 * atom_bytes)
+    @property
+    def pdp_max_width(self) -> int:
+        """The widest PDP band: one output row in flight, every bank its own (128 at NVIDIA's sizes)."""
+        return self.pdp_band_width(1, 1)
+
+    def pdp_band_width(self, kernel_height: int, stride_height: int) -> int:
+        """Output columns of one PDP band (a whole line without split) the line buffer holds for a kernel:
+        NVIDIA's cal2d keeps the ceil(K/S) output rows in flight (1 when S >= K) and gives each a group of
+        8, 4, 2 or 1 banks (1, 2, 3-4, 5-8 rows): 128, 64, 32 or 16 columns. A wider band hangs NVIDIA's
+        RTL or writes wrong data (docs/limitations.md P11)."""
+        return self.pdp_bank_columns * PDP_BANKS // pdp_row_groups(kernel_height, stride_height)
 
     def with_second_memory(self, present: bool) -> Configuration:
         """This configuration with or without the CV SRAM (a bench building the top at its own SEC_MEM)."""
@@ -164,9 +190,10 @@ def parse(path: Path) -> Configuration:
     if lut_kind not in CDP_INT8_LUT:
         raise _fail(path, "cdp_int8_lut", f"{lut_kind!r} is not one of {CDP_INT8_LUT}")
     lbuf = _int(path, raw, "pdp_line_buffer_bytes")
-    if lbuf < 2 * atom:
+    if lbuf * 8 < PDP_BANKS * atom * PDP_ACC_BITS:
         raise _fail(path, "pdp_line_buffer_bytes",
-                    f"{lbuf} holds no column of 16-bit sums of a {atom}-byte atom")
+                    f"{lbuf} holds no column in each of {PDP_BANKS} banks of {PDP_ACC_BITS}-bit accumulators "
+                    f"of a {atom}-byte atom")
     return Configuration(raw["name"], str(raw.get("desc", "")), str(raw.get("source", "")), raw["csb_map"],
                          atom, bus, second, bool(raw.get("bdma")), precisions, sdp, cdp, pdp, lbuf, lut_kind)
 
@@ -176,13 +203,14 @@ def names() -> list[str]:
 
 
 def load(name: str | None = None) -> Configuration:
-    """A named configuration (default: $CONFIG, else nv_small)."""
+    """A named configuration (default: $CONFIG, else nv_small). A name ending in .json is the path of a
+    configuration file kept elsewhere (a size NVIDIA builds that configs/ does not ship, say)."""
     return _load(name or os.environ.get("CONFIG") or DEFAULT)
 
 
 @cache
 def _load(name: str) -> Configuration:
-    path = CONFIG_DIR / f"{name}.json"
+    path = Path(name) if name.endswith(".json") else CONFIG_DIR / f"{name}.json"
     if not path.exists():
         raise ConfigurationError(f"no configuration {name!r}; known: {', '.join(names())}", {})
     return parse(path)

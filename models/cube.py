@@ -13,7 +13,7 @@ back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
@@ -21,7 +21,11 @@ from numpy.typing import ArrayLike, NDArray
 
 from models import configs
 
-ATOM_BYTES = configs.load().atom_bytes  # the run's configuration ($CONFIG); the units pass their own
+
+def run_atom_bytes() -> int:
+    """The memory atom of the run's configuration ($CONFIG), read when asked (not at import) so that a test
+    pinned to a configuration sees its own; the units pass their own."""
+    return configs.load().atom_bytes
 
 ADDRESS_MASK = 0xFFFFFFFF
 # element bytes -> numpy types of a lane (NVDLA stores two-byte elements little-endian)
@@ -44,13 +48,14 @@ class CubeLayout:
     width: int
     height: int
     channels: int
-    atom_bytes: int = ATOM_BYTES
+    atom_bytes: int = field(default_factory=run_atom_bytes)
     elem_bytes: int = 1
 
     @classmethod
-    def packed(cls, base: int, width: int, height: int, channels: int, atom_bytes: int = ATOM_BYTES,
+    def packed(cls, base: int, width: int, height: int, channels: int, atom_bytes: int | None = None,
                elem_bytes: int = 1) -> CubeLayout:
         """Lines and surfaces back to back (line stride = a line's bytes, surface stride = a surface's)."""
+        atom_bytes = atom_bytes or run_atom_bytes()
         line = width * atom_bytes * elem_bytes
         return cls(base, line, line * height, width, height, channels, atom_bytes, elem_bytes)
 

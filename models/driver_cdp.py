@@ -36,13 +36,13 @@ from dataclasses import dataclass
 from models import configs, registers
 from models.cdp import PRECISION_NAMES, WIDTHS, CdpConfig, cube_layouts
 from models.driver_common import (
-    ATOM_BYTES,
     RegWrite,
     Surface,
     check_fits,
     check_placement,
     lut_unit_writes,
     program_fields,
+    run_atom_bytes,
 )
 from models.errors import ConfigError
 from models.lut import LutConfig
@@ -181,7 +181,7 @@ def cdp_layer(width: int, height: int, channels: int, *, local_size: int = 5, sq
                      src, dst, perf, PRECISIONS[precision], nan_to_zero)
     for unit, unit_fields in fields.items():
         check_fits(unit, unit_fields)
-    cfg = CdpConfig.from_fields(fields, ATOM_BYTES, (lut_cfg.le, lut_cfg.lo), configs.load().precisions,
+    cfg = CdpConfig.from_fields(fields, run_atom_bytes(), (lut_cfg.le, lut_cfg.lo), configs.load().precisions,
                                 configs.load().cdp_int8_lut)
     _check_placement(cfg)
     order = _CDP_ORDER + (("D_NAN_FLUSH_TO_ZERO",) if precision == "FP16" else ())

@@ -6,17 +6,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from models import cube, registers
-from models.cube import CubeLayout
+from models import registers
+from models.cube import CubeLayout, run_atom_bytes  # the drivers program the run's configuration
 from models.errors import ConfigError
 from models.lut import LutConfig
 from models.lut_regs import lut_writes
 from models.regfile import RegWrite
 
-__all__ = ["ADDRESS_SPACE", "ATOM_BYTES", "RAM_TYPE_MC", "RegWrite", "Surface", "check_fits",
+__all__ = ["ADDRESS_SPACE", "run_atom_bytes", "RAM_TYPE_MC", "RegWrite", "Surface", "check_fits",
            "check_placement", "lut_unit_writes", "program_fields"]
 
-ATOM_BYTES = cube.ATOM_BYTES  # the drivers program the configuration of the run ($CONFIG)
 ADDRESS_SPACE = 1 << 32
 RAM_TYPE_MC = 1          # D_*_RAM_CFG: external memory (the traces' value)
 
@@ -32,7 +31,7 @@ class Surface:
 
     def layout(self, width: int, height: int, channels: int, elem_bytes: int = 1) -> CubeLayout:
         return CubeLayout(self.base, self.line_stride, self.surface_stride, width, height, channels,
-                          ATOM_BYTES, elem_bytes)
+                          run_atom_bytes(), elem_bytes)
 
 
 def check_fits(unit: str, fields: Mapping[str, int]) -> None:

@@ -31,7 +31,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from models import configs, registers
-from models.driver_common import ATOM_BYTES, RegWrite, Surface, check_fits, check_placement
+from models.driver_common import RegWrite, Surface, check_fits, check_placement, run_atom_bytes
 from models.errors import ConfigError
 from models.nvfloat import fp17_of
 from models.pdp import (
@@ -267,10 +267,11 @@ def pdp_layer(width: int, height: int, channels: int, *, method: str | int = "av
     kernel = (width, height), stride = (x, y), pads = (left, right, top, bottom), all in elements;
     src=None means on-the-fly input from SDP (no PDP_RDMA writes). `split` gives the split-width bands, or
     an int to have `plan_split` cut the output into bands of at most that width. `max_out_width` is the
-    line-buffer limit of the RTL core (its MAX_W); by default the 7 KB buffer of the model.
+    line-buffer limit of the RTL core (its MAX_W; by default NVDLA's widest band); NVDLA's own limit for the
+    kernel (models/pdp.py max_band_width) is checked whatever it is.
     """
     _check_description(width, height, channels, kernel, stride, pads, pad_value, group, precision)
-    limit = max_band_width(ATOM_BYTES) if max_out_width is None else max_out_width
+    limit = max_band_width() if max_out_width is None else max_out_width
     m = _method(method)
     if isinstance(split, int):
         out_w = _pooled(width, kernel[0], stride[0], pads[0], pads[1])
@@ -282,7 +283,7 @@ def pdp_layer(width: int, height: int, channels: int, *, method: str | int = "av
     fields = _fields(width, height, channels, m, kernel, stride, pads, pad_value, src, dst, split, precision)
     for unit, unit_fields in fields.items():
         check_fits(unit, unit_fields)
-    cfg = PdpConfig.from_fields(fields, ATOM_BYTES, configs.load().precisions)
+    cfg = PdpConfig.from_fields(fields, run_atom_bytes(), configs.load().precisions)
     check_memory_layout(cfg)
     _check_rtl_limit(cfg, limit)
     _check_placement(cfg)
@@ -298,7 +299,7 @@ def with_raw_fields(prog: PdpProgram, pdp_fields: Mapping[str, int]) -> PdpProgr
         raise ConfigError("PDP driver: only pad values and reciprocals may be set raw", dict(pdp_fields))
     fields = {"PDP": {**prog.fields["PDP"], **pdp_fields}, "PDP_RDMA": dict(prog.fields["PDP_RDMA"])}
     check_fits("PDP", fields["PDP"])
-    cfg = PdpConfig.from_fields(fields, ATOM_BYTES, configs.load().precisions)
+    cfg = PdpConfig.from_fields(fields, run_atom_bytes(), configs.load().precisions)
     return PdpProgram(prog.group, fields, cfg, tuple(_ordered_writes(fields, prog.group, cfg.flying)))
 
 
@@ -351,7 +352,7 @@ def plan_split(width: int, height: int, channels: int, *, method: int, kernel: t
                              precision)
             for unit, unit_fields in fields.items():
                 check_fits(unit, unit_fields)
-            PdpConfig.from_fields(fields, ATOM_BYTES, configs.load().precisions)
+            PdpConfig.from_fields(fields, run_atom_bytes(), configs.load().precisions)
         except ConfigError as err:
             last_error = err
             continue

@@ -49,13 +49,13 @@ import numpy as np
 from models import configs, registers
 from models.cube import CubeLayout
 from models.driver_common import (
-    ATOM_BYTES,
     RegWrite,
     Surface,
     check_fits,
     check_placement,
     lut_unit_writes,
     program_fields,
+    run_atom_bytes,
 )
 from models.errors import ConfigError
 from models.lut import LutConfig
@@ -463,7 +463,7 @@ def sdp_layer(width: int, height: int, channels: int, *, bs: XBlock = BYPASSED_X
     fields = _fields(width, height, channels, parts, lut_cfg, src, dst)
     for unit, unit_fields in fields.items():
         check_fits(unit, unit_fields)
-    cfg = SdpConfig.from_fields(fields, ATOM_BYTES, precisions)
+    cfg = SdpConfig.from_fields(fields, run_atom_bytes(), precisions)
     found = advisories(cfg)
     if found:
         raise ConfigError(found[0], {"advisory": "the model tolerates it (NVIDIA's traces break it); the "

@@ -308,11 +308,12 @@ def advisories(cfg: PdpConfig) -> list[str]:
     return found
 
 
-def max_band_width(atom_bytes: int | None = None) -> int:
-    """Largest output width of one band the line buffer of the run's configuration holds (16-bit sums, one
-    atom per output; nv_small: 7 KB, 448 columns)."""
-    cfg = configs.load()
-    return cfg.pdp_band_width(atom_bytes or cfg.atom_bytes)
+def max_band_width(kernel_height: int = 1, stride_height: int = 1) -> int:
+    """Largest output width of one band (a whole line without split) the line buffer of the run's
+    configuration holds for this kernel height and vertical stride, as NVIDIA's RTL cuts it
+    (models/configs.py pdp_band_width: 128, 64, 32 or 16 columns for 1, 2, 3-4, 5-8 output rows in flight;
+    the defaults: one row, the widest band)."""
+    return configs.load().pdp_band_width(kernel_height, stride_height)
 
 
 def validate(cfg: PdpConfig) -> None:
@@ -346,11 +347,12 @@ def validate(cfg: PdpConfig) -> None:
                           {"CUBE_OUT_CHANNEL": cfg.out_channels, "CUBE_IN_CHANNEL": cfg.channels})
     if cfg.flying and cfg.split_num != 0:
         raise ConfigError("PDP: on-the-fly mode needs SPLIT_NUM=0", {"SPLIT_NUM": cfg.split_num})
-    limit = max_band_width(cfg.atom_bytes)
+    limit = max_band_width(cfg.kernel_height, cfg.stride_height)
     if cfg.split_num == 0:
         if cfg.out_width > limit:
             raise ConfigError("PDP: output width must be less than the maximum flying width",
-                              {"out_width": cfg.out_width, "max": limit})
+                              {"out_width": cfg.out_width, "max": limit, "kernel_h": cfg.kernel_height,
+                               "stride_y": cfg.stride_height})
         return
     _validate_split(cfg, limit)
 
@@ -367,7 +369,8 @@ def _validate_split(cfg: PdpConfig, limit: int) -> None:
     for name, value in outs.items():
         if value > limit:
             raise ConfigError("PDP: first/mid/last_out_width should be less than maximum flying width",
-                              {name: value, "max": limit})
+                              {name: value, "max": limit, "kernel_h": cfg.kernel_height,
+                               "stride_y": cfg.stride_height})
     total_out = first_out + last_out + mid_out * (n - 2)
     if total_out != cfg.out_width:
         raise ConfigError("PDP split: first_out + last_out + mid_out*(split_num-2) == CUBE_OUT_WIDTH",

@@ -14,9 +14,13 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    from models.configs import Configuration
 
 
 class TraceError(ValueError):
@@ -131,15 +135,43 @@ def trace_roots(config: str | None = None) -> list[Path]:
     """The trees the default replay searches: $NVDLA_TRACES if set, else the in-repo traces of the run's
     configuration ($CONFIG): the nv_small family for nv_small, traces/<name>/ for the others, and
     traces/<name>_ref/ (programs generated here and run on NVIDIA's RTL of that configuration, which stored
-    the goldens: nv_full_ref's INT16 programs) where there is one. `config`: that configuration's instead."""
+    the goldens: nv_full_ref's INT16 programs) where there is one. `config`: that configuration's instead.
+    A configuration without traces of its own (nv_medium_1024_full, one given by path) searches those of its
+    kin (kindred_configurations): NVIDIA's traces of one size run unchanged on another."""
     from models import configs
 
     override = os.environ.get("NVDLA_TRACES", "")
     if override and config is None:
         return [Path(override)]
-    name = configs.load(config).name
+    cfg = configs.load(config)
+    own = _own_roots(cfg.name)
+    if any(find_traces(root) for root in own):
+        return own
+    return sorted({root for kin in kindred_configurations(cfg) for root in _own_roots(kin)})
+
+
+def _own_roots(name: str) -> list[Path]:
+    from models import configs
+
     patterns = {DEFAULT_FAMILY if name == configs.DEFAULT else name, f"{name}_ref"}
     return sorted({p for pattern in patterns for p in REPO_TRACES.glob(pattern) if p.is_dir()})
+
+
+def kindred_configurations(cfg: Configuration) -> list[str]:
+    """The named configurations whose NVDLA traces run unchanged on `cfg`: the same memory atom (a trace's
+    memory image and strides are laid out in it) and the same CSB map (its register addresses). Throughputs
+    and the PDP line buffer change only timing and limits; a trace needing a unit, memory or precision `cfg`
+    lacks is a SKIP naming it (models/replay.py capabilities)."""
+    from models import configs
+
+    return [name for name in configs.names() if name != cfg.name
+            and (other := configs.load(name)).atom_bytes == cfg.atom_bytes and other.csb_map == cfg.csb_map]
+
+
+def is_reference_program(folder: Path) -> bool:
+    """A program written here and run on NVIDIA's RTL (under traces/<name>_ref/), not one of NVIDIA's own
+    traces: the benchmarks time NVIDIA's traces and their own layers, not the thousand reference programs."""
+    return any(parent.name.endswith("_ref") for parent in folder.parents)
 
 
 def default_trace_folders(config: str | None = None) -> list[Path]:

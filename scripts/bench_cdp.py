@@ -47,9 +47,9 @@ from models import configs, lut_program  # noqa: E402
 from models.cdp import cdp_compute, input_convert  # noqa: E402
 from models.driver_cdp import Convertor, Surface, cdp_layer  # noqa: E402
 from models.regfile import RegWrite  # noqa: E402
-from models.replay import MemWrite, Step, WaitInterrupt  # noqa: E402
-from models.trace import default_trace_folders  # noqa: E402
-from scripts.bench_pdp import table  # noqa: E402
+from models.replay import MemWrite, Step, WaitInterrupt, unit_precision  # noqa: E402
+from models.trace import default_trace_folders, is_reference_program  # noqa: E402
+from scripts.bench_pdp import cube_data, table  # noqa: E402
 from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from tb import outcome  # noqa: E402
 from tb.bench_target import (  # noqa: E402
@@ -64,7 +64,7 @@ from tb.bench_target import (  # noqa: E402
     trace_case,
 )
 from tb.common import make_rng  # noqa: E402
-from tb.trace_rtl import units_needed  # noqa: E402
+from tb.trace_rtl import rtl_capabilities, units_needed  # noqa: E402
 
 SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000
@@ -79,33 +79,46 @@ class CubeLayer:
     height: int
     channels: int
     local_size: int = 5
+    precision: str = "INT8"
 
 
-CUBE_LAYERS = (CubeLayer("cube8x8x64_lrn5", 8, 8, 64), CubeLayer("cube64x64x64_lrn5", 64, 64, 64))
+# the 64x64x64 layer again at each other precision the configuration has (half the elements an atom)
+CUBE_LAYERS = (CubeLayer("cube8x8x64_lrn5", 8, 8, 64), CubeLayer("cube64x64x64_lrn5", 64, 64, 64),
+               *(CubeLayer(f"cube64x64x64_lrn5_{p.lower()}", 64, 64, 64, precision=p)
+                 for p in configs.load().precisions if p != "INT8"))
 
 
-def out_shift(products: np.ndarray) -> int:
-    """DATOUT_SHIFTER that brings the largest |LUT * x| product to the int8 range (few saturate)."""
+def out_shift(products: np.ndarray, bits: int = 8) -> int:
+    """DATOUT_SHIFTER that brings the largest |LUT * x| product to the output's range (few saturate)."""
     peak = int(np.max(np.abs(products))) if products.size else 1
-    return max(0, peak.bit_length() - 7)
+    return max(0, peak.bit_length() - (bits - 1))
 
 
-def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step]:
-    """The layer as replay steps: a random packed input, the driver's program (LUT included), the wait."""
+def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step] | str:
+    """The layer as replay steps: a random packed input, the driver's program (LUT included), the wait; or
+    why the RTL cannot run it (a precision its CDP lacks)."""
     w, h, c = layer.width, layer.height, layer.channels
-    line = w * ATOM_BYTES
+    line = w * ATOM_BYTES   # a line is `width` atoms at every precision
     src, dst = Surface(SRC_BASE, line, line * h), Surface(DST_BASE, line, line * h)
-    data = data_rng.integers(0, 256, size=w * h * c, dtype=np.uint8)   # packed: every byte is an element
+    data = cube_data(w * h * c, layer.precision, data_rng)   # drawn even when skipped: a seed keeps its data
+    if layer.precision != "INT8" and unit_precision(layer.precision, "CDP") not in rtl_capabilities(
+            configs.load()):
+        return f"SKIP: needs {layer.precision} CDP, not in the RTL"
     lut = lut_program.lrn(le_mode="exponent")
-    # the input as int8 codes (identity input convertor); the output convertor scaled to the products
-    probe = cdp_layer(w, h, c, local_size=layer.local_size, lut=lut, src=src, dst=dst)
-    atoms = data.view(np.int8).reshape(c // ATOM_BYTES, h, w, ATOM_BYTES)
-    cube = atoms.transpose(0, 3, 1, 2).reshape(c, h, w)
-    x9 = input_convert(cube, probe.config)
-    looked = cdp_compute(cube, probe.config).lut
-    assert looked is not None
-    prog = cdp_layer(w, h, c, local_size=layer.local_size, lut=lut, src=src, dst=dst,
-                     datout=Convertor(0, 1, out_shift(looked.output * x9)))
+    kw: dict[str, Any] = {"local_size": layer.local_size, "lut": lut, "src": src, "dst": dst,
+                          "precision": layer.precision}
+    if layer.precision != "FP16":   # FP16 uses no convertor
+        # the input as codes (identity input convertor); the output convertor scaled to the products
+        probe = cdp_layer(w, h, c, **kw)
+        int16 = layer.precision == "INT16"
+        lanes = ATOM_BYTES // 2 if int16 else ATOM_BYTES
+        atoms = data.view("<i2" if int16 else np.int8).reshape(c // lanes, h, w, lanes)
+        cube = atoms.transpose(0, 3, 1, 2).reshape(c, h, w)
+        x9 = input_convert(cube, probe.config)
+        looked = cdp_compute(cube, probe.config).lut
+        assert looked is not None
+        kw["datout"] = Convertor(0, 1, out_shift(looked.output * x9, 16 if int16 else 8))
+    prog = cdp_layer(w, h, c, **kw)
     steps: list[Step] = [MemWrite(0, SRC_BASE, data)]
     steps += [RegWrite(unit, reg, value) for unit, reg, value in prog.writes]
     steps.append(WaitInterrupt("CDP", 0, layer.name))
@@ -113,7 +126,8 @@ def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step]:
 
 
 def cdp_traces() -> list[Path]:
-    return [f for f in default_trace_folders() if units_needed(f) == {"CDP"}]
+    """NVIDIA's CDP-only traces of the configuration (not the reference programs kept with nv_full)."""
+    return [f for f in default_trace_folders() if units_needed(f) == {"CDP"} and not is_reference_program(f)]
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -140,11 +154,15 @@ async def cdp_benchmark(dut: Any) -> None:
     for folder in cdp_traces():
         cases.append((folder.name, trace_case(folder)))
     cases += [(layer.name, cube_steps(layer, data_rng)) for layer in CUBE_LAYERS]
+    layers = {layer.name: layer for layer in CUBE_LAYERS}
     rows: list[Row] = []
     out = Path(os.environ.get("BENCH_OUT", "bench_cdp.json"))
     for name, steps in cases:
         await target.start_case()
         row = case_row(name, steps) if isinstance(steps, str) else await target.run_steps(name, steps)
+        if name in layers and not isinstance(steps, str):
+            layer = layers[name]
+            row.elements, row.precision = layer.width * layer.height * layer.channels, layer.precision
         if row.ok:
             row.message = await check_stats(target)
             row.ok = not row.message

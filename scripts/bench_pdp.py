@@ -48,7 +48,7 @@ from models.driver_pdp import recip_kernel  # noqa: E402
 from models.pdp import AVERAGE, MAX, PdpConfig, check_memory_layout  # noqa: E402
 from models.regfile import RegWrite  # noqa: E402
 from models.replay import MemWrite, Step, WaitInterrupt  # noqa: E402
-from models.trace import default_trace_folders  # noqa: E402
+from models.trace import default_trace_folders, is_reference_program  # noqa: E402
 from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from tb import outcome  # noqa: E402
 from tb.bench_target import (  # noqa: E402
@@ -76,12 +76,19 @@ class CubeLayer:
     stride: int
     pad: int         # on every side
     size: int = 64   # width = height = channels
+    precision: str = "INT8"
 
 
-CUBE_LAYERS = (
+INT8_LAYERS = (
     CubeLayer("cube64_max_2x2s2", MAX, 2, 2, 0),
     CubeLayer("cube64_ave_3x3s1_pad1", AVERAGE, 3, 1, 1),
 )
+# the same layers at each other precision the configuration has (INT16, FP16: half the elements an atom)
+CUBE_LAYERS = INT8_LAYERS + tuple(
+    CubeLayer(f"{layer.name}_{precision.lower()}", layer.method, layer.kernel, layer.stride, layer.pad,
+              layer.size, precision)
+    for precision in configs.load().precisions if precision != "INT8" for layer in INT8_LAYERS)
+INPUT_DATA = {"INT8": 0, "INT16": 1, "FP16": 2}   # D_DATA_FORMAT.INPUT_DATA
 SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000
 
@@ -90,8 +97,9 @@ def cube_fields(layer: CubeLayer) -> dict[str, dict[str, int]]:
     """Register fields of a packed (line- and surface-packed) cube layer, no split."""
     n, k, s, p = layer.size, layer.kernel, layer.stride, layer.pad
     out = (n + 2 * p - k) // s + 1
-    line_in, line_out = n * ATOM_BYTES, out * ATOM_BYTES
-    shared = {"D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH": n - 1, "D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT": n - 1,
+    line_in, line_out = n * ATOM_BYTES, out * ATOM_BYTES   # a line is `width` atoms at every precision
+    shared = {"D_DATA_FORMAT.INPUT_DATA": INPUT_DATA[layer.precision],
+              "D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH": n - 1, "D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT": n - 1,
               "D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL": n - 1,
               "D_POOLING_KERNEL_CFG.KERNEL_WIDTH": k - 1, "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH": s - 1,
               "D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST": n - 1}
@@ -117,10 +125,10 @@ def cube_fields(layer: CubeLayer) -> dict[str, dict[str, int]]:
 def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step]:
     """The layer as replay steps: load a random input, program both units, enable, wait for the interrupt."""
     fields = cube_fields(layer)
-    cfg = PdpConfig.from_fields(fields)   # a broken layer definition fails here, naming the rule
+    cfg = PdpConfig.from_fields(fields, ATOM_BYTES, configs.load().precisions)  # a broken layer fails here
     check_memory_layout(cfg)
     n = layer.size
-    data = data_rng.integers(0, 256, size=n * n * n, dtype=np.uint8)  # packed: every byte is an element
+    data = cube_data(n * n * n, layer.precision, data_rng)
     steps: list[Step] = [MemWrite(0, SRC_BASE, data)]
     for unit in ("PDP_RDMA", "PDP"):
         regs = regmap.encode_fields(unit, fields[unit])
@@ -130,8 +138,20 @@ def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step]:
     return steps
 
 
+def cube_data(elements: int, precision: str, rng: np.random.Generator) -> np.ndarray:
+    """A packed cube's bytes (every byte, or pair of bytes, is an element): random INT8/INT16 codes; FP16 as
+    finite values of mixed magnitude and sign (NaN and infinity are the random benches' business)."""
+    if precision == "INT8":
+        return rng.integers(0, 256, size=elements, dtype=np.uint8)
+    if precision == "INT16":
+        return rng.integers(-(1 << 15), 1 << 15, size=elements).astype("<i2").view(np.uint8)
+    values = rng.standard_normal(elements) * np.exp2(rng.integers(-8, 9, elements))
+    return values.astype("<f2").view(np.uint8)
+
+
 def pdp_traces() -> list[Path]:
-    return [f for f in default_trace_folders() if units_needed(f) == {"PDP"}]
+    """NVIDIA's PDP-only traces of the configuration (not the reference programs kept with nv_full)."""
+    return [f for f in default_trace_folders() if units_needed(f) == {"PDP"} and not is_reference_program(f)]
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -147,11 +167,14 @@ async def pdp_benchmark(dut: Any) -> None:
     for folder in pdp_traces():
         cases.append((folder.name, trace_case(folder)))
     cases += [(layer.name, cube_steps(layer, data_rng)) for layer in CUBE_LAYERS]
+    layers = {layer.name: layer for layer in CUBE_LAYERS}
     rows: list[Row] = []
     out = Path(os.environ.get("BENCH_OUT", "bench_pdp.json"))
     for name, steps in cases:
         await target.start_case()
         row = case_row(name, steps) if isinstance(steps, str) else await target.run_steps(name, steps)
+        if name in layers:
+            row.elements, row.precision = layers[name].size ** 3, layers[name].precision
         dut._log.info("%s: %d cycles, %s %s", name, row.cycles, "ok" if row.ok else "FAIL", row.message)
         rows.append(row)
         out.write_text(json.dumps([asdict(r) for r in rows]))

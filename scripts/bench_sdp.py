@@ -86,7 +86,8 @@ from models.replay import (  # noqa: E402
 from models.sdp import SdpResult, run_sdp  # noqa: E402
 from models.sdp_datapath import ALU_EQL, ALU_SUM  # noqa: E402
 from models.subsystem import RunRecord  # noqa: E402
-from models.trace import default_trace_folders  # noqa: E402
+from models.trace import default_trace_folders, is_reference_program  # noqa: E402
+from scripts.bench_pdp import cube_data  # noqa: E402
 from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from tb import outcome  # noqa: E402
 from tb.bench_target import (  # noqa: E402
@@ -131,6 +132,8 @@ class Synthetic:
     prog: SdpProgram
     expected: SdpResult
     dst_bytes: NDArray[np.uint8] | None    # the output cube as run_sdp wrote it (None: nothing written)
+    elements: int = 0
+    precision: str = "INT8"
 
 
 def packed(width: int, height: int, elem_bytes: int, base: int) -> Surface:
@@ -192,14 +195,16 @@ Maker = Callable[[int, int, int, np.random.Generator], tuple[dict[str, Any], dic
 
 
 def synthetic(name: str, dims: tuple[int, int, int], make: Maker | None,
-              rng: np.random.Generator) -> Synthetic:
-    """Random packed int8 input, the driver's program for the layer, its replay steps and run_sdp's result
-    on a memory holding the same bytes (EQL when make is None)."""
+              rng: np.random.Generator, precision: str = "INT8") -> Synthetic:
+    """Random packed input (INT8, INT16 or FP16, in and out), the driver's program for the layer, its replay
+    steps and run_sdp's result on a memory holding the same bytes (EQL when make is None)."""
     w, h, c = dims
-    data = rng.integers(0, 256, size=w * h * c, dtype=np.uint8)   # packed: every byte is an element
+    elem = 1 if precision == "INT8" else 2
+    data = cube_data(w * h * c, precision, rng)   # packed: every element in turn
     kw, blobs = layer_eql(w, h, c, rng, data) if make is None else make(w, h, c, rng)
-    kw.setdefault("dst", packed(w, h, 1, DST_BASE))
-    prog = sdp_layer(w, h, c, src=packed(w, h, 1, SRC_BASE), **kw)
+    kw.setdefault("dst", packed(w, h, elem, DST_BASE))
+    prog = sdp_layer(w, h, c, src=packed(w, h, elem, SRC_BASE), in_precision=precision,
+                     out_precision=precision, **kw)
     mem = Memory()
     steps: list[Step] = []
     for base, blob in {SRC_BASE: data, **blobs}.items():
@@ -208,8 +213,8 @@ def synthetic(name: str, dims: tuple[int, int, int], make: Maker | None,
     steps += [RegWrite(unit, reg, value) for unit, reg, value in prog.writes]
     steps.append(WaitInterrupt("SDP", prog.group, name))
     expected = run_sdp(prog.config, mem, lut_tables=prog.lut_tables)
-    dst = None if kw["dst"] is None else mem.read(DST_BASE, w * h * c)
-    return Synthetic(steps, prog, expected, dst)
+    dst = None if kw["dst"] is None else mem.read(DST_BASE, w * h * c * elem)
+    return Synthetic(steps, prog, expected, dst, w * h * c, precision)
 
 
 CUBE64 = (64, 64, 64)
@@ -220,6 +225,8 @@ SYNTHETIC: tuple[tuple[str, tuple[int, int, int], Maker | None], ...] = (
     ("cube64_eql", CUBE64, None),
     ("cube8_ew_lut", (8, 8, 64), layer_ew_lut),
 )
+# the pass-through at each other precision the configuration has (half the elements an atom)
+WIDE = tuple(p for p in configs.load().precisions if p != "INT8")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -229,6 +236,8 @@ def sdp_traces() -> list[tuple[Path, set[str]]]:
     """Every trace whose datapath is SDP (alone, or feeding PDP on the fly), with what it needs."""
     found = []
     for folder in default_trace_folders():
+        if is_reference_program(folder):
+            continue
         needed = units_needed(folder)
         others = needed & {"CDP", "PDP"}
         if "SDP" in needed and (not others or (others == {"PDP"} and SDP_TO_PDP in needed)):
@@ -307,6 +316,8 @@ async def run_case(dut: Any, target: BenchTarget, name: str, case: list[Step] | 
         return SdpRow(name, ok=skipped, message=case, skipped=skipped)
     steps = with_interrupt_masks(case.steps if isinstance(case, Synthetic) else case)
     row = SdpRow(**asdict(await target.run_steps(name, steps)))
+    if isinstance(case, Synthetic):
+        row.elements, row.precision = case.elements, case.precision
     if row.ok:
         row.message = await check_stats(target)
     if row.ok and not row.message and isinstance(case, Synthetic):
@@ -336,6 +347,9 @@ def cases(data_rng: np.random.Generator) -> list[tuple[str, list[Step] | Synthet
         missing = synthetic_missing(name)
         built.append((name, f"SKIP: needs SDP {missing}, which {configs.load().name} lacks" if missing
                       else synthetic(name, dims, make, data_rng)))
+    for precision in WIDE:
+        name = f"cube64_pass_{precision.lower()}"
+        built.append((name, synthetic(name, CUBE64, layer_pass, data_rng, precision)))
     found += [(name, layer) for name, layer in built if selected(name)]
     return found
 

@@ -21,7 +21,14 @@ def markdown() -> str:
            "One JSON file per configuration under `configs/` sizes the subsystem; `models/configs.py` "
            "checks it (a value that makes no sense fails naming the parameter) and gives the top level its "
            "parameters, the model its atom and memories, the replay its CSB map. Pick one with "
-           f"`CONFIG=<name>` on any `make` target; the default is `{configs.DEFAULT}`.", "",
+           f"`CONFIG=<name>` on any `make` target; the default is `{configs.DEFAULT}`. A configuration kept "
+           "elsewhere (a size NVIDIA builds that is not listed here) is `CONFIG=<path>.json`: its `name` "
+           "must be the file's name.", "",
+           "NVIDIA's traces of a configuration run on it unchanged (`traces/<name>/`); one without traces of "
+           "its own replays those of the listed configurations with its memory atom and CSB map "
+           "(`models/trace.py` `kindred_configurations`: nv_medium_1024_full replays nv_large's nine, on the "
+           "model and, in every regression, on its RTL in bench `nv_medium_1024_full_traces`), a trace "
+           "needing what it lacks being a SKIP that names it.", "",
            "| configuration | atom (bytes) | bus (bits) | second memory (bits) | BDMA | CSB map | "
            "SDP BS/BN/EW per cycle | SDP LUT, EW | CDP, PDP per cycle | PDP line buffer | precisions | "
            "top parameters |",

@@ -103,6 +103,9 @@ def records(unit: str, rows: list[Any], args: argparse.Namespace) -> list[dict[s
             "check": "ok" if r.ok and not skipped else (r.message or "failed"),
             "memory": memory_note(args),
         }
+        if getattr(r, "elements", 0):
+            rec.update(precision=r.precision, elements=r.elements,
+                       cycles_per_element=round(r.cycles / r.elements, 5))
         if r.cpp_program:
             rec.update(cpp_cycles=r.cpp_cycles, cpp_cycles_per_s=round(r.cpp_cycles_per_s),
                        cpp_check=r.cpp_check)
@@ -139,9 +142,24 @@ def reference_lines(rows: list[Any], args: argparse.Namespace) -> list[str]:
     return lines
 
 
+def element_lines(rows: list[Any]) -> list[str]:
+    """Cycles per input element of the synthetic layers, by precision (an atom carries half as many INT16 or
+    FP16 elements as INT8 ones, so at the bus bound their cycles per element double)."""
+    from tb.bench_target import ATOM_BYTES
+
+    lines = []
+    for r in rows:
+        if getattr(r, "elements", 0) and r.cycles:
+            lanes = ATOM_BYTES if r.precision == "INT8" else ATOM_BYTES // 2
+            lines.append(f"{r.name}: {r.cycles / r.elements:.4f} cycles per element ({r.precision}, "
+                         f"{r.elements} elements; {lanes} elements an atom: {1 / lanes:.4f} at one atom a "
+                         f"cycle)")
+    return lines
+
+
 def finish(unit: str, rows: list[Any], results: list[Any], args: argparse.Namespace) -> int:
-    """Print the C++ and reference comparisons, write the records, return the exit code."""
-    for line in cpp_lines(rows) + reference_lines(rows, args):
+    """Print the per-element, C++ and reference comparisons, write the records, return the exit code."""
+    for line in element_lines(rows) + cpp_lines(rows) + reference_lines(rows, args):
         print(line)
     if args.json:
         Path(args.json).write_text(json.dumps(records(unit, rows, args), indent=1))

@@ -79,6 +79,8 @@ class Row:
     cpp_check: str = ""
     checks: int = 0           # output checks made (CRCs, layers scored against the model)
     skipped: bool = False     # a trace not run: it needs what the model or the RTL lacks (not a failure)
+    elements: int = 0         # input elements of a synthetic layer (0: a trace, not counted)
+    precision: str = "INT8"   # of a synthetic layer's data
 
 
 def trace_case(folder: Path) -> list[Step] | str:

@@ -7,11 +7,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from models.driver_common import ATOM_BYTES
+from models.driver_common import run_atom_bytes
 from models.pdp import AVERAGE, MAX, MIN, PdpConfig
 from tb.funcov import Covergroup
 
-ATOM = ATOM_BYTES
+ATOM = run_atom_bytes()
 METHODS = {AVERAGE: "average", MAX: "max", MIN: "min"}
 AIM = 0.7          # how often a missing bin decides a generated value (the rest stays uniform)
 

@@ -21,6 +21,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--seed", type=int, default=None, help="seed for the cocotb benches (reproduces a run)")
 
 
+@pytest.fixture(autouse=True)
+def pinned_configuration(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test marked `configuration(name)` runs at that configuration ($CONFIG, which models.configs.load()
+    and the drivers read when called) whatever `make test CONFIG=...` the run is at: its expected sizes
+    (atoms, line buffer columns, strides) are that configuration's."""
+    marker = request.node.get_closest_marker("configuration")
+    if marker is not None:
+        monkeypatch.setenv("CONFIG", str(marker.args[0]))
+
+
 @pytest.fixture
 def seed(request: pytest.FixtureRequest) -> int | None:
     return request.config.getoption("--seed")
@@ -49,13 +59,16 @@ BAD_TRACES = {
 
 
 @pytest.fixture
-def trace_batch(tmp_path: Path) -> Callable[[str], tuple[Path, str, tuple[str, ...]]]:
+def trace_batch(tmp_path: Path,
+                monkeypatch: pytest.MonkeyPatch) -> Callable[[str], tuple[Path, str, tuple[str, ...]]]:
     """make(kind) -> (a folder with copies of GOOD_TRACES and one bad trace of that kind (BAD_TRACES),
     the bad trace's name, the good traces' names)."""
     from models import configs
     from models.trace import default_trace_folders
 
-    # the default configuration's traces (GOOD_TRACES are nv_small's) whatever $CONFIG the run is at
+    # the default configuration's traces (GOOD_TRACES are nv_small's), replayed at it, whatever $CONFIG the
+    # run is at (the copies' folder is not named after a configuration)
+    monkeypatch.setenv("CONFIG", configs.DEFAULT)
     real = {f.name: f for f in default_trace_folders(configs.DEFAULT)}
 
     def make(kind: str) -> tuple[Path, str, tuple[str, ...]]:

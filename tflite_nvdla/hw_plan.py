@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models.cube import CubeLayout
-from models.driver_common import ATOM_BYTES, Surface
+from models.driver_common import Surface, run_atom_bytes
 from models.regfile import RegWrite
 from models.replay import MemWrite, Target, WaitInterrupt
 
@@ -50,7 +50,7 @@ def from_cube(cube: NDArray[np.integer], shape: Sequence[int]) -> NDArray[np.int
 
 def packed(base: int, dims: tuple[int, int, int]) -> CubeLayout:
     c, h, w = dims
-    layout = CubeLayout.packed(base, w, h, c, ATOM_BYTES)
+    layout = CubeLayout.packed(base, w, h, c, run_atom_bytes())
     if layout.extent()[1] - base > REGION_BYTES:
         raise ShapeError(f"cube {c}x{h}x{w} needs more than the {REGION_BYTES >> 20} MB a tensor gets here")
     return layout

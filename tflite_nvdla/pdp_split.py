@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models.cube import CubeLayout
-from models.driver_common import ATOM_BYTES, Surface
+from models.driver_common import Surface, run_atom_bytes
 from models.driver_pdp import PdpProgram, pdp_layer
 
 
@@ -51,7 +51,7 @@ def axis_runs(n_in: int, n_out: int, kernel: int, stride: int, pad_before: int) 
 
 
 def _sub(layout: CubeLayout, row: int, col: int) -> Surface:
-    return Surface(layout.base + row * layout.line_stride + col * ATOM_BYTES, layout.line_stride,
+    return Surface(layout.base + row * layout.line_stride + col * run_atom_bytes(), layout.line_stride,
                    layout.surface_stride)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models.cube import CubeLayout
-from models.driver_common import ATOM_BYTES
+from models.driver_common import run_atom_bytes
 from models.driver_sdp import NO_DMA, operand_dma, sdp_layer
 from models.sdp_datapath import ALU_MAX, ALU_MIN, EwBlock, XBlock
 from tflite_nvdla.hw_plan import (
@@ -67,7 +67,7 @@ def sdp_plan(setting: SdpSetting, x: NDArray[np.integer], operand: NDArray[np.in
     if setting.operand is not None:
         assert operand is not None
         if per_kernel_operand:
-            op_layout = CubeLayout.packed(INPUT_BASES[1], 1, 1, dims[0], ATOM_BYTES)
+            op_layout = CubeLayout.packed(INPUT_BASES[1], 1, 1, dims[0], run_atom_bytes())
             steps += cube_writes(op_layout, np.asarray(operand).reshape(-1, 1, 1))
         else:
             op_layout = packed(INPUT_BASES[1], dims)
@@ -75,7 +75,7 @@ def sdp_plan(setting: SdpSetting, x: NDArray[np.integer], operand: NDArray[np.in
         erdma = operand_dma(surface(op_layout), setting.operand, per_element=not per_kernel_operand)
     if setting.bn_operand is not None:
         # one 16-bit value per channel, read once per kernel: a packed 1 x 1 x C cube of two-byte elements
-        kernel = CubeLayout.packed(INPUT_BASES[2], 1, 1, dims[0], ATOM_BYTES, 2)
+        kernel = CubeLayout.packed(INPUT_BASES[2], 1, 1, dims[0], run_atom_bytes(), 2)
         steps += cube_writes(kernel, np.asarray(setting.bn_operand).reshape(-1, 1, 1))
         nrdma = operand_dma(surface(kernel), "mul", two_byte=True)
     c, h, w = dims

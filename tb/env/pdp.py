@@ -26,7 +26,7 @@ from cocotbext.axi import AxiBus, AxiRam
 
 from models import configs
 from models import registers as regmap
-from models.cube import ATOM_BYTES
+from models.cube import run_atom_bytes
 from models.driver_pdp import PdpProgram, SplitWidths, Surface, band_inputs, pdp_layer, with_raw_fields
 from models.errors import ConfigError
 from models.memory import Memory, memory_index
@@ -49,7 +49,7 @@ def csb_address(unit: str, reg: str) -> int:
     return configs.load().csb_address(unit, reg)
 
 
-ATOM = ATOM_BYTES  # the configuration's memory atom: bases, strides and channel counts follow it
+ATOM = run_atom_bytes()  # the configuration's memory atom: bases, strides and channel counts follow it
 # The units whose register block the top has at the run's configuration (others answer as unmapped addresses).
 TOP_UNITS = configs.load().units
 PDP_INTR_BIT = intr_bit("PDP", 0)   # GLB S_INTR_STATUS: group 1 is the next bit

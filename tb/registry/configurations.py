@@ -5,7 +5,8 @@ modules; each other one gets, in every run (`make`, `make test`):
   register group: every layer scored against the model, no coverage goal required) on the top with the
   simulation memory, the unit's random layer generator following the configuration's atom;
   <name>_sdp also runs missing_blocks_are_bypassed where the configuration's SDP lacks EW or the LUT;
-- <name>_traces: its NVIDIA traces, when the repository has some (traces/<name>/, .cfg or .txn).
+- <name>_traces: its NVIDIA traces (traces/<name>/, .cfg or .txn), or where it has none those of the
+  configurations with its atom and CSB map (models/trace.py kindred_configurations), when there are some.
 These share one Verilator build per parameter set (configurations_top_mem/<tag>: nv_large and
 nv_medium_1024_full build the same top). Under --nightly the unit benches run their
 long batch (what top_<unit>_mem runs for the run's configuration), and the nightly adds the rest of the
@@ -18,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 
 from models import configs
-from models.trace import REPO_TRACES, find_traces
+from models.trace import default_trace_folders
 from tb.benches import Bench
 from tb.registry import top_cdp, top_mem, top_pdp, top_sdp, top_secmem
 from tb.registry.top import TIMING_ARGS, TOP, TOP_MEM, TOP_PARAMS
@@ -61,7 +62,7 @@ def _benches() -> tuple[Bench, ...]:
         params = configs.load(name).verilog_parameters()
         on_mem = {"toplevel": TOP_MEM, "param_sets": (params,), "build_args": TIMING_ARGS, "config": name,
                   "build": BUILD_TOP_MEM}
-        if (REPO_TRACES / name).is_dir() and find_traces(REPO_TRACES / name):
+        if default_trace_folders(name):   # its own, or its kin's (models/trace.py trace_roots)
             out.append(Bench(f"{name}_traces", module="tb.test_trace_rtl", **on_mem))  # type: ignore[arg-type]
         sdp = configs.load(name).sdp
         for unit, module in UNITS.items():

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from models import lut_program
 from models.cdp import CdpResult, cdp_compute, input_convert, square_sum
-from models.cube import ATOM_BYTES
+from models.cube import run_atom_bytes
 from models.driver_cdp import CdpProgram, Convertor, Surface, cdp_layer
 from models.lut import EXPONENT, LutConfig
 from models.precision import as_signed
@@ -35,7 +35,7 @@ from tb.stimulus.cdp_fp16 import FP16_LUT_KINDS, fp16_lut, fp16_lut_inputs
 from tb.stimulus.fp16_values import fp16_values
 from tb.stimulus.lut import Shape, random_config
 
-ATOM = ATOM_BYTES  # the configuration's memory atom: bases, strides and channel counts follow it
+ATOM = run_atom_bytes()  # the configuration's memory atom: bases, strides and channel counts follow it
 CHUNK = 8          # the top's CDP width chunk (rtl/top/nvdla_pp_top.v: nvdla_cdp #(.CHUNK(8)))
 SRC_REGION, DST_REGION = 0x2000_0000, 0x9000_0000
 LUT_KINDS = ("lrn exp", "lrn default", "sigmoid", "random", "aimed", "narrow", "one table")

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models import configs
-from models.cube import ATOM_BYTES
+from models.cube import run_atom_bytes
 from models.driver_sdp import (
     EwBlock,
     EwConverter,
@@ -47,7 +47,7 @@ from tb.stimulus.sdp_core import (
 
 # The configuration's memory atom ($CONFIG, the run's or the bench's): bases, strides and channel counts
 # follow it, as the driver's alignment rule does.
-ATOM = ATOM_BYTES
+ATOM = run_atom_bytes()
 REGIONS = {"SRC": 0x3000_0000, "DST": 0xA000_0000, "BS": 0x4000_0000, "BN": 0x5000_0000, "EW": 0x6000_0000}
 # What the configuration's SDP has (configs/<name>.json "sdp"): without EW the layers bypass it (no EW,
 # LUT or EQL goals), without the LUT they bypass the LUT.

@@ -124,7 +124,7 @@ def test_subsystem_sets_the_glb_bit_of_the_group() -> None:
     assert t.reg_read("GLB", "S_INTR_STATUS") == 1 << intr_bit("BDMA", 1)
     assert t.wait_interrupt("BDMA", 1) and not t.wait_interrupt("BDMA", 1)
     with pytest.raises(Exception, match="no BDMA"):
-        ModelTarget().reg_write("BDMA", "CFG_OP", 1)
+        ModelTarget(configs.load("nv_small")).reg_write("BDMA", "CFG_OP", 1)
 
 
 def test_driver_program_copies_what_it_describes() -> None:

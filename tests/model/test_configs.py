@@ -11,7 +11,7 @@ import pytest
 from models import configs
 from models import registers as regmap
 from models.replay import replay_on_model, replay_on_own_config
-from models.trace import REPO_TRACES
+from models.trace import REPO_TRACES, default_trace_folders, kindred_configurations
 
 SHIPPED = ("nv_small", "nv_small_256_full", "nv_medium_512", "nv_medium_1024_full", "nv_large", "nv_full")
 
@@ -22,13 +22,29 @@ def test_every_named_configuration_is_shipped_and_loads() -> None:
         cfg = configs.load(name)
         assert cfg.bus_bits == cfg.atom_bytes * 8
         params = cfg.verilog_parameters()
-        assert params["ATOM"] == cfg.atom_bytes and params["PDP_MAX_W"] * 2 * cfg.atom_bytes <= 7168
+        assert params["ATOM"] == cfg.atom_bytes and params["PDP_MAX_W"] == cfg.pdp_band_width(1, 1)
+        # NVIDIA's cal2d: 8 banks of 16 columns at every atom (its "16 elements in width in worst case")
+        assert cfg.pdp_bank_columns == 16
 
 
 def test_nv_small_matches_nvidia_nv_small() -> None:
     cfg = configs.load("nv_small")
     assert (cfg.atom_bytes, cfg.bus_bits, cfg.second_memory, cfg.bdma) == (8, 64, False, False)
-    assert cfg.pdp_max_width == 448  # 7 KB of 16-bit sums, 8 lanes: the flying width a driver relies on
+    # NVIDIA's nv_small PDP line buffer: 8 banks of 128 x 14-bit entries (1792 bytes of accumulators)
+    assert cfg.pdp_line_buffer_bytes == 1792 and cfg.pdp_max_width == 128
+
+
+@pytest.mark.parametrize(("kernel_h", "stride_h", "rows", "width"), [
+    (1, 1, 1, 128), (2, 2, 1, 128), (3, 8, 1, 128), (2, 1, 2, 64), (3, 2, 2, 64), (4, 2, 2, 64),
+    (3, 1, 3, 32), (4, 1, 4, 32), (7, 2, 4, 32), (7, 3, 3, 32), (6, 3, 2, 64), (5, 4, 2, 64),
+    (5, 1, 5, 16), (8, 1, 8, 16)])
+def test_pdp_band_width_follows_the_rows_in_flight(kernel_h: int, stride_h: int, rows: int,
+                                                   width: int) -> None:
+    """NVIDIA's cal2d buffer_lines_num and bank_merge_num (checked on its nv_full RTL: one column more hangs
+    the layer), the same at every atom."""
+    assert configs.pdp_rows_in_flight(kernel_h, stride_h) == rows
+    for name in configs.names():
+        assert configs.load(name).pdp_band_width(kernel_h, stride_h) == width
 
 
 def test_nv_full_uses_nvidias_nvdlav1_csb_windows() -> None:
@@ -123,3 +139,36 @@ def test_an_sdp_without_ew_or_lut_bypasses_them_and_the_driver_refuses_them(
     ram.write_data(0x1234)
     ram.write_cfg(0)
     assert ram.read_data() == 0 and ram.read_cfg() == 0
+
+
+def test_kin_without_traces_of_its_own_replays_its_kins_traces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """nv_medium_1024_full has no NVDLA traces; nv_large's (same 32-byte atom and CSB map, other throughputs)
+    run on it unchanged, and must pass (its RTL replays them in the bench nv_medium_1024_full_traces)."""
+    kin = configs.load("nv_medium_1024_full")
+    assert kindred_configurations(kin) == ["nv_large"]
+    assert kindred_configurations(configs.load("nv_medium_512")) == []   # no other 16-byte atom
+    monkeypatch.setenv("CONFIG", kin.name)
+    folders = default_trace_folders()
+    assert [f.parent.name for f in folders] == ["nv_large"] * 9
+    for folder in folders:
+        result = replay_on_model(folder)
+        assert result.passed, f"{folder.name} on {kin.name}: {result.message}"
+
+
+def test_a_configuration_file_outside_configs_is_loaded_by_path(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """CONFIG=<file>.json: a size configs/ does not ship, here nv_large's atom with other throughputs and a
+    smaller line buffer; everything follows its parameters, and it replays its kin's traces."""
+    raw = json.loads((configs.CONFIG_DIR / "nv_large.json").read_text())
+    raw.update(name="my_npu", cdp_throughput=2, pdp_throughput=4, pdp_line_buffer_bytes=3584)
+    raw["sdp"].update(bs_throughput=4, bn_throughput=2, ew_throughput=1)
+    path = tmp_path / "my_npu.json"
+    path.write_text(json.dumps(raw))
+    monkeypatch.setenv("CONFIG", str(path))
+    cfg = configs.load()
+    assert (cfg.name, cfg.atom_bytes, cfg.pdp_max_width) == ("my_npu", 32, 64)   # 8 columns a bank
+    assert cfg.verilog_parameters()["PDP_MAX_W"] == 64
+    assert kindred_configurations(cfg) == ["nv_large", "nv_medium_1024_full"]
+    assert [f.parent.name for f in default_trace_folders()] == ["nv_large"] * 9
+    with pytest.raises(configs.ConfigurationError, match="no configuration|cannot read"):
+        configs.load(str(tmp_path / "absent.json"))

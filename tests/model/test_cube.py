@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from models.cube import CubeLayout
 from models.memory import Memory
+
+# written to nv_small's 8-byte atom (the default atom of a CubeLayout is the run's)
+pytestmark = pytest.mark.configuration("nv_small")
 
 
 def test_round_trip_addresses_and_padding_lanes() -> None:

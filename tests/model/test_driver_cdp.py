@@ -23,6 +23,9 @@ from models.replay import trace_steps
 from models.subsystem import ModelTarget
 from models.trace import default_trace_folders, trace_roots
 
+# written to nv_small's sizes (8-byte atom, 448-column PDP line buffer): strides and expected fields
+pytestmark = pytest.mark.configuration("nv_small")
+
 SRC = Surface(0x1000, 0x100, 0x1000)
 DST = Surface(0x40000, 0x100, 0x1000)
 
@@ -167,13 +170,13 @@ def _trace_program(folder: Path) -> tuple[dict[str, dict[str, int]], LutRam]:
     return {u: registers.decode_fields(u, regs) for u, regs in values.items()}, ram
 
 
-CDP_TRACES = [f for f in default_trace_folders() if f.name.startswith("cdp_")]
+CDP_TRACES = [f for f in default_trace_folders("nv_small") if f.name.startswith("cdp_")]
 # Fields the driver computes from the description; D_PERF_ENABLE and D_CYA are the trace generator's choice.
 _COMPARED = ("D_DATA_CUBE", "D_SRC", "D_DST", "D_DATA_FORMAT", "D_LRN_CFG", "D_DATIN", "D_DATOUT",
              "D_FUNC_BYPASS", "S_LUT_CFG", "S_LUT_INFO", "S_LUT_L")
 
 
-@pytest.mark.skipif(not CDP_TRACES, reason=f"no NVDLA CDP traces under {trace_roots()}")
+@pytest.mark.skipif(not CDP_TRACES, reason=f"no NVDLA CDP traces under {trace_roots('nv_small')}")
 @pytest.mark.parametrize("folder", CDP_TRACES, ids=[f.name for f in CDP_TRACES])
 def test_driver_reproduces_nvidia_trace_registers(folder: Path) -> None:
     f, ram = _trace_program(folder)

@@ -21,9 +21,7 @@ SRC, DST, OPS = (Surface(0x80000000, 0x400, 0x1000), Surface(0x80100000, 0x400, 
                  Surface(0x80200000, 0x400, 0x1000))
 
 
-@pytest.fixture(autouse=True)
-def nv_full(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CONFIG", "nv_full")
+pytestmark = pytest.mark.configuration("nv_full")
 
 
 def _ew_mem(cvt_bypass: bool, algo: int = ALU_SUM) -> EwBlock:

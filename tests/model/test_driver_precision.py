@@ -14,12 +14,7 @@ from models.lut import LutConfig
 SRC, DST = Surface(0x1000, 0x400, 0x1000), Surface(0x8000, 0x400, 0x1000)
 
 
-@pytest.fixture
-def nv_full(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The drivers read the run's configuration ($CONFIG) for its precisions."""
-    monkeypatch.setenv("CONFIG", "nv_full")
-
-
+@pytest.mark.configuration("nv_small")
 def test_nv_small_refuses_int16() -> None:
     with pytest.raises(ConfigError, match="precision"):
         pdp_layer(2, 2, 8, src=SRC, dst=DST, precision="INT16")
@@ -29,7 +24,7 @@ def test_nv_small_refuses_int16() -> None:
         cdp_layer(2, 2, 8, lut=LutConfig(), src=SRC, dst=DST, precision="INT16")
 
 
-@pytest.mark.usefixtures("nv_full")
+@pytest.mark.configuration("nv_full")
 def test_pdp_int16_fields_and_pad_range() -> None:
     prog = pdp_layer(2, 2, 8, method="average", kernel=(2, 2), stride=(1, 1), pads=(1, 0, 0, 0),
                      pad_value=-30000, src=SRC, dst=DST, precision="INT16")
@@ -42,7 +37,7 @@ def test_pdp_int16_fields_and_pad_range() -> None:
         pdp_layer(2, 2, 8, src=SRC, dst=DST, pad_value=200)
 
 
-@pytest.mark.usefixtures("nv_full")
+@pytest.mark.configuration("nv_full")
 def test_sdp_precision_fields() -> None:
     prog = sdp_layer(2, 2, 8, src=SRC, dst=DST, in_precision="INT16", out_precision="INT8")
     rdma, sdp = prog.fields["SDP_RDMA"], prog.fields["SDP"]
@@ -50,14 +45,14 @@ def test_sdp_precision_fields() -> None:
             rdma["D_FEATURE_MODE_CFG.OUT_PRECISION"]) == (1, 0, 0)      # the 16to8 mode: read INT16,
     assert (sdp["D_DATA_FORMAT.PROC_PRECISION"], sdp["D_DATA_FORMAT.OUT_PRECISION"]) == (0, 0)  # INT8 after
     cfg = prog.config
-    assert (cfg.src_elem_bytes, cfg.src_lanes, cfg.lanes, cfg.out_elem_bytes) == (2, 4, 8, 1)  # 8-byte atom
+    assert (cfg.src_elem_bytes, cfg.src_lanes, cfg.lanes, cfg.out_elem_bytes) == (2, 16, 32, 1)  # 32 B atom
     keep = sdp_layer(2, 2, 8, src=SRC, dst=DST, in_precision="INT16", out_precision="INT16").config
     assert (keep.in_precision, keep.src_precision, keep.src_elem_bytes) == (1, None, 2)
     with pytest.raises(ConfigError, match="out_precision"):
         sdp_layer(2, 2, 8, src=SRC, dst=DST, out_precision="INT4")
 
 
-@pytest.mark.usefixtures("nv_full")
+@pytest.mark.configuration("nv_full")
 def test_cdp_int16_convertor_ranges() -> None:
     lut = LutConfig()
     prog = cdp_layer(2, 2, 8, lut=lut, src=SRC, dst=DST, precision="INT16", datin=Convertor(-30000, 1, 0),

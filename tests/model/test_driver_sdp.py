@@ -33,6 +33,9 @@ from models.sdp_datapath import ALU_EQL, ALU_SUM, EwBlock, EwConverter, OutputCv
 from models.subsystem import ModelTarget
 from models.trace import default_trace_folders, trace_roots
 
+# written to nv_small's sizes (8-byte atom, 448-column PDP line buffer): strides and expected fields
+pytestmark = pytest.mark.configuration("nv_small")
+
 SRC = Surface(0x1000, 0x100, 0x1000)
 DST = Surface(0x40000, 0x100, 0x1000)
 OPND = Surface(0x80000, 0x200, 0x2000)
@@ -326,7 +329,7 @@ def _trace_program(folder: Path) -> tuple[dict[str, dict[str, int]], LutRam]:
     return {u: registers.decode_fields(u, regs) for u, regs in values.items()}, ram
 
 
-SDP_TRACES = [f for f in default_trace_folders() if f.name.startswith("sdp_")]
+SDP_TRACES = [f for f in default_trace_folders("nv_small") if f.name.startswith("sdp_")]
 # Rules this driver keeps that NVIDIA's trace generator does not (the model runs those traces as they are).
 # (the overlap rule compares bounding ranges: a trace may interleave cubes whose bytes never meet)
 _STRICTER = ("operands come from external memory", "MUST be bypassed", "is enabled but no active ALU",
@@ -355,7 +358,7 @@ def _generator_choice(cfg: SdpConfig, unit: str, key: str) -> bool:
     return key.endswith("NAN_TO_ZERO")
 
 
-@pytest.mark.skipif(not SDP_TRACES, reason=f"no NVDLA SDP traces under {trace_roots()}")
+@pytest.mark.skipif(not SDP_TRACES, reason=f"no NVDLA SDP traces under {trace_roots('nv_small')}")
 @pytest.mark.parametrize("folder", SDP_TRACES, ids=[f.name for f in SDP_TRACES])
 def test_driver_reproduces_nvidia_trace_registers(folder: Path) -> None:
     f, ram = _trace_program(folder)

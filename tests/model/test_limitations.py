@@ -563,13 +563,18 @@ PDP_CASES = (
                                "PDP:D_POOLING_PADDING_CFG.PAD_RIGHT": 3,
                                "PDP:D_DATA_CUBE_OUT_WIDTH.CUBE_OUT_WIDTH": 4},
          "PL/PR should be less than kernel_width", {"PL": 0, "PR": 3, "kernel_w": 3}),
-    Case("P3", "pdp_main", pdp_changes(898, 6, 16, out=(449, 4), **_BIG),  # type: ignore[arg-type]
-         "output width must be less than the maximum flying width", {"out_width": 449, "max": 448}),
+    Case("P3", "pdp_main", pdp_changes(258, 6, 16, out=(129, 4), **_BIG),  # type: ignore[arg-type]
+         "output width must be less than the maximum flying width",
+         {"out_width": 129, "max": 128, "kernel_h": 2, "stride_y": 2}),
+    Case("P3-KERNEL", "pdp_main",   # 3 output rows in flight: 2 banks a row, 32 columns
+         pdp_changes(35, 6, 16, k=(3, 3), s=(1, 1), pad=(0, 0, 0, 0), out=(33, 4), **_BIG),  # type: ignore
+         "output width must be less than the maximum flying width",
+         {"out_width": 33, "max": 32, "kernel_h": 3, "stride_y": 1}),
     Case("P3-SPLIT", "pdp_split2",
-         pdp_changes(897, 4, 8, k=(1, 2), s=(1, 2), pad=(0, 0, 0, 0), out=(897, 2), split=1,
-                     part_in=(448, 0, 449), part_out=(448, 0, 449), **_BIG),  # type: ignore[arg-type]
+         pdp_changes(257, 4, 8, k=(1, 2), s=(1, 2), pad=(0, 0, 0, 0), out=(257, 2), split=1,
+                     part_in=(128, 0, 129), part_out=(128, 0, 129), **_BIG),  # type: ignore[arg-type]
          "first/mid/last_out_width should be less than maximum flying width",
-         {"last_out_width": 449, "max": 448}),
+         {"last_out_width": 129, "max": 128, "kernel_h": 2, "stride_y": 2}),
     Case("P5", "pdp_main", {"PDP:D_DATA_CUBE_OUT_WIDTH.CUBE_OUT_WIDTH": 4},
          "CUBE_OUT_WIDTH must be (W+PL+PR-kernel_w)/stride_x + 1", {"CUBE_OUT_WIDTH": 5, "expected": 4}),
     Case("P6", "pdp_split3", {"PDP:D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_FIRST": 3},

@@ -293,9 +293,11 @@ def test_limitation_rules_raise(kwargs: dict[str, object], rule: str) -> None:
         cfg_of(w, 1, **kwargs)  # type: ignore[arg-type]
 
 
+@pytest.mark.configuration("nv_small")
 def test_split_band_width_limit() -> None:
     limit = max_band_width()
-    assert limit == 448   # 7 KB of 16-bit sums, 8 lanes per atom
+    assert limit == 128   # NVIDIA's cal2d: 8 banks of 16 columns, one output row in flight
+    assert (max_band_width(2, 1), max_band_width(3, 1), max_band_width(8, 1)) == (64, 32, 16)
     with pytest.raises(ConfigError, match="first/mid/last_out_width"):
         cfg_of(2 * limit + 2, 1, split=1, part_in=(limit + 1, 1, limit + 1),
                part_out=(limit + 1, 1, limit + 1))

@@ -21,6 +21,10 @@ from tflite_nvdla.make_models import write_models  # noqa: E402
 from tflite_nvdla.mapping import Unsupported, map_operator  # noqa: E402
 from tflite_nvdla.reader import TfliteFileError, parse, read  # noqa: E402
 
+# the bridge's plans are checked on nv_small (SDP with EW and its LUT); a configuration without them refuses
+# those layers by name (test_configuration_without_ew_refuses_by_name)
+pytestmark = pytest.mark.configuration("nv_small")
+
 
 @pytest.fixture(scope="module")
 def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
@@ -158,3 +162,10 @@ def test_broadcast_operands(models: dict[str, Path]) -> None:
     for r in rows:
         assert r.max_error <= 1, f"{r.op.name} {r.layout}: max error {r.max_error}"
     assert rows[0].exact == rows[0].elements
+
+
+@pytest.mark.configuration("nv_medium_512")
+def test_configuration_without_ew_refuses_by_name(models: dict[str, Path]) -> None:
+    rows, cpu = _rows(models["broadcast"])
+    ew = [r for r in cpu if " ADD:" in r or " MUL:" in r]
+    assert ew and all("has no EW (SDP_EW_DISABLE)" in r for r in ew), cpu
