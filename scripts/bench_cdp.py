@@ -46,6 +46,7 @@ if str(ROOT) not in sys.path:
 from models import configs, lut_program  # noqa: E402
 from models.cdp import cdp_compute, input_convert  # noqa: E402
 from models.driver_cdp import Convertor, Surface, cdp_layer  # noqa: E402
+from models.lut_fp16_program import lrn_fp16  # noqa: E402
 from models.regfile import RegWrite  # noqa: E402
 from models.replay import MemWrite, Step, WaitInterrupt, unit_precision  # noqa: E402
 from models.trace import default_trace_folders, is_reference_program  # noqa: E402
@@ -104,7 +105,8 @@ def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step] | 
     if layer.precision != "INT8" and unit_precision(layer.precision, "CDP") not in rtl_capabilities(
             configs.load()):
         return f"SKIP: needs {layer.precision} CDP, not in the RTL"
-    lut = lut_program.lrn(le_mode="exponent")
+    # FP16: the LUT helper's LRN program at FP16 (FP32 START/END, FP16 entries)
+    lut = lrn_fp16() if layer.precision == "FP16" else lut_program.lrn(le_mode="exponent")
     kw: dict[str, Any] = {"local_size": layer.local_size, "lut": lut, "src": src, "dst": dst,
                           "precision": layer.precision}
     if layer.precision != "FP16":   # FP16 uses no convertor

@@ -17,7 +17,10 @@ Layers run back to back without a reset.
 
 With INT16 = 1 (a parameter set of its own) a third of the random layers, and some of the edge and throughput
 cubes, are INT16 (both D_DATA_FORMAT fields INT16, elem16 high): ATOM/2 int16 lanes per atom, scored the same
-way against the model at INT16.
+way against the model at INT16. With FP16 = 1 as well, every third layer from the third on (and some edge and
+throughput cubes) is FP16 (both fields FP16, fp16 high): FP16 data with NaNs, infinities, subnormals and
+65504s, NaN flush on and off, the FP16 LUT programs and random FP16 LUTs around the layer's sums, scored
+against models/cdp_fp16.py, D_NAN_OUTPUT_NUM (the layer before's NaN outputs) included.
 """
 
 from __future__ import annotations
@@ -26,7 +29,6 @@ import dataclasses
 import functools
 import random
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cocotb
@@ -35,10 +37,11 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 from cocotb.utils import get_sim_time
 from numpy.typing import NDArray
 
-from models import lut_program
-from models.cdp import INT16, CdpConfig, CdpResult, cdp_compute, input_convert, lut_lanes, square_sum
+from models import lut_program, nvfloat
+from models.cdp import FP16, INT16, CdpConfig, CdpResult, cdp_compute, input_convert, lut_lanes, square_sum
 from models.lut import EXPONENT, LutConfig, lut_lookup
 from models.lut_regs import lut_fields
+from models.nvfloat import FP16 as FP16F
 from tb import outcome
 from tb.bfm.stream import StreamBus, StreamMonitor, StreamSink, StreamSource, never_pause, pick_pause
 from tb.bundle import CfgBundle, read_stat, statistics
@@ -47,11 +50,14 @@ from tb.funcov import Covergroup
 from tb.lut_port import LutPortDriver, check_readback
 from tb.stimulus.cdp_core import (
     aimed_lut,
+    atom_order,
     input_convertor,
     narrow_lut,
     output_convertor,
     random_cube_data,
 )
+from tb.stimulus.cdp_fp16 import FP16_LUT_KINDS, fp16_lut, fp16_lut_inputs
+from tb.stimulus.fp16_values import fp16_values
 from tb.stimulus.lut import Shape, random_config
 
 CLOCK_NS = 10
@@ -66,16 +72,17 @@ class Geometry:
     chunk: int
     int8_lut: str = "narrow"     # LUT_PAIRED: the model's CdpConfig.int8_lut ("paired" for nvdlav1's)
     int16: bool = False          # INT16: the core computes INT16 layers too
+    fp16: bool = False           # FP16: and FP16 layers
 
     @staticmethod
     def current() -> Geometry:
         p = bench_params()
         return Geometry(p.get("ATOM", 8), p.get("CHUNK", 8), "paired" if p.get("LUT_PAIRED", 0) else "narrow",
-                        bool(p.get("INT16", 0)))
+                        bool(p.get("INT16", 0)), bool(p.get("FP16", 0)))
 
     @property
     def precisions(self) -> tuple[str, ...]:
-        return ("INT8", "INT16") if self.int16 else ("INT8",)
+        return ("INT8", *(("INT16",) if self.int16 else ()), *(("FP16",) if self.fp16 else ()))
 
 
 @dataclass(frozen=True)
@@ -113,7 +120,9 @@ class CdpDriver(LutPortDriver):
 
     async def reset(self) -> None:
         d = self.dut
-        await start_clock_and_reset(d.clk, d.rst_n, idle=[d.in_valid, d.out_ready, d.start, d.cfg, d.elem16])
+        await start_clock_and_reset(d.clk, d.rst_n,
+                                    idle=[d.in_valid, d.out_ready, d.start, d.cfg, d.elem16, d.fp16])
+        self.nan_before = 0   # D_NAN_OUTPUT_NUM: the NaN outputs of the layer before (0 after reset)
         self.clear_access()
         # the DUT's output protocol is checked for the whole test
         self.out_monitor = StreamMonitor(StreamBus(d, "out"), d.clk, reset=d.rst_n, record=False)
@@ -127,6 +136,7 @@ class CdpDriver(LutPortDriver):
         formats = (fields["CDP"]["D_DATA_FORMAT.INPUT_DATA_TYPE"],
                    fields["CDP_RDMA"]["D_DATA_FORMAT.INPUT_DATA"])
         self.dut.elem16.value = int(formats == (INT16, INT16))
+        self.dut.fp16.value = int(formats == (FP16, FP16))
 
     async def start(self) -> None:
         await self._strobe(self.dut.start)
@@ -137,26 +147,18 @@ class CdpDriver(LutPortDriver):
         await FallingEdge(self.clk)
         return got
 
-    @classmethod
-    def expected_statistics(cls, res: CdpResult) -> dict[str, int]:
-        """The whole statistics bundle the model predicts: the LUT counts and the output saturation; INT8
-        has no NaN/Inf and the core counts no write stalls, so the rest is 0."""
+    def expected_statistics(self, res: CdpResult) -> dict[str, int]:
+        """The whole statistics bundle the model predicts: the LUT counts, the output saturation and the
+        NaN outputs of the layer before (models/subsystem.py); NaN/Inf inputs read 0 (models/cdp_fp16.py
+        InputCounter) and the core counts no write stalls. Moves the NaN outputs on to the next layer."""
         want = dict.fromkeys(statistics("CDP"), 0)
-        want.update({cls.LUT_STATS[name]: count for name, count in res.lut_counts.items()})
-        want[cls.OUT_SATURATION] = res.out_saturation
+        want.update({self.LUT_STATS[name]: count for name, count in res.lut_counts.items()})
+        want[self.OUT_SATURATION] = res.out_saturation
+        want["D_NAN_OUTPUT_NUM.NAN_OUTPUT_NUM"], self.nan_before = self.nan_before, res.nan_output
         return want
 
 
 # ------------------------------------------------------------------------------------------ stream order
-def atom_order(w: int, h: int, surfaces: int, chunk: int) -> Iterator[tuple[int, int, int]]:
-    """(line, surface, column) of every atom in the contract's order."""
-    for y in range(h):
-        for x0 in range(0, w, chunk):
-            for s in range(surfaces):
-                for x in range(x0, min(x0 + chunk, w)):
-                    yield y, s, x
-
-
 def pack_atom(lanes: NDArray[np.int8] | NDArray[np.int16]) -> int:
     """An atom's lanes (int8 or int16 elements) as the little-endian bus word."""
     return int.from_bytes(lanes.astype(lanes.dtype.newbyteorder("<")).tobytes(), "little")
@@ -169,7 +171,7 @@ def unpack_atom(word: int, atom: int, dtype: type = np.int8) -> NDArray[np.int8]
 def describe(layer: Layer) -> str:
     cfg, lut = layer.cfg, layer.cfg.lut
     mode = "EXP" if lut.le_function == EXPONENT else "LIN"
-    prec = "INT16 " if cfg.precision == INT16 else ""
+    prec = {INT16: "INT16 ", FP16: f"FP16 nan_flush={int(cfg.nan_to_zero)} "}.get(cfg.precision, "")
     return (f"{layer.label}: {prec}{cfg.width}x{cfg.height}x{cfg.channels} LRN{cfg.local_size} "
             f"bypass sqsum={int(cfg.sqsum_bypass)} mul={int(cfg.mul_bypass)} | "
             f"in ({cfg.datin_offset:#x}, {cfg.datin_scale:#x}, >>{cfg.datin_shifter}) "
@@ -191,8 +193,14 @@ def score(layer: Layer, res: CdpResult, got: NDArray[np.int8] | NDArray[np.int16
         lanes = np.nonzero(bad[s * n_l:(s + 1) * n_l, y, x])[0]
         if lanes.size:
             c = s * n_l + int(lanes[0])
-            x9 = input_convert(layer.cube, cfg)
-            lut_in = x9 if cfg.sqsum_bypass else square_sum(x9, cfg.local_size)
+            if cfg.precision == FP16:   # the converted x is FP17, the LUT input FP32 (bit patterns)
+                bits = layer.cube.astype(np.int64) & 0xFFFF
+                x9 = nvfloat.fp16_to_fp17(np.where(cfg.nan_to_zero & FP16F.is_nan(bits), 0, bits))
+                lut_in = fp16_lut_inputs(layer.cube, cfg.channels, cfg.local_size, cfg.sqsum_bypass,
+                                         cfg.nan_to_zero)
+            else:
+                x9 = input_convert(layer.cube, cfg)
+                lut_in = x9 if cfg.sqsum_bypass else square_sum(x9, cfg.local_size)
             lut = res.lut
             detail = ""
             if lut is not None:
@@ -317,6 +325,38 @@ def make_layer(rng: random.Random, geo: Geometry, index: int, lut_kind: str | No
     return Layer(fields, cfg, cube, f"layer {index} ({kind})")
 
 
+
+def make_fp16_layer(rng: random.Random, geo: Geometry, index: int, lut_kind: str | None = None,
+                    dims: tuple[int, int, int] | None = None, normalz: int | None = None) -> Layer:
+    """A random FP16 layer (models/cdp_fp16.py): FP16 data around a random power of two with a share of
+    specials, NaN flush on or off, every bypass mode, a FP16 LUT (FP16_LUT_KINDS) around the layer's LUT
+    inputs, random convertor registers (FP16 ignores them)."""
+    w, h, c = dims or random_cube(rng, geo, nightly())
+    lanes = geo.atom // 2
+    fields = cube_fields(w, h, c, geo.atom, FP16)
+    modes = [(0, 0), (1, 0), (0, 1), (1, 1)]
+    sqsum_bypass, mul_bypass = modes[index % 4] if index < 12 else rng.choice(modes + [(0, 0)] * 2)
+    local_size = 3 + 2 * (index % 4 if normalz is None else normalz)
+    nan_flush = rng.random() < 0.3
+    fields["CDP"].update({"D_LRN_CFG.NORMALZ_LEN": (local_size - 3) // 2,
+                          "D_FUNC_BYPASS.SQSUM_BYPASS": sqsum_bypass, "D_FUNC_BYPASS.MUL_BYPASS": mul_bypass,
+                          "D_NAN_FLUSH_TO_ZERO.NAN_TO_ZERO": int(nan_flush), **input_convertor(rng, 16),
+                          "D_DATOUT_OFFSET.DATOUT_OFFSET": rng.getrandbits(32),
+                          "D_DATOUT_SCALE.DATOUT_SCALE": rng.getrandbits(16),
+                          "D_DATOUT_SHIFTER.DATOUT_SHIFTER": rng.getrandbits(6)})
+    surfaces = -(-c // lanes)
+    log2 = rng.uniform(-10, 10) if rng.random() < 0.85 else rng.choice([-16.0, 14.0])
+    specials = rng.choice([0.0, 0.02, 0.1, 0.1])
+    cube = fp16_values(rng, surfaces * lanes * h * w, log2, specials).reshape(surfaces * lanes, h, w)
+    lut_in = fp16_lut_inputs(cube, c, local_size, bool(sqsum_bypass), nan_flush)
+    kind = lut_kind or rng.choice(FP16_LUT_KINDS + ("random fp16",) * 2)
+    lut = fp16_lut(rng, kind, lut_in)
+    fields["CDP"].update(lut_fields(lut))
+    cfg = CdpConfig.from_fields(fields, geo.atom, (lut.le, lut.lo), geo.precisions, int8_lut=geo.int8_lut)
+    label = f"layer {index} ({kind}, data 2^{log2:.1f})"
+    return Layer(fields, cfg, cube.astype(np.uint16).view(np.int16), label)
+
+
 def coverage(geo: Geometry) -> Covergroup:
     return Covergroup("cdp_core", "CDP", {
         "precision": geo.precisions,
@@ -325,19 +365,24 @@ def coverage(geo: Geometry) -> Covergroup:
         "cube": ("C % atom != 0", "W % chunk != 0", "several surfaces", "several chunks"),
         "LUT": ("LUT uflow", "LUT oflow", "LUT le_hit", "LUT lo_hit", "LUT hybrid", "exponential LE",
                 "LUT program"),
-        "output": ("saturation",)})
+        "output": ("saturation",),
+        # FP16 layers: NaN flush, NaN outputs (D_NAN_OUTPUT_NUM), outputs of magnitude 65504
+        **({"FP16": ("FP16 NaN flush", "FP16 NaN output", "FP16 saturation")} if geo.fp16 else {})})
 
 
 def sample(cov: Covergroup, layer: Layer, res: CdpResult, geo: Geometry) -> None:
     cfg = layer.cfg
     cov.hit(f"LRN{cfg.local_size}")
-    cov.hit("INT16" if cfg.precision == INT16 else "INT8")
+    cov.hit({INT16: "INT16", FP16: "FP16"}.get(cfg.precision, "INT8"))
     cov.sample({"sqsum bypass": cfg.sqsum_bypass, "mul bypass": cfg.mul_bypass,
                 "C % atom != 0": cfg.channels % cfg.lanes != 0, "W % chunk != 0": cfg.width % geo.chunk != 0,
                 "several surfaces": cfg.surfaces > 1, "several chunks": cfg.width > geo.chunk,
                 "saturation": res.out_saturation > 0, "exponential LE": cfg.lut.le_function == EXPONENT,
                 "LUT program": any(k in layer.label for k in programs())})
     cov.sample({f"LUT {k}": v > 0 for k, v in res.lut_counts.items()})
+    if cfg.precision == FP16:
+        cov.sample({"FP16 NaN flush": cfg.nan_to_zero, "FP16 NaN output": res.nan_output > 0,
+                    "FP16 saturation": res.out_saturation > 0})
 
 
 # ------------------------------------------------------------------------------------------ tests
@@ -355,9 +400,12 @@ async def random_layers(dut) -> None:
         while i < n_layers or (cov.missing() and i < 8 * n_layers):
             # the first layers force the ready-made programs, so even a short run has them
             kind = {0: "lrn exp", 1: "sigmoid", 2: "narrow"}.get(i)
-            # with INT16 every third layer (from the second on) is INT16
-            precision = INT16 if geo.int16 and i % 3 == 1 else 0
-            layer = make_layer(rng, geo, i, lut_kind=kind, precision=precision)
+            # with INT16 every third layer (from the second on) is INT16, with FP16 every third from the third
+            if geo.fp16 and i % 3 == 2:
+                layer = make_fp16_layer(rng, geo, i // 3)
+            else:
+                precision = INT16 if geo.int16 and i % 3 == 1 else 0
+                layer = make_layer(rng, geo, i, lut_kind=kind, precision=precision)
             await run_layer(drv, layer, geo, pauses)
             sample(cov, layer, cdp_compute(layer.cube, layer.cfg), geo)
             atoms += layer.cfg.width * layer.cfg.height * layer.cfg.surfaces
@@ -379,10 +427,14 @@ async def edge_cubes(dut) -> None:
             (3, 2, 4 * a), (k - 1, 1, a - 1), (1, 3, 2)]
     for n, d in enumerate(dims):
         for normalz in range(4):
-            # with INT16 the odd window lengths run at INT16
-            precision = INT16 if geo.int16 and normalz % 2 else 0
-            layer = make_layer(rng, geo, n * 4 + normalz, lut_kind="aimed", dims=d, normalz=normalz,
-                               precision=precision)
+            # with INT16 the odd window lengths run at INT16, with FP16 the longest at FP16
+            if geo.fp16 and normalz == 3:
+                layer = make_fp16_layer(rng, geo, n * 4 + normalz, lut_kind="random fp16", dims=d,
+                                        normalz=normalz)
+            else:
+                precision = INT16 if geo.int16 and normalz % 2 else 0
+                layer = make_layer(rng, geo, n * 4 + normalz, lut_kind="aimed", dims=d, normalz=normalz,
+                                   precision=precision)
             await run_layer(drv, layer, geo, pauses)
 
 
@@ -405,9 +457,11 @@ async def throughput(dut) -> None:
     await drv.reset()
     cubes = [(8, 8, 64), (2 * geo.chunk + 3, 3, 5 * geo.atom - 3)] + ([(64, 64, 64)] if nightly() else [])
     # with INT16 each cube at both precisions
-    runs = [(d, p) for d in cubes for p in ((0, INT16) if geo.int16 else (0,))]
+    precisions = (0, *((INT16,) if geo.int16 else ()), *((FP16,) if geo.fp16 else ()))
+    runs = [(d, p) for d in cubes for p in precisions]
     for n, (dims, precision) in enumerate(runs):
-        layer = make_layer(rng, geo, n, lut_kind="lrn exp", dims=dims, normalz=1, precision=precision)
+        layer = (make_fp16_layer(rng, geo, 0, lut_kind="lrn fp16", dims=dims, normalz=1) if precision == FP16
+                 else make_layer(rng, geo, n, lut_kind="lrn exp", dims=dims, normalz=1, precision=precision))
         atoms = layer.cfg.width * layer.cfg.height * layer.cfg.surfaces
         wall0 = time.perf_counter()
         cycles = await run_layer(drv, layer, geo, None)

@@ -4,14 +4,16 @@ Layers are programmed over CSB from the CDP driver layer's register writes (mode
 tables through S_LUT_ACCESS_CFG/DATA, the S_LUT_* registers, both register groups), the AXI memory
 (cocotbext-axi AxiRam) stalls every channel at random, and each layer's destination region, guard bytes and
 line/surface gaps included, is compared byte for byte with models.cdp.run_cdp run on a mirror of the memory.
-After every layer the LUT statistics (D_PERF_LUT_LE_HIT, _LO_HIT, _UFLOW, _OFLOW, _HYBRID) and
-D_OUT_SATURATION of BOTH register groups are read over CSB: the group that ran must hold the model's
-CdpResult, the other one what its own last layer left (per-group latching). Tests:
+After every layer the LUT statistics (D_PERF_LUT_LE_HIT, _LO_HIT, _UFLOW, _OFLOW, _HYBRID),
+D_OUT_SATURATION and the NaN/Inf counters (D_NAN_INPUT_NUM, D_INF_INPUT_NUM: 0; D_NAN_OUTPUT_NUM: the NaN
+outputs of the CDP layer before) of BOTH register groups are read over CSB: the group that ran must hold the
+model's CdpResult, the other one what its own last layer left (per-group latching). Tests:
 - random_layers: random legal layers in groups 0 and 1 alternately: every NORMALZ_LEN, the bypass modes,
   random convertors, the LUT helper's LRN (exponential and default LE) and sigmoid programs and random /
   aimed LUT configurations, cube sizes with C and W mostly not multiples of 8, strided placements; a few
   layers by default, NIGHTLY >= 100 (bigger cubes); where the top computes INT16 (INT16 = 1: nv_full) a
-  third of them INT16;
+  third of them INT16, and where it computes FP16 (FP16 = 1: nv_full) a third FP16 (FP16 data with specials,
+  NaN flush, the FP16 LUT programs and random FP16 LUTs; the NaN/Inf counters read back too);
 - lut_readback: both tables written and read back over CSB with the access pointer's auto-increment, then
   random accesses (any start address, past the end, reads in write mode and writes in read mode) scored
   against the model of the access port (models.lut.LutRam);
@@ -59,6 +61,7 @@ from tb.stimulus.cdp_top import (
     SRC_REGION,
     Layer,
     describe,
+    make_fp16_layer,
     make_layer,
     programs,
     random_dims,
@@ -98,7 +101,7 @@ async def random_layers(dut: SimHandleBase) -> None:
     count = batch_count(dut, 8, 16000)  # NIGHTLY: with cdp_core ~1e7 samples, on the simulation memory
     goals = not short_batch()           # a short batch (another configuration's) requires no coverage goal
     batch = Batch(dut, after_reset=top.after_reset)  # a failed layer alone fails: expectations reset too
-    i = 0
+    i = fp16_layers = 0
     # the top's precisions that its CDP computes (the top has them: tb/env/pdp.py Top.precisions)
     units = {"INT16": RTL_INT16_UNITS, "FP16": RTL_FP16_UNITS}
     precisions = tuple(p for p in top.precisions if p == "INT8" or "CDP" in units.get(p, ()))
@@ -109,10 +112,18 @@ async def random_layers(dut: SimHandleBase) -> None:
             # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
             # past the planned layers, a missing LE-only / LO-only hit is aimed at with a one-table LUT
             aim = "one table" if i >= count and {"le_hit", "lo_hit"} & set(cov.missing()) else None
-            # a third INT16 where the top computes it (an INT8-only top draws the layers it always drew)
-            precision = "INT16" if "INT16" in precisions and top.rng.random() < 1 / 3 else "INT8"
-            layer = make_layer(top.rng, i, group=batch.group, kind=aim,
-                               ram_mc=random_rams(top.rng, ("src", "dst")), precision=precision)
+            # a third INT16 and a third FP16 where the top computes them (an INT8-only top draws the layers
+            # it always drew)
+            precision = "INT8"
+            if "INT16" in precisions:
+                r = top.rng.random()
+                precision = "INT16" if r < 1 / 3 else "FP16" if "FP16" in precisions and r < 2 / 3 else "INT8"
+            rams = random_rams(top.rng, ("src", "dst"))
+            if precision == "FP16":
+                layer = make_fp16_layer(top.rng, fp16_layers, group=batch.group, ram_mc=rams)
+                fp16_layers += 1
+            else:
+                layer = make_layer(top.rng, i, group=batch.group, kind=aim, ram_mc=rams, precision=precision)
             label = f"layer {i}"
             cycles = await batch.run(f"{label} ({describe(layer)})", run_layer(top, layer, label))
             if cycles is not None:

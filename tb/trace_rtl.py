@@ -31,7 +31,7 @@ from tb.benches import find
 RTL_INT16_UNITS = ("PDP", "SDP", "CDP")
 
 # The datapath units whose RTL computes FP16 when the top is built with FP16 = 1 (the others: none).
-RTL_FP16_UNITS = ("PDP", "SDP")
+RTL_FP16_UNITS = ("PDP", "SDP", "CDP")
 
 
 def rtl_capabilities(config: Configuration) -> frozenset[str]:

@@ -16,7 +16,8 @@ module nvdla_cdp #(
     parameter MAX_BURST       = 16,
     parameter MAX_OUTSTANDING = 8,
     parameter LUT_PAIRED      = 0,     // the LUT index of nvdlav1's paired INT8 channels (nvdla_lut START_MODE)
-    parameter INT16           = 0      // 1: INT16 layers (both D_DATA_FORMAT registers INT16); 0: they run as INT8
+    parameter INT16           = 0,     // 1: INT16 layers (both D_DATA_FORMAT registers INT16); 0: they run as INT8
+    parameter FP16            = 0      // 1: FP16 layers (both D_DATA_FORMAT registers FP16; needs INT16)
 ) (
     input  wire              clk,
     input  wire              rst_n,
@@ -68,9 +69,9 @@ module nvdla_cdp #(
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
         if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || CHUNK < 1 || (INT16 != 0 && INT16 != 1)
-            || (INT16 == 1 && ATOM < 8)) begin
+            || (INT16 == 1 && ATOM < 8) || (FP16 != 0 && FP16 != 1) || (FP16 == 1 && INT16 != 1)) begin
             $display("ERROR: nvdla_cdp %m: ATOM a power of two (byte offsets shift by log2 ATOM), CHUNK >= 1, ",
-                     "INT16 0 or 1 and with INT16 ATOM >= 8");
+                     "INT16 0 or 1 and with INT16 ATOM >= 8, FP16 0 or 1 and only with INT16");
             $finish;
         end
     end
@@ -81,10 +82,13 @@ module nvdla_cdp #(
     wire [12:0] width_m1   = rdma_cfg[`CDP_RDMA_WIDTH];
     wire [12:0] height_m1  = rdma_cfg[`CDP_RDMA_HEIGHT];
     wire [12:0] channel_m1 = rdma_cfg[`CDP_RDMA_CHANNEL];
-    // two-byte elements: both D_DATA_FORMAT registers INT16 on a build with INT16; otherwise every layer runs
-    // as INT8 (FP16, a mismatch, and INT16 without the INT16 path, which the model and the driver refuse,
-    // compute INT8 and never hang: the read and write sides and the core agree on the geometry either way)
-    wire elem16 = (INT16 == 1) && (cfg[`CDP_INPUT_DATA_TYPE] == 2'd1) && (rdma_cfg[`CDP_RDMA_INPUT_DATA] == 2'd1);
+    // two-byte elements: both D_DATA_FORMAT registers INT16 on a build with INT16, or both FP16 on a build
+    // with FP16; otherwise every layer runs as INT8 (a mismatch, and a precision the build lacks, which the
+    // model and the driver refuse, compute INT8 and never hang: the read and write sides and the core agree
+    // on the geometry either way)
+    wire int16 = (INT16 == 1) && (cfg[`CDP_INPUT_DATA_TYPE] == 2'd1) && (rdma_cfg[`CDP_RDMA_INPUT_DATA] == 2'd1);
+    wire fp16  = (FP16 == 1) && (cfg[`CDP_INPUT_DATA_TYPE] == 2'd2) && (rdma_cfg[`CDP_RDMA_INPUT_DATA] == 2'd2);
+    wire elem16 = int16 || fp16;
     // DMA stall counts (docs/perf_counters.md): a read stall is a cycle the AR request waits for its ready, a
     // write stall one in which the AW request or a W beat waits for its ready; gated by each unit's
     // D_PERF_ENABLE.DMA_EN and, as in NVIDIA's RTL, never cleared (nvdla_perf_counter CLEAR 0). The write
@@ -158,8 +162,8 @@ module nvdla_cdp #(
     wire              lrn_valid, lrn_ready;
     wire [DATA_W-1:0] lrn_data;
 
-    nvdla_cdp_core #(.ATOM(ATOM), .CHUNK(CHUNK), .LUT_PAIRED(LUT_PAIRED), .INT16(INT16)) u_core (
-        .clk(clk), .rst_n(rst_n), .start(start), .elem16(elem16), .busy(core_busy), .done(core_done),
+    nvdla_cdp_core #(.ATOM(ATOM), .CHUNK(CHUNK), .LUT_PAIRED(LUT_PAIRED), .INT16(INT16), .FP16(FP16)) u_core (
+        .clk(clk), .rst_n(rst_n), .start(start), .elem16(int16), .fp16(fp16), .busy(core_busy), .done(core_done),
         .cfg(cfg), .rdma_cfg(rdma_cfg),
         .in_valid(rd_valid), .in_ready(rd_ready), .in_data(rd_data),
         .out_valid(lrn_valid), .out_ready(lrn_ready), .out_data(lrn_data),

@@ -7,16 +7,23 @@
 // With INT16 = 1 the first ATOM/2 lanes are built 17 bits wide and serve both precisions: an INT8 value and
 // offset enter them sign-extended and the 17-bit result is clamped to 9 bits, the same as saturating to 9
 // bits directly (nested clamps). With INT16 = 0 none of that is built.
+// FP16 (f16, on a build with FP16 = 1, which needs INT16 = 1; models/cdp_fp16.py step 1): the offset, scale
+// and shifter are not used; a NaN becomes +0 with cfg_nan_flush, then FP16 -> FP17 (nvdla_fp_widen, exact)
+// into the same 17-bit lanes. The wide lanes' registers carry it (S1 converts, S2 and S3 pass it on), so
+// FP16 adds a widener and three 17-bit multiplexers per lane; with FP16 = 0 none of it is built.
 // Pipeline: input skid -> S1 subtract -> S2 multiply -> S3 round/saturate (output register), full
 // backpressure; in_ready comes from the skid buffer.
 module nvdla_cdp_icvt #(
     parameter ATOM  = 8,
-    parameter INT16 = 0
+    parameter INT16 = 0,
+    parameter FP16  = 0    // 1: FP16 layers too (f16; needs INT16 = 1)
 ) (
     input  wire              clk,
     input  wire              rst_n,
     /* verilator lint_off UNUSEDSIGNAL */   // INT16 = 0 reads neither i16 nor the offset's high byte
     input  wire              i16,          // INT16 layer (ignored with INT16 = 0)
+    input  wire              f16,          // FP16 layer (ignored with FP16 = 0)
+    input  wire              cfg_nan_flush, // D_NAN_FLUSH_TO_ZERO (FP16 only)
     input  wire [15:0]       cfg_offset,   // D_DATIN_OFFSET (INT8 reads its low 8 bits)
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire [15:0]       cfg_scale,    // D_DATIN_SCALE
@@ -31,8 +38,9 @@ module nvdla_cdp_icvt #(
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (ATOM < 2 || (ATOM % 2) != 0 || (INT16 != 0 && INT16 != 1)) begin
-            $display("ERROR: nvdla_cdp_icvt %m: ATOM even and >= 2, INT16 0 or 1");
+        if (ATOM < 2 || (ATOM % 2) != 0 || (INT16 != 0 && INT16 != 1) || (FP16 != 0 && FP16 != 1)
+            || (FP16 == 1 && INT16 != 1)) begin
+            $display("ERROR: nvdla_cdp_icvt %m: ATOM even and >= 2, INT16 0 or 1, FP16 0 or 1 and only with INT16");
             $finish;
         end
     end
@@ -57,6 +65,7 @@ module nvdla_cdp_icvt #(
 
     /* verilator lint_off UNUSEDSIGNAL */
     wire wide16 = (INT16 == 1) && i16;
+    wire fp     = (FP16 == 1) && f16;     // a constant 0 without the FP16 path
     /* verilator lint_on UNUSEDSIGNAL */
     // per lane the result, sign-extended to SW bits (narrow lanes: 9 bits; wide lanes at INT8: clamped to 9)
     /* verilator lint_off UNUSEDSIGNAL */
@@ -74,7 +83,7 @@ module nvdla_cdp_icvt #(
             wire [IW-1:0] x;
             wire [IW-1:0] off;
             if (WIDE) begin : g_wide
-                assign x   = wide16 ? s0_data[l*16 +: 16] : {{8{s0_data[l*8 + 7]}}, s0_data[l*8 +: 8]};
+                assign x   = (wide16 || fp) ? s0_data[l*16 +: 16] : {{8{s0_data[l*8 + 7]}}, s0_data[l*8 +: 8]};
                 assign off = wide16 ? cfg_offset : {{8{cfg_offset[7]}}, cfg_offset[7:0]};
             end else begin : g_narrow
                 assign x   = s0_data[l*8 +: 8];
@@ -99,10 +108,29 @@ module nvdla_cdp_icvt #(
             end else begin : g_as_is
                 assign y_st = y;
             end
+            wire [SUB_W-1:0]  diff = $signed({x[IW-1], x}) - $signed({off[IW-1], off});
+            wire [PROD_W-1:0] prod = $signed(s1_diff) * $signed(cfg_scale);
+            // FP16: S1 holds the FP17 value, S2 and S3 pass it on (the integer path otherwise)
+            wire [SUB_W-1:0]  d_in;
+            wire [PROD_W-1:0] p_in;
+            wire [OW-1:0]     y_in;
+            if (FP16 == 1 && WIDE) begin : g_fp
+                wire        nan = (x[14:10] == 5'h1f) && (x[9:0] != 10'd0);
+                wire [15:0] h   = (cfg_nan_flush && nan) ? 16'd0 : x;
+                wire [16:0] f17;
+                nvdla_fp_widen #(.EI(5), .MI(10), .EO(6), .MO(10), .DENORM(1)) u_widen (.x(h), .y(f17));
+                assign d_in = fp ? f17 : diff;
+                assign p_in = fp ? {prod[PROD_W-1:17], s1_diff} : prod;
+                assign y_in = fp ? s2_prod[16:0] : y_st;
+            end else begin : g_int
+                assign d_in = diff;
+                assign p_in = prod;
+                assign y_in = y_st;
+            end
             always @(posedge clk) begin
-                if (en[0]) s1_diff <= $signed({x[IW-1], x}) - $signed({off[IW-1], off});
-                if (en[1]) s2_prod <= $signed(s1_diff) * $signed(cfg_scale);
-                if (en[2]) s3_y <= y_st;
+                if (en[0]) s1_diff <= d_in;
+                if (en[1]) s2_prod <= p_in;
+                if (en[2]) s3_y <= y_in;
             end
             assign y_q[l*SW +: SW] = {{(SW-OW){s3_y[OW-1]}}, s3_y};
         end
@@ -122,7 +150,7 @@ module nvdla_cdp_icvt #(
                 pack16 = {(ATOM*9){1'b0}};
                 for (k16 = 0; k16 < HALF; k16 = k16 + 1) pack16[k16*17 +: 17] = y_q[k16*SW +: 17];
             end
-            assign out_data = wide16 ? pack16 : pack8;
+            assign out_data = (wide16 || fp) ? pack16 : pack8;
         end else begin : g_pack8
             assign out_data = pack8;
         end

@@ -20,6 +20,9 @@
 // same), squares are 33 bits and the window sums 36 bits (9 * 2^32 < 2^36), lane l of out_sum at bits
 // [36l+35:36l] (ATOM/2 * 36 <= ATOM * SUM_W). A separate set of squarers and adders is built for it; with
 // INT16 = 0 none is.
+// FP16 (f16, on a build with FP16 = 1, which needs INT16 = 1): the same 17-bit lanes hold FP17 values (the
+// ring, the zeroing and the neighbour reads are INT16's: FP17 +0 is 0); nvdla_cdp_sqsum_fp squares and sums
+// them in FP32 (S2, S3) in NVIDIA's order, lane l's FP32 sum at bits [32l+31:32l] of out_sum.
 module nvdla_cdp_sqsum #(
     parameter ATOM   = 8,
     parameter CHUNK  = 8,
@@ -28,13 +31,15 @@ module nvdla_cdp_sqsum #(
     parameter DIM_W  = 13,
     parameter SURF_W = 10,
     parameter LANE_W = 3,      // lane index width: log2(ATOM)
-    parameter INT16  = 0       // 1: the INT16 path (i16)
+    parameter INT16  = 0,      // 1: the INT16 path (i16)
+    parameter FP16   = 0       // 1: the FP16 path (f16; needs INT16 = 1)
 ) (
     input  wire                   clk,
     input  wire                   rst_n,
     input  wire                   init,          // start of a layer: walkers and ring back to the start
     /* verilator lint_off UNUSEDSIGNAL */
     input  wire                   i16,           // INT16 layer (ignored with INT16 = 0)
+    input  wire                   f16,           // FP16 layer (ignored with FP16 = 0)
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire [DIM_W-1:0]       cfg_width,     // W - 1
     input  wire [DIM_W-1:0]       cfg_height,    // H - 1
@@ -53,9 +58,11 @@ module nvdla_cdp_sqsum #(
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
         if (ATOM < 1 || (1 << LANE_W) != ATOM || CHUNK < 1 || X_W < 1 || SUM_W < 2 * (X_W - 1) + 4
-            || (INT16 != 0 && INT16 != 1) || (INT16 == 1 && (ATOM < 8 || X_W != 9 || SUM_W < 18))) begin
+            || (INT16 != 0 && INT16 != 1) || (INT16 == 1 && (ATOM < 8 || X_W != 9 || SUM_W < 18))
+            || (FP16 != 0 && FP16 != 1) || (FP16 == 1 && (INT16 != 1 || SUM_W < 16))) begin
             $display("ERROR: nvdla_cdp_sqsum %m: ATOM = 2**LANE_W, CHUNK >= 1, SUM_W holds 9 squares of X_W-bit ",
-                     "values; INT16 0 or 1, and with INT16 ATOM >= 8, X_W = 9, SUM_W >= 18 (the INT16 layouts)");
+                     "values; INT16 0 or 1, and with INT16 ATOM >= 8, X_W = 9, SUM_W >= 18 (the INT16 layouts); ",
+                     "FP16 0 or 1 and only with INT16, SUM_W >= 16 (ATOM/2 FP32 sums)");
             $finish;
         end
     end
@@ -109,7 +116,9 @@ module nvdla_cdp_sqsum #(
                                                                                       : in_data[i16l*17 +: 17];
                 end
             end
-            assign wr_atom = i16 ? wr_atom16 : wr_atom8;
+            // FP16 uses the same 17-bit lanes (a constant 0 without the FP16 path)
+            wire w16 = i16 || ((FP16 == 1) && f16);
+            assign wr_atom = w16 ? wr_atom16 : wr_atom8;
         end else begin : g_wr8
             assign wr_atom = wr_atom8;
         end
@@ -313,7 +322,16 @@ module nvdla_cdp_sqsum #(
             end
             // i16 is stable for the layer: the registers of the other precision are simply not read; the
             // bits above the int16 lanes' sums are 0
-            assign sum_out = i16 ? {{(ATOM*SUM_W-H16*S16){1'b0}}, s3_sum16} : s3_sum;
+            wire [ATOM*SUM_W-1:0] sum_int = i16 ? {{(ATOM*SUM_W-H16*S16){1'b0}}, s3_sum16} : s3_sum;
+            if (FP16 == 1) begin : g_f16
+                wire [H16*32-1:0] s3_sumf;
+                nvdla_cdp_sqsum_fp #(.LANES(H16), .HALF(HALF)) u_fp (
+                    .clk(clk), .en(en[2:1]), .pair_on(pair_on[HALF:2]), .ext(ext16), .sum(s3_sumf)
+                );
+                assign sum_out = f16 ? {{(ATOM*SUM_W-H16*32){1'b0}}, s3_sumf} : sum_int;
+            end else begin : g_int
+                assign sum_out = sum_int;
+            end
         end else begin : g_i8
             assign sum_out = s3_sum;
         end

@@ -31,7 +31,7 @@ module nvdla_pp_top #(
     parameter SDP_LUT         = 1,    // 0: SDP without its LUT
     parameter INT16           = 0,    // 1: the configuration's precisions include INT16 (PDP, SDP, CDP compute it)
     parameter CDP_LUT_PAIRED  = 0,    // CDP's INT8 LUT index as nvdlav1's (paired channels) or, 0, nv_small's
-    parameter FP16            = 0     // 1: the configuration's precisions include FP16 (PDP, SDP compute it)
+    parameter FP16            = 0     // 1: the configuration's precisions include FP16 (PDP, SDP, CDP compute it)
 ) (
     input  wire        clk,
     input  wire        rst_n,
@@ -205,7 +205,7 @@ module nvdla_pp_top #(
     );
 
     nvdla_cdp #(.ATOM(ATOM), .CHUNK(8), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING),
-                .LUT_PAIRED(CDP_LUT_PAIRED), .INT16(INT16)) u_cdp (
+                .LUT_PAIRED(CDP_LUT_PAIRED), .INT16(INT16), .FP16(FP16)) u_cdp (
         .clk(clk), .rst_n(rst_n), .op_en(cdp_op_en & cdp_rdma_op_en), .done(cdp_done), .busy(cdp_busy_unused),
         .cfg(cdp_cfg), .rdma_cfg(cdp_rdma_cfg), .stat(cdp_stat), .rdma_stat(cdp_rdma_stat),
         `NVDLA_AXI_UNIT_TO_ARB(M_CDP)

@@ -27,7 +27,10 @@ GUARD = 64                          # bytes checked untouched before and after e
 POLL = 32                           # cycles between interrupt polls
 DONE_BOUND = 1_000_000              # bounds a hang only (a nightly layer with heavy stalls is far shorter)
 STATS = {"D_PERF_LUT_LE_HIT": "le_hit", "D_PERF_LUT_LO_HIT": "lo_hit", "D_PERF_LUT_UFLOW": "uflow",
-         "D_PERF_LUT_OFLOW": "oflow", "D_PERF_LUT_HYBRID": "hybrid", "D_OUT_SATURATION": "out_saturation"}
+         "D_PERF_LUT_OFLOW": "oflow", "D_PERF_LUT_HYBRID": "hybrid", "D_OUT_SATURATION": "out_saturation",
+         # FP16's counters (0 at INT8/INT16): the inputs' always read 0 and the NaN outputs are the layer
+         # before's (NVIDIA's RTL; models/subsystem.py)
+         "D_NAN_INPUT_NUM": "nan_input", "D_INF_INPUT_NUM": "inf_input", "D_NAN_OUTPUT_NUM": "nan_output"}
 
 
 # ---- the DUT ------------------------------------------------------------------------------------------
@@ -39,6 +42,7 @@ class CdpTop(Top):
         super().__init__(dut, rng, sim_mem)
         # what each register group's statistics registers must hold (reset: 0)
         self.group_stats: list[dict[str, int]] = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
+        self.nan_before = 0   # the NaN outputs of the last CDP layer (D_NAN_OUTPUT_NUM of the next one)
 
     async def wait_intr(self, bits: int, bound: int = DONE_BOUND) -> int | None:  # type: ignore[override]
         """Wait until every bit of `bits` was set in GLB S_INTR_STATUS, clearing each (W1C); the cycles
@@ -50,6 +54,7 @@ class CdpTop(Top):
         """After a reset (a batch's failed layer): every register group's statistics are 0 again, and every
         done bit reaches `intr` (GLB S_INTR_MASK 0)."""
         self.group_stats = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
+        self.nan_before = 0
         await self.write("GLB", "S_INTR_MASK", 0, nposted=True)
 
     async def check_stats(self, label: str) -> None:
@@ -111,10 +116,13 @@ def compare(top: CdpTop, layer: Layer, label: str) -> None:
 
 
 def expect_stats(top: CdpTop, layer: Layer) -> None:
-    """Run the model on the mirror (after the RTL ran) and record what the group's registers must hold."""
+    """Run the model on the mirror (after the RTL ran) and record what the group's registers must hold (the
+    layers in the order they ran)."""
     res = run_cdp(layer.prog.config, top.mem, sec_mem=top.sec_mem)
     layer.res = res
-    counts = {**res.lut_counts, "out_saturation": res.out_saturation}
+    counts = {**res.lut_counts, "out_saturation": res.out_saturation, "nan_input": 0, "inf_input": 0,
+              "nan_output": top.nan_before}
+    top.nan_before = res.nan_output
     top.group_stats[layer.prog.group] = {reg: counts[name] for reg, name in STATS.items()}
 
 

@@ -5,6 +5,7 @@ layer's LUT inputs."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import numpy as np
 from numpy.typing import NDArray
@@ -118,3 +119,12 @@ def linear_lut(rng: random.Random, le_start: int, le_sel: int, lo_start: int, lo
                      lo_end=lo_start + (1 << (lo_sel + 8)), uflow_priority=rng.randint(0, 1),
                      oflow_priority=rng.randint(0, 1), hybrid_priority=rng.randint(0, 1),
                      le=random_table(rng, LE_ENTRIES), lo=random_table(rng, LO_ENTRIES), **slopes)
+
+
+def atom_order(w: int, h: int, surfaces: int, chunk: int) -> Iterator[tuple[int, int, int]]:
+    """(line, surface, column) of every atom in the contract's order."""
+    for y in range(h):
+        for x0 in range(0, w, chunk):
+            for s in range(surfaces):
+                for x in range(x0, min(x0 + chunk, w)):
+                    yield y, s, x

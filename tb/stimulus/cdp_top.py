@@ -1,7 +1,8 @@
 """Random legal CDP layers for the top-level benches, programmed through the CDP driver layer
 (models/driver_cdp.py): window lengths, bypass modes, convertors and LUT kinds (the LUT helper's programs,
 random, aimed, narrow and one-table LUTs), cube sizes and strided placements; INT8, or INT16 where the top
-computes it (make_layer's `precision`).
+computes it (make_layer's `precision`); FP16 where the top computes it (make_fp16_layer: FP16 data with
+specials, NaN flush, the FP16 LUT programs and random FP16 LUTs, tb/stimulus/cdp_fp16.py).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from tb.stimulus.cdp_core import (
     output_convertor,
     random_cube_data,
 )
+from tb.stimulus.cdp_fp16 import FP16_LUT_KINDS, fp16_lut, fp16_lut_inputs
+from tb.stimulus.fp16_values import fp16_values
 from tb.stimulus.lut import Shape, random_config
 
 ATOM = run_atom_bytes()  # the configuration's memory atom: bases, strides and channel counts follow it
@@ -156,12 +159,44 @@ def make_layer(rng: random.Random, index: int, group: int, *, kind: str | None =
     return Layer({"dims": (w, h, c), **desc}, prog, cube, kind)
 
 
+def make_fp16_layer(rng: random.Random, index: int, group: int, *, dims: tuple[int, int, int] | None = None,
+                    ram_mc: Mapping[str, bool] | None = None) -> Layer:
+    """A random legal FP16 layer through the driver (models/cdp_fp16.py): FP16 data around a random power of
+    two with a share of specials (NaN, infinities, subnormals, 65504), NaN flush on or off, the bypass modes,
+    an FP16 LUT (FP16_LUT_KINDS) around the layer's LUT inputs, random convertor registers (not used)."""
+    w, h, c = dims or random_dims(rng, nightly())
+    modes = [(0, 0), (1, 0), (0, 1), (1, 1)]
+    sqsum_bypass, mul_bypass = modes[index] if index < len(modes) else rng.choice(modes + [(0, 0)] * 3)
+    desc: dict[str, object] = {
+        "local_size": rng.choice([3, 5, 7, 9]), "sqsum_bypass": bool(sqsum_bypass),
+        "mul_bypass": bool(mul_bypass), "precision": "FP16", "nan_to_zero": rng.random() < 0.5,
+        "datin": signed_datin(input_convertor(rng, 16), 16),
+        "datout": Convertor(rng.randint(-(1 << 31), (1 << 31) - 1), rng.randint(-(1 << 15), (1 << 15) - 1),
+                            rng.randint(0, 63)),
+        "src": placement(rng, SRC_REGION, w, h), "dst": placement(rng, DST_REGION, w, h),
+        "perf": rng.random() < 0.5}
+    for side in ("src", "dst"):
+        if ram_mc is not None and side in ram_mc:
+            desc[side] = dataclasses.replace(desc[side], ram_mc=ram_mc[side])  # type: ignore[type-var]
+    lanes = ATOM // 2
+    surfaces = -(-c // lanes)
+    log2 = rng.uniform(-10, 10) if rng.random() < 0.85 else rng.choice([-16.0, 14.0])
+    cube = fp16_values(rng, surfaces * lanes * h * w, log2, rng.choice([0.0, 0.0, 0.02, 0.1]))
+    cube = cube.reshape(surfaces * lanes, h, w)
+    lut_in = fp16_lut_inputs(cube, c, int(desc["local_size"]), bool(sqsum_bypass),  # type: ignore[call-overload]
+                             bool(desc["nan_to_zero"]))
+    kind = FP16_LUT_KINDS[index] if index < len(FP16_LUT_KINDS) else rng.choice(FP16_LUT_KINDS)
+    prog = cdp_layer(w, h, c, lut=fp16_lut(rng, kind, lut_in), group=group, **desc)  # type: ignore[arg-type]
+    return Layer({"dims": (w, h, c), **desc}, prog, cube.astype(np.uint16).view(np.int16), kind)
+
+
 def describe(layer: Layer) -> str:
     cfg, lut = layer.prog.config, layer.prog.config.lut
     mode = "EXP" if lut.le_function == EXPONENT else "LIN"
     src = (cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride)
     dst = (cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride)
-    prec = "INT16 " if layer.desc.get("precision") == "INT16" else ""
+    prec = {"INT16": "INT16 ", "FP16": f"FP16 nan_flush={int(bool(layer.desc.get('nan_to_zero')))} "}.get(
+        str(layer.desc.get("precision")), "")
     return (f"group {layer.prog.group}: {prec}{cfg.width}x{cfg.height}x{cfg.channels} LRN{cfg.local_size} "
             f"bypass sqsum={int(cfg.sqsum_bypass)} mul={int(cfg.mul_bypass)}; "
             f"in cvt {layer.desc['datin']}, out cvt {layer.desc.get('datout')}; LUT {layer.kind}: LE {mode} "

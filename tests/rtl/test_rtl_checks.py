@@ -22,7 +22,8 @@ def test_synthesizes() -> None:
 # (module, good parameters, bad parameters). Each bad set breaks only what the module's check guards and
 # would otherwise elaborate without a word: a FIFO, or the W length queue, whose pointers do not wrap at
 # its depth; two CSB units answering the same window; a memory router told of a third memory; a float
-# narrowing whose subnormal range leaves the input's exponents; a LUT's FP16 path on samples under 32 bits.
+# narrowing whose subnormal range leaves the input's exponents; a LUT's FP16 path on samples under 32 bits; a
+# CDP FP16 path without the INT16 lanes it lives in.
 PARAM_CASES = [
     ("nvdla_fifo", {"WIDTH": "8", "DEPTH": "32"}, {"WIDTH": "8", "DEPTH": "24"}),
     ("nvdla_axi_wr", {"MAX_OUTSTANDING": "8"}, {"MAX_OUTSTANDING": "6"}),
@@ -38,6 +39,8 @@ PARAM_CASES = [
     # the LUT's FP16 path reads FP32 samples in the lower half of the lanes: an INT8-shaped CDP LUT has none
     ("nvdla_lut", {"FP16": "1", "SDP": "0", "IN_W": "37", "CFG_W": "38", "LANES": "4"},
      {"FP16": "1", "SDP": "0", "IN_W": "21", "CFG_W": "38", "LANES": "4"}),
+    # CDP's FP16 path is built in the INT16 lanes: without them it would be left out silently
+    ("nvdla_cdp_icvt", {"INT16": "1", "FP16": "1"}, {"INT16": "0", "FP16": "1"}),
 ]
 
 
