@@ -43,9 +43,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from models import configs  # noqa: E402
-from models import registers as regmap  # noqa: E402
-from models.driver_pdp import recip_kernel  # noqa: E402
-from models.pdp import AVERAGE, MAX, PdpConfig, check_memory_layout  # noqa: E402
+from models.driver_pdp import PdpProgram, Surface, pdp_layer  # noqa: E402
+from models.pdp import AVERAGE, MAX, max_band_width  # noqa: E402
 from models.regfile import RegWrite  # noqa: E402
 from models.replay import MemWrite, Step, WaitInterrupt  # noqa: E402
 from models.trace import default_trace_folders, is_reference_program  # noqa: E402
@@ -88,53 +87,31 @@ CUBE_LAYERS = INT8_LAYERS + tuple(
     CubeLayer(f"{layer.name}_{precision.lower()}", layer.method, layer.kernel, layer.stride, layer.pad,
               layer.size, precision)
     for precision in configs.load().precisions if precision != "INT8" for layer in INT8_LAYERS)
-INPUT_DATA = {"INT8": 0, "INT16": 1, "FP16": 2}   # D_DATA_FORMAT.INPUT_DATA
 SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000
 
 
-def cube_fields(layer: CubeLayer) -> dict[str, dict[str, int]]:
-    """Register fields of a packed (line- and surface-packed) cube layer, no split."""
+def cube_program(layer: CubeLayer) -> PdpProgram:
+    """The layer through the driver: a packed (line- and surface-packed) cube, split-width bands of NVDLA's
+    maximum flying width for the kernel when the output is wider (64 columns of a 3x3/1 kernel: 32 + 32)."""
     n, k, s, p = layer.size, layer.kernel, layer.stride, layer.pad
     out = (n + 2 * p - k) // s + 1
     line_in, line_out = n * ATOM_BYTES, out * ATOM_BYTES   # a line is `width` atoms at every precision
-    shared = {"D_DATA_FORMAT.INPUT_DATA": INPUT_DATA[layer.precision],
-              "D_DATA_CUBE_IN_WIDTH.CUBE_IN_WIDTH": n - 1, "D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT": n - 1,
-              "D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL": n - 1,
-              "D_POOLING_KERNEL_CFG.KERNEL_WIDTH": k - 1, "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH": s - 1,
-              "D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST": n - 1}
-    pdp = {**shared,
-           "D_DATA_CUBE_OUT_WIDTH.CUBE_OUT_WIDTH": out - 1, "D_DATA_CUBE_OUT_HEIGHT.CUBE_OUT_HEIGHT": out - 1,
-           "D_DATA_CUBE_OUT_CHANNEL.CUBE_OUT_CHANNEL": n - 1,
-           "D_OPERATION_MODE_CFG.POOLING_METHOD": layer.method, "D_OPERATION_MODE_CFG.FLYING_MODE": 1,
-           "D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_FIRST": out - 1,
-           "D_POOLING_KERNEL_CFG.KERNEL_HEIGHT": k - 1, "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_HEIGHT": s - 1,
-           "D_RECIP_KERNEL_WIDTH.RECIP_KERNEL_WIDTH": recip_kernel(k),
-           "D_RECIP_KERNEL_HEIGHT.RECIP_KERNEL_HEIGHT": recip_kernel(k),
-           "D_POOLING_PADDING_CFG.PAD_LEFT": p, "D_POOLING_PADDING_CFG.PAD_RIGHT": p,
-           "D_POOLING_PADDING_CFG.PAD_TOP": p, "D_POOLING_PADDING_CFG.PAD_BOTTOM": p,
-           "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": DST_BASE, "D_DST_LINE_STRIDE.DST_LINE_STRIDE": line_out,
-           "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": line_out * out, "D_DST_RAM_CFG.DST_RAM_TYPE": 1}
-    rdma = {**shared,
-            "D_FLYING_MODE.FLYING_MODE": 1, "D_SRC_RAM_CFG.SRC_RAM_TYPE": 1,
-            "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": SRC_BASE, "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": line_in,
-            "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": line_in * n}
-    return {"PDP": pdp, "PDP_RDMA": rdma}
+    band = max_band_width(k, s)
+    return pdp_layer(n, n, n, method={MAX: "max", AVERAGE: "average"}[layer.method], kernel=(k, k),
+                     stride=(s, s), pads=(p, p, p, p), src=Surface(SRC_BASE, line_in, line_in * n),
+                     dst=Surface(DST_BASE, line_out, line_out * out), split=band if out > band else None,
+                     precision=layer.precision)
 
 
 def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step]:
     """The layer as replay steps: load a random input, program both units, enable, wait for the interrupt."""
-    fields = cube_fields(layer)
-    cfg = PdpConfig.from_fields(fields, ATOM_BYTES, configs.load().precisions)  # a broken layer fails here
-    check_memory_layout(cfg)
+    prog = cube_program(layer)   # a broken layer definition fails here, naming the rule
     n = layer.size
     data = cube_data(n * n * n, layer.precision, data_rng)
     steps: list[Step] = [MemWrite(0, SRC_BASE, data)]
-    for unit in ("PDP_RDMA", "PDP"):
-        regs = regmap.encode_fields(unit, fields[unit])
-        steps += [RegWrite(unit, reg, value) for reg, value in regs.items()]
-    steps += [RegWrite("PDP_RDMA", "D_OP_ENABLE", 1), RegWrite("PDP", "D_OP_ENABLE", 1),
-              WaitInterrupt("PDP", 0, layer.name)]
+    steps += [RegWrite(w.unit, w.reg, w.value) for w in prog.writes]
+    steps.append(WaitInterrupt("PDP", prog.group, layer.name))
     return steps
 
 
