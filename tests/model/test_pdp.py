@@ -505,3 +505,41 @@ def test_random_configurations_match_the_window_reference() -> None:
         x = rng.integers(-128, 128, size=(8, p["h"], p["w"])).astype(np.int8)
         assert np.array_equal(pdp_pool(x, cfg), _reference_pool(x, p)), p
         checked += 1
+
+
+@pytest.mark.configuration("nv_full")
+@pytest.mark.parametrize("method", ["average", "max", "min"])
+@pytest.mark.parametrize(("kernel", "stride", "pads"), [((3, 3), (1, 1), (0, 0, 0, 0)),
+                                                        ((2, 2), (2, 2), (0, 0, 0, 0)),
+                                                        ((3, 3), (2, 2), (1, 1, 1, 1))])
+def test_fp16_pooling_is_within_seed_002_thresholds_of_a_float64_reference(
+        method: str, kernel: tuple[int, int], stride: tuple[int, int], pads: tuple[int, ...]) -> None:
+    """Seed 002's PDP threshold, per output: |a - b| <= 0.0001 and |a - b| / max_value <= 0.001, max_value the
+    largest magnitude in the pooling window, against float64 pooling of the same FP16 inputs (pads count 0 in
+    an average over the whole kernel, as NVDLA's reciprocals do, and are left out of max/min)."""
+    from models.driver_pdp import Surface, pdp_layer
+
+    rng = np.random.default_rng(2)
+    c, h, w = 16, 11, 13
+    x = rng.uniform(-0.1, 0.1, (c, h, w)).astype(np.float16)
+    (kw, kh), (sw, sh), (pl, pr, pt, pb) = kernel, stride, pads
+    if (w + pl + pr - kw) % sw:
+        w -= (w + pl + pr - kw) % sw
+        x = x[:, :, :w]
+    prog = pdp_layer(w, h, c, method=method, kernel=kernel, stride=stride, pads=pads,
+                     src=Surface(0x10000, 0x1000, 0x10000), dst=Surface(0x100000, 0x1000, 0x10000),
+                     precision="FP16")
+    pooled = pdp_pool(x.view(np.uint16).astype(np.int64), prog.config).astype(np.int64)
+    a = (pooled & 0xFFFF).astype(np.uint16).view(np.float16).astype(np.float64)
+    # pads are 0 in an average (NVDLA divides by the whole kernel) and not there for max/min
+    xp = np.pad(x.astype(np.float64), ((0, 0), (pt, pb), (pl, pr)),
+                constant_values=0.0 if method == "average" else np.nan)
+    oh, ow = a.shape[1:]
+    windows = np.stack([xp[:, i * sh:i * sh + kh, j * sw:j * sw + kw].reshape(c, -1)
+                        for i in range(oh) for j in range(ow)], axis=1).reshape(c, oh, ow, kh * kw)
+    b = {"average": np.mean, "max": np.nanmax, "min": np.nanmin}[method](windows, axis=-1)
+    diff = np.abs(a - b)
+    max_value = np.nanmax(np.abs(windows), axis=-1)
+    worst = np.unravel_index(diff.argmax(), diff.shape)
+    assert diff.max() <= 1e-4, f"|a-b| up to {diff.max():.3g} at (c, y, x) {worst}: {a[worst]}, {b[worst]}"
+    assert (diff / max_value).max() <= 1e-3
