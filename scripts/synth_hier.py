@@ -17,8 +17,10 @@ command has to quote them.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +39,8 @@ class ModuleResult:
     stat: dict[str, Any] = field(default_factory=dict)   # its own `stat -json` entry (sub-modules as cells)
     children: dict[str, int] = field(default_factory=dict)  # sub-module -> instance count
     errors: list[str] = field(default_factory=list)
+    cpu_s: float = 0.0            # the Yosys process's CPU time (user + system): comparable under load
+    wall_s: float = 0.0
 
 
 @dataclass
@@ -51,6 +55,10 @@ class DesignResult:
         if not self.ok:
             return None
         return recursive_totals({n: m.stat for n, m in self.modules.items()}, key)[self.top]
+
+    def slowest(self, n: int = 5) -> list[ModuleResult]:
+        """The `n` modules whose Yosys process took the most CPU time."""
+        return sorted(self.modules.values(), key=lambda m: -m.cpu_s)[:n]
 
 
 def base_name(module: str) -> str:
@@ -126,6 +134,17 @@ def module_file(name: str, modules: dict[str, list[str]]) -> tuple[str, dict[str
     return "\n".join(out) + "\n", children
 
 
+def run_timed(cmd: list[str], cwd: Path) -> tuple[int, str, float]:
+    """Run `cmd`: (exit status, its stderr, its CPU seconds). The CPU time is the process's own (os.wait4),
+    so processes running side by side do not count each other's."""
+    with subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as p:
+        assert p.stderr is not None
+        stderr = p.stderr.read()
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+    return p.returncode, stderr, usage.ru_utime + usage.ru_stime
+
+
 def synthesize(yosys: str, root: Path, top: str, read: str, work: Path, synth_args: str = "",
                jobs: int = 2) -> DesignResult:
     """Synthesize `top` module by module. `read` is the Yosys script that reads the sources and sets the
@@ -152,10 +171,11 @@ def synthesize(yosys: str, root: Path, top: str, read: str, work: Path, synth_ar
         (root / il).write_text(text)
         script = (f"read_rtlil {il}; hierarchy -top \\m0; synth -top \\m0 {synth_args}; "
                   f"tee -q -o {stat} stat -json; stat")
-        p = subprocess.run([yosys, "-q", "-l", str(log), "-p", script], cwd=root, capture_output=True,
-                           text=True)
+        start = time.monotonic()
+        returncode, stderr, cpu = run_timed([yosys, "-q", "-l", str(log), "-p", script], root)
+        wall = time.monotonic() - start
         out = (root / log).read_text() if (root / log).exists() else ""
-        found = re.findall(r"^(?:ERROR|Warning).*$", out + p.stderr, re.M | re.I)
+        found = re.findall(r"^(?:ERROR|Warning).*$", out + stderr, re.M | re.I)
         entry: dict[str, Any] = {}
         if (root / stat).exists():
             entry = json.loads((root / stat).read_text())["modules"].get("\\m0", {})
@@ -164,9 +184,9 @@ def synthesize(yosys: str, root: Path, top: str, read: str, work: Path, synth_ar
         back.update({f"\\m{i + 1}": c for i, c in enumerate(children)})
         if "num_cells_by_type" in entry:
             entry["num_cells_by_type"] = {back.get(t, t): n for t, n in entry["num_cells_by_type"].items()}
-        ok = p.returncode == 0 and not found and "num_cells" in entry
+        ok = returncode == 0 and not found and "num_cells" in entry
         return ModuleResult(name, ok, log, entry, children,
-                            found[:20] or ([] if ok else [p.stderr[-3000:] or "no statistics"]))
+                            found[:20] or ([] if ok else [stderr[-3000:] or "no statistics"]), cpu, wall)
 
     # the largest modules first, so that the last process to finish is a small one
     order = sorted(range(len(names)), key=lambda i: -sum(map(len, modules[names[i]])))
