@@ -53,6 +53,10 @@ def test_totals_count_every_instance() -> None:
     expected = own[result.top] + sum(n * own[c] for c, n in top.children.items())
     assert result.total() == expected
     assert all(own[c] > 0 for c in top.children)
+    # each Yosys process timed on its own (rtl_check prints the slowest)
+    assert all(m.cpu_s > 0 and m.wall_s > 0 for m in result.modules.values())
+    slowest = result.slowest(2)
+    assert len(slowest) == 2 and slowest[0].cpu_s >= slowest[1].cpu_s
 
 
 def test_parameter_check_stops_elaboration() -> None:
