@@ -10,6 +10,9 @@ Why: a single Yosys process holds the whole flattened-per-module netlist of ever
 the largest process is one unit's own logic, and a lane module repeated 32 times is synthesized once. It is
 also how synthesis is run on real chips (bottom-up, per block), and the processes run in parallel.
 
+Each module's Yosys process is timed (its own CPU seconds and wall); `<work>/times.json` lists them, the
+slowest first.
+
 Names such as `$paramod$<hash>\\nvdla_x` are renamed `\\m<n>` in each module's own RTLIL file, so no Yosys
 command has to quote them.
 """
@@ -193,5 +196,10 @@ def synthesize(yosys: str, root: Path, top: str, read: str, work: Path, synth_ar
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         results = list(pool.map(run, order))
     done = {r.name: r for r in results}
+    # where the time went, per module (the slowest first): compare runs like with like by CPU seconds
+    times = [{"module": base_name(r.name), "log": str(r.log), "cpu_s": round(r.cpu_s, 2),
+              "wall_s": round(r.wall_s, 2), "cells": r.stat.get("num_cells")}
+             for r in sorted(results, key=lambda r: -r.cpu_s)]
+    (root / work / "times.json").write_text(json.dumps(times, indent=1) + "\n")
     errors = [f"{base_name(r.name)}: {e}" for r in results for e in r.errors]
     return DesignResult(f"\\{top}", all(r.ok for r in results), done, errors)
