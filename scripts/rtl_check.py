@@ -106,6 +106,10 @@ def synth(files: list[Path], level: str = "full", jobs: int = 2) -> int:
               f"  ({len(result.modules)} modules; logs: {work}/m<n>.log)")
         for name, count in big_blocks(result, top):
             print(f"      {name:32s}       {count}")
+        # where the time goes: the modules whose Yosys process took the most CPU (ABC, with multipliers)
+        for m in result.slowest(3):
+            print(f"      slowest: {synth_hier.base_name(m.name):32s} {m.cpu_s:7.1f} s CPU "
+                  f"{m.wall_s:7.1f} s wall  ({m.log})")
         if not result.ok:
             failures += 1
             print("\n".join(result.errors[:20]))

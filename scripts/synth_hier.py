@@ -10,6 +10,9 @@ Why: a single Yosys process holds the whole flattened-per-module netlist of ever
 the largest process is one unit's own logic, and a lane module repeated 32 times is synthesized once. It is
 also how synthesis is run on real chips (bottom-up, per block), and the processes run in parallel.
 
+Each module's Yosys process is timed (its own CPU seconds and wall); `<work>/times.json` lists them, the
+slowest first.
+
 Names such as `$paramod$<hash>\\nvdla_x` are renamed `\\m<n>` in each module's own RTLIL file, so no Yosys
 command has to quote them.
 """
@@ -17,8 +20,10 @@ command has to quote them.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +42,8 @@ class ModuleResult:
     stat: dict[str, Any] = field(default_factory=dict)   # its own `stat -json` entry (sub-modules as cells)
     children: dict[str, int] = field(default_factory=dict)  # sub-module -> instance count
     errors: list[str] = field(default_factory=list)
+    cpu_s: float = 0.0            # the Yosys process's CPU time (user + system): comparable under load
+    wall_s: float = 0.0
 
 
 @dataclass
@@ -51,6 +58,10 @@ class DesignResult:
         if not self.ok:
             return None
         return recursive_totals({n: m.stat for n, m in self.modules.items()}, key)[self.top]
+
+    def slowest(self, n: int = 5) -> list[ModuleResult]:
+        """The `n` modules whose Yosys process took the most CPU time."""
+        return sorted(self.modules.values(), key=lambda m: -m.cpu_s)[:n]
 
 
 def base_name(module: str) -> str:
@@ -126,6 +137,17 @@ def module_file(name: str, modules: dict[str, list[str]]) -> tuple[str, dict[str
     return "\n".join(out) + "\n", children
 
 
+def run_timed(cmd: list[str], cwd: Path) -> tuple[int, str, float]:
+    """Run `cmd`: (exit status, its stderr, its CPU seconds). The CPU time is the process's own (os.wait4),
+    so processes running side by side do not count each other's."""
+    with subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as p:
+        assert p.stderr is not None
+        stderr = p.stderr.read()
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+    return p.returncode, stderr, usage.ru_utime + usage.ru_stime
+
+
 def synthesize(yosys: str, root: Path, top: str, read: str, work: Path, synth_args: str = "",
                jobs: int = 2) -> DesignResult:
     """Synthesize `top` module by module. `read` is the Yosys script that reads the sources and sets the
@@ -152,10 +174,11 @@ def synthesize(yosys: str, root: Path, top: str, read: str, work: Path, synth_ar
         (root / il).write_text(text)
         script = (f"read_rtlil {il}; hierarchy -top \\m0; synth -top \\m0 {synth_args}; "
                   f"tee -q -o {stat} stat -json; stat")
-        p = subprocess.run([yosys, "-q", "-l", str(log), "-p", script], cwd=root, capture_output=True,
-                           text=True)
+        start = time.monotonic()
+        returncode, stderr, cpu = run_timed([yosys, "-q", "-l", str(log), "-p", script], root)
+        wall = time.monotonic() - start
         out = (root / log).read_text() if (root / log).exists() else ""
-        found = re.findall(r"^(?:ERROR|Warning).*$", out + p.stderr, re.M | re.I)
+        found = re.findall(r"^(?:ERROR|Warning).*$", out + stderr, re.M | re.I)
         entry: dict[str, Any] = {}
         if (root / stat).exists():
             entry = json.loads((root / stat).read_text())["modules"].get("\\m0", {})
@@ -164,14 +187,19 @@ def synthesize(yosys: str, root: Path, top: str, read: str, work: Path, synth_ar
         back.update({f"\\m{i + 1}": c for i, c in enumerate(children)})
         if "num_cells_by_type" in entry:
             entry["num_cells_by_type"] = {back.get(t, t): n for t, n in entry["num_cells_by_type"].items()}
-        ok = p.returncode == 0 and not found and "num_cells" in entry
+        ok = returncode == 0 and not found and "num_cells" in entry
         return ModuleResult(name, ok, log, entry, children,
-                            found[:20] or ([] if ok else [p.stderr[-3000:] or "no statistics"]))
+                            found[:20] or ([] if ok else [stderr[-3000:] or "no statistics"]), cpu, wall)
 
     # the largest modules first, so that the last process to finish is a small one
     order = sorted(range(len(names)), key=lambda i: -sum(map(len, modules[names[i]])))
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         results = list(pool.map(run, order))
     done = {r.name: r for r in results}
+    # where the time went, per module (the slowest first): compare runs like with like by CPU seconds
+    times = [{"module": base_name(r.name), "log": str(r.log), "cpu_s": round(r.cpu_s, 2),
+              "wall_s": round(r.wall_s, 2), "cells": r.stat.get("num_cells")}
+             for r in sorted(results, key=lambda r: -r.cpu_s)]
+    (root / work / "times.json").write_text(json.dumps(times, indent=1) + "\n")
     errors = [f"{base_name(r.name)}: {e}" for r in results for e in r.errors]
     return DesignResult(f"\\{top}", all(r.ok for r in results), done, errors)

@@ -1,12 +1,14 @@
 // PDP output scaling, the last three stages of the pooling core's pipeline (nvdla_pdp_core): per lane
 // rnd(rnd(sum * recip_w >> 16) * recip_h >> 16) for average pooling, each rounded product kept at NVIDIA's
 // fixed width (nvdla_pdp_round: 11 then 8 bits at INT8, 19 then 16 at INT16; models/pdp.py WIDTHS), or the
-// max/min result as it is. The sum word has the line buffer's layout: ATOM 16-bit sums (INT8, 14 bits used)
-// or, with i16, ATOM/2 32-bit sums (INT16, 22 bits used). The first ATOM/2 lanes are built 32 bits wide when
-// INT16 = 1; INT8 sums enter them sign-extended and their stages keep the INT8 widths then. The output atom
-// holds ATOM int8 or ATOM/2 int16 elements.
+// max/min result as it is; one nvdla_pdp_scale_lane per lane. The sum word has the line buffer's layout:
+// ATOM 16-bit sums (INT8, 14 bits used) or, with i16, ATOM/2 32-bit sums (INT16, 22 bits used). The first
+// ATOM/2 lanes are built for INT16 when INT16 = 1; INT8 sums enter them sign-extended and their stages keep
+// the INT8 widths then. The output atom holds ATOM int8 or ATOM/2 int16 elements.
 // Stage enables come from the core's pipeline control (full backpressure there): en[0] takes `sum`
 // (* recip_w), en[1] rounds and multiplies by recip_h, en[2] rounds into `out`.
+// One module per lane: hierarchical synthesis (scripts/synth_hier.py) maps a lane once per kind, not ATOM
+// multiplier pairs in one ABC run.
 module nvdla_pdp_scale #(
     parameter ATOM  = 8,
     parameter INT16 = 0
@@ -17,7 +19,9 @@ module nvdla_pdp_scale #(
     input  wire               m_ave,     // average pooling: scale; else pass the max/min through
     input  wire [16:0]        recip_w,   // D_RECIP_KERNEL_WIDTH
     input  wire [16:0]        recip_h,   // D_RECIP_KERNEL_HEIGHT
-    input  wire [ATOM*16-1:0] sum_in,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire [ATOM*16-1:0] sum_in,    // the bits above each sum's 14 (22) are its sign extension
+    /* verilator lint_on UNUSEDSIGNAL */
     output reg  [ATOM*8-1:0]  out
 );
 
@@ -40,41 +44,21 @@ module nvdla_pdp_scale #(
     genvar l;
     generate
         for (l = 0; l < ATOM; l = l + 1) begin : g_lane
-            // the first ATOM/2 lanes carry an int16 lane's 32-bit sum at INT16
-            localparam WIDE = (INT16 == 1) && (l < HALF);
-            localparam LW   = WIDE ? 32 : 16;          // sum width
-            localparam TW   = WIDE ? 16 : 8;           // stored element width = the second stage's
-            localparam P1_W = LW + 18;                 // sum * 17-bit recip
-            localparam R1_W = TW + 3;                  // the first stage's result (INT8 11, INT16 19 bits)
-            localparam P2_W = R1_W + 18;               // r1 * 17-bit recip
-            wire signed [LW-1:0] sum;
-            if (WIDE) begin : g_wide
-                assign sum = i16 ? sum_in[l*32 +: 32] : {{16{sum_in[l*16 + 15]}}, sum_in[l*16 +: 16]};
-            end else begin : g_narrow
-                assign sum = sum_in[l*16 +: 16];
-            end
-            reg  [P1_W-1:0] s1_p;
-            reg  [P2_W-1:0] s2_p;
-            reg  [TW-1:0]   s1_t, s2_t;
-            wire signed [R1_W-1:0] r1;
-            wire signed [TW-1:0]   r2;
-            // a wide lane of an INT8 layer keeps the INT8 widths (lo)
-            nvdla_pdp_round #(.IN_W(P1_W), .OUT_W(R1_W), .LO_W(11)) u_r1 (.x(s1_p), .lo(!i16), .y(r1));
-            nvdla_pdp_round #(.IN_W(P2_W), .OUT_W(TW), .LO_W(8)) u_r2 (.x(s2_p), .lo(!i16), .y(r2));
-            always @(posedge clk) begin
-                if (en[0]) begin
-                    s1_p <= sum * $signed({1'b0, recip_w});
-                    s1_t <= sum[TW-1:0];
-                end
-                if (en[1]) begin
-                    s2_p <= r1 * $signed({1'b0, recip_h});
-                    s2_t <= s1_t;
-                end
-            end
-            wire [TW-1:0] res = m_ave ? r2 : s2_t;
-            if (WIDE) begin : g_out_wide
+            if (INT16 == 1 && l < HALF) begin : g_wide
+                // the first ATOM/2 lanes carry an int16 lane's 32-bit sum at INT16
+                wire [21:0] sum = i16 ? sum_in[l*32 +: 22] : {{8{sum_in[l*16 + 13]}}, sum_in[l*16 +: 14]};
+                wire [15:0] res;
+                nvdla_pdp_scale_lane #(.WIDE(1)) u_lane (
+                    .clk(clk), .en(en[1:0]), .i16(i16), .m_ave(m_ave), .recip_w(recip_w), .recip_h(recip_h),
+                    .sum(sum), .res(res)
+                );
                 assign lane_out[l*16 +: 16] = res;
-            end else begin : g_out_narrow
+            end else begin : g_narrow
+                wire [7:0] res;
+                nvdla_pdp_scale_lane #(.WIDE(0)) u_lane (
+                    .clk(clk), .en(en[1:0]), .i16(i16), .m_ave(m_ave), .recip_w(recip_w), .recip_h(recip_h),
+                    .sum(sum_in[l*16 +: 14]), .res(res)
+                );
                 assign lane_out[l*16 +: 16] = {8'd0, res};
             end
         end

@@ -3,6 +3,7 @@ own cells plus its instances' totals, a parameter check stops it, and a broken m
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from scripts import rtl_check, synth_hier
@@ -53,6 +54,13 @@ def test_totals_count_every_instance() -> None:
     expected = own[result.top] + sum(n * own[c] for c, n in top.children.items())
     assert result.total() == expected
     assert all(own[c] > 0 for c in top.children)
+    # each Yosys process timed on its own (rtl_check prints the slowest)
+    assert all(m.cpu_s > 0 and m.wall_s > 0 for m in result.modules.values())
+    slowest = result.slowest(2)
+    assert len(slowest) == 2 and slowest[0].cpu_s >= slowest[1].cpu_s
+    times = json.loads((rtl_check.ROOT / "build" / "test_synth_hier" / "ok" / "times.json").read_text())
+    assert [t["cpu_s"] for t in times] == sorted((t["cpu_s"] for t in times), reverse=True)
+    assert {t["module"] for t in times} == {"top", "leaf"} and len(times) == 3
 
 
 def test_parameter_check_stops_elaboration() -> None:
