@@ -386,8 +386,7 @@ class BenchTarget:
         layout = run.layout if run is not None else None
         if run is None or layout is None:
             return "the model ran no layer"
-        surfaces = -(-layout.channels // layout.atom_bytes)
-        line = layout.width * layout.atom_bytes
+        surfaces, line = layout.surfaces, layout.line_bytes   # 2-byte elements: twice the bytes a line
         span = (surfaces - 1) * layout.surface_stride + (layout.height - 1) * layout.line_stride + line
         actual = np.frombuffer(self.mems[run.mem].read(layout.base, span), dtype=np.uint8)
         expected = self.model.mem_read(run.mem, layout.base, span)
