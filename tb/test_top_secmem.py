@@ -21,6 +21,7 @@ from collections.abc import Mapping
 import cocotb
 from cocotb.handle import SimHandleBase
 
+from models import configs
 from models.cdp import cube_layouts
 from models.pdp import run_pdp
 from tb import outcome
@@ -106,7 +107,9 @@ async def sdp_layer(top: SdpTop, rng: random.Random, rams: dict[str, bool], grou
     layer = make_sdp_layer(rng, group, ALL_OPERANDS, ram_mc=rams)
     cfg = layer.prog.config
     ods = {name: od for name, od in layer.operands.items() if od is not None}
-    assert set(ods) == {"BS", "BN", "EW"}, f"{label}: the layer must read all three operand streams"
+    # every operand stream the configuration's SDP has (nv_medium_512 has no EW: its layers read BS and BN)
+    streams = {"BS", "BN"} | ({"EW"} if configs.load().sdp.ew else set())
+    assert set(ods) == streams, f"{label}: the layer must read every operand stream ({sorted(streams)})"
     spans = [sdp_env.cube_span(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg, cfg.is_1x1)]
     spans += [sdp_env.cube_span(od.dma.base, od.dma.line_stride, od.dma.surface_stride, cfg,
                                 not od.dma.per_element, od.dma.bytes_per_element) for od in ods.values()]
