@@ -10,7 +10,8 @@ Everything is validated before a single write is returned, so a rejected layer n
 - register fields must fit (ConfigError naming the field);
 - seed 001's Limitation rules, through `PdpConfig.from_fields` (the one implementation of them);
 - the data-format rules on both cubes (`check_memory_layout`);
-- this RTL's own limit: each band's output width <= the core's line buffer (`max_out_width`, its MAX_W);
+- this RTL's own limit: each band's output width <= `max_out_width`, the band the core's line buffer holds
+  for the layer's kernel (MAX_W words / 1, 2, 4 or 8 rows in flight: tb/env/pdp.py band_limit);
 - cubes inside the 32-bit address space, and source and destination not overlapping (PDP reads and writes
   at the same time, so an in-place layer would read its own output).
 
@@ -267,8 +268,8 @@ def pdp_layer(width: int, height: int, channels: int, *, method: str | int = "av
     kernel = (width, height), stride = (x, y), pads = (left, right, top, bottom), all in elements;
     src=None means on-the-fly input from SDP (no PDP_RDMA writes). `split` gives the split-width bands, or
     an int to have `plan_split` cut the output into bands of at most that width. `max_out_width` is the
-    line-buffer limit of the RTL core (its MAX_W; by default NVDLA's widest band); NVDLA's own limit for the
-    kernel (models/pdp.py max_band_width) is checked whatever it is.
+    line-buffer limit of the RTL core for this layer (its MAX_W over the rows in flight; by default NVDLA's
+    widest band); NVDLA's own limit for the kernel (models/pdp.py max_band_width) is checked whatever it is.
     """
     _check_description(width, height, channels, kernel, stride, pads, pad_value, group, precision)
     limit = max_band_width() if max_out_width is None else max_out_width

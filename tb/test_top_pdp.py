@@ -48,6 +48,7 @@ from tb.env.pdp import (
     SRC_REGION,
     TOP_UNITS,
     Top,
+    band_limit,
     compare,
     describe,
     dst_span,
@@ -290,9 +291,9 @@ def invalid_layers(max_w: int) -> list[tuple[dict[str, object], str]]:
     """(changes to submit's valid 8x6 3x3 layer, the rule the driver must name). Strides count in atoms: the
     stride rules must be what the driver names, not the alignment rule."""
     wide_w = max_w + 2                       # kernel 3, stride 1, pads 1/1: out = width
-    # A line buffer as wide as NVDLA's flying width for this 3x3/1 kernel (32 columns) or wider hits NVDLA's
-    # own limit first.
-    too_wide = "(MAX_W)" if max_w < max_band_width(3, 1) else "maximum flying width"
+    # Wider than NVDLA's flying width for this 3x3/1 kernel (32 columns) it hits NVDLA's own limit first; else
+    # the core's (max_w / 4 columns: 4 rows in flight)
+    too_wide = "(MAX_W)" if wide_w <= max_band_width(3, 1) else "maximum flying width"
     return [
         ({"kernel": (9, 3)}, "maximum supported pooling kernel size is 8"),
         ({"pads": (3, 1, 1, 1)}, "PL/PR should be less than kernel_width"),
@@ -317,7 +318,8 @@ async def submit(top: Top, changes: Mapping[str, object]) -> PdpProgram:
                                "channels": VALID_CHANNELS}
     args.update(changes)
     w, h, c = args.pop("width"), args.pop("height"), args.pop("channels")
-    prog = pdp_layer(w, h, c, max_out_width=top.max_w, **args)  # type: ignore[arg-type]
+    limit = band_limit(top.max_w, args["kernel"][1], args["stride"][1])  # type: ignore[index]
+    prog = pdp_layer(w, h, c, max_out_width=limit, **args)  # type: ignore[arg-type]
     prepare(top, prog)
     await top.issue(prog.writes)
     return prog
@@ -496,7 +498,8 @@ def driver_verdict(values: Mapping[str, Mapping[str, int]], max_w: int) -> tuple
     try:
         cfg = PdpConfig.from_fields(fields, ATOM)   # the top's atom: the RTL drops address bits below it
         check_memory_layout(cfg)
-        wide = [b.out_width for b in cfg.bands() if b.out_width > max_w]
+        limit = band_limit(max_w, cfg.kernel_height, cfg.stride_height)
+        wide = [b.out_width for b in cfg.bands() if b.out_width > limit]
         if wide:
             return f"rejected: PDP RTL: each band's output width must fit MAX_W ({wide})", None
     except ConfigError as err:

@@ -13,7 +13,7 @@
 
 module nvdla_pdp #(
     parameter ATOM            = 8,     // int8 lanes per atom = bytes per 64-bit beat
-    parameter MAX_W           = 64,    // output columns of one band the core's line buffer holds
+    parameter MAX_W           = 64,    // the core's line-buffer words: band columns with one row in flight
     parameter MAX_BURST       = 16,
     parameter MAX_OUTSTANDING = 8,
     parameter INT16           = 0,     // 1: INT16 layers (D_DATA_FORMAT.INPUT_DATA = INT16); 0: they run as INT8
@@ -73,9 +73,9 @@ module nvdla_pdp #(
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || MAX_W < 1 || (INT16 != 0 && INT16 != 1)
+        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || MAX_W < 8 || MAX_W % 8 != 0 || (INT16 != 0 && INT16 != 1)
             || (FP16 != 0 && FP16 != 1) || ((INT16 == 1 || FP16 == 1) && ATOM < 2)) begin
-            $display("ERROR: nvdla_pdp %m: ATOM a power of two (byte offsets shift by log2 ATOM), MAX_W >= 1, ",
+            $display("ERROR: nvdla_pdp %m: ATOM a power of two (byte offsets shift by log2 ATOM), MAX_W a multiple of 8, ",
                      "INT16 and FP16 0 or 1 and with either ATOM >= 2");
             $finish;
         end

@@ -13,11 +13,13 @@
 //   H  horizontal: a register of the last 8 input atoms of the line; when an input column ends a kernel
 //      window (or, past the end of the line, for windows reaching into the right padding) it reduces the
 //      window's real columns (sum plus PAD_VALUE_{run}X, or max/min) into one 16-bit-per-lane result.
-//   V  vertical: each horizontal result is stored in the line buffer, bank (input row mod 8), at its output
-//      column. When an input row is the last real row of output row r, the core reads the same column of the
-//      other banks (the earlier rows of r's window) and reduces them with the current result (plus
-//      PAD_VALUE_{run}X * kernel_width for padded rows). Output rows whose window reaches into the bottom
-//      padding complete after the last input row and are read out of the line buffer in a flush pass.
+//   V  vertical (nvdla_pdp_vacc): the line buffer holds one accumulator per output column for each output row
+//      in flight, as NVIDIA's: 8 banks of MAX_W/8 words, one group of 8/G banks per row in flight (G = 1, 2,
+//      4, 8 for ceil(K/S) = 1, 2, 3-4, 5-8), so a band holds MAX_W/G columns. Each horizontal result is folded
+//      into the accumulators of the output rows whose window holds its input row (the first real row writes,
+//      later ones read, fold and write back); the last real row of output row r emits the window's result,
+//      to which the next stage adds PAD_VALUE_{run}X * kernel_width for padded rows. Output rows whose window
+//      reaches into the bottom padding complete after the last input row: a flush pass reads them out.
 //   S  average scaling: rnd(rnd(sum * recip_w >> 16) * recip_h >> 16) (nvdla_pdp_scale), each stage at its
 //      fixed width. Max/min results pass through.
 // Average pooling keeps NVIDIA's widths whatever the register values (nvdlav1/nv_small
@@ -25,7 +27,7 @@
 // signed; a row's sum plus its pad term wraps at 11 bits (INT8) or 22 (INT16), the window's sum plus the
 // padded rows' PAD_VALUE_{n}X * kernel_width at 14 (INT8) or 22 (INT16) bits; the two reciprocal stages keep
 // 11 then 8 (INT8) or 19 then 16 (INT16) bits. The line buffer word is ATOM*16 bits: ATOM 16-bit slots at
-// INT8, ATOM/2 32-bit slots at INT16 (each holding its sum sign-extended), so a band holds as many columns at
+// INT8, ATOM/2 32-bit slots at INT16 (each holding its sum, wrapping), so a band holds as many columns at
 // both precisions (as NVDLA's). With INT16 = 0 no wide logic is built and an INT16 register value runs as
 // INT8 (the model and driver refuse it there). FP16 (FP16 = 1, fp16): the same two-byte lanes and geometry,
 // H, V and S computed by nvdla_pdp_fp16 (models/pdp_fp16.py); with FP16 = 0 none of it is built.
@@ -38,7 +40,7 @@
 
 module nvdla_pdp_core #(
     parameter ATOM  = 8,    // int8 lanes per atom (nv_small: 8)
-    parameter MAX_W = 64,   // output columns of one band the line buffer holds (the model allows 448)
+    parameter MAX_W = 64,   // line-buffer words (8 banks): output columns of a band with one row in flight
     parameter INT16 = 0,    // 1: the INT16 path (the configuration's precisions include INT16)
     parameter FP16  = 0     // 1: the FP16 path (the configuration's precisions include FP16)
 ) (
@@ -67,34 +69,29 @@ module nvdla_pdp_core #(
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || MAX_W < 1 || MAX_W >= 16384 || (INT16 != 0 && INT16 != 1)
-            || (FP16 != 0 && FP16 != 1) || ((INT16 == 1 || FP16 == 1) && ATOM < 2)) begin
-            $display("ERROR: nvdla_pdp_core %m: ATOM a power of two (ATOM_SH), MAX_W 1..16383 (14-bit columns), ",
-                     "INT16 and FP16 0 or 1 and with either ATOM >= 2 (two-byte lanes)");
+        if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || MAX_W < 8 || MAX_W % 8 != 0 || MAX_W >= 16384
+            || (INT16 != 0 && INT16 != 1) || (FP16 != 0 && FP16 != 1) || ((INT16 == 1 || FP16 == 1) && ATOM < 2)) begin
+            $display("ERROR: nvdla_pdp_core %m: ATOM a power of two (ATOM_SH), MAX_W a multiple of 8 (8 line-buffer ",
+                     "banks) below 16384 (14-bit columns), INT16 and FP16 0 or 1 and with either ATOM >= 2");
             $finish;
         end
     end
     localparam DW      = ATOM * 8;               // one atom of int8
     localparam SW      = ATOM * 16;              // one atom of 16-bit sums
-    localparam AW      = (MAX_W > 1) ? $clog2(MAX_W) : 1;
     localparam CW      = 22;                     // signed geometry arithmetic (column/row positions)
     localparam ATOM_SH = $clog2(ATOM);
     localparam HALF    = (ATOM > 1) ? ATOM / 2 : 1;   // int16 lanes per atom
-    localparam NB      = 8;                      // line-buffer banks = largest kernel height
+    localparam NB      = 8;                      // input atoms H keeps = largest kernel width
 
     localparam signed [CW-1:0] S0 = 0;
     localparam signed [CW-1:0] S1 = 1;
     localparam signed [CW-1:0] S7 = 7;
     localparam signed [CW-1:0] S8 = 8;
-    localparam [13:0]          MAX_W14 = MAX_W[13:0];  // MAX_W < 2^14: checked above
 
     // ---------------------------------------------------------------- configuration, derived
     wire [4:0]  kw = {1'b0, cfg[`PDP_KERNEL_WIDTH]} + 5'd1;
-    wire [4:0]  kh = {1'b0, cfg[`PDP_KERNEL_HEIGHT]} + 5'd1;
     wire [4:0]  sw = {1'b0, cfg[`PDP_KERNEL_STRIDE_WIDTH]} + 5'd1;
-    wire [4:0]  sh = {1'b0, cfg[`PDP_KERNEL_STRIDE_HEIGHT]} + 5'd1;
     wire [13:0] in_h     = {1'b0, cfg[`PDP_CUBE_IN_HEIGHT]} + 14'd1;
-    wire [13:0] out_h    = {1'b0, cfg[`PDP_CUBE_OUT_HEIGHT]} + 14'd1;
     // constant 0 without the INT16 (FP16) path, so none of its logic is built
     wire        f16      = (FP16 == 1) && fp16;
     wire        i16      = (INT16 == 1) && elem16 && !f16;
@@ -102,11 +99,7 @@ module nvdla_pdp_core #(
     wire [13:0] surfaces = ({1'b0, cfg[`PDP_CUBE_IN_CHANNEL]} >> (i16 || f16 ? ATOM_SH - 1 : ATOM_SH)) + 14'd1;
 
     wire signed [CW-1:0] s_kw  = {{(CW-5){1'b0}}, kw};
-    wire signed [CW-1:0] s_kh  = {{(CW-5){1'b0}}, kh};
     wire signed [CW-1:0] s_sw  = {{(CW-5){1'b0}}, sw};
-    wire signed [CW-1:0] s_sh  = {{(CW-5){1'b0}}, sh};
-    wire signed [CW-1:0] s_pt  = {{(CW-3){1'b0}}, cfg[`PDP_PAD_TOP]};
-    wire signed [CW-1:0] s_inh = {{(CW-14){1'b0}}, in_h};
 
     // PAD_VALUE_{n}X as the sums add it: the 19-bit field read as signed. The INT8 sums wrap at 11 and 14
     // bits, so the low 16 bits of the field (and of its product with the kernel width) are all they need.
@@ -166,14 +159,14 @@ module nvdla_pdp_core #(
 
     // ---------------------------------------------------------------- control shared by both halves
     reg        h_run;          // H still has input lines to walk
-    reg        v_run;          // V still has rows to finish
+    wire       v_busy;         // V still has rows to finish (nvdla_pdp_vacc)
     reg        v_fin;          // V finished the last surface; waiting for the pipeline to drain
     reg [3:0]  pend;           // results inside the output pipeline and skid buffer
     reg        hq_valid;
-    wire       v_take;
+    wire       v_ready, v_take;
     wire       go = start && !busy;
 
-    assign busy = h_run || v_run || v_fin || hq_valid || (pend != 4'd0);
+    assign busy = h_run || v_busy || v_fin || hq_valid || (pend != 4'd0);
 
     // ---------------------------------------------------------------- H: band / surface / line walk
     reg  [7:0]  pass;
@@ -352,127 +345,42 @@ module nvdla_pdp_core #(
         end
     endgenerate
 
-    // ---------------------------------------------------------------- V: rows through the line buffer
-    reg         v_flush;        // reading out rows that end in the bottom padding
-    reg         v_fin_pend;     // the surface being flushed is the last one
-    reg  [13:0] v_y, v_r, v_fo, v_flast;
-    reg  signed [CW-1:0] v_rstart;          // v_r * stride_h
+    // ---------------------------------------------------------------- V: accumulators of the rows in flight
+    wire        p_in_ready, p_in_valid, v_done;
+    wire [SW-1:0] v_acc;
+    wire [2:0]  v_prun;
 
-    wire signed [CW-1:0] s_y   = {{(CW-14){1'b0}}, v_y};
-    wire signed [CW-1:0] v_rs  = v_rstart - s_pt;          // output row v_r spans input rows [v_rs, v_re]
-    wire signed [CW-1:0] v_re  = v_rs + s_kh - S1;
-    wire v_rows_left = v_r != out_h;
-    wire v_row_emit  = v_rows_left && (v_re <= s_y);     // this input row completes output row v_r
-    wire signed [CW-1:0] v_first   = (v_rs < S0) ? S0 : v_rs;
-    wire signed [CW-1:0] v_before  = (v_rs < S0) ? -v_rs : S0;
-    wire signed [CW-1:0] v_after_r = v_re - (s_inh - S1);
-    wire signed [CW-1:0] v_after   = (v_after_r < S0) ? S0 : v_after_r;
-    wire [3:0] v_nrows = clamp8(s_y - v_first + S1);
-    wire [2:0] v_prun  = clamp7(v_before + v_after);
-
-    wire       p_in_ready;
-    wire       p_in_valid = v_flush || (hq_valid && v_row_emit);
-    wire       p_fire     = p_in_valid && p_in_ready;
-    assign     v_take     = hq_valid && !v_flush && (!v_row_emit || p_in_ready);
-    wire       v_fissue   = v_flush && p_in_ready;
-    wire       v_flast_col = v_fo == v_flast;
-    wire [13:0] v_r_n     = v_r + 14'd1;
+    nvdla_pdp_vacc #(.ATOM(ATOM), .MAX_W(MAX_W), .INT16(INT16), .FP16(FP16)) u_vacc (
+        .clk(clk), .rst_n(rst_n), .go(go), .cfg(cfg), .m_ave(m_ave), .m_max(m_max), .i16(i16), .f16(f16),
+        .h_valid(hq_valid), .h_ready(v_ready), .h_val(hval), .h_o(hq_o), .h_last_col(hq_last_col),
+        .h_last_row(hq_last_row), .h_final(hq_final),
+        .o_valid(p_in_valid), .o_ready(p_in_ready), .o_acc(v_acc), .o_prun(v_prun),
+        .busy(v_busy), .fin(v_done)
+    );
+    assign v_take = hq_valid && v_ready;
+    wire   p_fire = p_in_valid && p_in_ready;
 
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
-            v_run      <= 1'b0;
-            v_fin      <= 1'b0;
-            v_flush    <= 1'b0;
-            v_fin_pend <= 1'b0;
-            v_y        <= 14'd0;
-            v_r        <= 14'd0;
-            v_fo       <= 14'd0;
-            v_flast    <= 14'd0;
-            v_rstart   <= S0;
-            done       <= 1'b0;
+            v_fin <= 1'b0;
+            done  <= 1'b0;
         end else if (go) begin
-            v_run    <= 1'b1;
-            v_fin    <= 1'b0;
-            v_flush  <= 1'b0;
-            v_y      <= 14'd0;
-            v_r      <= 14'd0;
-            v_rstart <= S0;
-            done     <= 1'b0;
+            v_fin <= 1'b0;
+            done  <= 1'b0;
         end else begin
             done <= 1'b0;
+            if (v_done) v_fin <= 1'b1;
             // H must have taken every input atom too: columns (or lines) that no output window uses can
             // still be arriving after the last output, and they belong to this layer, not the next.
             if (v_fin && pend == 4'd0 && !h_run) begin
                 v_fin <= 1'b0;
                 done  <= 1'b1;
             end
-            if (v_take && hq_last_col) begin
-                if (!hq_last_row) begin
-                    v_y <= v_y + 14'd1;
-                    if (v_row_emit) begin
-                        v_r      <= v_r_n;
-                        v_rstart <= v_rstart + s_sh;
-                    end
-                end else if (v_row_emit ? (v_r_n != out_h) : v_rows_left) begin
-                    // rows left that end in the bottom padding: read them out of the line buffer
-                    v_flush    <= 1'b1;
-                    v_fo       <= 14'd0;
-                    v_flast    <= hq_o;
-                    v_fin_pend <= hq_final;
-                    if (v_row_emit) begin
-                        v_r      <= v_r_n;
-                        v_rstart <= v_rstart + s_sh;
-                    end
-                end else begin
-                    v_y      <= 14'd0;
-                    v_r      <= 14'd0;
-                    v_rstart <= S0;
-                    if (hq_final) begin
-                        v_run <= 1'b0;
-                        v_fin <= 1'b1;
-                    end
-                end
-            end
-            if (v_fissue) begin
-                if (!v_flast_col) begin
-                    v_fo <= v_fo + 14'd1;
-                end else if (v_r_n != out_h) begin
-                    v_fo     <= 14'd0;
-                    v_r      <= v_r_n;
-                    v_rstart <= v_rstart + s_sh;
-                end else begin
-                    v_flush  <= 1'b0;
-                    v_y      <= 14'd0;
-                    v_r      <= 14'd0;
-                    v_rstart <= S0;
-                    if (v_fin_pend) begin
-                        v_run <= 1'b0;
-                        v_fin <= 1'b1;
-                    end
-                end
-            end
         end
     end
 
-    // line buffer: write the current row's result, read the rest of the window at the same column
-    wire [13:0]   col      = v_flush ? v_fo : hq_o;
-    wire          col_ok   = col < MAX_W14;
-    wire [AW-1:0] col_addr = col_ok ? col[AW-1:0] : {AW{1'b0}};
-    wire [NB*SW-1:0] lb_q;
-
-    genvar b;
-    generate
-        for (b = 0; b < NB; b = b + 1) begin : g_bank
-            nvdla_pdp_lbuf #(.DEPTH(MAX_W), .WIDTH(SW), .AW(AW)) u_bank (
-                .clk(clk),
-                .we(v_take && col_ok && v_y[2:0] == b), .waddr(col_addr), .wdata(hval),
-                .re(p_fire), .raddr(col_addr), .rdata(lb_q[b*SW +: SW])
-            );
-        end
-    endgenerate
-
     // ---------------------------------------------------------------- output pipeline
-    // stage 0: vertical operands (line-buffer read data + current row), 1: vertical result,
+    // stage 0: a completed row's accumulator, 1: plus the padded rows' term, at the window sum's width,
     // 2: * recip_w, 3: round, * recip_h, 4: round (or the max/min result)
     wire [4:0] en;
     wire       p_out_valid, p_out_ready;
@@ -483,38 +391,25 @@ module nvdla_pdp_core #(
         .out_valid(p_out_valid), .out_ready(p_out_ready)
     );
 
-    reg [SW-1:0] v1_h;
-    reg          v1_use_h;      // window row 0 is the current row (not yet readable from its bank)
-    reg [3:0]    v1_nrows;
-    reg [2:0]    v1_base;       // bank of the newest row of the window
+    reg [SW-1:0] v1_acc;
     reg [2:0]    v1_prun;
     always @(posedge clk) begin
         if (en[0]) begin
-            v1_h     <= hval;
-            v1_use_h <= !v_flush;
-            v1_nrows <= v_nrows;
-            v1_base  <= v_y[2:0];
-            v1_prun  <= v_prun;
+            v1_acc  <= v_acc;
+            v1_prun <= v_prun;
         end
     end
 
+    // average: the window's sum plus PAD_VALUE_{run}X * kernel width wraps at 14 bits (max/min: int8 values,
+    // unchanged); the sums of wrapping adds do not depend on the order the rows came in
     reg [SW-1:0] vsum8;
-    reg signed [15:0] v_acc, v_v;
-    reg [2:0]         v_bank;
-    integer vl, vj;
+    reg [15:0]   v_pad8;
+    integer vl;
     always @(*) begin
+        v_pad8 = m_ave ? row_pad[v1_prun*16 +: 16] : 16'd0;
         for (vl = 0; vl < ATOM; vl = vl + 1) begin
-            v_acc = m_ave ? row_pad[v1_prun*16 +: 16] : (m_max ? 16'sh8000 : 16'sh7fff);
-            for (vj = 0; vj < NB; vj = vj + 1) begin
-                v_bank = v1_base - vj[2:0];
-                v_v = (vj == 0 && v1_use_h) ? v1_h[vl*16 +: 16] : lb_q[v_bank*SW + vl*16 +: 16];
-                if (vj < v1_nrows) begin
-                    if (m_ave)                v_acc = v_acc + v_v;
-                    else if (m_max && v_v > v_acc) v_acc = v_v;
-                    else if (!m_max && v_v < v_acc) v_acc = v_v;
-                end
-            end
-            vsum8[vl*16 +: 16] = {{2{v_acc[13]}}, v_acc[13:0]};   // the window's sum wraps at 14 bits
+            vsum8[vl*16 +: 16] = v1_acc[vl*16 +: 16] + v_pad8;
+            vsum8[vl*16 + 14 +: 2] = {2{vsum8[vl*16 + 13]}};
         end
     end
 
@@ -522,22 +417,13 @@ module nvdla_pdp_core #(
     generate
         if (INT16 == 1) begin : g_v16
             reg [SW-1:0] vsum16;
-            reg signed [31:0] v_acc16, v_v16;
-            reg [2:0]         v_bank16;
-            integer vl16, vj16;
+            reg [31:0]   v_pad16;
+            integer vl16;
             always @(*) begin
+                v_pad16 = m_ave ? row_pad32[v1_prun*32 +: 32] : 32'd0;
                 for (vl16 = 0; vl16 < HALF; vl16 = vl16 + 1) begin
-                    v_acc16 = m_ave ? row_pad32[v1_prun*32 +: 32] : (m_max ? 32'sh80000000 : 32'sh7fffffff);
-                    for (vj16 = 0; vj16 < NB; vj16 = vj16 + 1) begin
-                        v_bank16 = v1_base - vj16[2:0];
-                        v_v16 = (vj16 == 0 && v1_use_h) ? v1_h[vl16*32 +: 32] : lb_q[v_bank16*SW + vl16*32 +: 32];
-                        if (vj16 < v1_nrows) begin
-                            if (m_ave)                          v_acc16 = v_acc16 + v_v16;
-                            else if (m_max && v_v16 > v_acc16)  v_acc16 = v_v16;
-                            else if (!m_max && v_v16 < v_acc16) v_acc16 = v_v16;
-                        end
-                    end
-                    vsum16[vl16*32 +: 32] = {{10{v_acc16[21]}}, v_acc16[21:0]};   // and at 22 bits
+                    vsum16[vl16*32 +: 32] = v1_acc[vl16*32 +: 32] + v_pad16;
+                    vsum16[vl16*32 + 22 +: 10] = {10{vsum16[vl16*32 + 21]}};   // and at 22 bits
                 end
             end
             assign vsum_i = i16 ? vsum16 : vsum8;
@@ -545,7 +431,6 @@ module nvdla_pdp_core #(
             assign vsum_i = vsum8;
         end
     endgenerate
-
     reg [SW-1:0] v2_sum;        // the line-buffer word layout: ATOM 16-bit or ATOM/2 32-bit sums
     always @(posedge clk) begin
         if (en[1]) v2_sum <= vsum;
@@ -566,8 +451,7 @@ module nvdla_pdp_core #(
             nvdla_pdp_fp16 #(.ATOM(ATOM)) u_fp16 (
                 .clk(clk), .cfg(cfg), .m_ave(m_ave), .m_max(m_max),
                 .h_win(win), .h_nreal(hq_nreal), .h_prun(hq_prun), .h_val(hval_f),
-                .v_h(v1_h), .v_lb(lb_q), .v_use_h(v1_use_h), .v_nrows(v1_nrows), .v_base(v1_base),
-                .v_prun(v1_prun), .v_val(vsum_f), .en(en[4:2]), .s_in(v2_sum), .out(s3_f)
+                .v_acc(v1_acc), .v_prun(v1_prun), .v_val(vsum_f), .en(en[4:2]), .s_in(v2_sum), .out(s3_f)
             );
         end else begin : g_no_fp16
             assign {hval_f, vsum_f, s3_f} = {(2 * SW + DW){1'b0}};

@@ -5,14 +5,14 @@
 //      max/min folds the window's real columns oldest first as FP16 compares, pick(acc, new)
 //      (rtl/fp/nvdla_fp_cmp); average widens each to FP17 and sums them in the same order as FP17 adds
 //      (nvdla_fp_add), then adds PAD_VALUE_{run}X read as FP17 (its low 17 bits; +0 for run 0).
-//   V  the window's rows (the current row and the line buffer's banks, newest first): folded oldest first
-//      with the new row as the first operand, pick(new, acc) or acc = new + acc; average then adds
-//      PAD_VALUE_{run}X * kernel width (an FP17 product).
+//   V  the window's rows are folded oldest first with the new row as the first operand, pick(new, acc) or
+//      acc = new + acc, by nvdla_pdp_vacc (nvdla_pdp_vfold); here average adds PAD_VALUE_{run}X * kernel width
+//      (an FP17 product) to the completed accumulator, acc + pad; max/min pass it through.
 //   S  average: * RECIP_KERNEL_WIDTH, * RECIP_KERNEL_HEIGHT (FP17 register values, FP17 products), narrowed
 //      to FP16 (nvdla_fp_narrow); max/min pass through. Three registered stages enabled by the core's
 //      pipeline control (en[0..2] = the core's stages 2..4, as nvdla_pdp_scale).
 // H and V are combinational: they sit where the core's INT datapaths sit (H between the window registers and
-// the line buffer, V between the core's stage 0 and 1 registers).
+// the line buffer, V's pad term between the core's stage 0 and 1 registers).
 `include "nvdla_pdp_fields.vh"
 
 module nvdla_pdp_fp16 #(
@@ -29,12 +29,10 @@ module nvdla_pdp_fp16 #(
     input  wire [3:0]            h_nreal,  // the window's real columns: the h_nreal newest atoms
     input  wire [2:0]            h_prun,   // its run of padded columns (PAD_VALUE_{run}X; 0: none)
     output wire [ATOM*16-1:0]    h_val,    // per lane a 32-bit slot: FP17 sum or FP16 max/min, zero-extended
-    // V: the window's rows
-    input  wire [ATOM*16-1:0]    v_h,      // the current row's horizontal result (row 0 when v_use_h)
-    input  wire [8*ATOM*16-1:0]  v_lb,     // the line buffer's 8 banks at the output column
-    input  wire                  v_use_h,
-    input  wire [3:0]            v_nrows,  // rows in the window: the newest v_nrows
-    input  wire [2:0]            v_base,   // the bank of the newest row
+    // V: a completed output row's accumulator (its window's real rows folded)
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire [ATOM*16-1:0]    v_acc,    // per lane a 32-bit slot: FP17 sum or FP16 max/min in the low bits
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [2:0]            v_prun,   // its run of padded rows
     output wire [ATOM*16-1:0]    v_val,    // per lane a 32-bit slot: FP17 sum or FP16 max/min
     // S: output stages
@@ -52,7 +50,6 @@ module nvdla_pdp_fp16 #(
     end
     localparam HALF = ATOM / 2;
     localparam DW   = ATOM * 8;
-    localparam SW   = ATOM * 16;
     localparam NB   = 8;
 
     // ---- lane-independent terms: pad values as FP17, the kernel width as FP17
@@ -111,29 +108,10 @@ module nvdla_pdp_fp16 #(
             nvdla_fp_add #(.E(6), .M(10)) u_hpad (.a(hs[16:0]), .b(h_pad), .y(h_sum));
             assign h_val[l*32 +: 32] = m_ave ? {15'd0, h_sum} : {16'd0, hc[15:0]};
 
-            // ---- V: row j is j rows above the newest; r[j] folds rows j' >= j, the newer row first
-            wire [17*(NB+1)-1:0] vs;
-            wire [16*(NB+1)-1:0] vc;
-            assign vs[NB*17 +: 17] = 17'd0;
-            assign vc[NB*16 +: 16] = 16'd0;
-            for (j = 0; j < NB; j = j + 1) begin : g_v
-                wire [2:0]  bank = v_base - j[2:0];
-                /* verilator lint_off UNUSEDSIGNAL */
-                wire [31:0] row = (j == 0 && v_use_h) ? v_h[l*32 +: 32] : v_lb[bank*SW + l*32 +: 32];
-                /* verilator lint_on UNUSEDSIGNAL */
-                wire [16:0] sum;
-                wire [15:0] pick;
-                nvdla_fp_add #(.E(6), .M(10)) u_add (.a(row[16:0]), .b(vs[(j+1)*17 +: 17]), .y(sum));
-                nvdla_fp_cmp #(.E(5), .M(10)) u_cmp (.a(row[15:0]), .b(vc[(j+1)*16 +: 16]), .pick_max(m_max),
-                                                     .y(pick));
-                wire first = {1'b0, v_nrows} == j + 1;
-                wire later = {1'b0, v_nrows} > j + 1;
-                assign vs[j*17 +: 17] = first ? row[16:0] : later ? sum : vs[(j+1)*17 +: 17];
-                assign vc[j*16 +: 16] = first ? row[15:0] : later ? pick : vc[(j+1)*16 +: 16];
-            end
+            // ---- V: the accumulator plus the padded rows' term (average)
             wire [16:0] v_sum;
-            nvdla_fp_add #(.E(6), .M(10)) u_vpad (.a(vs[16:0]), .b(v_pad), .y(v_sum));
-            assign v_val[l*32 +: 32] = m_ave ? {15'd0, v_sum} : {16'd0, vc[15:0]};
+            nvdla_fp_add #(.E(6), .M(10)) u_vpad (.a(v_acc[l*32 +: 17]), .b(v_pad), .y(v_sum));
+            assign v_val[l*32 +: 32] = m_ave ? {15'd0, v_sum} : {16'd0, v_acc[l*32 +: 16]};
 
             // ---- S: * recip_w, * recip_h, narrow to FP16 (average); max/min pass through
             /* verilator lint_off UNUSEDSIGNAL */

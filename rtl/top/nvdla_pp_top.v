@@ -22,7 +22,7 @@
 module nvdla_pp_top #(
     parameter ATOM            = 8,    // memory atom in bytes = AXI data bytes (int8 lanes per beat)
     parameter CSB_MAP         = 0,    // CSB address map: 0 NVIDIA's master branch (nv_small..nv_large), 1 nv_full
-    parameter PDP_MAX_W       = 64,   // output columns of one PDP band held by the line buffer
+    parameter PDP_MAX_W       = 64,   // PDP line-buffer words (8 banks): band columns with one row in flight
     parameter MAX_BURST       = 16,
     parameter MAX_OUTSTANDING = 8,
     parameter SEC_MEM         = 0,    // 1: the CV SRAM interface c_axi exists; 0: c_axi idle, all on m_axi
@@ -110,11 +110,12 @@ module nvdla_pp_top #(
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (PDP_MAX_W < 1 || MAX_BURST < 1 || MAX_OUTSTANDING < 1 || CSB_MAP < 0 || CSB_MAP > 1
+        if (PDP_MAX_W < 8 || PDP_MAX_W % 8 != 0 || MAX_BURST < 1 || MAX_OUTSTANDING < 1 || CSB_MAP < 0 || CSB_MAP > 1
             || (SEC_MEM != 0 && SEC_MEM != 1) || (BDMA != 0 && BDMA != 1) || (BDMA == 1 && SEC_MEM == 0)
             || (INT16 != 0 && INT16 != 1) || (CDP_LUT_PAIRED != 0 && CDP_LUT_PAIRED != 1)
             || (FP16 != 0 && FP16 != 1)) begin
-            $display("ERROR: nvdla_pp_top %m: PDP_MAX_W, MAX_BURST, MAX_OUTSTANDING >= 1, CSB_MAP 0 or 1, ",
+            $display("ERROR: nvdla_pp_top %m: PDP_MAX_W a multiple of 8 (PDP's 8 line-buffer banks), ",
+                     "MAX_BURST, MAX_OUTSTANDING >= 1, CSB_MAP 0 or 1, ",
                      "SEC_MEM 0 or 1, BDMA 0 or 1 and only with SEC_MEM, INT16, CDP_LUT_PAIRED and FP16 0 or 1 ",
                      "(the units check the rest)");
             $finish;

@@ -352,9 +352,11 @@ def random_description(rng: random.Random, max_w: int, aim: Sequence[str] = (),
 
 
 def band_limit(max_w: int, kernel_h: int, stride_h: int) -> int:
-    """The widest band a layer may have: the RTL core's line buffer (max_w, its MAX_W) or NVDLA's flying
-    width for the kernel height and vertical stride (128/64/32/16 columns), whichever is narrower."""
-    return min(max_w, max_band_width(kernel_h, stride_h))
+    """The widest band a layer may have: the RTL core's line buffer (max_w words, its MAX_W, one group of
+    banks per output row in flight: max_w / 1, 2, 4 or 8 columns, rtl/pdp/nvdla_pdp_vacc.v) or NVDLA's
+    flying width for the kernel height and vertical stride (128/64/32/16 columns), whichever is narrower
+    (the same at MAX_W = 128, every configuration's PDP_MAX_W)."""
+    return min(max_w // configs.pdp_row_groups(kernel_h, stride_h), max_band_width(kernel_h, stride_h))
 
 
 def random_rams(rng: random.Random, sides: Iterable[str]) -> dict[str, bool]:
@@ -437,7 +439,7 @@ def random_program(rng: random.Random, max_w: int, group: int, aim: Sequence[str
         elif out_w >= 2 and rng.random() < 0.3:
             desc["split"] = rng.randint(1, out_w - 1)
         try:
-            prog = pdp_layer(**desc, group=group, max_out_width=max_w)  # type: ignore[arg-type]
+            prog = pdp_layer(**desc, group=group, max_out_width=band_w)  # type: ignore[arg-type]
         except ConfigError as err:
             # only a split rule may refuse the layer: the planner finding no bands, or drawn bands breaking
             # one (P10: a first or mid band narrower than the kernel overlap)
