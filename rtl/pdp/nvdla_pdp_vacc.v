@@ -25,54 +25,39 @@
 // when the result leaves A. A result that would read the accumulator the one leaving A writes in that cycle
 // (a band one column wide: the next row's column comes right after) waits one cycle. Backpressure: a result
 // leaves A when it emits nothing or o_ready; h_ready comes from internal state only.
-//
-// Ports:
-//   go                  start a layer (the core is idle); cfg must hold until the layer ends
-//   cfg                 the PDP register bundle (kernel height, vertical stride, top padding, cube heights)
-//   m_ave, m_max        pooling method (average; else max, else min)
-//   i16, f16            INT16 / FP16 layer (constant 0 without that path)
-//   h_valid, h_ready    the horizontal result stream (h_ready is valid only with h_valid)
-//   h_val               the result: the line-buffer word layout (ATOM 16-bit or ATOM/2 32-bit slots)
-//   h_o                 its output column in the band
-//   h_last_col          the band's last output column of its input line
-//   h_last_row          its input line is the surface's last
-//   h_final             its surface is the layer's last (last band)
-//   o_valid, o_ready    accumulators of completed output rows, in output order
-//   o_acc               the row's accumulator at one column (line-buffer word layout)
-//   o_prun              its window's run of padded rows (PAD_VALUE_{run}X; 0: none)
-//   busy                rows still to finish or a result in A
-//   fin                 one-cycle pulse: the layer's last result left A
 `include "nvdla_pdp_fields.vh"
 
 module nvdla_pdp_vacc #(
-    parameter ATOM  = 8,
+    parameter ATOM  = 8,    // int8 lanes per atom
     parameter MAX_W = 64,   // line-buffer words (8 banks of MAX_W/8): the band width with one row in flight
-    parameter INT16 = 0,
-    parameter FP16  = 0
+    parameter INT16 = 0,    // 1: the INT16 folds (nvdla_pdp_vfold)
+    parameter FP16  = 0     // 1: the FP16 folds
 ) (
     input  wire                  clk,
     input  wire                  rst_n,
-    input  wire                  go,
+    input  wire                  go,          // start a layer (the core is idle); cfg holds until it ends
     /* verilator lint_off UNUSEDSIGNAL */  // the vertical geometry fields only
-    input  wire [`PDP_CFG_W-1:0] cfg,
+    input  wire [`PDP_CFG_W-1:0] cfg,         // the PDP register bundle (rtl/gen/nvdla_pdp_fields.vh)
     /* verilator lint_on UNUSEDSIGNAL */
-    input  wire                  m_ave,
-    input  wire                  m_max,
-    input  wire                  i16,
-    input  wire                  f16,
+    input  wire                  m_ave,       // average pooling
+    input  wire                  m_max,       // max pooling (else min)
+    input  wire                  i16,         // INT16 layer (a constant 0 without the INT16 path)
+    input  wire                  f16,         // FP16 layer (a constant 0 without the FP16 path)
+    // horizontal results, one per output column in the core's order (band, surface, input line, column)
     input  wire                  h_valid,
-    output wire                  h_ready,
-    input  wire [ATOM*16-1:0]    h_val,
-    input  wire [13:0]           h_o,
-    input  wire                  h_last_col,
-    input  wire                  h_last_row,
-    input  wire                  h_final,
+    output wire                  h_ready,     // from internal state only
+    input  wire [ATOM*16-1:0]    h_val,       // the line-buffer word layout: ATOM 16-bit / ATOM/2 32-bit slots
+    input  wire [13:0]           h_o,         // its output column in the band
+    input  wire                  h_last_col,  // the band's last output column of the input line
+    input  wire                  h_last_row,  // the line is the surface's last input line
+    input  wire                  h_final,     // the surface is the layer's last (of its last band)
+    // completed output rows' accumulators, in output order (band, surface, output line, column)
     output wire                  o_valid,
     input  wire                  o_ready,
-    output wire [ATOM*16-1:0]    o_acc,
-    output wire [2:0]            o_prun,
-    output wire                  busy,
-    output wire                  fin
+    output wire [ATOM*16-1:0]    o_acc,       // the window's real rows folded (line-buffer word layout)
+    output wire [2:0]            o_prun,      // its run of padded rows (PAD_VALUE_{run}X; 0: none)
+    output wire                  busy,        // rows still to finish, or a result in stage A
+    output wire                  fin          // one-cycle pulse: the layer's last result left stage A
 );
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
