@@ -48,10 +48,10 @@ def markdown() -> str:
             "- `CSB_MAP`: the CSB window of each unit (the register description's `csb_maps`).",
             "- `PDP_MAX_W`: the widest PDP band, NVIDIA's with one output row in flight (its line buffer, "
             "`pdp_line_buffer_bytes`: 8 banks of 16 columns of accumulators, shared by the rows in flight: "
-            "128/64/32/16 columns for 1/2/3-4/5-8 rows, docs/limitations.md P3). The RTL's line buffer is built "
-            "the same way (rtl/pdp/nvdla_pdp_vacc.v): PDP_MAX_W accumulators (a multiple of 8) in 8 banks, "
-            "PDP_MAX_W / 1, 2, 4 or 8 columns for the rows in flight, so it holds exactly the bands the driver "
-            "accepts.",
+            "128/64/32/16 columns for 1/2/3-4/5-8 rows, docs/limitations.md P3). The RTL's line buffer is "
+            "built the same way (rtl/pdp/nvdla_pdp_vacc.v): PDP_MAX_W accumulators (a multiple of 8) in 8 "
+            "banks, PDP_MAX_W / 1, 2, 4 or 8 columns for the rows in flight, so it holds exactly the bands "
+            "the driver accepts.",
             "- `SEC_MEM`: the second memory (NVDLA's CV SRAM) on the `c_axi` master; every DMA request goes "
             "to the memory its `*_RAM_TYPE` register names (without it, everything to `m_axi`).",
             "- `BDMA`: the bridge DMA on the CSB (its window in the map) and on both memories, its done "

@@ -2,6 +2,8 @@
 (models/driver_pdp.py) over CSB, random AXI latency and backpressure, outputs scored against the model
 (tb/test_top_pdp.py): random legal layers, register groups, unmapped/read-only registers, reset in the
 middle of a layer, driver rejections, and random register values that must never hang the unit.
+top_pdp_widths, top_pdp_lbuf: directed layers (average pooling's fixed widths; the line buffer's narrow and
+widest bands) on top_pdp's build.
 top_pdp_mem: random_layers alone on the top with the simulation memory (TOP_MEM), the long nightly batch; the
 other tests watch the AXI bus or need cocotbext-axi's AxiRam, which checks the AXI protocol itself."""
 
@@ -20,4 +22,6 @@ BENCHES = (
           tests=("random_layers",)),
     # directed layers for the fixed widths of average pooling (raw pad values, reciprocals), top_pdp's build
     Bench("top_pdp_widths", TOP, "tb.test_top_pdp_widths", _PARAMS, build="top_pdp"),
+    # directed layers for the line buffer of accumulators: bands 1-2 columns wide, bands at the limit
+    Bench("top_pdp_lbuf", TOP, "tb.test_top_pdp_lbuf", _PARAMS, build="top_pdp"),
 )

@@ -28,7 +28,7 @@ PARAM_CASES = [
     ("nvdla_fifo", {"WIDTH": "8", "DEPTH": "32"}, {"WIDTH": "8", "DEPTH": "24"}),
     ("nvdla_axi_wr", {"MAX_OUTSTANDING": "8"}, {"MAX_OUTSTANDING": "6"}),
     ("nvdla_pdp_lbuf", {"DEPTH": "64", "AW": "6"}, {"DEPTH": "65", "AW": "6"}),
-    # PDP's line buffer: 8 banks of MAX_W / 8 words; 100 would build 96 words and hold 12-column slots silently
+    # PDP's line buffer: 8 banks of MAX_W / 8 words (100 would build 96 words: 12-column slots, silently)
     ("nvdla_pdp_vacc", {"MAX_W": "128"}, {"MAX_W": "100"}),
     ("nvdla_sdp_rdma", {"FIFO_DEPTH": "32"}, {"FIFO_DEPTH": "8"}),
     ("nvdla_cdp_walk", {"CHUNK": "8"}, {"CHUNK": "8", "P_W": "2"}),
