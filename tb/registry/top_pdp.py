@@ -24,4 +24,7 @@ BENCHES = (
     Bench("top_pdp_widths", TOP, "tb.test_top_pdp_widths", _PARAMS, build="top_pdp"),
     # directed layers for the line buffer of accumulators: bands 1-2 columns wide, bands at the limit
     Bench("top_pdp_lbuf", TOP, "tb.test_top_pdp_lbuf", _PARAMS, build="top_pdp"),
+    # the same at PDP_MAX_W 64 (8 words a bank: 64/32/16/8-column bands), as top_secmem builds the top
+    Bench("top_pdp_lbuf64", TOP, "tb.test_top_pdp_lbuf", tuple({**p, "PDP_MAX_W": 64} for p in _PARAMS),
+          build="top_pdp"),
 )
