@@ -56,11 +56,19 @@ def markdown() -> str:
             "to the memory its `*_RAM_TYPE` register names (without it, everything to `m_axi`).",
             "- `BDMA`: the bridge DMA on the CSB (its window in the map) and on both memories, its done "
             "interrupts in GLB.",
-            "- Not yet: the throughputs (every datapath processes a whole atom a cycle, at least NVIDIA's "
-            "figure); SDP LUT/EW removal where a configuration lacks them (the RTL keeps them: NVIDIA's "
-            "nv_small traces in `traces/nv_small/` program EW and the LUT and pass); FP16 in CDP and SDP's "
-            "LUT (PDP and SDP compute FP16 where the configuration has it: top parameter FP16; INT16: PDP, "
-            "SDP and CDP compute it where the configuration has it, top parameter INT16).", ""]
+            "- `SDP_EW`, `SDP_LUT`: SDP's EW block and its LUT are built only where the configuration has "
+            "them (NVIDIA's SDP_EW_ENABLE, SDP_LUT_ENABLE); without them the block is bypassed whatever its "
+            "registers say, the model does the same and the driver refuses a layer using it.",
+            "- `INT16`, `FP16`: the two-byte datapaths of SDP, CDP and PDP (and the LUT at FP16) are built "
+            "only where the configuration's precisions list them; elsewhere the driver refuses the precision "
+            "and a trace needing it is a SKIP naming it.",
+            "- `CDP_LUT_PAIRED`: how CDP's LUT forms x - START at INT8 (`cdp_int8_lut`: nvdlav1's paired "
+            "lanes or the master branch's narrow START, docs/lut.md).",
+            "- The per-unit throughputs (SDP BS/BN/EW, CDP, PDP elements a cycle) are checked (a value "
+            "NVIDIA's spec files do not use, or EW above BS, fails naming the parameter) but do not size the "
+            "RTL: every datapath processes a whole atom a cycle, at least NVIDIA's figure for that "
+            "configuration (nv_small's SDP: 8 elements a cycle against NVIDIA's 1), so a configuration's "
+            "results never depend on them and its cycle counts are at or under NVIDIA's.", ""]
     return "\n".join(out)
 
 

@@ -11,8 +11,10 @@ from tb.registry.top import TIMING_ARGS, TOP_MEM, TOP_PARAMS
 
 def secmem_params(top_params: dict[str, int]) -> tuple[dict[str, int], ...]:
     """The top at a configuration's parameters, with and without the second memory (a small line buffer:
-    PDP_MAX_W 64 builds and runs faster; the layers here are small)."""
-    return tuple({**top_params, "PDP_MAX_W": 64, "SEC_MEM": sec} for sec in (1, 0))
+    PDP_MAX_W 64 builds and runs faster; the layers here are small). BDMA needs the second memory (the top
+    refuses BDMA=1 with SEC_MEM=0), so the build without it has no BDMA either (nv_full)."""
+    return tuple({**top_params, "PDP_MAX_W": 64, "SEC_MEM": sec, **({} if sec else {"BDMA": 0})}
+                 for sec in (1, 0))
 
 
 BENCHES = (

@@ -239,20 +239,27 @@ def random_operand(rng: random.Random, name: str, blk: XBlock | EwBlock, goal: s
     two_byte = goal == "2-byte" or (goal != "1-byte" and rng.random() < 0.5)
     per_element = goal == "per element" or (goal != "per kernel" and rng.random() < 0.5)
     bpe = (2 if both else 1) * (2 if two_byte else 1)
+    surface, shape = operand_surface(rng, name, dims, offset, lanes, bpe, per_element)
+    lo, hi = (-32768, 32767) if two_byte else (-128, 127)
+    comps = [random_data(rng, shape, lo, hi) for _ in range(2 if both else 1)]
+    dma = operand_dma(surface, use, two_byte=two_byte, per_element=per_element)
+    return OperandData(dma, comps)
+
+
+def operand_surface(rng: random.Random, name: str, dims: tuple[int, int, int], offset: int, lanes: int,
+                    bpe: int, per_element: bool) -> tuple[Surface, tuple[int, int, int]]:
+    """Where an operand block lives (its region, line and surface strides, random padding) and the shape of
+    its data: per element a (C, H, W) cube of `bpe` bytes an element, per kernel one value a channel."""
+    w, h, c = dims
     region = REGIONS[name] + offset + ATOM * rng.randrange(1 << 17)
     c_pad = -(-c // lanes) * lanes
     if per_element:
         line = w * ATOM * bpe + ATOM * rng.choice([0, 0, 1, rng.randint(2, 8)])
         surf = line * h + ATOM * rng.choice([0, 0, 1, rng.randint(2, 32)])
-        shape = (c_pad, h, w)
-    else:
-        # per kernel: one block from the base; the strides are unused, junk must change nothing
-        line, surf = ATOM * rng.randrange(1 << 10), ATOM * rng.randrange(1 << 12)
-        shape = (c_pad, 1, 1)
-    lo, hi = (-32768, 32767) if two_byte else (-128, 127)
-    comps = [random_data(rng, shape, lo, hi) for _ in range(2 if both else 1)]
-    dma = operand_dma(Surface(region, line, surf), use, two_byte=two_byte, per_element=per_element)
-    return OperandData(dma, comps)
+        return Surface(region, line, surf), (c_pad, h, w)
+    # per kernel: one block from the base; the strides are unused, junk must change nothing
+    line, surf = ATOM * rng.randrange(1 << 10), ATOM * rng.randrange(1 << 12)
+    return Surface(region, line, surf), (c_pad, 1, 1)
 
 
 def operands_of(data: Mapping[str, OperandData | None], blocks: Mapping[str, XBlock | EwBlock]) -> Operands:

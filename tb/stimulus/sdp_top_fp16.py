@@ -19,7 +19,7 @@ import numpy as np
 
 from models import lut_fp16_program as lfp
 from models import nvfloat
-from models.driver_sdp import EwBlock, EwConverter, OperandDma, Surface, XBlock, operand_dma, sdp_layer
+from models.driver_sdp import EwBlock, EwConverter, OperandDma, XBlock, operand_dma, sdp_layer
 from models.errors import ConfigError
 from models.lut import EXPONENT, LINEAR, LutConfig, validate
 from models.lut_fp16 import fp32_bits
@@ -27,7 +27,16 @@ from models.precision import as_signed
 from models.sdp_datapath import Operands
 from models.sdp_fp16 import x_block, y_block
 from tb.stimulus.lut_fp16 import FP16_SPECIALS, fp16_table, fp16_value, random_fp16_config
-from tb.stimulus.sdp_top import ATOM, REGIONS, Layer, OperandData, operands_of, placement, random_dims
+from tb.stimulus.sdp_top import (
+    ATOM,
+    REGIONS,
+    Layer,
+    OperandData,
+    operand_surface,
+    operands_of,
+    placement,
+    random_dims,
+)
 
 LUT_KINDS_FP16 = ("aimed", "aimed", "random", "sigmoid", "tanh")
 FP32_MAX = float(np.finfo(np.float32).max)
@@ -87,20 +96,10 @@ def _operand(rng: random.Random, name: str, blk: XBlock | EwBlock, dims: tuple[i
     alu, mul = blk.alu_active and blk.alu_from_mem, blk.mul_active and blk.mul_from_mem
     if not (alu or mul):
         return None
-    w, h, c = dims
     both = (alu and mul) or rng.random() < 0.25
     per_element = rng.random() < 0.6
-    bpe = 4 if both else 2
-    c_pad = -(-c // lanes) * lanes
-    if per_element:
-        line = w * ATOM * bpe + ATOM * rng.choice([0, 0, 1, rng.randint(2, 8)])
-        surf = line * h + ATOM * rng.choice([0, 0, 1, rng.randint(2, 32)])
-        shape = (c_pad, h, w)
-    else:
-        line, surf = ATOM * rng.randrange(1 << 10), ATOM * rng.randrange(1 << 12)
-        shape = (c_pad, 1, 1)
-    region = REGIONS[name] + offset + ATOM * rng.randrange(1 << 17)
-    dma = operand_dma(Surface(region, line, surf), "both" if both else "alu" if alu else "mul", two_byte=True,
+    surface, shape = operand_surface(rng, name, dims, offset, lanes, 4 if both else 2, per_element)
+    dma = operand_dma(surface, "both" if both else "alu" if alu else "mul", two_byte=True,
                       per_element=per_element)
     return OperandData(dma, [fp16_data(rng, shape, specials) for _ in range(2 if both else 1)])
 
