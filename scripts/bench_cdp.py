@@ -47,8 +47,13 @@ from models import configs, lut_program  # noqa: E402
 from models.cdp import cdp_compute, input_convert  # noqa: E402
 from models.driver_cdp import Convertor, Surface, cdp_layer  # noqa: E402
 from models.lut_fp16_program import lrn_fp16  # noqa: E402
-from models.regfile import RegWrite  # noqa: E402
-from models.replay import MemWrite, Step, WaitInterrupt, unit_precision  # noqa: E402
+from models.replay import unit_precision  # noqa: E402
+from models.steps import (  # noqa: E402
+    MemWrite,
+    RegWrite,  # noqa: E402
+    Step,
+    WaitInterrupt,
+)
 from models.trace import default_trace_folders, is_reference_program  # noqa: E402
 from scripts.bench_pdp import cube_data, table  # noqa: E402
 from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402

@@ -45,8 +45,12 @@ if str(ROOT) not in sys.path:
 from models import configs  # noqa: E402
 from models.driver_pdp import PdpProgram, Surface, pdp_layer  # noqa: E402
 from models.pdp import AVERAGE, MAX, max_band_width  # noqa: E402
-from models.regfile import RegWrite  # noqa: E402
-from models.replay import MemWrite, Step, WaitInterrupt  # noqa: E402
+from models.steps import (  # noqa: E402
+    MemWrite,
+    RegWrite,  # noqa: E402
+    Step,
+    WaitInterrupt,
+)
 from models.trace import default_trace_folders, is_reference_program  # noqa: E402
 from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
 from tb import outcome  # noqa: E402

@@ -76,15 +76,15 @@ from models.driver_sdp import (  # noqa: E402
     sdp_layer,
 )
 from models.memory import Memory  # noqa: E402
-from models.regfile import RegWrite  # noqa: E402
-from models.replay import (  # noqa: E402
-    SDP_TO_PDP,
+from models.replay import SDP_TO_PDP  # noqa: E402
+from models.sdp import SdpResult, run_sdp  # noqa: E402
+from models.sdp_datapath import ALU_EQL, ALU_SUM  # noqa: E402
+from models.steps import (  # noqa: E402
     MemWrite,
+    RegWrite,  # noqa: E402
     Step,
     WaitInterrupt,
 )
-from models.sdp import SdpResult, run_sdp  # noqa: E402
-from models.sdp_datapath import ALU_EQL, ALU_SUM  # noqa: E402
 from models.subsystem import RunRecord  # noqa: E402
 from models.trace import default_trace_folders, is_reference_program  # noqa: E402
 from scripts.bench_pdp import cube_data  # noqa: E402

@@ -15,8 +15,7 @@ from typing import Any
 import cocotb
 
 from models import configs
-from models.replay import trace_steps
-from models.trace import REPO_TRACES
+from models.trace import REPO_TRACES, trace_steps
 from tb import outcome
 from tb.bench_target import BenchTarget, start_top, with_interrupt_masks
 from tb.bfm.sim_memory import MemTiming
