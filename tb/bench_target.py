@@ -1,4 +1,4 @@
-"""The RTL top under the replay's step interface, shared by the top-level benchmarks (scripts/bench_{pdp,
+"""The RTL top under the replay's step interface, shared by the top-level benchmarks (tb/test_benchmark_{pdp,
 cdp,sdp}.py: timed layers, each scored against the model) and the NVDLA trace replay on the RTL
 (tb/test_trace_rtl.py: CRC, memory-image and register-read checks, the model alongside naming the first wrong
 element). Steps run on tb/hdl/nvdla_pp_top_mem.v (the top, the simulation memories and a clock generated in
@@ -62,7 +62,7 @@ class Row:
     wall_s: float = 0.0
     ok: bool = False
     message: str = ""
-    cpp_program: str = ""     # the layer as a program for the plain C++ loop (scripts/cpp_bench.py)
+    cpp_program: str = ""     # the layer as a program for the plain C++ loop (scripts/benchmark_cpp.py)
     cpp_cycles: int = 0
     cpp_cycles_per_s: float = 0.0
     cpp_check: str = ""

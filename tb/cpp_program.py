@@ -1,6 +1,6 @@
 """The RTL through the plain Verilator C++ loop (tb/cpp/top_mem_main.cpp) as a target of the executor: the
 steps of a layer become the loop's program (its format: the header of top_mem_main.cpp), which
-scripts/cpp_bench.py builds the loop for and plays; `check_output` compares what the loop dumped with the
+scripts/benchmark_cpp.py builds the loop for and plays; `check_output` compares what the loop dumped with the
 model's bytes.
 
 The output the loop dumps and the model's bytes it is compared with are the whole span of the layer's output

@@ -184,8 +184,6 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
 
     if sim == "verilator":
         _prepare_verilator()
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))  # the runner hands sys.path to the simulator as PYTHONPATH
     tag = bench.tag(params)
     build_dir = build_dir_of(bench, params, sim, waves, coverage)
     runner = get_runner(sim)

@@ -6,7 +6,7 @@ builds the C++ loop once per configuration (sim_build/cpp/top_mem_<config>, rebu
 loop's memory word is the configuration's atom, -DATOM_BYTES), plays every program, and checks the output span
 the loop dumps against the model's bytes the benchmark saved next to the program.
 
-Usage: .venv/bin/python scripts/cpp_bench.py <program.txt> ...   (normally called by scripts/bench_*.py)
+Usage: .venv/bin/python -m scripts.benchmark_cpp <program.txt> ...   (normally by scripts/benchmark_top.py)
 """
 
 from __future__ import annotations
@@ -17,12 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from models import configs
+from tb.cpp_program import check_output
 
-from models import configs  # noqa: E402 - after the path set-up, for `python scripts/cpp_bench.py`
-from tb.cpp_program import check_output  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 BUILD = ROOT / "sim_build" / "cpp" / f"top_mem_{configs.load().name}"  # one build per configuration
 MAIN = ROOT / "tb" / "cpp" / "top_mem_main.cpp"
