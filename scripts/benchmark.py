@@ -43,8 +43,7 @@ def convertor_figures() -> None:
     for params in base.param_sets[:2]:
         with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
             out = Path(tmp.name)
-        os.environ["BENCH_OUT"] = str(out)
-        results = run_bench(bench, params, testcase="throughput")
+        results = run_bench(bench, params, testcase="throughput", inputs={"BENCH_OUT": str(out)})
         if not results or not results[0].passed:
             print(f"convertor benchmark [{bench.tag(params)}] did not run: {results}")
             continue
@@ -61,12 +60,11 @@ def lut_figures() -> None:
     """The LUT bench's throughput test at 20000 beats per parameter set: steady-state cycles per beat
     (each beat is one sample per lane) and simulated cycles/s."""
     bench = find("lut")
-    os.environ["BENCH_BEATS"] = "20000"
     for params in bench.param_sets:
         with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
             out = Path(tmp.name)
-        os.environ["BENCH_OUT"] = str(out)
-        results = run_bench(bench, params, testcase="throughput")
+        results = run_bench(bench, params, testcase="throughput",
+                            inputs={"BENCH_OUT": str(out), "BENCH_BEATS": "20000"})
         if not results or not results[0].passed:
             print(f"lut benchmark [{bench.tag(params)}] did not run: {results}")
             continue
@@ -76,7 +74,6 @@ def lut_figures() -> None:
               f"{f['cycles'] / f['wall_s']:,.0f} simulated cycles/s and "
               f"{f['beats'] * f['lanes'] / f['wall_s']:,.0f} samples/s "
               f"(cocotb drives and checks every cycle)")
-    del os.environ["BENCH_BEATS"]
 
 
 TOP_UNITS = ("pdp", "cdp", "sdp")   # scripts/benchmark_top.py <unit>: --latency/--seed/--json

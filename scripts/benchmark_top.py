@@ -67,15 +67,15 @@ def run_on_top(unit: str, args: argparse.Namespace) -> tuple[str, list[Any], lis
     from tb.runner import run_bench
 
     bench = dataclasses.replace(find("top_mem"), module=f"tb.test_benchmark_{unit}")
-    os.environ["BENCH_LATENCY"] = str(args.latency) if args.latency >= 0 else ""
-    os.environ["BENCH_RANDOM_MEM"] = "1" if args.random_mem else "0"
     cpp_dir = ROOT / "sim_build" / "cpp" / "programs" / unit
-    os.environ["BENCH_CPP_DIR"] = "" if args.no_cpp else str(cpp_dir)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "rows.json"
-        os.environ["BENCH_OUT"] = str(out)
+        inputs = {"BENCH_LATENCY": str(args.latency) if args.latency >= 0 else "",
+                  "BENCH_RANDOM_MEM": "1" if args.random_mem else "0",
+                  "BENCH_CPP_DIR": "" if args.no_cpp else str(cpp_dir),
+                  "BENCH_ONLY": args.only, "BENCH_OUT": str(out)}
         results = run_bench(bench, bench.param_sets[0], testcase=f"{unit}_benchmark", waves=args.waves,
-                            seed=args.seed)
+                            seed=args.seed, inputs=inputs)
         rows = json.loads(out.read_text()) if out.exists() else []
     if not args.no_cpp:
         run_programs(rows)
@@ -237,7 +237,6 @@ def main() -> int:
     from tb.bench_target import BUS_BYTES, Row
 
     args = arguments().parse_args()
-    os.environ["BENCH_ONLY"] = args.only
     tag, results, raw = run_on_top(args.unit, args)
     rows = [Row(**r) for r in raw]
     print(f"{args.unit.upper()} on the RTL top level ({configs.load().name}: {tag}), {memory_note(args)}, "

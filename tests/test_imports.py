@@ -136,3 +136,15 @@ def test_no_sys_path_edits(pkg: str) -> None:
                     and node.value.id == "sys"):
                 bad.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not bad, f"sys.path used in {', '.join(bad)}"
+
+
+# What each package may not import: the model is pure (no benches, no tools, no TFLite); tflite_nvdla runs
+# on the model and takes the RTL runner as an argument (scripts/tflite_rtl.py), never importing the benches.
+FORBIDDEN = {"models": ("tb", "scripts", "tflite_nvdla", "tests"), "tflite_nvdla": ("tb", "scripts", "tests")}
+
+
+@pytest.mark.parametrize("pkg", sorted(FORBIDDEN))
+def test_layering(pkg: str) -> None:
+    bad = sorted(f"{src} imports {dst}" for src, dsts in graph().items() if src.split(".")[0] == pkg
+                 for dst in dsts if dst.split(".")[0] in FORBIDDEN[pkg])
+    assert not bad, "; ".join(bad)

@@ -1,10 +1,11 @@
-"""python -m tflite_nvdla model.tflite [model.tflite ...] [--rtl] [--seed N] [--kernels builtin|reference]
+"""python -m tflite_nvdla model.tflite [model.tflite ...] [--seed N] [--kernels builtin|reference]
+(on the RTL too: python -m scripts.tflite_rtl model.tflite ... [--seed N] [--kernels ...])
 
 Reads each model, partitions its operators into those NVDLA runs (SDP, CDP, PDP through the drivers) and those
 left to the CPU (with the reason), runs the model on LiteRT keeping every tensor, runs each supported
-operator on the subsystem model with LiteRT's input tensors (with --rtl: also on the RTL top in one cocotb
-simulation, which is then what is scored; any RTL output differing from the model's is listed and the exit
-status is 1), and prints per operator: elements compared,
+operator on the subsystem model with LiteRT's input tensors (scripts.tflite_rtl: also on the RTL top in one
+cocotb simulation, which is then what is scored; any RTL output differing from the model's is listed and the
+exit status is 1), and prints per operator: elements compared,
 exact %, max |error| in output LSBs, and the same figures for seed 004's 16-bit multiplier / shift
 approach on the same tensors. Last line: `tflite: N operators, exact P%, max error E LSB`.
 """
@@ -26,6 +27,7 @@ from tflite_nvdla.litert_run import KERNELS, run_litert
 from tflite_nvdla.lrn_map import absorbed_operators
 from tflite_nvdla.mapping import Unsupported, map_operator, operator_inputs
 from tflite_nvdla.reader import ModelInfo, OperatorInfo, TfliteFileError, read
+from tflite_nvdla.rtl_plans import RtlPlan, RtlRunner
 
 
 @dataclass
@@ -92,11 +94,10 @@ def run_model(path: Path, seed: int, kernels: str, cpu: list[str]) -> list[Row]:
     return rows
 
 
-def rerun_on_rtl(rows: list[Row]) -> list[str]:
-    """Run every row's layers on the RTL top (one simulation, tb/tflite_rtl.py) and score the RTL's output
-    against LiteRT instead of the model's; returns the operators whose RTL output differs from the
-    model's (or did not come back), with why."""
-    from tb.tflite_rtl import RtlPlan, run_on_rtl
+def rerun_on_rtl(rows: list[Row], run_on_rtl: RtlRunner) -> list[str]:
+    """Run every row's layers on the RTL top (one simulation: `run_on_rtl`, tb/tflite_rtl.py's) and score the
+    RTL's output against LiteRT instead of the model's; returns the operators whose RTL output differs from
+    the model's (or did not come back), with why."""
     from tflite_nvdla.hw_plan import from_cube
 
     plans = [RtlPlan(f"{r.model}#{r.op.index}:{r.op.name}", r.plan.steps, r.plan.output)
@@ -133,10 +134,10 @@ def print_table(rows: list[Row]) -> None:
               f"{'-' if r.baseline_max is None else r.baseline_max:>8}  {r.layout}")
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, rtl: RtlRunner | None = None) -> int:
+    """The command; `rtl`: also run the NVDLA layers on the RTL with this runner (scripts/tflite_rtl.py)."""
     parser = argparse.ArgumentParser(prog="python -m tflite_nvdla", description=__doc__.split("\n\n")[1])
     parser.add_argument("models", nargs="+", type=Path, help=".tflite files")
-    parser.add_argument("--rtl", action="store_true", help="run the NVDLA layers on the RTL (cocotb)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random input tensors")
     parser.add_argument("--kernels", choices=KERNELS, default="reference",
                         help="LiteRT kernels: reference (TFLite's reference kernels, default) or builtin")
@@ -151,8 +152,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"tflite: {path}: {err}", file=sys.stderr)
             return 1
     differ: list[str] = []
-    if args.rtl and rows:
-        differ = rerun_on_rtl(rows)
+    if rtl is not None and rows:
+        differ = rerun_on_rtl(rows, rtl)
     print_table(rows)
     notes = [f"  {r.model} #{r.op.index} {r.op.name}: {n}" for r in rows if r.plan for n in r.plan.notes]
     if notes:
@@ -168,12 +169,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     exact = sum(r.exact for r in rows)
     worst = max(r.max_error for r in rows)
-    if args.rtl:
+    if rtl is not None:
         for line in differ:
             print(f"  RTL != model: {line}")
         print(f"rtl: {len(rows)} operators on the RTL, {len(rows) - len(differ)} with outputs equal to the "
               "model's")
-    where = " (on the RTL)" if args.rtl else ""
+    where = " (on the RTL)" if rtl is not None else ""
     print(f"tflite: {len(rows)} operators{where}, exact {100.0 * exact / total:.2f}%, max error {worst} LSB")
     return 1 if differ else 0
 
