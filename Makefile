@@ -23,7 +23,8 @@
 #                        traces in every run, its long batches and the rest of its top-level regression in
 #                        make nightly (tb/registry/configurations.py)
 #   make lut-report      LUT precision table (sigmoid, tanh, LRN) and PNGs under reports/
-#   make tflite-report   TFLite int8 operators mapped to SDP/PDP, checked against LiteRT (tflite_nvdla/)
+#   make tflite-report   TFLite int8 operators mapped to SDP/PDP/CDP, checked against LiteRT (tflite_nvdla/);
+#                        the report also goes to docs/tflite.md
 # Each target bootstraps what it needs: .venv from requirements.txt and the Debian packages.
 
 SIM     ?= verilator
@@ -118,5 +119,4 @@ clean:
 
 # TFLite int8 operators on NVDLA against LiteRT (tflite_nvdla): the test models are generated (seed 2024)
 tflite-report: venv
-	$(PYTHON) -m tflite_nvdla.make_models build/tflite
-	$(PYTHON) -m tflite_nvdla build/tflite/*.tflite
+	$(PYTHON) -m scripts.gen_tflite_docs --models build/tflite --out docs/tflite.md

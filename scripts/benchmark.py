@@ -28,6 +28,7 @@ import tempfile
 from pathlib import Path
 
 from models import configs
+from scripts import gen_benchmark_docs
 from scripts.area import LEVELS as AREA_LEVELS
 from scripts.area import area_records
 from scripts.config_figures import load, merge, table
@@ -152,6 +153,7 @@ def main() -> int:
     report.write_text(json.dumps(merged, indent=1) + "\n")
     print(f"{len(records)} records ({len(merged)} in all) in {report.relative_to(ROOT)}")
     print(table(merged))
+    gen_benchmark_docs.main([str(report)])   # docs/benchmarks.md from the report
     if not ok:
         print("a benchmark's correctness check failed (or its area synthesis): see above")
     return 0 if ok else 1
