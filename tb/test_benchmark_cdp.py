@@ -5,7 +5,7 @@ For every CDP-only NVDLA trace of the configuration ($CONFIG; models/trace.py tr
 (the LUT helper's LRN program with the exponential LE, programmed through the CDP driver layer), the top
 level (rtl/top/nvdla_pp_top.v) runs the layer with the simulation memory
 (tb/hdl/nvdla_pp_top_mem.v; latency 0 and no stalls unless --latency or --random-mem).
-The table (tb/test_benchmark_pdp.py's, same columns) shows:
+The table (scripts/benchmark_top.py's, the same for the three units) shows:
   cycles      clock cycles from the last D_OP_ENABLE request on the CSB to the rising edge of `intr` (raised
               only after the last write response);
   read/write  bytes the memory served on R and took on W;

@@ -13,7 +13,7 @@ on int8 cubes laid out at the configuration's atom:
   cube8_ew_lut    8x8x64, the same layer as cube64_ew_lut;
 the top (rtl/top/nvdla_pp_top.v) runs the layer with the simulation memory
 (tb/hdl/nvdla_pp_top_mem.v; latency 0 and no stalls unless --latency or --random-mem). The table shows
-(tb/test_benchmark_pdp.py's columns plus the busier-channel bound):
+(scripts/benchmark_top.py's, the same for the three units):
   cycles      clock cycles from the last D_OP_ENABLE request on the CSB to the rising edge of `intr` (raised
               only after the last write response; of the last interrupt the layer waits for: SDP's done is
               masked in GLB S_INTR_MASK while PDP's follows, in the SDP->PDP on-the-fly trace);
@@ -107,7 +107,6 @@ EW_BASE = 0x4000_0000
 LUT_STATS = ("D_PERF_LUT_LE_HIT", "D_PERF_LUT_LO_HIT", "D_PERF_LUT_UFLOW", "D_PERF_LUT_OFLOW",
              "D_PERF_LUT_HYBRID")
 STATS = (*LUT_STATS, "D_PERF_OUT_SATURATION", "D_STATUS")
-RATIO_NOTE = 1.3     # the busier-channel ratio above which the summary asks for an explanation
 
 
 @dataclass

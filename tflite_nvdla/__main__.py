@@ -40,7 +40,7 @@ class Row:
     max_error: int
     baseline_exact: int | None
     baseline_max: int | None
-    plan: HwPlan | None = None               # kept for --rtl
+    plan: HwPlan | None = None               # kept for the RTL run (scripts/tflite_rtl.py)
     expected: NDArray[np.generic] | None = None
     model_output: NDArray[np.int8] | None = None
 
