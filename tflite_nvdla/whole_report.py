@@ -1,5 +1,5 @@
-"""`python -m tflite_nvdla model.tflite --whole-model [--input file.npy] [--target model|rtl] [--tolerance N]`:
-the report of tflite_nvdla.whole_model's two runs.
+"""`python -m tflite_nvdla model.tflite --whole-model [--input file.npy] [--target model|rtl]
+[--tolerance N]`: the report of tflite_nvdla.whole_model's two runs.
 
 Printed: operators delegated / total with the reason for each one left to the CPU; the drift table (each
 delegated operator's output against the CPU run's tensor, over every invoke: elements, exact %, max LSB);
@@ -140,8 +140,8 @@ def report(path: Path, input_file: Path | None, seed: int, kernels: str, target:
     worst = 0
     if rows:
         width = max(12, *(len(r.op) for r in rows))
-        head = (f"{'#':>3} {'operator':<{width}} {'runs':>5} {'elements':>9} {'exact %':>8} {'max LSB':>7} "
-                f"{'own %':>7} {'own max':>7}  layers")
+        head = (f"{'#':>3} {'operator':<{width}} {'runs':>5} {'elements':>9} {'exact %':>8} "
+                f"{'max LSB':>7} {'own %':>7} {'own max':>7}  layers")
         print("\nper-layer drift: NVDLA's output vs the CPU run's tensor (exact %, max LSB: in the chain, what "
               "earlier\ndelegated layers passed on included; own: the layers on the CPU run's inputs):")
         print(f"{head}\n{'-' * len(head)}")
@@ -176,6 +176,6 @@ def report(path: Path, input_file: Path | None, seed: int, kernels: str, target:
     for err in run.errors:
         print(f"delegate error: {err}")
     where = " (on the RTL)" if target == "rtl" else ""
-    print(f"tflite: {path.name}: {delegated}/{len(run.decisions)} operators on NVDLA{where}, per-layer own max "
-          f"{worst} LSB, outputs max {final_worst} LSB (tolerance {tolerance})")
+    print(f"tflite: {path.name}: {delegated}/{len(run.decisions)} operators on NVDLA{where}, per-layer own "
+          f"max {worst} LSB, outputs max {final_worst} LSB (tolerance {tolerance})")
     return 1 if differ or run.errors or worst > tolerance or final_worst > tolerance else 0
