@@ -142,8 +142,8 @@ def report(path: Path, input_file: Path | None, seed: int, kernels: str, target:
         width = max(12, *(len(r.op) for r in rows))
         head = (f"{'#':>3} {'operator':<{width}} {'runs':>5} {'elements':>9} {'exact %':>8} "
                 f"{'max LSB':>7} {'own %':>7} {'own max':>7}  layers")
-        print("\nper-layer drift: NVDLA's output vs the CPU run's tensor (exact %, max LSB: in the chain, what "
-              "earlier\ndelegated layers passed on included; own: the layers on the CPU run's inputs):")
+        print("\nper-layer drift: NVDLA's output vs the CPU run's tensor (exact %, max LSB: in the chain, "
+              "what earlier\ndelegated layers passed on included; own: the layers on the CPU run's inputs):")
         print(f"{head}\n{'-' * len(head)}")
         for r in rows:
             figures = (f"{r.elements:>9} {_pct(r.exact, r.elements):>8} {r.max_lsb:>7}" if not r.not_compared
