@@ -30,12 +30,13 @@ def _fail(what: str) -> abi.AbiMismatch:
 
 
 def subgraph_of(ctx: abi.TfLiteContext, models: Sequence[ModelInfo]) -> int:
-    """Which of the file's subgraphs a context is (LiteRT prepares the delegate once per subgraph)."""
+    """Which of the file's subgraphs a context is (LiteRT prepares the delegate once per subgraph). Kernels
+    may have added tensors of their own (temporaries) after the file's: those are not compared."""
     if not ctx.tensors:
         raise _fail("TfLiteContext.tensors is null")
     count = ctx.tensors_size
     for index, model in enumerate(models):
-        if len(model.tensors) != count:
+        if len(model.tensors) > count:
             continue
         if all((ctx.tensors[i].name or b"").decode("utf-8", "replace") == t.name
                for i, t in enumerate(model.tensors)):
@@ -75,7 +76,7 @@ def check_layout(ctx_ptr: Any, model: ModelInfo) -> list[int]:
     """Check the declared layout on this context; returns the execution plan's nodes that are the file's
     operators (indices into model.operators)."""
     ctx = ctx_ptr.contents
-    if ctx.tensors_size != len(model.tensors):
+    if ctx.tensors_size < len(model.tensors):
         raise _fail(f"TfLiteContext.tensors_size reads {ctx.tensors_size}, the subgraph has "
                     f"{len(model.tensors)} tensors")
     _check_tensors(ctx, model)

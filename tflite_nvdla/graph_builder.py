@@ -134,7 +134,8 @@ def _opcode(b: Builder, code: int, version: int) -> int:
 OFFSET_ALIGN = 16
 
 
-def serialize(graph: Graph, description: str = "tflite_nvdla test model", offset_buffers: bool = False) -> bytes:
+def serialize(graph: Graph, description: str = "tflite_nvdla test model",
+              offset_buffers: bool = False) -> bytes:
     """The graph as a .tflite flatbuffer (buffer 0 is the empty sentinel TFLite expects). With
     offset_buffers the constants are stored after the flatbuffer, each buffer naming its offset in the file
     and size (as ai-edge-quantizer and the converter write large models)."""
