@@ -24,7 +24,7 @@ from tflite_nvdla.delegate import Decision, LayerRun
 from tflite_nvdla.hw_plan import run_plan
 from tflite_nvdla.litert_run import KERNELS, handle_tensors, kept_tensors
 from tflite_nvdla.mapping import map_operator, operator_inputs
-from tflite_nvdla.reader import TfliteFileError
+from tflite_nvdla.reader import TfliteFileError, parse, subgraph_count
 
 __all__ = ["KERNELS", "WholeRun", "load_inputs", "run_whole"]
 
@@ -88,12 +88,22 @@ def load_inputs(path: Path | None, details: list[dict[str, Any]], seed: int) -> 
 
 
 def run_whole(model: Path, input_file: Path | None, seed: int, kernels: str, keep_plans: bool) -> WholeRun:
+    count = subgraph_count(_read_bytes(model))
+    for s in range(max(count, 1)):   # the file read here first: a corrupt one is named by the reader
+        parse(_read_bytes(model), s)
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
         try:
             return pool.submit(_run, model, input_file, seed, kernels, keep_plans).result()
         except BrokenProcessPool:
             raise TfliteFileError("LiteRT aborted while loading or running the model (its own check failed; "
                                   "run the model with LiteRT alone to see which)") from None
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as err:
+        raise TfliteFileError(f"cannot read {path}: {err.strerror}") from None
 
 
 def _interpreter(model: Path, kernels: str, **kwargs: Any) -> Any:
