@@ -99,6 +99,19 @@ def _options(op: Any, code: int) -> dict[str, Any]:
         o = tflite.LeakyReluOptions()
         o.Init(table.Bytes, table.Pos)
         return {"alpha": o.Alpha()}
+    if code in (B.CONV_2D, B.DEPTHWISE_CONV_2D):
+        o = tflite.Conv2DOptions() if code == B.CONV_2D else tflite.DepthwiseConv2DOptions()
+        o.Init(table.Bytes, table.Pos)
+        extra = {"depth_multiplier": o.DepthMultiplier()} if code == B.DEPTHWISE_CONV_2D else {}
+        return {"padding": PADDING_NAMES.get(o.Padding(), str(o.Padding())),
+                "stride": (o.StrideW(), o.StrideH()),
+                "dilation": (o.DilationWFactor(), o.DilationHFactor()),
+                "activation": o.FusedActivationFunction(), **extra}
+    if code == B.FULLY_CONNECTED:
+        o = tflite.FullyConnectedOptions()
+        o.Init(table.Bytes, table.Pos)
+        return {"activation": o.FusedActivationFunction(), "keep_num_dims": bool(o.KeepNumDims()),
+                "weights_format": o.WeightsFormat()}
     if code == B.LOCAL_RESPONSE_NORMALIZATION:
         o = tflite.LocalResponseNormalizationOptions()
         o.Init(table.Bytes, table.Pos)

@@ -30,7 +30,8 @@ class Detection:
 
 
 def detect(probabilities: np.ndarray, window: int, cutoff: float) -> Detection:
-    means = [float(np.mean(probabilities[i - window + 1:i + 1])) for i in range(window - 1, len(probabilities))]
+    means = [float(np.mean(probabilities[i - window + 1:i + 1]))
+             for i in range(window - 1, len(probabilities))]
     above = [i + window - 1 for i, m in enumerate(means) if m > cutoff]
     return Detection(bool(above), above[0] if above else None, max(means, default=0.0))
 
@@ -60,9 +61,11 @@ def _describe(d: Detection) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tflite_nvdla.wakeword", description=__doc__.split("\n\n")[1])
+    parser = argparse.ArgumentParser(prog="python -m tflite_nvdla.wakeword",
+                                     description=__doc__.split("\n\n")[1])
     parser.add_argument("config", type=Path, help="the model's .json (pymicro-wakeword's format)")
-    parser.add_argument("--input", type=Path, nargs="*", help="quantized input streams (.npy, N x 1 x 3 x 40)")
+    parser.add_argument("--input", type=Path, nargs="*",
+                        help="quantized input streams (.npy, N x 1 x 3 x 40)")
     parser.add_argument("--target", choices=("model", "rtl"), default="model")
     args = parser.parse_args(argv)
     name = args.config.stem
