@@ -41,6 +41,16 @@ from tflite_nvdla.hw_plan import HwPlan, run_plan
 from tflite_nvdla.mapping import Mapped, Unsupported, map_operator, operator_inputs
 from tflite_nvdla.reader import ModelInfo, OperatorInfo, TfliteFileError, parse, subgraph_count
 
+# Operators whose reason is more than "no mapping": the accumulating ones wait for the convolution pipeline.
+CPU_REASONS = {
+    "CONV_2D": "the convolution pipeline (CDMA..CACC) is not in the subsystem yet; the requantization of its "
+               "output fits one SDP layer (python -m tflite_nvdla.requant_report)",
+    "FULLY_CONNECTED": "the convolution pipeline (CDMA..CACC) is not in the subsystem yet; the "
+                       "requantization of its output fits one SDP layer "
+                       "(python -m tflite_nvdla.requant_report)",
+    "DEPTHWISE_CONV_2D": "NVDLA's convolution core has no depthwise mode (one layer per channel group, "
+                         "once the convolution pipeline lands); its requantization fits one SDP layer",
+}
 # LRN maps as a pattern (DEQUANTIZE -> LRN -> QUANTIZE replaced by one CDP layer) that the single-operator
 # command runs; node by node, the delegate would have to take the float ops around it.
 PATTERN_ONLY = {"LOCAL_RESPONSE_NORMALIZATION": "maps as DEQUANTIZE -> LRN -> QUANTIZE replaced by one CDP "
@@ -97,6 +107,8 @@ def placeholder_inputs(model: ModelInfo, op: OperatorInfo) -> list[NDArray[Any]]
 
 def decide(model: ModelInfo, op: OperatorInfo) -> tuple[str | None, str]:
     """(None, layout) when NVDLA takes the operator, else (the reason it stays on the CPU, "")."""
+    if op.name in CPU_REASONS:
+        return f"{op.name}: {CPU_REASONS[op.name]}", ""
     if op.name in PATTERN_ONLY:
         return f"{op.name}: {PATTERN_ONLY[op.name]}", ""
     for i in (*op.inputs, *op.outputs):

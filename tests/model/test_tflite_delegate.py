@@ -18,7 +18,7 @@ from models.subsystem import ModelTarget  # noqa: E402
 from tflite_nvdla import __main__ as cli  # noqa: E402
 from tflite_nvdla.delegate import NvdlaDelegate  # noqa: E402
 from tflite_nvdla.graph_builder import Graph, OpSpec, TensorSpec, serialize  # noqa: E402
-from tflite_nvdla.make_models import B, OPTIONS, _Quant, _softmax_options, broadcast  # noqa: E402
+from tflite_nvdla.make_models import OPTIONS, B, _Quant, _softmax_options, broadcast  # noqa: E402
 from tflite_nvdla.reader import TfliteFileError  # noqa: E402
 from tflite_nvdla.whole_model import run_whole  # noqa: E402
 
