@@ -94,7 +94,30 @@ def _pct(n: int, total: int) -> str:
     return f"{100.0 * n / total:.2f}" if total else "-"
 
 
+def print_score_map(run: WholeRun) -> None:
+    """A detector's map output (a small last axis of classes, e.g. PNet's face probability per position):
+    the five positions the CPU scores highest in the last class, both runs' scores there."""
+    for k, o in enumerate(run.outputs):
+        cpu, nv = run.cpu_outputs[0][k], run.nvdla_outputs[0][k]
+        if cpu.size <= SCORES_MAX or cpu.ndim < 3 or not 2 <= cpu.shape[-1] <= 4 or o.scale == 0:
+            continue
+        if (-128 - o.zero_point) * o.scale < -0.01 or (127 - o.zero_point) * o.scale > 1.01:
+            continue   # not probabilities (a regression map)
+        c = (cpu[..., -1].astype(np.float64) - o.zero_point) * o.scale
+        n = (nv[..., -1].astype(np.float64) - o.zero_point) * o.scale
+        top = np.argsort(c.reshape(-1))[::-1][:5]
+        print(f"\nscore map {o.name!r}, last class, the CPU's top 5 positions (CPU | NVDLA):")
+        for i in top:
+            where = np.unravel_index(i, c.shape)
+            print(f"  {tuple(int(v) for v in where)}: {c.reshape(-1)[i]:.4f} | {n.reshape(-1)[i]:.4f}")
+        best_c = tuple(int(v) for v in np.unravel_index(c.argmax(), c.shape))
+        best_n = tuple(int(v) for v in np.unravel_index(n.argmax(), n.shape))
+        print(f"  best position: CPU {best_c}, NVDLA {best_n}; positions over 0.5: CPU "
+              f"{int((c > 0.5).sum())}, NVDLA {int((n > 0.5).sum())}")
+
+
 def print_scores(run: WholeRun) -> None:
+    print_score_map(run)
     small = [(k, o) for k, o in enumerate(run.outputs) if run.cpu_outputs[0][k].size <= SCORES_MAX]
     for k, o in small:
         cpu = np.stack([v[k] for v in run.cpu_outputs]).astype(np.float64)
