@@ -87,8 +87,8 @@ def main() -> None:
     rng = np.random.default_rng(SEED)
     whole = tf.image.resize(normalized(image)[None], (PNET_SIZE, PNET_SIZE)).numpy().astype(np.float32)
     inputs = {"pnet": whole, "rnet": crop(image, box, 24), "onet": crop(image, box, 48)}
-    nets = {"pnet": (PNet, (1, PNET_SIZE, PNET_SIZE, 3), "pnet.lz4"), "rnet": (RNet, (1, 24, 24, 3), "rnet.lz4"),
-            "onet": (ONet, (1, 48, 48, 3), "onet.lz4")}
+    nets = {"pnet": (PNet, (1, PNET_SIZE, PNET_SIZE, 3), "pnet.lz4"),
+            "rnet": (RNet, (1, 24, 24, 3), "rnet.lz4"), "onet": (ONet, (1, 48, 48, 3), "onet.lz4")}
     manifest: dict[str, object] = {
         "source": "PyPI mtcnn 1.0.0 (MIT): mtcnn/assets/weights/*.lz4 in mtcnn/network/*.py",
         "converter": f"tensorflow {tf.__version__}, full int8 (TFLITE_BUILTINS_INT8, int8 input and output)",
@@ -100,15 +100,18 @@ def main() -> None:
         model.build(shape)
         model.set_weights(load_weights(weights))
         size = shape[1]
-        samples = [inputs[name]] + (calibration(image, size, 64, rng) if name != "pnet" else
-                                    [tf.image.resize(normalized(image)[None], (s, s)).numpy()[:, :PNET_SIZE, :PNET_SIZE]
-                                     for s in range(PNET_SIZE, PNET_SIZE + 64)])
+        if name == "pnet":   # the whole image at sizes from 64 up, cropped to PNet's 64 x 64
+            extra = [tf.image.resize(normalized(image)[None], (s, s)).numpy()[:, :PNET_SIZE, :PNET_SIZE]
+                     for s in range(PNET_SIZE, PNET_SIZE + 64)]
+        else:
+            extra = calibration(image, size, 64, rng)
+        samples = [inputs[name], *extra]
         flat = convert(model, shape, [s.astype(np.float32) for s in samples])
         (OUT / f"{name}.tflite").write_bytes(flat)
         np.save(OUT / f"{name}.input.npy", inputs[name])
         floats = [np.asarray(o).tolist() if np.asarray(o).size <= 16 else "map" for o in model(inputs[name])]
-        manifest["models"][name] = {"sha256": hashlib.sha256(flat).hexdigest(), "bytes": len(flat),  # type: ignore[index]
-                                    "float_outputs": floats}
+        entry = {"sha256": hashlib.sha256(flat).hexdigest(), "bytes": len(flat), "float_outputs": floats}
+        manifest["models"][name] = entry  # type: ignore[index]
         print(name, len(flat), floats)
     (OUT / "MANIFEST.json").write_text(json.dumps(manifest, indent=1) + "\n")
 

@@ -33,7 +33,8 @@ OUT = Path("data/tflite/microwakeword")
 # (phrase, espeak-ng voice, words per minute): the settings under which the package detects each phrase
 PHRASES = {"okay_nabu": ("okay nabu", "en-us", 150), "alexa": ("alexa", "en-us", 150),
            "hey_jarvis": ("hey jarvis", "en-us+f3", 150), "hey_mycroft": ("hey mycroft", "en", 150)}
-NEGATIVE = {"okay_nabu": "alexa", "alexa": "hey_mycroft", "hey_jarvis": "okay_nabu", "hey_mycroft": "hey_jarvis"}
+NEGATIVE = {"okay_nabu": "alexa", "alexa": "hey_mycroft", "hey_jarvis": "okay_nabu",
+            "hey_mycroft": "hey_jarvis"}
 
 
 def speak(text: str, voice: str, speed: int) -> np.ndarray:
@@ -67,16 +68,17 @@ def stream(model: MicroWakeWord, audio: np.ndarray) -> tuple[np.ndarray, list[fl
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     src = Path(pymicro_wakeword.__file__).parent / "models"
-    shutil.copy(Path(pymicro_wakeword.__file__).parent.parent / "pymicro_wakeword-2.5.0.dist-info" / "licenses"
-                / "LICENSE", OUT / "LICENSE")
+    dist = Path(pymicro_wakeword.__file__).parent.parent / "pymicro_wakeword-2.5.0.dist-info"
+    shutil.copy(dist / "licenses" / "LICENSE", OUT / "LICENSE")
+    espeak = subprocess.run(["espeak-ng", "--version"], capture_output=True, text=True).stdout.strip()
     manifest: dict[str, object] = {"source": "PyPI pymicro-wakeword 2.5.0 (Apache-2.0), models/*.tflite|json",
-                                   "espeak-ng": subprocess.run(["espeak-ng", "--version"], capture_output=True,
-                                                               text=True).stdout.strip(), "models": {}}
+                                   "espeak-ng": espeak, "models": {}}
     for m in Model:
         name = m.value
         for ext in ("tflite", "json"):
             shutil.copy(src / f"{name}.{ext}", OUT / f"{name}.{ext}")
-        entry: dict[str, object] = {"sha256": hashlib.sha256((OUT / f"{name}.tflite").read_bytes()).hexdigest()}
+        digest = hashlib.sha256((OUT / f"{name}.tflite").read_bytes()).hexdigest()
+        entry: dict[str, object] = {"sha256": digest}
         for kind, phrase_of in (("positive", name), ("negative", NEGATIVE[name])):
             text, voice, speed = PHRASES[phrase_of]
             model = MicroWakeWord.from_builtin(m)
