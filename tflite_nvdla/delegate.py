@@ -26,7 +26,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -151,7 +151,10 @@ class NvdlaDelegate:
         self._free_cb = abi.FREE(self._free)
         self._kernel_prepare_cb = abi.NODE_FN(self._kernel_prepare)
         self._invoke_cb = abi.NODE_FN(self._invoke)
-        self._struct = abi.TfLiteDelegate()
+        # zeroed room after the struct: a LiteRT that reads fields appended after opaque_delegate_builder
+        # reads zeros (absent) rather than whatever follows in memory
+        self._box = abi.DelegateBox()
+        self._struct = self._box.delegate
         self._struct.Prepare = self._prepare_cb
         self._struct.flags = 0   # kTfLiteDelegateFlagsNone: no dynamic tensors, no buffer handles
 
@@ -276,10 +279,3 @@ class NvdlaDelegate:
     def refused(self) -> list[Decision]:
         return [d for d in self.decisions if not d.delegated]
 
-
-@dataclass
-class Summary:
-    decisions: list[Decision] = field(default_factory=list)
-    layers: list[LayerRun] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    layout_checks: list[str] = field(default_factory=list)

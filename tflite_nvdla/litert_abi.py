@@ -132,6 +132,12 @@ TfLiteDelegate._fields_ = [("data_", c_void_p), ("Prepare", PREPARE), ("CopyFrom
                            ("flags", c_int64), ("opaque_delegate_builder", c_void_p)]
 
 
+class DelegateBox(Structure):
+    """Our TfLiteDelegate followed by zeroed bytes (see NvdlaDelegate)."""
+
+    _fields_ = [("delegate", TfLiteDelegate), ("reserved", ctypes.c_char * 256)]
+
+
 class TfLiteDelegateParams(Structure):
     """What a delegate kernel's init receives (as its buffer, length 0): one partition."""
 
