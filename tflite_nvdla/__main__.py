@@ -1,5 +1,6 @@
 """python -m tflite_nvdla model.tflite [model.tflite ...] [--rtl] [--seed N] [--kernels builtin|reference]
 python -m tflite_nvdla model.tflite --whole-model [--input file.npy] [--target model|rtl] [--tolerance N]
+                       [--layer-tolerance N]
 
 Reads each model, partitions its operators into those NVDLA runs (SDP, CDP, PDP through the drivers) and those
 left to the CPU (with the reason), runs the model on LiteRT keeping every tensor, runs each supported
@@ -150,7 +151,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", choices=("model", "rtl"), default="model",
                         help="--whole-model: the delegate's layers on the subsystem model or the RTL")
     parser.add_argument("--tolerance", type=int, default=1,
-                        help="--whole-model: largest error in LSB (per layer and final) before exit 1")
+                        help="--whole-model: largest error of a final output in LSB before exit 1")
+    parser.add_argument("--layer-tolerance", type=int, default=1,
+                        help="--whole-model: largest own error of a delegated layer in LSB before exit 1")
     args = parser.parse_args(argv)
     if args.whole_model:
         return _whole(args)
@@ -197,7 +200,8 @@ def _whole(args: argparse.Namespace) -> int:
     status = 0
     for path in args.models:
         try:
-            status |= report(path, args.input, args.seed, args.kernels, args.target, args.tolerance)
+            status |= report(path, args.input, args.seed, args.kernels, args.target, args.tolerance,
+                             args.layer_tolerance)
         except TfliteFileError as err:
             print(f"tflite: {path}: {err}", file=sys.stderr)
             status = 1

@@ -184,8 +184,9 @@ def test_whole_model_command(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "3 of 4 operators delegated" in out
     assert "#1 SOFTMAX: SOFTMAX" in out
     assert "tflite: parts.tflite: 3/4 operators on NVDLA" in out
-    # a tolerance nothing meets: the same run exits 1 (ADD's fit is not exact everywhere)
+    # tolerances nothing meets: the same run exits 1 (ADD's fit is not exact everywhere)
     assert cli.main([str(path), "--whole-model", "--tolerance", "-1"]) == 1
+    assert cli.main([str(path), "--whole-model", "--layer-tolerance", "-1"]) == 1
 
 
 def test_corrupt_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
