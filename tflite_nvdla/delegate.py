@@ -38,8 +38,9 @@ from models.subsystem import ModelTarget
 from tflite_nvdla import litert_abi as abi
 from tflite_nvdla.abi_check import check_layout, subgraph_of
 from tflite_nvdla.hw_plan import HwPlan, run_plan
-from tflite_nvdla.mapping import Mapped, Unsupported, map_operator, operator_inputs
-from tflite_nvdla.reader import ModelInfo, OperatorInfo, TfliteFileError, parse, subgraph_count
+from tflite_nvdla.lrn_map import absorbed_operators
+from tflite_nvdla.mapping import Unsupported, map_operator, operator_inputs
+from tflite_nvdla.reader import INT8, ModelInfo, OperatorInfo, TfliteFileError, parse, subgraph_count
 
 # Operators whose reason is more than "no mapping": the accumulating ones wait for the convolution pipeline.
 CPU_REASONS = {
@@ -51,10 +52,6 @@ CPU_REASONS = {
     "DEPTHWISE_CONV_2D": "NVDLA's convolution core has no depthwise mode (one layer per channel group, "
                          "once the convolution pipeline lands); its requantization fits one SDP layer",
 }
-# LRN maps as a pattern (DEQUANTIZE -> LRN -> QUANTIZE replaced by one CDP layer) that the single-operator
-# command runs; node by node, the delegate would have to take the float ops around it.
-PATTERN_ONLY = {"LOCAL_RESPONSE_NORMALIZATION": "maps as DEQUANTIZE -> LRN -> QUANTIZE replaced by one CDP "
-                "layer; the delegate does not take patterns yet"}
 
 
 @dataclass(frozen=True)
@@ -109,8 +106,6 @@ def decide(model: ModelInfo, op: OperatorInfo) -> tuple[str | None, str]:
     """(None, layout) when NVDLA takes the operator, else (the reason it stays on the CPU, "")."""
     if op.name in CPU_REASONS:
         return f"{op.name}: {CPU_REASONS[op.name]}", ""
-    if op.name in PATTERN_ONLY:
-        return f"{op.name}: {PATTERN_ONLY[op.name]}", ""
     for i in (*op.inputs, *op.outputs):
         if i >= 0 and model.tensors[i].is_handle:
             return f"{op.name}: tensor {i} is a resource/variant handle (state stays with LiteRT)", ""
@@ -118,9 +113,30 @@ def decide(model: ModelInfo, op: OperatorInfo) -> tuple[str | None, str]:
         mapped = map_operator(model, op, placeholder_inputs(model, op))
     except Unsupported as why:
         return str(why), ""
-    if mapped.output_tensor is not None:
-        return f"{op.name}: its layers replace tensor {mapped.output_tensor}, not its own output", ""
+    if mapped.output_tensor is not None and op.outputs[0] in model.outputs:
+        return f"{op.name}: its float output is a graph output (its CDP layer writes the QUANTIZE's)", ""
     return None, mapped.plan.layout
+
+
+def decide_all(model: ModelInfo, nodes: list[int]) -> list[tuple[str | None, str]]:
+    """decide() for each node; the DEQUANTIZE / QUANTIZE of an LRN pattern (DEQUANTIZE -> LRN -> QUANTIZE,
+    one CDP layer) go with their LRN: taken when it is, with no layer of their own."""
+    absorbed = absorbed_operators(model)
+    out: dict[int, tuple[str | None, str]] = {}
+    for node in nodes:
+        if node not in absorbed:
+            out[node] = decide(model, model.operators[node])
+    for node in nodes:
+        if node in absorbed:
+            lrn = absorbed[node]
+            taken = out.get(lrn, ("not in the execution plan", ""))[0] is None
+            floats = [t for t in model.operators[node].outputs if model.tensors[t].dtype != INT8]
+            if taken and not any(t in model.outputs for t in floats):
+                out[node] = (None, f"part of LRN #{lrn}'s CDP layer")
+            else:
+                out[node] = (f"{model.operators[node].name}: part of LRN #{lrn}'s pattern, which stays on "
+                             "the CPU (or its float output is a graph output)", "")
+    return [out[n] for n in nodes]
 
 
 class NvdlaDelegate:
@@ -141,7 +157,6 @@ class NvdlaDelegate:
         self.errors: list[str] = []
         self.layout_checks: list[str] = []
         self.invoke_index = 0           # set by the caller before each interpreter invoke (the log's tag)
-        self.mapped: dict[tuple[int, int], Mapped] = {}
         self._partitions: dict[int, Partition] = {}
         self._subgraph_of_context: dict[int, int] = {}
         self._name = name.encode()
@@ -168,7 +183,7 @@ class NvdlaDelegate:
         self.errors.append(msg)
         # the status says error even if reporting fails; the message is in self.errors too
         with contextlib.suppress(Exception):
-            ctx.contents.ReportError(ctx, b"%s", msg.encode("utf-8", "replace"))
+            ctx.contents.ReportError(ctx, b"%s", (msg + "\n").encode("utf-8", "replace"))
         return abi.K_ERROR
 
     # --- delegate Prepare: decide, partition ----------------------------------------------------------------
@@ -187,10 +202,8 @@ class NvdlaDelegate:
         self.layout_checks.append(f"subgraph {sub}: {len(model.tensors)} tensors, {len(plan_nodes)} nodes "
                                   "read as the .tflite file says")
         accepted = []
-        for node in plan_nodes:
-            op = model.operators[node]
-            reason, layout = decide(model, op)
-            self.decisions.append(Decision(sub, node, op.name, reason, layout))
+        for node, (reason, layout) in zip(plan_nodes, decide_all(model, plan_nodes), strict=True):
+            self.decisions.append(Decision(sub, node, model.operators[node].name, reason, layout))
             if reason is None:
                 accepted.append(node)
         if not accepted:
@@ -252,8 +265,11 @@ class NvdlaDelegate:
 
     def _run_partition(self, ctx: Any, part: Partition) -> None:
         model = self.models[part.subgraph]
+        absorbed = absorbed_operators(model)
         local: dict[int, NDArray[Any]] = {}
         for op in part.nodes:
+            if op.index in absorbed:
+                continue   # its LRN's CDP layer takes its place
             values = []
             for i in operator_inputs(model, op):
                 if i in local:
@@ -261,7 +277,7 @@ class NvdlaDelegate:
                 else:
                     values.append(abi.tensor_array(ctx.contents.tensors[i]).copy())
             mapped = map_operator(model, op, values)
-            out = op.outputs[0]
+            out = mapped.output_tensor if mapped.output_tensor is not None else op.outputs[0]
             result = run_plan(self.target(), mapped.plan)
             local[out] = result
             self.layers.append(LayerRun(self.invoke_index, part.subgraph, op.index, op.name, out, result,

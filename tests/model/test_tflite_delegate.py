@@ -18,9 +18,10 @@ from models.subsystem import ModelTarget  # noqa: E402
 from tflite_nvdla import __main__ as cli  # noqa: E402
 from tflite_nvdla.delegate import NvdlaDelegate  # noqa: E402
 from tflite_nvdla.graph_builder import Graph, OpSpec, TensorSpec, serialize  # noqa: E402
-from tflite_nvdla.make_models import OPTIONS, B, _Quant, _softmax_options, broadcast  # noqa: E402
+from tflite_nvdla.make_models import OPTIONS, B, _Quant, _softmax_options, broadcast, lrn  # noqa: E402
 from tflite_nvdla.reader import TfliteFileError  # noqa: E402
 from tflite_nvdla.whole_model import run_whole  # noqa: E402
+from tflite_nvdla.whole_report import drift_table  # noqa: E402
 
 pytestmark = pytest.mark.configuration("nv_small")
 ROOT = Path(__file__).resolve().parents[2]
@@ -208,3 +209,14 @@ def test_model_litert_refuses_gets_litert_reason(tmp_path: Path) -> None:
     g.op(OpSpec(B.ADD, (a, b), (out,)))
     with pytest.raises(TfliteFileError, match="LiteRT refuses the model: .*broadcast"):
         run_whole(_write(tmp_path, "bad_add", g), None, 1, "reference", False)
+
+
+def test_lrn_pattern_is_one_cdp_layer(tmp_path: Path) -> None:
+    """DEQUANTIZE -> LRN -> QUANTIZE: all three delegated, one CDP layer writing the QUANTIZE's int8 output;
+    scored against LiteRT's builtin kernel (TensorFlow's LRN window; the reference kernel's is one channel
+    narrower, README)."""
+    run = run_whole(_write(tmp_path, "lrn", lrn(_Quant(9))), None, 3, "builtin", False)
+    assert all(d.delegated for d in run.decisions) and len(run.decisions) == 6
+    assert [layer.op for layer in run.layers] == ["LOCAL_RESPONSE_NORMALIZATION"] * 2
+    for row in drift_table(run):
+        assert row.own_elements and row.own_max <= 1, f"#{row.op_index}: own max {row.own_max} LSB"
