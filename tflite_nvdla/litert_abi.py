@@ -7,6 +7,9 @@ compares what the declarations read with what the .tflite file says (tensor coun
 byte sizes; operator codes and inputs per node) and measures the sizes of TfLiteNode and TfLiteRegistration
 from the addresses LiteRT hands out (its nodes and registrations live in one array of pairs), before the
 delegate touches anything else: a mismatch is an `AbiMismatch` naming the field, not a crash.
+
+Measured on the pinned ai-edge-litert 2.3.0 (x86-64): sizeof(TfLiteTensor) 112 (the stride of
+context->tensors), TfLiteNode 80, TfLiteRegistration 88 (nodes 168 bytes apart), as declared here.
 """
 
 from __future__ import annotations
