@@ -71,6 +71,10 @@ def run_model(path: Path, seed: int, kernels: str, cpu: list[str]) -> list[Row]:
             continue  # a DEQUANTIZE / QUANTIZE the CDP layer of an LRN pattern replaces (its row)
         try:
             tensors = operator_inputs(model, op)
+            handles = [i for i in (*tensors, *op.outputs) if model.tensors[i].is_handle]
+            if handles:
+                raise Unsupported(f"tensor {handles[0]} is a resource/variant handle (state stays with "
+                                  "LiteRT)")
             missing = [i for i in tensors if i not in values]
             if missing:
                 raise Unsupported(f"LiteRT kept no value for input tensor {missing[0]}")
