@@ -53,9 +53,11 @@ class WholeRun:
 
 
 def load_inputs(path: Path | None, details: list[dict[str, Any]], seed: int) -> list[dict[int, NDArray[Any]]]:
-    """Per invoke, per input tensor: the values. A .npy file for a one-input model: its shape is the input's
-    (one invoke) or has one more leading axis (a stream); float values are quantized with the input's scale
-    and zero point. Without a file: one invoke of seeded random values."""
+    """Per invoke, per input tensor: the values. A .npy file feeds a one-input model, a .npz one array per
+    input (named as the input tensor, or "0", "1", ... in input order); each array has the input's shape
+    (one invoke) or one more leading axis (a stream of invokes); float values are quantized with the input's
+    scale and zero point (numpy's rounding, as pymicro-wakeword does). Without a file: one invoke of seeded
+    random values."""
     if path is None:
         rng = np.random.default_rng(seed)
         feed = {}
@@ -67,24 +69,40 @@ def load_inputs(path: Path | None, details: list[dict[str, Any]], seed: int) -> 
             else:
                 feed[d["index"]] = rng.standard_normal(d["shape"]).astype(dtype)
         return [feed]
-    if len(details) != 1:
-        raise TfliteFileError(f"--input feeds one input; the model has {len(details)}")
-    d = details[0]
     try:
-        data = np.load(path, allow_pickle=False)
+        loaded = np.load(path, allow_pickle=False)
     except (OSError, ValueError) as err:
-        raise TfliteFileError(f"cannot read {path} as a .npy array: {err}") from None
+        raise TfliteFileError(f"cannot read {path} as a .npy / .npz array: {err}") from None
+    if isinstance(loaded, np.ndarray):
+        if len(details) != 1:
+            raise TfliteFileError(f"{path}: one array (.npy) for a model of {len(details)} inputs (use .npz)")
+        arrays = [loaded]
+    else:
+        arrays = []
+        for k, d in enumerate(details):
+            key = d["name"] if d["name"] in loaded.files else str(k)
+            if key not in loaded.files:
+                raise TfliteFileError(f"{path}: no array {d['name']!r} (or {k!r}); it has {loaded.files}")
+            arrays.append(loaded[key])
+    streams = [_stream(path, a, d) for a, d in zip(arrays, details, strict=True)]
+    if len({len(s) for s in streams}) != 1:
+        raise TfliteFileError(f"{path}: the inputs' streams differ in length ({[len(s) for s in streams]})")
+    return [{d["index"]: s[n] for s, d in zip(streams, details, strict=True)} for n in range(len(streams[0]))]
+
+
+def _stream(path: Path, data: NDArray[Any], d: dict[str, Any]) -> NDArray[Any]:
     shape = tuple(int(n) for n in d["shape"])
     if data.shape == shape:
         data = data[None]
     elif data.shape[1:] != shape:
-        raise TfliteFileError(f"{path}: shape {data.shape}; the model's input is {shape} (or N x {shape})")
+        raise TfliteFileError(f"{path}: shape {data.shape}; the input {d['name']!r} is {shape} (or N x "
+                              f"{shape})")
     dtype = np.dtype(d["dtype"])
     if np.issubdtype(data.dtype, np.floating) and np.issubdtype(dtype, np.integer):
         scale, zp = d["quantization"]
         info = np.iinfo(dtype)
         data = np.clip(np.round(data / scale + zp), info.min, info.max)
-    return [{d["index"]: np.asarray(entry).astype(dtype)} for entry in data]
+    return np.asarray(data).astype(dtype)
 
 
 def run_whole(model: Path, input_file: Path | None, seed: int, kernels: str, keep_plans: bool) -> WholeRun:

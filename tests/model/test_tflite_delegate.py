@@ -237,3 +237,15 @@ def test_lrn_pattern_is_one_cdp_layer(tmp_path: Path) -> None:
     assert [layer.op for layer in run.layers] == ["LOCAL_RESPONSE_NORMALIZATION"] * 2
     for row in drift_table(run):
         assert row.own_elements and row.own_max <= 1, f"#{row.op_index}: own max {row.own_max} LSB"
+
+
+def test_npz_input_feeds_each_input_by_name(tmp_path: Path) -> None:
+    """Two inputs from a .npz, a stream of three invokes; the CPU run sees exactly the given values."""
+    path = _write(tmp_path, "parts", softmax_then_mul())
+    rng = np.random.default_rng(8)
+    x, y = (rng.integers(-128, 128, (3, *SHAPE)).astype(np.int8) for _ in range(2))
+    np.savez(tmp_path / "in.npz", x=x, y=y)
+    run = run_whole(path, tmp_path / "in.npz", 0, "reference", False)
+    assert len(run.cpu_outputs) == 3
+    relu = [v[2] for v in run.cpu_tensors]       # tensor 2: RELU(x), delegated, its input x kept
+    assert all(np.array_equal(r, np.maximum(x[k], -10)) for k, r in enumerate(relu))
