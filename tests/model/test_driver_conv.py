@@ -301,3 +301,55 @@ def test_cacc_rounding_follows_the_rtl() -> None:
         assert got.tolist() == [w for w, _ in want] and sat.tolist() == [s for _, s in want], f"truncate {t}"
     v = (-5 << 20) + (1 << 19) + 1
     assert int(cacc_output(np.array([v]), 20)[0][0]) == -5 != round(v / 2**20)
+
+
+def test_pdp_on_the_fly_after_sdp(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Convolution -> SDP -> PDP (2x2 max, stride 2) on the fly: PDP's output against the reference pooled."""
+    from models.driver_conv import PdpStage
+
+    monkeypatch.setenv("CONFIG", "nv_small")
+    config = configs.load()
+    rng = np.random.default_rng(SEED + 1)
+    pool_dst = Surface(0xA00000, 4 * 8, 4 * 8 * 4)
+    layer = ConvLayer(8, 8, 12, 10, 3, 3, src=_packed(SRC, 8, 8, 12, 8), weight_base=WEIGHTS,
+                      sdp=SdpStage(), pads=(1, 1, 1, 1), truncate=7, pad_value=5,
+                      pdp=PdpStage(dst=pool_dst, method="max", kernel=(2, 2), stride=(2, 2)))
+    prog = conv_layer(layer)
+    enables = [w.unit for w in prog.writes if w.reg == "D_OP_ENABLE"]
+    assert enables == ["PDP", "SDP", "CACC", "CMAC_A", "CMAC_B", "CSC", "CDMA"]
+    data = rng.integers(-128, 128, (12, 8, 8))
+    weights = rng.integers(-128, 128, (10, 12, 3, 3))
+    target = ModelTarget(config)
+    CubeLayout(SRC, 64, 512, 8, 8, 12, 8).write(target.memories[0], data)
+    target.mem_write(0, WEIGHTS, reference_weight_image(weights, 8, 8))
+    for unit, reg, value in prog.writes:
+        target.reg_write(unit, reg, value)
+    assert target.wait_interrupt("PDP", 0) and target.wait_interrupt("SDP", 0)
+    got = CubeLayout(pool_dst.base, 32, 128, 4, 4, 10, 8).read(target.memories[0]).astype(np.int64)
+    conv, _ = reference(layer, data, weights)
+    want = conv.reshape(10, 4, 2, 4, 2).max(axis=(2, 4))
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize(("unit", "field", "value", "rule"), [
+    ("CSC", "D_MISC_CFG.CONV_MODE", 1, "CONV_MODE Winograd is not modelled"),
+    ("CDMA", "D_DATAIN_FORMAT.DATAIN_FORMAT", 1, "DATAIN_FORMAT pixel (image input) is not modelled"),
+    ("CMAC_A", "D_MISC_CFG.PROC_PRECISION", 1, "PROC_PRECISION other than INT8 is not modelled"),
+    ("CDMA", "D_WEIGHT_FORMAT.WEIGHT_FORMAT", 1, "compressed weights are not modelled"),
+    ("CSC", "D_BATCH_NUMBER.BATCHES", 1, "multi-batch is not modelled"),
+    ("CACC", "D_DATAOUT_SIZE_0.DATAOUT_WIDTH", 0, "CACC DATAOUT_WIDTH / CSC DATAOUT_WIDTH must be equal"),
+])
+def test_model_refuses_what_it_does_not_compute(monkeypatch: pytest.MonkeyPatch, unit: str, field: str,
+                                                value: int, rule: str) -> None:
+    """A register program outside direct INT8 convolution of a feature cube is refused naming the field (the
+    driver never writes one; NVIDIA's traces that do, image input, are not replayable: their images are
+    missing)."""
+    from models import registers
+    from models.conv import ConvConfig
+
+    monkeypatch.setenv("CONFIG", "nv_small")
+    hw = conv_layer(BASE).layers[0]
+    fields = {u: {**registers.decode_fields(u, registers.reset_values(u)), **f} for u, f in hw.fields.items()}
+    fields[unit][field] = value
+    with pytest.raises(ConfigError, match=rule.replace("(", r"\(").replace(")", r"\)")):
+        ConvConfig.from_fields(fields, configs.load())
