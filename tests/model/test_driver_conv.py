@@ -225,6 +225,8 @@ def test_program_order_and_cbuf_plan(monkeypatch: pytest.MonkeyPatch) -> None:
     assert prog.mode == "full" and prog.entry_per_slice == 16 and prog.data_banks == 1
     assert prog.writes.index(("SDP", "D_OP_ENABLE", 1)) > max(
         i for i, w in enumerate(prog.writes) if w.reg != "D_OP_ENABLE")
+    csc = prog.layers[0].fields["CSC"]   # CV3: every slice released, never more than the input's
+    assert csc["D_RELEASE.RLS_SLICES"] == csc["D_DATAIN_SIZE_EXT_0.DATAIN_HEIGHT_EXT"]
 
 
 @pytest.mark.parametrize(("config", "width", "channels", "eps"), [
@@ -353,3 +355,34 @@ def test_model_refuses_what_it_does_not_compute(monkeypatch: pytest.MonkeyPatch,
     fields[unit][field] = value
     with pytest.raises(ConfigError, match=rule.replace("(", r"\(").replace(")", r"\)")):
         ConvConfig.from_fields(fields, configs.load())
+
+
+def test_cbuf_limits_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CV16: one row of an 8192-wide, 64-channel input takes 65536 entries of nv_small's 16384; CV19: PDP on
+    the fly with a split layer."""
+    from models.driver_conv import PdpStage
+
+    monkeypatch.setenv("CONFIG", "nv_small")
+    wide = ConvLayer(8192, 3, 64, 8, 3, 3, src=_packed(SRC, 8192, 3, 64, 8), weight_base=0x4000000,
+                     sdp=SdpStage(dst=Surface(0x6000000, 8190 * 8, 8190 * 8)))
+    with pytest.raises(ConfigError, match="Convolution CV16:"):
+        conv_layer(wide)
+    tall = ConvLayer(40, 120, 64, 8, 3, 3, src=_packed(SRC, 40, 120, 64, 8), weight_base=0x800000,
+                     sdp=SdpStage(), pads=(1, 1, 1, 1),
+                     pdp=PdpStage(dst=Surface(0x900000, 20 * 8, 20 * 8 * 60), kernel=(2, 2), stride=(2, 2)))
+    with pytest.raises(ConfigError, match="Convolution CV19:"):
+        conv_layer(tall)
+
+
+def test_every_convolution_rule_has_a_test() -> None:
+    """docs/limitations.md's Convolution rows: each id once, each test it names defined here."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "limitations.md").read_text()
+    rows = [line.split("|") for line in doc.splitlines() if re.match(r"\| CV\d+ \|", line)]
+    ids = [row[1].strip() for row in rows]
+    assert ids == [f"CV{i}" for i in range(1, len(ids) + 1)] and len(ids) >= 19
+    for row in rows:
+        for name in re.findall(r"`(test_[a-z0-9_]+)`", row[4]):
+            assert callable(globals().get(name)), f"{row[1].strip()} names {name}, which does not exist"
