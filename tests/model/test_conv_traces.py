@@ -26,3 +26,25 @@ def test_nv_large_convolution_trace_on_model(folder: Path) -> None:
 def test_other_weight_layout_is_a_skip_naming_it() -> None:
     result = replay_on_model(NV_LARGE[0], configs.load("nv_medium_1024_full"))
     assert result.message.startswith("SKIP") and "atomic C 64, K 32" in result.message, result.message
+
+
+CONV_TRACES = sorted(REPO_TRACES.glob("nv_*/dc_*"))
+
+
+@pytest.mark.skipif(not CONV_TRACES, reason="no convolution trace under traces/")
+@pytest.mark.parametrize("folder", CONV_TRACES, ids=[f"{f.parent.name}/{f.name}" for f in CONV_TRACES])
+def test_driver_entry_per_slice_is_nvidias(folder: Path) -> None:
+    """The driver's ENTRY_PER_SLICE for each trace's input (its configuration's atom and CBUF entry) is the
+    value NVIDIA's trace programs, and the trace's DATA_BANK holds the cube at that rate."""
+    from models import registers
+    from models.driver_conv import entry_per_slice
+    from models.regfile import RegWrite
+    from models.replay import trace_steps
+
+    cfg = configs.load(folder.parent.name)
+    values = {s.reg: s.value for s in trace_steps(folder) if isinstance(s, RegWrite) and s.unit == "CDMA"}
+    f = registers.decode_fields("CDMA", values)
+    width, height = f["D_DATAIN_SIZE_0.DATAIN_WIDTH"] + 1, f["D_DATAIN_SIZE_0.DATAIN_HEIGHT"] + 1
+    eps = entry_per_slice(width, f["D_DATAIN_SIZE_1.DATAIN_CHANNEL"] + 1, cfg.conv, cfg.atom_bytes)
+    assert eps == f["D_ENTRY_PER_SLICE.ENTRIES"] + 1
+    assert eps * height <= (f["D_BANK.DATA_BANK"] + 1) * cfg.conv.cbuf_bank_entries
