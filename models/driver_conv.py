@@ -216,13 +216,24 @@ def _plan(layer: ConvLayer, geometry: configs.ConvGeometry, eps: int) -> tuple[s
                     {"weight_banks": wbanks, "banks": banks})
     data_banks = banks - wbanks
     rows_fit = data_banks * entries // eps     # input rows a layer can hold
-    sy, span_h = layer.stride[1], layer.kernel_span[1]
-    out_rows = (rows_fit - span_h) // sy + 1 if rows_fit >= span_h else 0
-    if out_rows < 1:
+    if _band_rows(layer, 1) > rows_fit:
         raise _rule("CV16", "the input rows of one output row must fit in CBUF beside one kernel group "
                     "(split H cannot go below one output row)",
-                    {"ENTRY_PER_SLICE": eps, "rows_needed": span_h, "rows_that_fit": rows_fit})
-    return "split H", data_banks, wbanks, out_rows
+                    {"ENTRY_PER_SLICE": eps, "rows_needed": _band_rows(layer, 1), "rows_that_fit": rows_fit})
+    lo, hi = 1, layer.out_height              # the most output rows a band may take: the rows it reads fit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if _band_rows(layer, mid) <= rows_fit else (lo, mid - 1)
+    return "split H", data_banks, wbanks, lo
+
+
+def _band_rows(layer: ConvLayer, out_rows: int) -> int:
+    """The most input rows a hardware layer of `out_rows` output rows reads (bands from the top)."""
+    most = 0
+    for y0 in range(0, layer.out_height, out_rows):
+        first, last, _pt, _pb = _band(layer, y0, min(y0 + out_rows, layer.out_height))
+        most = max(most, last - first)
+    return most
 
 
 def _check_layer(layer: ConvLayer) -> None:
