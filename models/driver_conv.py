@@ -20,9 +20,9 @@ C model (copied by NVDLA compilers): a slice's memory atoms, whole CBUF entries 
 several pixels sharing entries (docs/convolution.md "CBUF").
 
 Everything is validated before a write is returned, every refusal a ConfigError naming the rule
-(docs/limitations.md, section Convolution, ids CV1..): field ranges, padding consuming the input exactly,
-padding narrower than the (dilated) kernel, a 1x1 input line and surface packed, alignment, CBUF capacity,
-and the SDP/PDP rules through their drivers.
+(docs/limitations.md, section Convolution, ids CV1..CV20): field ranges, padding consuming the input
+exactly, padding narrower than the (dilated) kernel, a 1x1 input line and surface packed, alignment, CBUF
+capacity, placement in memory, and the SDP/PDP rules through their drivers.
 
 Before the first layer after reset the host polls CDMA S_CBUF_FLUSH_STATUS until it reads 1 (`FLUSH_POLL`),
 as NVIDIA's traces do. The program follows the run's configuration ($CONFIG: atomic C/K, CBUF, memory atom).
@@ -460,9 +460,12 @@ def _check_placement(layer: ConvLayer, conv: ConvConfig, sdp: SdpProgram) -> Non
 
     cubes = {"SRC": conv.cdma.layout}
     size = weight_image_bytes(*conv.weight_shape)
-    cubes["WEIGHT"] = CubeLayout(layer.weight_base, size, size, 1, 1, 1, 1)   # a flat run of bytes
+    cubes["WEIGHT"] = CubeLayout(layer.weight_base, size, size, size, 1, 1, 1)   # a flat run of bytes
     cfg = sdp.config
     if layer.pdp is None and layer.sdp.dst is not None:
         cubes["DST"] = CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg.width,
                                   cfg.height, cfg.channels, cfg.out_lanes, cfg.out_elem_bytes)
-    check_placement("Convolution", cubes)
+    try:
+        check_placement("Convolution", cubes)
+    except ConfigError as err:
+        raise _rule("CV20", err.rule.removeprefix("Convolution driver: "), err.values) from None

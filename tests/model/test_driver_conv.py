@@ -266,6 +266,8 @@ BASE = ConvLayer(8, 8, 16, 8, 3, 3, src=Surface(SRC, 64, 512), weight_base=WEIGH
       "src": Surface(SRC, 64, 512)}, "CV12"),
     ({"src": Surface(SRC + 4, 64, 512)}, "CV14"),
     ({"weight_base": WEIGHTS + 2}, "CV14"),
+    ({"weight_base": DST - 64}, "CV20"),   # the weights run into the output cube
+    ({"src": Surface(DST, 64, 512)}, "CV20"),
     ({"src": Surface(SRC, 32, 512)}, "CV14"),
     ({"truncate": 32}, "CV18"),
     ({"pad_value": 128}, "CV18"),
@@ -386,3 +388,20 @@ def test_every_convolution_rule_has_a_test() -> None:
     for row in rows:
         for name in re.findall(r"`(test_[a-z0-9_]+)`", row[4]):
             assert callable(globals().get(name)), f"{row[1].strip()} names {name}, which does not exist"
+
+
+def test_partial_weights_when_the_weights_do_not_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """40 kernels of 512 x 3 x 3 (180 KiB) in nv_small's 128 KiB CBUF: two kernel groups at a time (seed 001
+    "full input, partial weight"), one hardware layer, the same result."""
+    monkeypatch.setenv("CONFIG", "nv_small")
+    config = configs.load()
+    rng = np.random.default_rng(SEED + 2)
+    layer = ConvLayer(4, 4, 512, 40, 3, 3, src=_packed(SRC, 4, 4, 512, 8), weight_base=WEIGHTS,
+                      sdp=SdpStage(dst=Surface(DST, 32, 128)), pads=(1, 1, 1, 1), truncate=10)
+    prog = conv_layer(layer)
+    assert (prog.mode, len(prog.layers), prog.weight_banks) == ("partial weights", 1, 19)
+    data = rng.integers(-128, 128, (512, 4, 4))
+    weights = rng.integers(-128, 128, (40, 512, 3, 3))
+    got, _ = run(prog, data, weights, config)
+    want, _ = reference(layer, data, weights)
+    assert np.array_equal(got, want)
