@@ -114,31 +114,42 @@ def _packed(base: int, w: int, h: int, c: int, atom: int) -> Surface:
     return Surface(base, line, line * h)
 
 
+def _pick(rng: np.random.Generator, lo: int, hi: int, small: int) -> int:
+    """lo..hi inclusive: over the whole range half the time, else lo..small (the sizes that make layers)."""
+    return int(rng.integers(lo, (hi if rng.random() < 0.5 else min(hi, small)) + 1))
+
+
 def random_layer(rng: np.random.Generator, config: configs.Configuration, big: bool = False) -> ConvLayer:
+    """A legal layer, its registers drawn over their ranges (strides 1..8, dilation 1..32, pads below the
+    dilated kernel, pad value, CLIP_TRUNCATE 0..31, the convertor's offset, scale and truncate 0..63), its
+    sizes small enough for the loop reference."""
     atom = config.atom_bytes
     while True:
         w, h = (int(v) for v in rng.integers(1, 20 if big else 10, 2))
         c = int(rng.integers(1, 3 * config.conv.atomic_c))
         k = int(rng.integers(1, 2 * config.conv.atomic_k + 3))
         kw, kh = (int(v) for v in rng.integers(1, 6, 2))
-        sx, sy = (int(v) for v in rng.integers(1, 4, 2))
-        dx, dy = (int(v) for v in (rng.integers(1, 4, 2) if rng.random() < 0.4 else (1, 1)))
+        sx, sy = _pick(rng, 1, 8, 3), _pick(rng, 1, 8, 3)
+        dx, dy = (_pick(rng, 1, 32, 3), _pick(rng, 1, 32, 3)) if rng.random() < 0.4 else (1, 1)
         span_w, span_h = (kw - 1) * dx + 1, (kh - 1) * dy + 1
-        pl, pt = int(rng.integers(0, span_w)), int(rng.integers(0, span_h))
+        pl, pt = int(rng.integers(0, min(span_w, 32))), int(rng.integers(0, min(span_h, 32)))
         # right/bottom padding that consumes the input exactly (rule CV2), if one below the span exists
         out_w, out_h = (pl + w - span_w) // sx + 1, (pt + h - span_h) // sy + 1
         pr, pb = (out_w - 1) * sx + span_w - pl - w, (out_h - 1) * sy + span_h - pt - h
-        if min(out_w, out_h) < 1 or not (0 <= pr < span_w and 0 <= pb < span_h):
+        if min(out_w, out_h) < 1 or not (0 <= pr < min(span_w, 64) and 0 <= pb < min(span_h, 64)):
             continue
         src = _packed(SRC, w, h, c, atom) if (w, h) == (1, 1) or rng.random() < 0.5 else \
             Surface(SRC, w * atom + atom * int(rng.integers(0, 3)), (w * atom + 2 * atom) * h + atom * 4)
-        kernels_surfaces = -(-k // atom)
-        dst = Surface(DST, out_w * atom, out_w * atom * out_h) if kernels_surfaces else Surface(DST, 0, 0)
-        cvt = InputCvt(int(rng.integers(-40, 40)), int(rng.integers(-3, 4)), int(rng.integers(0, 3))) \
-            if rng.random() < 0.3 else None
+        dst = Surface(DST, out_w * atom, out_w * atom * out_h)
+        cvt = None
+        if rng.random() < 0.4:
+            wide = rng.random() < 0.5   # the whole 16-bit range, else values that keep data in INT8
+            cvt = InputCvt(int(rng.integers(-32768, 32768)) if wide else int(rng.integers(-40, 40)),
+                           int(rng.integers(-32768, 32768)) if wide else int(rng.integers(-3, 4)),
+                           _pick(rng, 0, 63, 2) if not wide else int(rng.integers(10, 40)))
         return ConvLayer(w, h, c, k, kw, kh, src=src, weight_base=WEIGHTS, sdp=SdpStage(dst=dst),
                          stride=(sx, sy), dilation=(dx, dy), pads=(pl, pr, pt, pb),
-                         pad_value=int(rng.integers(-128, 128)), truncate=int(rng.integers(0, 12)), cvt=cvt)
+                         pad_value=int(rng.integers(-128, 128)), truncate=_pick(rng, 0, 31, 12), cvt=cvt)
 
 
 @pytest.fixture(params=CONFIGS)
