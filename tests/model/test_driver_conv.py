@@ -416,3 +416,20 @@ def test_partial_weights_when_the_weights_do_not_fit(monkeypatch: pytest.MonkeyP
     got, _ = run(prog, data, weights, config)
     want, _ = reference(layer, data, weights)
     assert np.array_equal(got, want)
+
+
+def test_partial_sums_add_up_to_the_accumulator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CMAC's per-stripe outputs (conv.partial_sums, for the unit benches) in CSC's order sum to CACC's
+    accumulator, and each fits CMAC's 22-bit output at nv_large's atomic C 64."""
+    from models.conv import accumulate, partial_sums
+
+    monkeypatch.setenv("CONFIG", "nv_large")
+    rng = np.random.default_rng(SEED + 3)
+    layer = ConvLayer(5, 4, 150, 40, 3, 2, src=_packed(SRC, 5, 4, 150, 32), weight_base=WEIGHTS,
+                      sdp=SdpStage(dst=Surface(DST, 160, 640)), pads=(1, 1, 1, 0), dilation=(2, 1))
+    cfg = conv_layer(layer).layers[0].config
+    data = rng.integers(-128, 128, (150, 4, 5))
+    weights = rng.integers(-128, 128, (40, 150, 2, 3))
+    parts = partial_sums(data, weights, cfg)
+    assert parts.shape[:3] == (3, 2, 3) and np.abs(parts).max() < 1 << 21
+    assert np.array_equal(parts.sum(axis=(0, 1, 2)), accumulate(data, weights, cfg))
