@@ -34,7 +34,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from models import configs, registers
-from models.cdma import weight_image_bytes
+from models.cdma import cvt_int8, weight_image_bytes
 from models.cdp import check_layout
 from models.conv import ConvConfig
 from models.driver_common import RegWrite, Surface, check_fits, check_placement
@@ -105,7 +105,8 @@ class PdpStage:
 @dataclass(frozen=True)
 class ConvLayer:
     """One INT8 direct convolution with feature input. Sizes in elements; stride and dilation (x, y); pads
-    (left, right, top, bottom); pad_value an INT8 (CSC applies it as it is); truncate is CACC's
+    (left, right, top, bottom); pad_value an INT8 in the input's domain (CDMA's register; CSC gets it through
+    the convertor when `cvt` is given, as seed 001 describes the two copies); truncate is CACC's
     CLIP_TRUNCATE (0..31); cvt enables CDMA's input convertor. Weights [K, C, R, S] live at `weight_base` in
     NVIDIA's layout for the configuration (models/cdma.py pack_weights)."""
 
@@ -319,6 +320,9 @@ def _conv_fields(layer: ConvLayer, hw: tuple[int, int, int, int, int, int], eps:
             "D_MISC_CFG.DATA_REUSE": 0, "D_MISC_CFG.WEIGHT_REUSE": 0, "D_MISC_CFG.SKIP_DATA_RLS": 0,
             "D_MISC_CFG.SKIP_WEIGHT_RLS": 0}
     bank = {"D_BANK.DATA_BANK": banks[0] - 1, "D_BANK.WEIGHT_BANK": banks[1] - 1}
+    # seed 001: CDMA's pad value goes through its convertor, CSC's is applied as it is (and is what pads
+    # the taps): the layer's pad value, in the input's domain, raw to CDMA and converted to CSC
+    csc_pad = int(cvt_int8(layer.pad_value, cvt.offset, cvt.scale, cvt.truncate)) if cvt else layer.pad_value
     pad_value = layer.pad_value & 0xFFFF
     cdma = {
         **misc, "D_DATAIN_FORMAT.DATAIN_FORMAT": 0, "D_DATAIN_FORMAT.PIXEL_MAPPING": 0,
@@ -368,7 +372,7 @@ def _conv_fields(layer: ConvLayer, hw: tuple[int, int, int, int, int, int], eps:
         "D_CONV_STRIDE_EXT.CONV_X_STRIDE_EXT": sx - 1, "D_CONV_STRIDE_EXT.CONV_Y_STRIDE_EXT": sy - 1,
         "D_DILATION_EXT.X_DILATION_EXT": dx - 1, "D_DILATION_EXT.Y_DILATION_EXT": dy - 1,
         "D_ZERO_PADDING.PAD_LEFT": pl, "D_ZERO_PADDING.PAD_TOP": pt,
-        "D_ZERO_PADDING_VALUE.PAD_VALUE": pad_value, **bank, "D_PRA_CFG.PRA_TRUNCATE": 0,
+        "D_ZERO_PADDING_VALUE.PAD_VALUE": csc_pad & 0xFFFF, **bank, "D_PRA_CFG.PRA_TRUNCATE": 0,
     }
     cmac = {"D_MISC_CFG.CONV_MODE": 0, "D_MISC_CFG.PROC_PRECISION": 0}
     one_by_one = layer.out_width == 1 and out_rows == 1   # seed 001: CACC D_DATAOUT_MAP packed for 1x1 only

@@ -58,7 +58,8 @@ def reference(layer: ConvLayer, data: np.ndarray, weights: np.ndarray) -> tuple[
     sats = 0
     for y in range(layer.out_height):
         for x in range(layer.out_width):
-            patch = np.full((layer.channels, layer.kernel_h, layer.kernel_w), layer.pad_value, dtype=np.int64)
+            pad = _ref_convert(layer.pad_value, layer.cvt)   # the pad value as the data: converted
+            patch = np.full((layer.channels, layer.kernel_h, layer.kernel_w), pad, dtype=np.int64)
             for r in range(layer.kernel_h):
                 for s in range(layer.kernel_w):
                     iy, ix = y * sy + r * dy - pt, x * sx + s * dx - pl
