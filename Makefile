@@ -25,6 +25,7 @@
 #   make lut-report      LUT precision table (sigmoid, tanh, LRN) and PNGs under reports/
 #   make tflite-report   TFLite int8 operators mapped to SDP/PDP/CDP, checked against LiteRT (tflite_nvdla/);
 #                        the report also goes to docs/tflite.md
+#   make tflite-models   real models (data/tflite: microWakeWord, MTCNN) through the NVDLA delegate vs LiteRT
 # Each target bootstraps what it needs: .venv from requirements.txt and the Debian packages.
 
 SIM     ?= verilator
@@ -50,7 +51,7 @@ REGRESS_ARGS := --sim $(SIM) $(if $(filter 1,$(WAVES)),--waves) $(if $(SEED),--s
 SHARDS := $(shell seq 1 $(NIGHTLY_SHARDS))
 
 .DEFAULT_GOAL := regress
-.PHONY: regress test nightly nightly-model coverage lint synth traces regs benchmark bench benchmark-all bench-all lut-report tflite-report ruff sysdeps venv clean
+.PHONY: regress test nightly nightly-model coverage lint synth traces regs benchmark bench benchmark-all bench-all lut-report tflite-report tflite-models ruff sysdeps venv clean
 
 $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
@@ -120,3 +121,12 @@ clean:
 # TFLite int8 operators on NVDLA against LiteRT (tflite_nvdla): the test models are generated (seed 2024)
 tflite-report: venv
 	$(PYTHON) -m scripts.gen_tflite_docs --models build/tflite --out docs/tflite.md
+
+# Real models by others (data/tflite/README.md) end to end through the NVDLA delegate against LiteRT alone
+WAKEWORDS := okay_nabu alexa hey_jarvis hey_mycroft
+tflite-models: venv
+	set -e; for m in $(WAKEWORDS); do $(PYTHON) -m tflite_nvdla.wakeword data/tflite/microwakeword/$$m.json; done
+	set -e; for m in onet rnet; do \
+	  $(PYTHON) -m tflite_nvdla data/tflite/mtcnn/$$m.tflite --whole-model --input data/tflite/mtcnn/$$m.input.npy; done
+	$(PYTHON) -m tflite_nvdla data/tflite/mtcnn/pnet.tflite --whole-model --input data/tflite/mtcnn/pnet.input.npy \
+	  --tolerance 6

@@ -68,7 +68,8 @@ def capabilities(config: Configuration) -> frozenset[str]:
     unit's precisions as far as it has them: tb/trace_rtl.py rtl_capabilities). A precision is there both
     plainly ("INT16") and per datapath unit ("INT16 PDP"), the form trace_needs names it in."""
     extra = set(config.precisions) - {"INT8"}
-    return frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP} | ({SECOND_MEMORY} if config.second_memory else set())
+    return frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP, *configs.CONV_UNITS, conv_layout(config)}
+                     | ({SECOND_MEMORY} if config.second_memory else set())
                      | ({BDMA} if config.bdma else set()) | set(config.precisions)
                      | {unit_precision(p, u) for p in extra for u in PRECISION_UNITS})
 
@@ -96,6 +97,21 @@ def trace_needs(steps: list[Step]) -> set[str]:
     return needed | _precisions_written(steps)
 
 
+def conv_layout(config: Configuration) -> str:
+    """The capability a convolution trace's weight image needs: NVIDIA's weight layout in memory follows the
+    configuration's atomic C and K (docs/convolution.md), so a trace runs only where they are its own."""
+    return f"convolution weights laid out for atomic C {config.conv.atomic_c}, K {config.conv.atomic_k}"
+
+
+def folder_needs(folder: Path, steps: list[Step]) -> set[str]:
+    """trace_needs, and for a trace enabling the convolution pipeline the weight layout of its own
+    configuration (its folder's: trace_config(env=False))."""
+    needed = trace_needs(steps)
+    if needed & set(configs.CONV_UNITS):
+        needed.add(conv_layout(trace_config(folder, env=False)))
+    return needed
+
+
 def _precisions_written(steps: list[Step]) -> set[str]:
     """The precisions other than INT8 that the steps' register writes select (any precision field), each
     plainly and for the unit whose field selects it ("INT16", "INT16 SDP"): a design may have a precision
@@ -121,7 +137,8 @@ def replay(folder: Path, target: Target, locate: Locator | None = None) -> Trace
         if skip:
             return TraceResult(name, False, 0, f"SKIP: {skip}")
         config = getattr(target, "config", None)
-        lacks = trace_needs(steps) - capabilities(config) if isinstance(config, Configuration) else set()
+        lacks = (folder_needs(folder, steps) - capabilities(config) if isinstance(config, Configuration)
+                 else set())
         if lacks:
             return TraceResult(name, False, 0, f"SKIP: needs {', '.join(sorted(lacks))}, which configuration "
                                                f"{config.name} lacks")

@@ -1,8 +1,10 @@
 """Parser of NVDLA trace tests (a folder with one .cfg command file and .dat memory images) into steps.
 
 Commands (docs: ../shared/notes/nvdla-traces.md): reg_write, mem_init, mem_load, intr_notify, check_crc,
-check_nothing. Anything else is an error naming the file and line, never silently skipped. `trace_steps`
-reads a folder into the steps of models/steps.py, every name and number checked before anything runs.
+check_nothing; the convolution traces add poll_reg_equal (CDMA S_CBUF_FLUSH_STATUS before the first layer)
+and sync_notify/sync_wait (NVIDIA's player orders its per-unit threads with them). Anything else is an error
+naming the file and line, never silently skipped. `trace_steps` reads a folder into the steps of
+models/steps.py, every name and number checked before anything runs.
 
 Where the traces are is defined here once: NVIDIA's traces live in the repository under traces/
 (traces/PROVENANCE.md); the default configuration's are the nv_small family (traces/nv_small*). The
@@ -22,7 +24,7 @@ from numpy.typing import NDArray
 
 from models import registers as regmap
 from models.regfile import INTR_UNITS
-from models.steps import CheckCrc, MemFill, MemWrite, RegWrite, Step, StepError, WaitInterrupt
+from models.steps import CheckCrc, MemFill, MemWrite, RegRead, RegWrite, Step, StepError, WaitInterrupt
 
 if TYPE_CHECKING:
     from models.configs import Configuration
@@ -30,6 +32,8 @@ if TYPE_CHECKING:
 # A trace that cannot be parsed or replayed; the message names the file and line.
 TraceError = StepError
 MEMORIES = {"pri_mem": 0, "1": 0, "0": 0, "sec_mem": 1, "2": 1}
+# poll_reg_equal: reads a target retries (the RTL: POLL_CYCLES apart) before the value must match
+POLL_RETRIES = 1000
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,8 @@ class Command:
 
 
 _CALL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*;\s*$")
-KNOWN = {"reg_write": 2, "mem_init": 4, "mem_load": 3, "intr_notify": 2, "check_crc": 5, "check_nothing": 1}
+KNOWN = {"reg_write": 2, "mem_init": 4, "mem_load": 3, "intr_notify": 2, "check_crc": 5, "check_nothing": 1,
+         "poll_reg_equal": 2, "sync_notify": 2, "sync_wait": 2}
 _RECORD = re.compile(r"\{\s*offset\s*:\s*(0x[0-9a-fA-F]+|\d+)\s*,\s*size\s*:\s*(\d+)\s*,"
                      r"\s*payload\s*:\s*([^}]*)\}")
 
@@ -108,6 +113,21 @@ def _resolve(folder: Path, cmd: Command, fired: set[str]) -> list[Step]:
         except KeyError as err:
             raise TraceError(f"{where}: {err.args[0]}") from None
         return [RegWrite(unit, reg, parse_int(cmd.args[1], where) & 0xFFFFFFFF)]
+    if cmd.op == "poll_reg_equal":
+        try:
+            unit, reg = regmap.lookup_trace_name(cmd.args[0])
+        except KeyError as err:
+            raise TraceError(f"{where}: {err.args[0]}") from None
+        expected = parse_int(cmd.args[1], where) & 0xFFFFFFFF
+        return [RegRead(unit, reg, 0xFFFFFFFF, expected, POLL_RETRIES, where)]
+    if cmd.op in ("sync_notify", "sync_wait"):
+        # NVIDIA's player runs each unit's commands in its own thread and orders them with these; replayed
+        # in file order, a wait is met by a notify written before it
+        if cmd.op == "sync_notify":
+            fired.add(f"sync:{cmd.args[1]}")
+        elif f"sync:{cmd.args[1]}" not in fired:
+            raise TraceError(f"{where}: sync_wait for {cmd.args[1]}, which no earlier sync_notify fired")
+        return []
     if cmd.op == "mem_init":
         if cmd.args[3] != "ALL_ZERO":
             raise TraceError(f"{where}: mem_init pattern {cmd.args[3]} is not supported (ALL_ZERO is)")
@@ -117,7 +137,7 @@ def _resolve(folder: Path, cmd: Command, fired: set[str]) -> list[Step]:
         mem, base = _mem_id(cmd.args[0], where), parse_int(cmd.args[1], where)
         return [MemWrite(mem, base + off, data) for off, data in load_dat(folder / cmd.args[2].strip('"'))]
     if cmd.op == "intr_notify":
-        unit, _, group = cmd.args[0].rpartition("_")
+        unit, _, group = cmd.args[0].upper().rpartition("_")   # the convolution traces write cdma_dat_0
         if unit not in INTR_UNITS or group not in ("0", "1"):
             raise TraceError(f"{where}: unknown interrupt {cmd.args[0]!r}")
         fired.add(cmd.args[1])

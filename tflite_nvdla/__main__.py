@@ -1,5 +1,6 @@
 """python -m tflite_nvdla model.tflite [model.tflite ...] [--seed N] [--kernels builtin|reference]
-(on the RTL too: python -m scripts.tflite_rtl model.tflite ... [--seed N] [--kernels ...])
+python -m tflite_nvdla model.tflite --whole-model [--input file.npy] [--tolerance N] [--layer-tolerance N]
+(on the RTL too: python -m scripts.tflite_rtl with the same arguments; --whole-model --target rtl there)
 
 Reads each model, partitions its operators into those NVDLA runs (SDP, CDP, PDP through the drivers) and those
 left to the CPU (with the reason), runs the model on LiteRT keeping every tensor, runs each supported
@@ -8,6 +9,9 @@ cocotb simulation, which is then what is scored; any RTL output differing from t
 exit status is 1), and prints per operator: elements compared,
 exact %, max |error| in output LSBs, and the same figures for seed 004's 16-bit multiplier / shift
 approach on the same tensors. Last line: `tflite: N operators, exact P%, max error E LSB`.
+
+With --whole-model: the model end to end through LiteRT alone and through LiteRT with the NVDLA delegate
+(tflite_nvdla/delegate.py) on the same input; see tflite_nvdla/whole_report.py for what is printed.
 """
 
 from __future__ import annotations
@@ -68,6 +72,10 @@ def run_model(path: Path, seed: int, kernels: str, cpu: list[str]) -> list[Row]:
             continue  # a DEQUANTIZE / QUANTIZE the CDP layer of an LRN pattern replaces (its row)
         try:
             tensors = operator_inputs(model, op)
+            handles = [i for i in (*tensors, *op.outputs) if model.tensors[i].is_handle]
+            if handles:
+                raise Unsupported(f"tensor {handles[0]} is a resource/variant handle (state stays with "
+                                  "LiteRT)")
             missing = [i for i in tensors if i not in values]
             if missing:
                 raise Unsupported(f"LiteRT kept no value for input tensor {missing[0]}")
@@ -141,7 +149,21 @@ def main(argv: list[str] | None = None, rtl: RtlRunner | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the random input tensors")
     parser.add_argument("--kernels", choices=KERNELS, default="reference",
                         help="LiteRT kernels: reference (TFLite's reference kernels, default) or builtin")
+    parser.add_argument("--whole-model", action="store_true",
+                        help="run the whole model with the NVDLA delegate against LiteRT alone")
+    parser.add_argument("--input", type=Path, help="--whole-model: a .npy input (N x input shape: a stream)")
+    parser.add_argument("--target", choices=("model", "rtl"), default="model",
+                        help="--whole-model: the delegate's layers on the subsystem model or the RTL "
+                             "(rtl: python -m scripts.tflite_rtl)")
+    parser.add_argument("--tolerance", type=int, default=1,
+                        help="--whole-model: largest error of a final output in LSB before exit 1")
+    parser.add_argument("--layer-tolerance", type=int, default=1,
+                        help="--whole-model: largest own error of a delegated layer in LSB before exit 1")
     args = parser.parse_args(argv)
+    if args.whole_model and args.target == "rtl" and rtl is None:
+        parser.error("--target rtl: run python -m scripts.tflite_rtl with the same arguments")
+    if args.whole_model:
+        return _whole(args, rtl)
     warnings.filterwarnings("ignore", message=".*experimental_preserve_all_tensors.*")
     rows: list[Row] = []
     cpu: list[str] = []
@@ -177,6 +199,20 @@ def main(argv: list[str] | None = None, rtl: RtlRunner | None = None) -> int:
     where = " (on the RTL)" if rtl is not None else ""
     print(f"tflite: {len(rows)} operators{where}, exact {100.0 * exact / total:.2f}%, max error {worst} LSB")
     return 1 if differ else 0
+
+
+def _whole(args: argparse.Namespace, rtl: RtlRunner | None) -> int:
+    from tflite_nvdla.whole_report import report
+
+    status = 0
+    for path in args.models:
+        try:
+            status |= report(path, args.input, args.seed, args.kernels, args.target, args.tolerance,
+                             args.layer_tolerance, rtl)
+        except TfliteFileError as err:
+            print(f"tflite: {path}: {err}", file=sys.stderr)
+            status = 1
+    return status
 
 
 if __name__ == "__main__":

@@ -80,13 +80,17 @@ def _quantization(b: Builder, t: TensorSpec) -> int | None:
     return tflite.QuantizationParametersEnd(b)
 
 
-def _buffer(b: Builder, data: np.ndarray | None) -> int:
+def _buffer(b: Builder, data: np.ndarray | None, at: tuple[int, int] | None = None) -> int:
+    """A buffer with its bytes inline, or (at = (offset, size)) naming bytes stored after the flatbuffer."""
     raw = None
-    if data is not None:
+    if data is not None and at is None:
         raw = b.CreateByteVector(np.ascontiguousarray(data).tobytes())
     tflite.BufferStart(b)
     if raw is not None:
         tflite.BufferAddData(b, raw)
+    if at is not None:
+        tflite.BufferAddOffset(b, at[0])
+        tflite.BufferAddSize(b, at[1])
     return tflite.BufferEnd(b)
 
 
@@ -127,8 +131,33 @@ def _opcode(b: Builder, code: int, version: int) -> int:
     return tflite.OperatorCodeEnd(b)
 
 
-def serialize(graph: Graph, description: str = "tflite_nvdla test model") -> bytes:
-    """The graph as a .tflite flatbuffer (buffer 0 is the empty sentinel TFLite expects)."""
+OFFSET_ALIGN = 16
+
+
+def serialize(graph: Graph, description: str = "tflite_nvdla test model",
+              offset_buffers: bool = False) -> bytes:
+    """The graph as a .tflite flatbuffer (buffer 0 is the empty sentinel TFLite expects). With
+    offset_buffers the constants are stored after the flatbuffer, each buffer naming its offset in the file
+    and size (as ai-edge-quantizer and the converter write large models)."""
+    if not offset_buffers:
+        return _serialize(graph, description, None)
+    consts = [np.ascontiguousarray(np.asarray(t.data, dtype=_NUMPY_TYPES[t.dtype])).tobytes()
+              for t in graph.tensors if t.data is not None]
+    # the flatbuffer's size does not depend on the offsets' values (fixed-size fields): measure, then place
+    head = len(_serialize(graph, description, [(1 << 40, len(c)) for c in consts]))
+    places, offset = [], -(-head // OFFSET_ALIGN) * OFFSET_ALIGN
+    for c in consts:
+        places.append((offset, len(c)))
+        offset = -(-(offset + len(c)) // OFFSET_ALIGN) * OFFSET_ALIGN
+    out = bytearray(_serialize(graph, description, places))
+    assert len(out) == head, "the flatbuffer changed size with its offsets"
+    for (at, _), c in zip(places, consts, strict=True):
+        out.extend(b"\0" * (at - len(out)))
+        out.extend(c)
+    return bytes(out)
+
+
+def _serialize(graph: Graph, description: str, places: list[tuple[int, int]] | None) -> bytes:
     b = flatbuffers.Builder(4096)
     codes = sorted({op.code for op in graph.ops})
     buffers = [_buffer(b, None)]
@@ -136,7 +165,8 @@ def serialize(graph: Graph, description: str = "tflite_nvdla test model") -> byt
     for t in graph.tensors:
         index = 0
         if t.data is not None:
-            buffers.append(_buffer(b, np.asarray(t.data, dtype=_NUMPY_TYPES[t.dtype])))
+            at = places[len(buffers) - 1] if places is not None else None
+            buffers.append(_buffer(b, np.asarray(t.data, dtype=_NUMPY_TYPES[t.dtype]), at))
             index = len(buffers) - 1
         tensor_offsets.append(_tensor(b, t, index))
     op_offsets = [_operator(b, op, codes.index(op.code)) for op in graph.ops]

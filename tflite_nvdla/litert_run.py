@@ -6,6 +6,7 @@ import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -53,8 +54,22 @@ def _run(path: Path, seed: int, kernels: str) -> dict[int, NDArray[np.generic]]:
             value = rng.standard_normal(shape).astype(dtype)
         interp.set_tensor(detail["index"], value)
     interp.invoke()
+    return kept_tensors(interp, handle_tensors(path))
+
+
+def handle_tensors(path: Path) -> frozenset[int]:
+    """The first subgraph's resource / variant tensors: handles whose "value" LiteRT aborts on reading."""
+    from tflite_nvdla.reader import read
+
+    return frozenset(t.index for t in read(path).tensors if t.is_handle)
+
+
+def kept_tensors(interp: Any, skip: frozenset[int]) -> dict[int, NDArray[np.generic]]:
+    """Every readable tensor's value after an invoke (experimental_preserve_all_tensors), handles skipped."""
     values: dict[int, NDArray[np.generic]] = {}
     for detail in interp.get_tensor_details():
+        if detail["index"] in skip:
+            continue
         try:
             values[detail["index"]] = np.array(interp.get_tensor(detail["index"]))
         except ValueError:

@@ -24,13 +24,14 @@ times |x9| exceeds half an LSB. The report counts it.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 from numpy.typing import NDArray
 
 from models.driver_cdp import Convertor, cdp_layer
-from models.lut_program import program_function
+from models.lut_program import LutProgram, program_function
 from tflite_nvdla.hw_plan import (
     INPUT_BASES,
     OUTPUT_BASE,
@@ -92,6 +93,21 @@ def absorbed_operators(model: ModelInfo) -> dict[int, int]:
     return out
 
 
+def _scale(bias: float, alpha: float, beta: float, s_in: float, s: float) -> float:
+    return float(np.power(bias + alpha * s_in * s_in * s, -beta))
+
+
+@functools.lru_cache(maxsize=64)
+def _lut(bias: float, alpha: float, beta: float, s_in: float, s_max: int, out_scale: float) -> LutProgram:
+    """The LUT of (bias + alpha s_in^2 S)^-beta: seconds of search, the same for every run of one LRN (a
+    delegate maps it at every invoke), so kept."""
+    def scale(s: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.power(bias + alpha * s_in * s_in * np.asarray(s, dtype=np.float64), -beta)
+
+    return program_function(scale, 0.0, float(s_max), unit="CDP", in_scale=1.0, out_scale=out_scale,
+                            le_mode="auto", layout="hybrid", domain=(0.0, None))
+
+
 def lrn_plan(model: ModelInfo, op: OperatorInfo, x: NDArray[np.integer]) -> tuple[HwPlan, int]:
     """The CDP layer of the pattern on the int8 input x; returns the plan and the int8 output tensor it
     replaces (the QUANTIZE's output)."""
@@ -108,15 +124,11 @@ def lrn_plan(model: ModelInfo, op: OperatorInfo, x: NDArray[np.integer]) -> tupl
     s_max = size * 255 * 255
     ratio = s_in / s_out
 
-    def scale(s: NDArray[np.float64]) -> NDArray[np.float64]:
-        return np.power(bias + alpha * s_in * s_in * np.asarray(s, dtype=np.float64), -beta)
-
-    peak = max(float(scale(np.array([0.0]))[0]), float(scale(np.array([float(s_max)]))[0])) * ratio
+    peak = max(_scale(bias, alpha, beta, s_in, 0.0), _scale(bias, alpha, beta, s_in, float(s_max))) * ratio
     k = min(SHIFT_MAX, math.floor(math.log2(ENTRY_MAX / peak)))
     if k < 0:
         raise NotLrnPattern(f"LRN output scale ratio {ratio:.3g}: the LUT's 16-bit entries cannot hold it")
-    lut = program_function(scale, 0.0, float(s_max), unit="CDP", in_scale=1.0, out_scale=ratio * (1 << k),
-                           le_mode="auto", layout="hybrid", domain=(0.0, None))
+    lut = _lut(bias, alpha, beta, s_in, s_max, ratio * (1 << k))
     c, h, w = dims = cube_dims(ti.shape)
     src, dst = packed(INPUT_BASES[0], dims), packed(OUTPUT_BASE, dims)
     prog = cdp_layer(w, h, c, local_size=size, datin=Convertor(zp_in, 1, 0),

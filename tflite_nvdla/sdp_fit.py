@@ -22,6 +22,7 @@ Layouts (signed values, as the SDP driver takes them):
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -46,6 +47,36 @@ from tflite_nvdla.tflite_arith import INT8_DOMAIN, IntArray, quantize_multiplier
 INT16_MAX = (1 << 15) - 1
 MAX_SHIFT = 31          # the output convertor's shift (6-bit field) kept where offsets stay within 32 bits
 EW_TRUNCATE_MAX = 40    # EW_TRUNCATE is 10 bits; products here never need more than this
+
+
+def _key(value: object) -> object:
+    """A hashable stand-in for a fitting argument (arrays by dtype, shape and bytes)."""
+    if isinstance(value, np.ndarray):
+        return (value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, (tuple, list)):
+        return tuple(_key(v) for v in value)
+    return value
+
+
+def _memo(fit: Callable[..., SdpSetting]) -> Callable[..., SdpSetting]:
+    """Fitting is a pure function of the quantization (and constants) and takes up to seconds (ADD walks
+    256 x 256 inputs per candidate): an operator run again on new values, as a delegate does every invoke,
+    reuses the setting it fitted once. A NotExpressible is cached the same way."""
+    cache: dict[object, SdpSetting | NotExpressible] = {}
+
+    @functools.wraps(fit)
+    def wrapper(*args: object) -> SdpSetting:
+        key = _key(args)
+        if key not in cache:
+            try:
+                cache[key] = fit(*args)
+            except NotExpressible as err:
+                cache[key] = err
+        hit = cache[key]
+        if isinstance(hit, NotExpressible):
+            raise NotExpressible(str(hit))
+        return hit
+    return wrapper
 
 
 class NotExpressible(ValueError):
@@ -143,6 +174,7 @@ def _requant_candidates(ratio: float) -> Iterator[tuple[int, int, int]]:
         yield m, 0, s
 
 
+@_memo
 def requantization(in_zp: int, out_zp: int, ratio: float, clamp: tuple[int, int], target: IntArray,
                    negative_ratio: float | None = None) -> SdpSetting:
     """QUANTIZE / RELU family / LEAKY_RELU: `target` is TFLite's output for every int8 input. LEAKY_RELU
@@ -173,6 +205,7 @@ def requantization(in_zp: int, out_zp: int, ratio: float, clamp: tuple[int, int]
     return best
 
 
+@_memo
 def prelu(in_zp: int, out_zp: int, ratio: float, negative_ratios: NDArray[np.float64],
           target: IntArray) -> SdpSetting:
     """PRELU: `target` [C, 256] is TFLite's output for every int8 input in each channel, `negative_ratios`
@@ -230,6 +263,7 @@ def prelu(in_zp: int, out_zp: int, ratio: float, negative_ratios: NDArray[np.flo
     return best
 
 
+@_memo
 def lut_function(in_zp: int, out_zp: int, table: IntArray) -> SdpSetting:
     """LOGISTIC / TANH: the EW LUT holds TFLite's table (minus zp_out) at every integer input."""
     _check_zero_points(input_zero_point=in_zp, output_zero_point=out_zp)
@@ -247,6 +281,7 @@ def lut_function(in_zp: int, out_zp: int, table: IntArray) -> SdpSetting:
     return _best(iter([setting]), table, lambda st: st.run(INT8_DOMAIN), "LUT")
 
 
+@_memo
 def add(zp1: int, zp2: int, out_zp: int, ratio1: float, ratio2: float, target: IntArray,
         second: IntArray = INT8_DOMAIN) -> SdpSetting:
     """ADD: `target` is TFLite's output on the grid of every int8 x1 (axis 0) by `second`, the x2 values
@@ -276,6 +311,7 @@ def upper_clamp_lut(hi: int) -> LutProgram:
                             out_scale=1.0, layout="lo_only")
 
 
+@_memo
 def mul(zp1: int, zp2: int, out_zp: int, ratio: float, target: IntArray,
         clamp: tuple[int, int] = (-128, 127), second: IntArray = INT8_DOMAIN) -> SdpSetting:
     """MUL: `target` is TFLite's output on the grid of every int8 x1 by `second` (as for add). A fused

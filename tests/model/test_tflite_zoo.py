@@ -1,0 +1,42 @@
+"""Real models made by others through the NVDLA delegate (data/tflite/README.md: provenance, licences):
+microWakeWord's okay_nabu detects its phrase, and only it, with NVDLA as without; MTCNN's ONet scores the
+astronaut's face the same."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ai_edge_litert")
+
+from tflite_nvdla.wakeword import run_stream  # noqa: E402
+from tflite_nvdla.whole_model import run_whole  # noqa: E402
+from tflite_nvdla.whole_report import drift_table  # noqa: E402
+
+pytestmark = pytest.mark.configuration("nv_small")
+DATA = Path(__file__).resolve().parents[2] / "data" / "tflite"
+
+
+@pytest.mark.parametrize("stream, detected", [("positive", True), ("negative", False)])
+def test_wakeword_same_detection(stream: str, detected: bool) -> None:
+    config = DATA / "microwakeword" / "okay_nabu.json"
+    cpu, nvdla, run, _ = run_stream(config, DATA / "microwakeword" / f"okay_nabu.{stream}.npy", "model")
+    assert [d.op for d in run.decisions if d.delegated] == ["LOGISTIC"]
+    assert len(run.layers) == len(run.cpu_outputs), "LOGISTIC did not run on NVDLA at every invoke"
+    assert cpu.detected is detected and nvdla == cpu
+
+
+def test_mtcnn_onet_face_score() -> None:
+    run = run_whole(DATA / "mtcnn" / "onet.tflite", DATA / "mtcnn" / "onet.input.npy", 0, "reference", False)
+    delegated = sorted({d.op for d in run.decisions if d.delegated})
+    assert delegated == ["MAX_POOL_2D", "PRELU"]
+    for row in drift_table(run):
+        assert row.own_elements and row.own_max <= 1, f"#{row.op_index} {row.op}: own max {row.own_max} LSB"
+    scores = run.outputs[2]
+    assert scores.name == "Identity_2" and run.cpu_outputs[0][2].shape == (1, 2)
+    face = [(float(v[2].reshape(-1)[1]) - scores.zero_point) * scores.scale
+            for v in (run.cpu_outputs[0], run.nvdla_outputs[0])]
+    assert face[0] > 0.99 and abs(face[0] - face[1]) <= 0.01, face
+    assert np.array_equal(run.cpu_outputs[0][0], run.nvdla_outputs[0][0]), "bounding box regression differs"

@@ -1,0 +1,143 @@
+"""Requantization of CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED outputs as SDP does it (seed 003's
+post_mult / post_shift question, NVDLA's answer): one SDP layer on the int32 accumulators.
+
+    BS ALU  SUM  bias_c' << sb       per-channel 16-bit operand from memory (BRDMA), one shift for the layer
+    BS MUL       m_c                 per-channel 16-bit operand from memory (BRDMA)
+    BS truncate  t                   one rounding right shift (half away from zero) for the layer
+    BN ALU  MAX  lo - zp_out         a fused activation's lower clamp (when it clamps)
+    EW ALU  MIN  hi - zp_out         its upper clamp
+    CVT          + zp_out            offset -zp_out, scale 1, shift 0; saturates to int8
+
+TFLite computes clamp(zp_out + MBQM(acc + bias_c, M_c, shift_c), lo, hi) with a Q31 multiplier per channel
+(M_c = s_in * s_w[c] / s_out) and two roundings (tflite_arith.multiply_by_quantized_multiplier); SDP has a
+16-bit multiplier per channel, one truncate for the layer, 16 bits of bias (shifted) and one rounding.
+The fit takes, for each candidate truncate t near the largest that keeps every m_c in 16 bits, the m_c
+around M_c * 2^t that matches TFLite on the most accumulators of the channel's whole unsaturated range (all
+of them up to 2^18 values, else a seeded sample), and keeps the t with the fewest mismatches. Every value
+is evaluated by the project's SDP data path (models.sdp_datapath), not by a formula.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from models.sdp_datapath import ALU_MAX, ALU_MIN, ALU_SUM, EwBlock, Operands, OutputCvt, XBlock, sdp_datapath
+from tflite_nvdla import tflite_arith as ta
+from tflite_nvdla.reader import ACTIVATIONS, ModelInfo, OperatorInfo
+
+INT16_MAX = (1 << 15) - 1
+DOMAIN_MAX = 1 << 18
+MAX_TRUNCATE = 63      # BS_MUL_SHIFT_VALUE is 8 bits; the data path uses 6
+
+
+@dataclass(frozen=True)
+class Quant:
+    """What the requantization needs of an operator: per output channel the effective scale and bias."""
+
+    scales: NDArray[np.float64]        # M_c
+    bias: NDArray[np.int64]            # bias_c (0 without a bias)
+    out_zp: int
+    clamp: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class RequantSetting:
+    multipliers: NDArray[np.int64]     # m_c
+    truncate: int                      # t
+    bias_operand: NDArray[np.int64]    # bias_c'
+    bias_shift: int                    # sb
+    out_zp: int
+    clamp: tuple[int, int]
+
+    def blocks(self) -> tuple[XBlock, XBlock, EwBlock, OutputCvt]:
+        bs = XBlock(bypass=False, alu_bypass=False, alu_algo=ALU_SUM, alu_from_mem=True,
+                    alu_shift=self.bias_shift, mul_bypass=False, mul_from_mem=True, mul_shift=self.truncate)
+        lo, hi = self.clamp
+        bn = (XBlock(bypass=False, alu_bypass=False, alu_algo=ALU_MAX, alu_operand=lo - self.out_zp)
+              if lo > ta.INT8_MIN else XBlock())
+        ew = EwBlock(bypass=False, alu_bypass=False, alu_algo=ALU_MIN, alu_operand=hi - self.out_zp
+                     ) if hi < ta.INT8_MAX else EwBlock()
+        return bs, bn, ew, OutputCvt(offset=-self.out_zp, scale=1, shift=0)
+
+    def run(self, acc: NDArray[np.integer], channels: slice | None = None) -> NDArray[np.int64]:
+        """The SDP data path on accumulators [channels, positions] (or the channels given)."""
+        sel = channels if channels is not None else slice(None)
+        bs, bn, ew, cvt = self.blocks()
+        ops = Operands(bs_alu=self.bias_operand[sel, None, None], bs_mul=self.multipliers[sel, None, None])
+        cube = np.asarray(acc, dtype=np.int64)[:, None, :]
+        return sdp_datapath(cube, bs, bn, ew, cvt, ops).data[:, 0, :]
+
+
+def quant_of(model: ModelInfo, op: OperatorInfo) -> Quant:
+    ti, tw, to = model.tensors[op.inputs[0]], model.tensors[op.inputs[1]], model.tensors[op.outputs[0]]
+    channels = to.shape[-1]
+    w_scales = np.broadcast_to(np.asarray(tw.scales, dtype=np.float64), (channels,))
+    # TFLite: effective scale in double from the float32 scales (kernel_util PopulateConvolutionQuantization)
+    scales = np.float64(np.float32(ti.scale)) * w_scales.astype(np.float32).astype(np.float64) / np.float64(
+        np.float32(to.scale))
+    bias = np.zeros(channels, dtype=np.int64)
+    if len(op.inputs) > 2 and op.inputs[2] >= 0:
+        data = model.tensors[op.inputs[2]].data
+        if data is not None:
+            bias = data.astype(np.int64).reshape(channels)
+    activation = ACTIVATIONS.get(op.options.get("activation", 0), "NONE")
+    return Quant(scales, bias, to.zero_point, ta.activation_range(activation, to.scale, to.zero_point))
+
+
+def tflite_requant(acc: NDArray[np.integer], q: Quant) -> NDArray[np.int64]:
+    """TFLite's int8 output from accumulators [channels, positions]."""
+    out = np.empty(np.shape(acc), dtype=np.int64)
+    for c in range(out.shape[0]):
+        m, s = ta.quantize_multiplier(float(q.scales[c]))
+        out[c] = ta.multiply_by_quantized_multiplier(np.asarray(acc[c], dtype=np.int64) + q.bias[c], m, s)
+    return np.clip(out + q.out_zp, *q.clamp)
+
+
+def domain(q: Quant, c: int, seed: int = 0) -> tuple[NDArray[np.int64], bool]:
+    """Accumulators (bias not added) whose TFLite output lies in int8, with a margin: (values, whole?)."""
+    scale = float(q.scales[c])
+    lo = math.floor((ta.INT8_MIN - 2 - q.out_zp) / scale) - int(q.bias[c])
+    hi = math.ceil((ta.INT8_MAX + 2 - q.out_zp) / scale) - int(q.bias[c])
+    if hi - lo + 1 <= DOMAIN_MAX:
+        return np.arange(lo, hi + 1, dtype=np.int64), True
+    rng = np.random.default_rng(seed + c)
+    return np.unique(rng.integers(lo, hi + 1, DOMAIN_MAX)), False
+
+
+def _bias_operand(bias: NDArray[np.int64]) -> tuple[NDArray[np.int64], int]:
+    shift = 0
+    while np.abs(bias).max(initial=0) >> shift > INT16_MAX:
+        shift += 1
+    return ta.round_half_away(bias / (1 << shift)) if shift else bias.copy(), shift
+
+
+def fit(q: Quant) -> tuple[RequantSetting, float, int, bool]:
+    """(setting, exact fraction over the channels' domains, max LSB there, whole domains?)."""
+    bias_op, bias_shift = _bias_operand(q.bias)
+    channels = q.scales.size
+    top = min(MAX_TRUNCATE, min(int(math.floor(math.log2(INT16_MAX / s))) for s in q.scales if s > 0))
+    domains = [domain(q, c) for c in range(channels)]
+    targets = [tflite_requant(d[None, :], Quant(q.scales[c:c + 1], q.bias[c:c + 1], q.out_zp, q.clamp))[0]
+               for c, (d, _) in enumerate(domains)]
+    best: tuple[int, int, RequantSetting] | None = None
+    for t in range(max(top - 2, 0), top + 1):
+        mults = np.zeros(channels, dtype=np.int64)
+        misses = worst = 0
+        for c in range(channels):
+            centre = int(round(float(q.scales[c]) * (1 << t)))
+            scored = []
+            for m in {max(min(centre + k, INT16_MAX), 0) for k in (-1, 0, 1)}:
+                setting = RequantSetting(np.array([m]), t, bias_op[c:c + 1], bias_shift, q.out_zp, q.clamp)
+                diff = np.abs(setting.run(domains[c][0][None, :])[0] - targets[c])
+                scored.append((int(np.count_nonzero(diff)), int(diff.max(initial=0)), m))
+            n, w, mults[c] = min(scored)
+            misses, worst = misses + n, max(worst, w)
+        if best is None or (misses, worst) < best[:2]:
+            best = (misses, worst, RequantSetting(mults, t, bias_op, bias_shift, q.out_zp, q.clamp))
+    assert best is not None
+    total = sum(d.size for d, _ in domains)
+    return best[2], 1.0 - best[0] / total, best[1], all(full for _, full in domains)
