@@ -12,10 +12,10 @@
 #                        fails below tb/coverage_thresholds.json
 #   make traces [TARGET=model|rtl] [TRACES=dir]   replay NVDLA trace tests (default: traces/nv_small*)
 #   make regs            regenerate register model, C header, docs and RTL decode from regmap/
-#   make bench [LATENCY=n]   benchmarks at CONFIG (top-level layers against its bus bound, area per unit);
+#   make benchmark [LATENCY=n]   benchmarks at CONFIG (top-level layers against its bus bound, area per unit);
 #                        reports/bench.json (every configuration's records); LATENCY: fixed memory latency
 #                        (with NVIDIA's nv_small cycle counts at nv_small)
-#   make bench-all [LATENCY=n]   the top-level benchmarks and area at every configuration, one table
+#   make benchmark-all [LATENCY=n]   the top-level benchmarks and area at every configuration, one table
 #   make lint | synth | ruff | clean
 #   CONFIG=<name>        any target at an NVDLA configuration (configs/<name>.json; default nv_small): the top
 #                        benches, traces, synth and bench build at its parameters; every other configuration
@@ -23,7 +23,8 @@
 #                        traces in every run, its long batches and the rest of its top-level regression in
 #                        make nightly (tb/registry/configurations.py)
 #   make lut-report      LUT precision table (sigmoid, tanh, LRN) and PNGs under reports/
-#   make tflite-report   TFLite int8 operators mapped to SDP/PDP, checked against LiteRT (tflite_nvdla/)
+#   make tflite-report   TFLite int8 operators mapped to SDP/PDP/CDP, checked against LiteRT (tflite_nvdla/);
+#                        the report also goes to docs/tflite.md
 #   make tflite-models   real models (data/tflite: microWakeWord, MTCNN) through the NVDLA delegate vs LiteRT
 # Each target bootstraps what it needs: .venv from requirements.txt and the Debian packages.
 
@@ -50,7 +51,7 @@ REGRESS_ARGS := --sim $(SIM) $(if $(filter 1,$(WAVES)),--waves) $(if $(SEED),--s
 SHARDS := $(shell seq 1 $(NIGHTLY_SHARDS))
 
 .DEFAULT_GOAL := regress
-.PHONY: regress test nightly nightly-model coverage lint synth traces regs bench bench-all lut-report tflite-report tflite-models ruff sysdeps venv clean
+.PHONY: regress test nightly nightly-model coverage lint synth traces regs benchmark bench benchmark-all bench-all lut-report tflite-report tflite-models ruff sysdeps venv clean
 
 $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
@@ -64,7 +65,7 @@ sysdeps:
 	@scripts/sysdeps.sh
 
 regress: venv sysdeps
-	$(PYTHON) scripts/regress.py $(REGRESS_ARGS)
+	$(PYTHON) -m scripts.regress $(REGRESS_ARGS)
 
 test: venv sysdeps
 	SIM=$(SIM) WAVES=$(WAVES) $(PYTHON) -m pytest -n $(JOBS) $(if $(SEED),--seed $(SEED))
@@ -73,26 +74,26 @@ test: venv sysdeps
 nightly: venv sysdeps
 	rm -f reports/nightly-*.xml
 	-$(MAKE) -k -j$(NIGHTLY_JOBS) $(addprefix nightly-shard-,$(SHARDS)) nightly-model
-	$(PYTHON) scripts/merge_junit.py --expect $(words $(SHARDS) model) -o reports/nightly.xml reports/nightly-*.xml
+	$(PYTHON) -m scripts.merge_junit --expect $(words $(SHARDS) model) -o reports/nightly.xml reports/nightly-*.xml
 
 # Shards are balanced by the test times of the last merged report, when there is one.
 nightly-shard-%: venv sysdeps
-	$(PYTHON) scripts/regress.py $(REGRESS_ARGS) --nightly --shard $*/$(NIGHTLY_SHARDS) \
+	$(PYTHON) -m scripts.regress $(REGRESS_ARGS) --nightly --shard $*/$(NIGHTLY_SHARDS) \
 	    --costs reports/nightly.xml --junit reports/nightly-$*.xml
 
 nightly-model: venv
 	$(PYTHON) -m pytest -n $(JOBS) tests/model --junitxml=reports/nightly-model.xml
-	$(PYTHON) scripts/rtl_check.py synth
-	$(if $(filter verilator,$(SIM)),$(PYTHON) scripts/coverage.py)
+	$(PYTHON) -m scripts.rtl_check synth
+	$(if $(filter verilator,$(SIM)),$(PYTHON) -m scripts.coverage)
 
 coverage: venv sysdeps
-	$(PYTHON) scripts/coverage.py $(if $(SEED),--seed $(SEED))
+	$(PYTHON) -m scripts.coverage $(if $(SEED),--seed $(SEED))
 
 lint: venv
-	$(PYTHON) scripts/rtl_check.py lint
+	$(PYTHON) -m scripts.rtl_check lint
 
 synth: venv
-	$(PYTHON) scripts/rtl_check.py synth
+	$(PYTHON) -m scripts.rtl_check synth
 
 regs: venv
 	$(PYTHON) -m scripts.gen_regs
@@ -100,11 +101,13 @@ regs: venv
 traces: venv
 	$(PYTHON) -m scripts.replay_traces --target $(TARGET) $(TRACES)
 
-bench: venv sysdeps
-	$(PYTHON) scripts/bench.py $(if $(LATENCY),--latency $(LATENCY)) $(if $(SEED),--seed $(SEED))
+# "bench" is a cocotb testbench (BENCH=, tb/registry); "benchmark" a performance figure. bench/bench-all: the
+# old names of benchmark/benchmark-all.
+benchmark bench: venv sysdeps
+	$(PYTHON) -m scripts.benchmark $(if $(LATENCY),--latency $(LATENCY)) $(if $(SEED),--seed $(SEED))
 
-bench-all: venv sysdeps
-	$(PYTHON) scripts/bench.py --all-configs $(if $(LATENCY),--latency $(LATENCY)) $(if $(SEED),--seed $(SEED))
+benchmark-all bench-all: venv sysdeps
+	$(PYTHON) -m scripts.benchmark --all-configs $(if $(LATENCY),--latency $(LATENCY)) $(if $(SEED),--seed $(SEED))
 
 lut-report: venv
 	$(PYTHON) -m scripts.lut_report --out reports
@@ -117,8 +120,7 @@ clean:
 
 # TFLite int8 operators on NVDLA against LiteRT (tflite_nvdla): the test models are generated (seed 2024)
 tflite-report: venv
-	$(PYTHON) -m tflite_nvdla.make_models build/tflite
-	$(PYTHON) -m tflite_nvdla build/tflite/*.tflite
+	$(PYTHON) -m scripts.gen_tflite_docs --models build/tflite --out docs/tflite.md
 
 # Real models by others (data/tflite/README.md) end to end through the NVDLA delegate against LiteRT alone
 WAKEWORDS := okay_nabu alexa hey_jarvis hey_mycroft

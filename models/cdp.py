@@ -35,11 +35,13 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from models.cdp_fp16 import cdp_fp16
 from models.cube import CubeLayout
 from models.errors import ConfigError
 from models.lut import FULL, NARROW, PAIRED_LOW, LutConfig, LutResult, lut_lookup
 from models.lut import advisories as lut_advisories
 from models.memory import pick_memory
+from models.nvfloat import FP16 as FP16_FORMAT
 from models.precision import ConvertorParams, as_signed, convert
 
 IntArray = NDArray[np.int64]
@@ -307,7 +309,6 @@ def lut_lanes(cfg: CdpConfig, channels: int) -> IntArray:
 def cdp_compute(cube: ArrayLike, cfg: CdpConfig) -> CdpResult:
     """LRN on a cube [c, h, w] of the precision (c: at least CHANNEL; normally the padded channel count)."""
     if cfg.precision == FP16:
-        from models.cdp_fp16 import cdp_fp16_result
         return cdp_fp16_result(cube, cfg)
     x9 = input_convert(cube, cfg)
     lut_in = x9 if cfg.sqsum_bypass else square_sum(x9, cfg.local_size)
@@ -335,3 +336,19 @@ def cube_layouts(cfg: CdpConfig) -> tuple[CubeLayout, CubeLayout]:
     dims = (cfg.width, cfg.height, cfg.channels, cfg.lanes, cfg.widths.elem_bytes)
     return (CubeLayout(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, *dims),
             CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, *dims))
+
+
+def cdp_fp16_result(cube: ArrayLike, cfg: CdpConfig) -> CdpResult:
+    """cdp_compute at FP16 (models/cdp_fp16.py): the output, the LUT counts and this layer's NaN/infinity
+    counts."""
+    h = np.asarray(cube, dtype=np.int64) & 0xFFFF
+    out16, looked = cdp_fp16(h, cfg.channels, cfg.local_size, cfg.sqsum_bypass, cfg.mul_bypass,
+                             cfg.nan_to_zero, cfg.lut)
+    # magnitude 65504 is cvtout's FP16 saturation flag; the hybrid count: see cdp_compute (INT16)
+    saturated = int(np.count_nonzero((out16 & 0x7FFF) == 0x7BFF))
+    nans_in = int(np.count_nonzero(FP16_FORMAT.is_nan(h)))
+    infs_in = int(np.count_nonzero(FP16_FORMAT.is_inf(h)))
+    nans_out = int(np.count_nonzero(FP16_FORMAT.is_nan(out16)))
+    return CdpResult(out16.astype(np.uint16).view(np.int16), saturated, looked.le_hit, looked.lo_hit,
+                     looked.uflow_count, looked.oflow_count, looked.hybrid + looked.output.size, looked,
+                     nans_in, infs_in, nans_out)

@@ -25,10 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
 from models import nvfloat
-from models.cdp import CdpConfig, CdpResult
 from models.lut import LutConfig, LutResult
 from models.lut_fp16 import cdp_lookup_fp16
 from models.nvfloat import FP16, FP17, FP32
@@ -83,19 +82,6 @@ def square_sum(sq: Bits, local_size: int) -> Bits:
     for k in range(2, half + 1):
         total = nvfloat.add(FP32, total, nvfloat.add(FP32, at(-k), at(k)))
     return total
-
-
-def cdp_fp16_result(cube: ArrayLike, cfg: CdpConfig) -> CdpResult:
-    """models.cdp.cdp_compute at FP16: the output, the LUT counts and this layer's NaN/infinity counts."""
-    h = np.asarray(cube, dtype=np.int64) & 0xFFFF
-    out16, looked = cdp_fp16(h, cfg.channels, cfg.local_size, cfg.sqsum_bypass, cfg.mul_bypass,
-                             cfg.nan_to_zero, cfg.lut)
-    # magnitude 65504 is cvtout's FP16 saturation flag; the hybrid count: see models/cdp.py (INT16)
-    saturated = int(np.count_nonzero((out16 & 0x7FFF) == 0x7BFF))
-    return CdpResult(out16.astype(np.uint16).view(np.int16), saturated, looked.le_hit, looked.lo_hit,
-                     looked.uflow_count, looked.oflow_count,
-                     looked.hybrid + looked.output.size, looked, int(np.count_nonzero(FP16.is_nan(h))),
-                     int(np.count_nonzero(FP16.is_inf(h))), int(np.count_nonzero(FP16.is_nan(out16))))
 
 
 def cdp_fp16(cube: Bits, channels: int, local_size: int, sqsum_bypass: bool, mul_bypass: bool,

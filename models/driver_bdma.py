@@ -30,7 +30,7 @@ from models import registers
 from models.bdma import ADDR_SHIFT, LAUNCH, LINE_UNIT, QUEUE_DEPTH, RAM_CVSRAM, RAM_MC, UNIT
 from models.driver_common import ADDRESS_SPACE, check_fits
 from models.errors import ConfigError
-from models.regfile import RegWrite
+from models.steps import RegWrite
 
 RAM_TYPES = {"MC": RAM_MC, "CVSRAM": RAM_CVSRAM}
 MAX_LINE_UNITS = 1 << 13  # CFG_LINE.SIZE is 13 bits

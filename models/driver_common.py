@@ -11,7 +11,7 @@ from models.cube import CubeLayout, run_atom_bytes  # the drivers program the ru
 from models.errors import ConfigError
 from models.lut import LutConfig
 from models.lut_regs import lut_writes
-from models.regfile import RegWrite
+from models.steps import RegWrite
 
 __all__ = ["ADDRESS_SPACE", "run_atom_bytes", "RAM_TYPE_MC", "RegWrite", "Surface", "check_fits",
            "check_placement", "lut_unit_writes", "program_fields"]

@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike
 
 from models import registers
 from models.lut import INPUT_BITS, LutConfig
-from models.regfile import RegWrite
+from models.steps import RegWrite
 
 TABLE_IDS = {"LE": 0, "LO": 1}      # S_LUT_ACCESS_CFG.LUT_TABLE_ID
 LUT_WRITE = 1                       # S_LUT_ACCESS_CFG.LUT_ACCESS_TYPE: write

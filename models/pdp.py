@@ -29,6 +29,7 @@ from models.cube import CubeLayout
 from models.errors import ConfigError
 from models.memory import pick_memory
 from models.pdp_fp16 import pool_band_fp16
+from models.pdp_pad import pad_terms as _pad_terms
 from models.precision import as_signed
 
 IntArray = NDArray[np.int64]
@@ -406,19 +407,6 @@ def _validate_split(cfg: PdpConfig, limit: int) -> None:
     if covered != cfg.in_width:
         raise ConfigError("PDP split: first_in + mid_in*(split_num-2) + last_in == CUBE_IN_WIDTH",
                           {"sum": covered, "CUBE_IN_WIDTH": cfg.in_width})
-
-
-def _pad_terms(n_out: int, in_size: int, kernel: int, stride: int, pad_before: int,
-               pad_values: tuple[int, ...]) -> IntArray:
-    """Per output position, the pad value an average window adds along one axis (0 when none)."""
-    start = np.arange(n_out, dtype=np.int64) * stride - pad_before
-    end = start + kernel - 1
-    before = np.maximum(-start, 0)
-    after = np.maximum(end - (in_size - 1), 0)
-    # Both sides padded: the hardware adds the combined run once (see module docstring).
-    run = np.where((before > 0) & (after > 0), before + after, np.maximum(before, after))
-    table = np.array((0, *pad_values), dtype=np.int64)
-    return table[np.minimum(run, 7)]
 
 
 def _pool_axis(x: IntArray, axis: int, n_out: int, kernel: int, stride: int, pad_before: int,

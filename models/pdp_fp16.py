@@ -8,7 +8,7 @@
 - padding: seed 002 says the pad values are ignored at FP16 ("we assume there's no offset"), but NVIDIA's RTL
   adds them (nv_full programs with non-zero PAD_VALUE_{n}X differ otherwise): PAD_VALUE_{n}X read as FP17
   (its low 17 bits) is added after a window's real columns, and PAD_VALUE_{n}X times the kernel width (an
-  FP17 product) after its real rows; n is the run of padded positions as at INT (models/pdp.py _pad_terms).
+  FP17 product) after its real rows; n is the run of padded positions as at INT (models/pdp_pad.py).
   A driver that follows the seed programs 0, and adding +0 changes nothing.
 """
 
@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from models import nvfloat
 from models.nvfloat import FP16, FP17
+from models.pdp_pad import pad_terms
 
 if TYPE_CHECKING:
     from models.pdp import PdpBand, PdpConfig
@@ -56,8 +57,7 @@ def _pool_axis(x: Bits, axis: int, n_out: int, kernel: int, stride: int, pad_bef
 
 def _pad_terms(n_out: int, in_size: int, kernel: int, stride: int, pad_before: int, values: Bits) -> Bits:
     """Per output position, the FP17 pad term of its run of padded positions along one axis (+0 if none)."""
-    from models.pdp import _pad_terms as runs
-    return runs(n_out, in_size, kernel, stride, pad_before, tuple(int(v) for v in values))
+    return pad_terms(n_out, in_size, kernel, stride, pad_before, tuple(int(v) for v in values))
 
 
 def pool_band_fp16(x: Bits, cfg: PdpConfig, band: PdpBand) -> Bits:

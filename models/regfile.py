@@ -19,9 +19,10 @@ One model for the subsystem model (models/subsystem.py) and the register bench's
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from models import registers
+from models.steps import RegWrite  # noqa: F401 - re-exported: drivers import it from here too
 
 if TYPE_CHECKING:
     from models.lut import LutRam
@@ -33,14 +34,6 @@ LUT_REGS = ("S_LUT_ACCESS_CFG", "S_LUT_ACCESS_DATA")
 
 # GLB interrupt sources nv_small does not have (rtl/glb/nvdla_glb.v STATUS_IMPL): their status bits read 0.
 GLB_ABSENT = ("BDMA", "RUBIK")
-
-
-class RegWrite(NamedTuple):
-    """One CSB register write: what drivers produce and traces hold."""
-
-    unit: str
-    reg: str
-    value: int
 
 
 def field_mask(unit: str, reg: str, accesses: Iterable[str]) -> int:

@@ -32,7 +32,7 @@ from models.cube import CubeLayout
 from models.errors import ConfigError
 from models.memory import Memory, memory_index
 from models.regfile import Glb, RegisterFile, intr_bit, intr_mask
-from models.trace import TraceError
+from models.steps import StepError as TraceError
 
 # a unit -> the RDMA whose OP_EN its layers reading memory need (the description's "rdma" key)
 RDMA_OF = {u: d["rdma"] for u, d in regmap.UNITS.items() if "rdma" in d}
@@ -80,7 +80,7 @@ class ModelTarget:
             self.glb.implemented |= intr_mask([BDMA_UNIT])
 
     # --- memory -------------------------------------------------------------------------------------------
-    def mem_fill(self, mem: int, addr: int, size: int, value: int) -> None:
+    def mem_fill(self, mem: int, addr: int, size: int, value: int = 0) -> None:
         self.memories[mem].fill(addr, size, value)
 
     def mem_write(self, mem: int, addr: int, data: NDArray[np.uint8]) -> None:

@@ -1,9 +1,10 @@
-"""Parser of NVDLA trace tests (a folder with one .cfg command file and .dat memory images).
+"""Parser of NVDLA trace tests (a folder with one .cfg command file and .dat memory images) into steps.
 
 Commands (docs: ../shared/notes/nvdla-traces.md): reg_write, mem_init, mem_load, intr_notify, check_crc,
 check_nothing; the convolution traces add poll_reg_equal (CDMA S_CBUF_FLUSH_STATUS before the first layer)
 and sync_notify/sync_wait (NVIDIA's player orders its per-unit threads with them). Anything else is an error
-naming the file and line, never silently skipped.
+naming the file and line, never silently skipped. `trace_steps` reads a folder into the steps of
+models/steps.py, every name and number checked before anything runs.
 
 Where the traces are is defined here once: NVIDIA's traces live in the repository under traces/
 (traces/PROVENANCE.md); the default configuration's are the nv_small family (traces/nv_small*). The
@@ -21,12 +22,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from models import registers as regmap
+from models.regfile import INTR_UNITS
+from models.steps import CheckCrc, MemFill, MemWrite, RegRead, RegWrite, Step, StepError, WaitInterrupt
+
 if TYPE_CHECKING:
     from models.configs import Configuration
 
-
-class TraceError(ValueError):
-    """A trace that cannot be parsed or replayed; the message names the file and line."""
+# A trace that cannot be parsed or replayed; the message names the file and line.
+TraceError = StepError
+MEMORIES = {"pri_mem": 0, "1": 0, "0": 0, "sec_mem": 1, "2": 1}
+# poll_reg_equal: reads a target retries (the RTL: POLL_CYCLES apart) before the value must match
+POLL_RETRIES = 1000
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,68 @@ def parse_cfg(path: Path) -> list[Command]:
             raise TraceError(f"{path}:{lineno}: {op} takes {KNOWN[op]} arguments, got {len(args)}")
         commands.append(Command(op, args, str(path), lineno))
     return commands
+
+
+def trace_steps(folder: Path) -> list[Step]:
+    """A `.cfg` trace folder as resolved steps, every name and number checked before anything runs."""
+    steps: list[Step] = []
+    fired: set[str] = set()
+    for cmd in parse_cfg(trace_cfg(folder)):
+        steps.extend(_resolve(folder, cmd, fired))
+    return steps
+
+
+def _mem_id(text: str, where: str) -> int:
+    try:
+        return MEMORIES[text]
+    except KeyError:
+        raise TraceError(f"{where}: unknown memory {text!r} (pri_mem, sec_mem)") from None
+
+
+def _resolve(folder: Path, cmd: Command, fired: set[str]) -> list[Step]:
+    where = cmd.where()
+    if cmd.op == "reg_write":
+        try:
+            unit, reg = regmap.lookup_trace_name(cmd.args[0])
+        except KeyError as err:
+            raise TraceError(f"{where}: {err.args[0]}") from None
+        return [RegWrite(unit, reg, parse_int(cmd.args[1], where) & 0xFFFFFFFF)]
+    if cmd.op == "poll_reg_equal":
+        try:
+            unit, reg = regmap.lookup_trace_name(cmd.args[0])
+        except KeyError as err:
+            raise TraceError(f"{where}: {err.args[0]}") from None
+        expected = parse_int(cmd.args[1], where) & 0xFFFFFFFF
+        return [RegRead(unit, reg, 0xFFFFFFFF, expected, POLL_RETRIES, where)]
+    if cmd.op in ("sync_notify", "sync_wait"):
+        # NVIDIA's player runs each unit's commands in its own thread and orders them with these; replayed
+        # in file order, a wait is met by a notify written before it
+        if cmd.op == "sync_notify":
+            fired.add(f"sync:{cmd.args[1]}")
+        elif f"sync:{cmd.args[1]}" not in fired:
+            raise TraceError(f"{where}: sync_wait for {cmd.args[1]}, which no earlier sync_notify fired")
+        return []
+    if cmd.op == "mem_init":
+        if cmd.args[3] != "ALL_ZERO":
+            raise TraceError(f"{where}: mem_init pattern {cmd.args[3]} is not supported (ALL_ZERO is)")
+        return [MemFill(_mem_id(cmd.args[0], where), parse_int(cmd.args[1], where),
+                        parse_int(cmd.args[2], where))]
+    if cmd.op == "mem_load":
+        mem, base = _mem_id(cmd.args[0], where), parse_int(cmd.args[1], where)
+        return [MemWrite(mem, base + off, data) for off, data in load_dat(folder / cmd.args[2].strip('"'))]
+    if cmd.op == "intr_notify":
+        unit, _, group = cmd.args[0].upper().rpartition("_")   # the convolution traces write cdma_dat_0
+        if unit not in INTR_UNITS or group not in ("0", "1"):
+            raise TraceError(f"{where}: unknown interrupt {cmd.args[0]!r}")
+        fired.add(cmd.args[1])
+        return [WaitInterrupt(unit, int(group), where)]
+    # check_crc / check_nothing
+    if cmd.args[0] not in fired:
+        raise TraceError(f"{where}: {cmd.args[0]} is checked but never notified")
+    if cmd.op == "check_nothing":
+        return []
+    base, size, crc = (parse_int(a, where) for a in cmd.args[2:5])
+    return [CheckCrc(_mem_id(cmd.args[1], where), base, size, crc, where)]
 
 
 def parse_int(text: str, where: str) -> int:

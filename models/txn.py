@@ -1,4 +1,4 @@
-"""Parser of NVIDIA's older `.txn` traces (traceplayer, nv_full) into the replay's steps.
+"""Parser of NVIDIA's older `.txn` traces (traceplayer, nv_full) into steps (models/steps.py).
 
 A `.txn` trace is a folder with `input.txn`, its `.dat` memory images and optionally `plusargs.txt`
 (docs: ../shared/notes/nvdla-configs.md, "The `.txn` format"). Commands, one a line, `#` starts a comment:
@@ -26,8 +26,8 @@ from models import configs
 from models import registers as regmap
 from models.bdma import LAUNCH, memory_of
 from models.memory import Memory
-from models.regfile import INTR_UNITS, RegWrite
-from models.replay import MemCheck, MemWrite, RegRead, Step, WaitInterrupt
+from models.regfile import INTR_UNITS
+from models.steps import MemCheck, MemWrite, RegRead, RegWrite, Step, WaitInterrupt
 from models.trace import TXN_FILE, Command, TraceError, parse_int
 
 TXN_NAME = TXN_FILE

@@ -15,8 +15,8 @@ module as scripts/rtl_check.py synth --level fast (scripts/synth_hier.py: one Yo
 whole top at a 32-byte atom stops at the yowasp WebAssembly build's 4 GB limit): a count that follows the
 bits, 1 min at nv_small and 2 min at nv_large on two cores.
 
-Usage: .venv/bin/python scripts/area.py [--level coarse|gates] [--config NAME ...] [--json FILE]
-(run by scripts/bench.py at the run's configuration; logs and `stat -json` under build/area/)
+Usage: .venv/bin/python -m scripts.area [--level coarse|gates] [--config NAME ...] [--json FILE]
+(run by scripts/benchmark.py at the run's configuration; logs and `stat -json` under build/area/)
 """
 
 from __future__ import annotations
@@ -30,15 +30,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from models import configs
+from scripts import synth_hier
+from scripts.rtl_check import INCLUDES, SUBSYSTEM_TOP, rtl_files, yosys_exe
+from scripts.synth_hier import base_name, recursive_totals
+from tb.rtl_deps import dependencies, module_names
 
-from models import configs  # noqa: E402
-from scripts import synth_hier  # noqa: E402
-from scripts.rtl_check import INCLUDES, SUBSYSTEM_TOP, rtl_files, yosys_exe  # noqa: E402
-from scripts.synth_hier import base_name, recursive_totals  # noqa: E402
-from tb.rtl_deps import dependencies, module_names  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 LEVELS = {
     "coarse": f"synth -top {SUBSYSTEM_TOP} -run begin:fine",

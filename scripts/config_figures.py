@@ -3,7 +3,7 @@ channel's bound, per unit, and the area per unit (scripts/area.py), as one Markd
 "Benchmarks per configuration" table is this output). Records of several configurations live side by side in
 reports/bench.json: a run at one configuration replaces only that configuration's records (`merge`).
 
-Usage: .venv/bin/python scripts/config_figures.py [reports/bench.json]   (printed by scripts/bench.py too)
+Usage: .venv/bin/python -m scripts.config_figures [reports/bench.json]   (printed by scripts/benchmark.py too)
 """
 
 from __future__ import annotations

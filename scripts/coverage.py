@@ -171,7 +171,7 @@ def html_report(cov: CodeCoverage) -> str:
 def run_regression(benches: list[str], seed: int | None) -> int:
     for stale in [*ROOT.glob(f"{COV_DIRS}/coverage.dat"), *ROOT.glob(f"{COV_DIRS}/funcov-*.json")]:
         stale.unlink()
-    cmd = [sys.executable, str(ROOT / "scripts" / "regress.py"), "--coverage", *benches]
+    cmd = [sys.executable, "-m", "scripts.regress", "--coverage", *benches]
     if seed is not None:
         cmd += ["--seed", str(seed)]
     return subprocess.run(cmd, cwd=ROOT).returncode

@@ -22,18 +22,16 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-# The programs are nv_full's (32-byte atom): the drivers encode for the run's configuration.
+import numpy as np
+
+# The programs are nv_full's (32-byte atom): the drivers encode for the run's configuration, set before
+# anything reads it.
 os.environ["CONFIG"] = "nv_full"
-
-import numpy as np  # noqa: E402
-
 from scripts.ref_programs.common import GOLDEN, UNREAD, Program, dat_text, write_program  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # sdplut: SDP programs with the EW LUT (its own series, so that adding it changed no sdp program)
 # pdpfp16: PDP at FP16

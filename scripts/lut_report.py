@@ -12,21 +12,18 @@ the error.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from models import lut_fp16_program as fp
+from models import lut_program as lp
+from models.lut import HIT, OFLOW, TABLE_LO, UFLOW, lut_lookup
+from models.lut_fp16 import fp32_value
 
-from models import lut_fp16_program as fp  # noqa: E402
-from models import lut_program as lp  # noqa: E402
-from models.lut import HIT, OFLOW, TABLE_LO, UFLOW, lut_lookup  # noqa: E402
-from models.lut_fp16 import fp32_value  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass(frozen=True)

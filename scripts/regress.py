@@ -16,13 +16,12 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from scripts.merge_junit import checked_report, unit_of
+from tb.benches import BENCHES, Bench, find
+from tb.runner import TestResult, run_bench, wave_path
+from tb.selection import parse_shard, plan, read_costs
 
-from scripts.merge_junit import checked_report, unit_of  # noqa: E402
-from tb.benches import BENCHES, Bench, find  # noqa: E402
-from tb.runner import TestResult, run_bench, wave_path  # noqa: E402
-from tb.selection import parse_shard, plan, read_costs  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def selected(sim: str, names: list[str], nightly: bool) -> list[Bench]:

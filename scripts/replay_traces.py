@@ -15,12 +15,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from models.replay import TraceResult, replay_on_model
+from models.trace import default_trace_folders, find_traces, trace_roots
 
-from models.replay import TraceResult, replay_on_model  # noqa: E402
-from models.trace import default_trace_folders, find_traces, trace_roots  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _rtl_runner() -> Callable[[list[Path]], list[TraceResult]]:

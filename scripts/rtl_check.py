@@ -26,13 +26,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from models import configs
+from scripts import synth_hier
+from tb.rtl_deps import INCLUDE_DIRS, RTL_DIR, dependencies, module_names, top_modules, verilog_files
 
-from models import configs  # noqa: E402
-from scripts import synth_hier  # noqa: E402
-from tb.rtl_deps import INCLUDE_DIRS, RTL_DIR, dependencies, module_names, top_modules, verilog_files  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 # `include search path (generated headers such as rtl/gen/nvdla_csb_map.vh), repo-relative for yowasp
 INCLUDES = tuple(f"-I{d}" for d in INCLUDE_DIRS)

@@ -1,5 +1,5 @@
 """Throughput benchmark of the convertor (not a pass/fail test): streams samples with no backpressure
-and writes cycles, samples and wall time to $BENCH_OUT as JSON for scripts/bench.py to print."""
+and writes cycles, samples and wall time to $BENCH_OUT as JSON for scripts/benchmark.py to print."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The RTL top under the replay's step interface, shared by the top-level benchmarks (scripts/bench_{pdp,
+"""The RTL top under the replay's step interface, shared by the top-level benchmarks (tb/test_benchmark_{pdp,
 cdp,sdp}.py: timed layers, each scored against the model) and the NVDLA trace replay on the RTL
 (tb/test_trace_rtl.py: CRC, memory-image and register-read checks, the model alongside naming the first wrong
 element). Steps run on tb/hdl/nvdla_pp_top_mem.v (the top, the simulation memories and a clock generated in
@@ -26,27 +26,16 @@ from cocotb.triggers import ClockCycles, First, RisingEdge, Timer
 from cocotb.utils import get_sim_time
 
 from models import configs
-from models.regfile import RegWrite, intr_bit, intr_mask
-from models.replay import (
-    CheckCrc,
-    MemCheck,
-    MemFill,
-    MemWrite,
-    RegRead,
-    Step,
-    TraceResult,
-    WaitInterrupt,
-    crc_failure,
-    load_steps,
-    locate_against,
-    mem_failure,
-    read_failure,
-)
+from models.executor import execute
+from models.regfile import intr_bit, intr_mask
+from models.replay import TraceResult, load_steps, locate_against
+from models.steps import CheckCrc, RegWrite, Step, StepError, WaitInterrupt
 from models.subsystem import ModelTarget
 from models.trace import TraceError
 from tb.bfm.csb import CsbMaster
 from tb.bfm.sim_memory import MemTiming, SimMemory
 from tb.common import bench_params, nightly, scaled
+from tb.cpp_program import write_program
 
 
 def csb_address(unit: str, reg: str) -> int:
@@ -73,7 +62,7 @@ class Row:
     wall_s: float = 0.0
     ok: bool = False
     message: str = ""
-    cpp_program: str = ""     # the layer as a program for the plain C++ loop (scripts/cpp_bench.py)
+    cpp_program: str = ""     # the layer as a program for the plain C++ loop (scripts/benchmark_cpp.py)
     cpp_cycles: int = 0
     cpp_cycles_per_s: float = 0.0
     cpp_check: str = ""
@@ -183,9 +172,6 @@ async def wait_status_bit(dut: Any, csb: CsbMaster, bits: int, bound: int = LAYE
     return None
 
 
-POLL_CYCLES = 16  # between two reads of a polled read_reg
-
-
 def _is_wait(step: Step) -> bool:
     return isinstance(step, WaitInterrupt | CheckCrc)
 
@@ -215,9 +201,9 @@ def with_interrupt_masks(steps: list[Step]) -> list[Step]:
 
 
 class BenchTarget:
-    """The top under the replay's step interface, timed from the last D_OP_ENABLE to the rise of `intr`.
-    One implementation of "run a trace's steps against the RTL": run_steps for a benchmark's layers, replay
-    for an NVDLA trace (its CRCs are the checks)."""
+    """The top as a target of the executor (models/executor.py), timed from the last D_OP_ENABLE to the rise
+    of `intr`; the model runs the same steps alongside. run_steps for a benchmark's layers (each scored
+    against the model), replay for an NVDLA trace (its CRCs are the checks)."""
 
     # layers also written as a program for the C++ loop when BENCH_CPP_DIR is set: the 64x64x64 cubes
     cpp_layers = ("cube64",)
@@ -233,6 +219,10 @@ class BenchTarget:
         self.model = self.new_model()
         self.t_enable = 0
         self.wall_enable = 0.0
+        self.first_wait = True    # the next wait is the first since an enable: it times the layer
+        self.cycles = 0
+        self.wall_s = 0.0
+        self.pending = ""
 
     def new_model(self) -> ModelTarget:
         """The model of the top this bench built: the run's configuration ($CONFIG) at the build's SEC_MEM."""
@@ -251,24 +241,59 @@ class BenchTarget:
         await reset(self.dut)
         await self.csb.write(csb_address("GLB", "S_INTR_MASK"), 0, nposted=True)
 
-    def _memory(self, step: MemFill | MemWrite) -> None:
-        if step.mem != 0 and not self.second_memory:
-            raise TraceError("the RTL top was built without a second memory (SEC_MEM=0); the trace uses one")
-        mem = self.mems[step.mem]
-        if isinstance(step, MemWrite):
-            self.model.mem_write(step.mem, step.addr, step.data)
-            mem.write(step.addr, step.data.tobytes())
-        else:
-            self.model.mem_fill(step.mem, step.addr, step.size, 0)
-            mem.fill_zero(step.addr, step.size)
+    # -- the executor's target interface -------------------------------------------------------------------
+    async def reg_write(self, unit: str, reg: str, value: int) -> None:
+        self.model.reg_write(unit, reg, value)   # before t_enable: the model runs here
+        enable = reg == "D_OP_ENABLE"
+        await self.csb.write(csb_address(unit, reg), value, nposted=enable)
+        if enable and value & 1:
+            # timed from the enable's acceptance: the last enable before the interrupt wins
+            self.t_enable = get_sim_time("ns")
+            self.wall_enable = time.perf_counter()
+            self.first_wait = True
 
-    async def _wait_intr(self) -> bool:
-        return await intr_high(self.dut, LAYER_TIMEOUT_CYCLES)
+    async def reg_read(self, unit: str, reg: str) -> int:
+        return int(await self.csb.read(csb_address(unit, reg)))
 
-    async def _wait_interrupt(self, unit: str, group: int) -> bool:
-        """Wait for the unit's done bit in GLB S_INTR_STATUS and clear it (write 1)."""
-        return await wait_status_bit(self.dut, self.csb, 1 << intr_bit(unit, group)) is not None
+    async def pause(self, cycles: int) -> None:
+        await ClockCycles(self.dut.clk, cycles)
 
+    def _sim_memory(self, mem: int) -> SimMemory:
+        if mem != 0 and not self.second_memory:
+            raise StepError("the RTL top was built without a second memory (SEC_MEM=0); the trace uses one")
+        return self.mems[mem]
+
+    def mem_fill(self, mem: int, addr: int, size: int) -> None:
+        self._sim_memory(mem).fill_zero(addr, size)
+        self.model.mem_fill(mem, addr, size)
+
+    def mem_write(self, mem: int, addr: int, data: np.ndarray) -> None:
+        self._sim_memory(mem).write(addr, data.tobytes())
+        self.model.mem_write(mem, addr, data)
+
+    def mem_read(self, mem: int, addr: int, size: int) -> np.ndarray:
+        return np.frombuffer(self._sim_memory(mem).read(addr, size), dtype=np.uint8)
+
+    async def wait_interrupt(self, unit: str, group: int) -> bool:
+        """The first wait since an enable: until `intr` rises (the layer's cycles); then the unit's done bit
+        in GLB S_INTR_STATUS, cleared (write 1); the model's interrupt alongside."""
+        if self.first_wait:
+            if not await intr_high(self.dut, LAYER_TIMEOUT_CYCLES):
+                self.pending = f"no interrupt within {LAYER_TIMEOUT_CYCLES} cycles"
+                return False
+            self.cycles = round((get_sim_time("ns") - self.t_enable) / CLK_NS)
+            self.wall_s = time.perf_counter() - self.wall_enable
+            self.first_wait = False
+        if await wait_status_bit(self.dut, self.csb, 1 << intr_bit(unit, group)) is None:
+            self.pending = "its done bit never set in GLB S_INTR_STATUS"
+            return False
+        self.model.wait_interrupt(unit, group)
+        return True
+
+    def describe_pending(self) -> str:
+        return self.pending
+
+    # -- runs ----------------------------------------------------------------------------------------------
     async def replay(self, name: str, steps: list[Step]) -> TraceResult:
         """A whole NVDLA trace: its CRC steps are the checks (its layers may overwrite each other's outputs,
         so no per-layer scoring); a failed CRC names the first wrong element from the model alongside."""
@@ -278,53 +303,14 @@ class BenchTarget:
     async def run_steps(self, name: str, steps: list[Step], score_layers: bool = True) -> Row:
         """Run the steps; score_layers: after each interrupt, the last layer's output span must equal the
         model's and be all the memory was written with (a benchmark's single layer)."""
-        row = Row(name)
-        checks: list[str] = []
-        first_wait = True
-        for step in steps:
-            if isinstance(step, RegWrite):
-                self.model.reg_write(step.unit, step.reg, step.value)   # before t_enable: the model runs here
-                enable = step.reg == "D_OP_ENABLE"
-                await self.csb.write(csb_address(step.unit, step.reg), step.value, nposted=enable)
-                if enable and step.value & 1:
-                    # timed from the enable's acceptance: the last enable before the interrupt wins
-                    self.t_enable = get_sim_time("ns")
-                    self.wall_enable = time.perf_counter()
-                    first_wait = True
-            elif isinstance(step, MemFill | MemWrite):
-                try:
-                    self._memory(step)
-                except TraceError as err:
-                    row.message = str(err)
-                    return row
-            elif isinstance(step, WaitInterrupt):
-                if first_wait:
-                    if not await self._wait_intr():
-                        row.message = f"{step.where}: no interrupt within {LAYER_TIMEOUT_CYCLES} cycles"
-                        return row
-                    row.cycles = round((get_sim_time("ns") - self.t_enable) / CLK_NS)
-                    row.wall_s = time.perf_counter() - self.wall_enable
-                    first_wait = False
-                if not await self._wait_interrupt(step.unit, step.group):
-                    row.message = f"{step.where}: {step.unit}_{step.group} never raised its interrupt"
-                    return row
-                self.model.wait_interrupt(step.unit, step.group)
-                if score_layers:
-                    checks.append(self._against_model())
-            elif isinstance(step, RegRead):
-                checks.append(await self._poll(step))
-            elif isinstance(step, MemCheck):
-                if step.mem != 0 and not self.second_memory:
-                    checks.append(f"{step.where}: the RTL was built without the second memory (SEC_MEM=0)")
-                    continue
-                actual = np.frombuffer(self.mems[step.mem].read(step.addr, step.data.size), dtype=np.uint8)
-                checks.append(mem_failure(step, actual))
-            elif isinstance(step, CheckCrc):
-                if step.mem != 0 and not self.second_memory:
-                    checks.append(f"{step.where}: the RTL was built without the second memory (SEC_MEM=0)")
-                    continue
-                actual = np.frombuffer(self.mems[step.mem].read(step.base, step.size), dtype=np.uint8)
-                checks.append(crc_failure(step, actual, locate_against(self.model)))
+        self.cycles, self.wall_s, self.first_wait, self.pending = 0, 0.0, True, ""
+        out = await execute(steps, self, locate=locate_against(self.model),
+                            after_wait=(lambda _step: self._against_model()) if score_layers else None)
+        row = Row(name, cycles=self.cycles, wall_s=self.wall_s)
+        if out.error:
+            row.message, row.checks = out.error, len(out.checks)
+            return row
+        checks = out.checks
         row.read_bytes = sum(m.read_bytes for m in self.mems)
         row.write_bytes = self.write_bytes
         if any(m.error for m in self.mems):
@@ -335,50 +321,8 @@ class BenchTarget:
         row.message = failed[0] if failed else ("" if checks else "nothing was checked")
         cpp_dir = os.environ.get("BENCH_CPP_DIR")
         if cpp_dir and row.ok and name.startswith(self.cpp_layers):
-            row.cpp_program = str(self._cpp_program(Path(cpp_dir) / name, steps))
+            row.cpp_program = str(write_program(Path(cpp_dir) / name, steps, self.model, self.timing))
         return row
-
-    async def _poll(self, step: RegRead) -> str:
-        """A `.txn` read_reg over the CSB: retried up to step.retries more times, POLL_CYCLES apart, as
-        NVIDIA's trace player polls (+read_reg_poll_retries); '' once it matches, else the last value."""
-        address = csb_address(step.unit, step.reg)
-        for attempt in range(step.retries + 1):
-            value = await self.csb.read(address)
-            if not read_failure(step, value) or attempt == step.retries:
-                break
-            await ClockCycles(self.dut.clk, POLL_CYCLES)
-        return read_failure(step, value)
-
-    def _cpp_program(self, folder: Path, steps: list[Step]) -> Path:
-        """The layer for tb/cpp/top_mem_main.cpp: timing, loads, CSB writes, waits, and a dump of the output
-        span next to the model's bytes for it (expected.bin)."""
-        folder.mkdir(parents=True, exist_ok=True)
-        t = self.timing
-        stall = sum(min(255, round(p * 256)) << (8 * i) for i, p in enumerate(t.stall))
-        lines = [f"C {t.seed:x} {t.rd_lat:x} {t.rd_jit:x} {t.wr_lat:x} {t.wr_jit:x} {stall:x}"]
-        status = csb_address("GLB", "S_INTR_STATUS")
-        lines.append(f"W {csb_address('GLB', 'S_INTR_MASK'):x} 0 1 0")   # as start_case
-        for i, step in enumerate(steps):
-            if isinstance(step, MemWrite):
-                blob = folder / f"load{i}.bin"
-                blob.write_bytes(step.data.tobytes())
-                lines.append(f"M {step.addr:x} {blob}")
-            elif isinstance(step, RegWrite):
-                enable = step.reg == "D_OP_ENABLE"
-                lines.append(f"W {csb_address(step.unit, step.reg):x} {step.value:x} {int(enable)} "
-                             f"{int(enable and bool(step.value & 1))}")
-            elif isinstance(step, WaitInterrupt):
-                lines.append(f"I {status:x} {1 << intr_bit(step.unit, step.group):x}")
-        layout = self.model.runs[-1].layout if self.model.runs else None
-        if layout is not None:
-            surfaces = -(-layout.channels // layout.atom_bytes)
-            span = ((surfaces - 1) * layout.surface_stride + (layout.height - 1) * layout.line_stride
-                    + layout.width * layout.atom_bytes)
-            (folder / "expected.bin").write_bytes(self.model.mem_read(0, layout.base, span).tobytes())
-            lines.append(f"D {layout.base:x} {span:x} {folder / 'actual.bin'}")
-        program = folder / "program.txt"
-        program.write_text("\n".join(lines) + "\n")
-        return program
 
     def _against_model(self) -> str:
         """'' if the DUT's output span equals the model's and the DUT wrote exactly the output cube."""
@@ -386,14 +330,14 @@ class BenchTarget:
         layout = run.layout if run is not None else None
         if run is None or layout is None:
             return "the model ran no layer"
-        surfaces, line = layout.surfaces, layout.line_bytes   # 2-byte elements: twice the bytes a line
-        span = (surfaces - 1) * layout.surface_stride + (layout.height - 1) * layout.line_stride + line
-        actual = np.frombuffer(self.mems[run.mem].read(layout.base, span), dtype=np.uint8)
-        expected = self.model.mem_read(run.mem, layout.base, span)
+        first, end = layout.extent()
+        actual = np.frombuffer(self.mems[run.mem].read(first, end - first), dtype=np.uint8)
+        expected = self.model.mem_read(run.mem, first, end - first)
         bad = np.flatnonzero(actual != expected)
         if bad.size:
             return (f"output differs from the model at {bad.size} bytes, first at address "
-                    f"{layout.base + int(bad[0]):#x} (expected {expected[bad[0]]}, got {actual[bad[0]]})")
-        if self.write_bytes != surfaces * layout.height * line:
-            return f"wrote {self.write_bytes} bytes, the output cube has {surfaces * layout.height * line}"
+                    f"{first + int(bad[0]):#x} (expected {expected[bad[0]]}, got {actual[bad[0]]})")
+        cube_bytes = layout.surfaces * layout.height * layout.line_bytes
+        if self.write_bytes != cube_bytes:
+            return f"wrote {self.write_bytes} bytes, the output cube has {cube_bytes}"
         return ""

@@ -51,7 +51,33 @@ class Bench:
         return rtl_deps.sources_of(self.toplevel)[1]
 
     def tag(self, params: dict[str, int]) -> str:
-        return "_".join(f"{k}{v}" for k, v in sorted(params.items())) or "default"
+        """The name of a parameter set in paths, tables and wave files: the configuration's name when the set
+        is a configuration's top-level parameters, that name and what differs for a variant of one
+        (nv_full+BDMA0_PDP_MAX_W64_SEC_MEM0), else the parameters spelled out (a unit's bench:
+        ATOM8_CHUNK8)."""
+        return configuration_tag(params, self.config) or (
+            "_".join(f"{k}{v}" for k, v in sorted(params.items())) or "default")
+
+
+def configuration_tag(params: dict[str, int], prefer: str = "") -> str:
+    """'' unless `params` are a configuration's top-level parameters (Configuration.verilog_parameters) or
+    the same parameters with other values: then the configuration differing in the fewest (`prefer` first,
+    then the run's ($CONFIG), the default one, then by name; configurations with the same parameters build
+    the same top, so either name is right), followed by '+' and the values that differ."""
+    from models import configs
+
+    run = configs.load()
+    known = {n: configs.load(n) for n in configs.names()} | {run.name: run}
+    names = list(dict.fromkeys(n for n in (prefer, run.name, configs.DEFAULT, *sorted(known)) if n))
+    best, diff = "", [""] * (len(params) + 1)
+    for name in names:
+        theirs = (known[name] if name in known else configs.load(name)).verilog_parameters()
+        if theirs.keys() != params.keys():
+            continue
+        differs = [f"{k}{v}" for k, v in sorted(params.items()) if theirs[k] != v]
+        if len(differs) < len(diff):
+            best, diff = name, differs
+    return "" if not best else best + ("+" + "_".join(diff) if diff else "")
 
 
 def _registered() -> tuple[Bench, ...]:

@@ -22,7 +22,7 @@ from cocotb.triggers import ReadOnly, RisingEdge
 
 from models import registers as regmap
 from models.perf import BY_KEY, PerfCounters, counting
-from models.regfile import RegWrite
+from models.steps import RegWrite
 from tb.reg_shadow import RegShadow
 
 MASTER = {"PDP": 0, "CDP": 1, "SDP": 2}    # the units' memory-interface ports (rtl/top/nvdla_pp_top.v M_*)

@@ -15,7 +15,7 @@ import shutil
 import sys
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -150,32 +150,38 @@ def run_dir_of(bench: Bench, build_dir: Path, label: str) -> Path:
 
 def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", waves: bool = False,
               seed: int | None = None, testcase: str | Sequence[str] | None = None,
-              nightly: bool = False, coverage: bool = False) -> list[TestResult]:
+              nightly: bool = False, coverage: bool = False,
+              inputs: Mapping[str, str] | None = None) -> list[TestResult]:
     """Build (incrementally) and run one bench with one parameter set; returns one result per test.
     One user of a build directory at a time: under pytest -n two tests may build and run the same bench.
 
     `testcase` runs only the named cocotb test(s) in one simulation; with `waves`, each test gets its own
     simulation so each leaves its own FST.
 
+    `inputs`: the environment variables the bench's cocotb module reads (the files it takes and writes, a
+    benchmark's memory timing): set for this run only, the caller's environment left as it was. This is the
+    one place a simulation gets its inputs.
+
     `coverage` (Verilator only) builds with line and toggle coverage in a separate build directory (suffix
     -cov) and leaves a coverage.dat in each run directory, for scripts/coverage.py to merge."""
     lock = build_dir_of(bench, params, sim, waves, coverage).with_suffix(".lock")
     lock.parent.mkdir(parents=True, exist_ok=True)
     # A bench of another configuration: the simulation's drivers, model and CSB map follow it. cocotb's runner
-    # gives os.environ precedence over its extra_env, so the variable is set here for the run.
-    saved = os.environ.get("CONFIG")
-    if bench.config:
-        os.environ["CONFIG"] = bench.config
+    # gives os.environ precedence over its extra_env, so the variables are set here for the run.
+    run_env = {**(inputs or {}), **({"CONFIG": bench.config} if bench.config else {})}
+    saved = {key: os.environ.get(key) for key in run_env}
+    os.environ.update(run_env)
     try:
         with lock.open("w") as held:
             fcntl.flock(held, fcntl.LOCK_EX)
             return _run_bench(bench, params, sim=sim, waves=waves, seed=seed,
                               names=select_tests(bench, testcase), nightly=nightly, coverage=coverage)
     finally:
-        if saved is None:
-            os.environ.pop("CONFIG", None)
-        else:
-            os.environ["CONFIG"] = saved
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, seed: int | None,
@@ -184,8 +190,6 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
 
     if sim == "verilator":
         _prepare_verilator()
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))  # the runner hands sys.path to the simulator as PYTHONPATH
     tag = bench.tag(params)
     build_dir = build_dir_of(bench, params, sim, waves, coverage)
     runner = get_runner(sim)

@@ -12,7 +12,7 @@
   exponential START/END extremes) where the lanes of the bench's START_MODE read START differently.
 - realistic_programs: the programming helper's sigmoid, tanh and LRN (exponential LE) programs, loaded
   with the helper's own access-port writes and read back.
-- throughput: no backpressure, one beat per cycle required; also the figures of scripts/bench_lut.py.
+- throughput: no backpressure, one beat per cycle required; also the figures of scripts/benchmark.py.
 """
 
 from __future__ import annotations
@@ -316,7 +316,8 @@ async def handshake_cycles(dut: SimHandleBase, count: int) -> tuple[list[int], l
 @cocotb.test()
 async def throughput(dut) -> None:
     """No backpressure: one beat per cycle once the pipeline is full, every output handshake on
-    consecutive cycles (outputs still scored). Writes the figures scripts/bench.py prints to $BENCH_OUT."""
+    consecutive cycles (outputs still scored). Writes the figures scripts/benchmark.py prints to
+    $BENCH_OUT."""
     shape = Shape.current()
     rng = make_rng("throughput")
     drv = LutDriver(dut, shape)

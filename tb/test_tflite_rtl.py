@@ -1,5 +1,5 @@
 """Mapped TFLite operators on the RTL top level (tb/hdl/nvdla_pp_top_mem.v, the top with the simulation
-memory): tb/tflite_rtl.py passes the plans of `python -m tflite_nvdla ... --rtl` in TFLITE_PLANS and takes
+memory): tb/tflite_rtl.py passes the plans of `python -m scripts.tflite_rtl ...` in TFLITE_PLANS and takes
 the output cubes back from TFLITE_RESULTS. In the regression (no TFLITE_PLANS) it runs every mapped operator
 of the shipped example models with seeded random inputs and checks each output cube against the model
 (ModelTarget fed the same steps), naming the first differing element.
@@ -19,8 +19,8 @@ from tb import outcome
 from tb.bench_target import BenchTarget, start_top
 from tb.bfm.sim_memory import MemTiming
 from tb.common import make_rng
-from tb.tflite_rtl import RtlOutput, RtlPlan, example_plans
 from tflite_nvdla.hw_plan import run_cube
+from tflite_nvdla.rtl_plans import RtlOutput, RtlPlan, example_plans
 
 
 class _RtlMemory:

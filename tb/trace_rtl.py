@@ -65,28 +65,20 @@ def replay_on_rtl(folders: list[Path], sim: str | None = None, seed: int | None 
     by_config: dict[str, list[Path]] = {}
     for f in folders:
         by_config.setdefault(trace_config(f).name, []).append(f)
-    saved = {k: os.environ.get(k) for k in ("TRACE_FOLDERS", "TRACE_RESULTS")}
     results: list[TraceResult] = []
-    try:
-        for name, group in by_config.items():
-            config = configs.load(name)
-            has = rtl_capabilities(config)
-            runnable = [f for f in group if units_needed(f) <= has]
-            for f in group:
-                if f not in runnable:
-                    missing = units_needed(f) - has
-                    lacks = ", ".join(sorted(missing))
-                    why = (" (the convolution pipeline, not in this top yet)"
-                           if missing & set(configs.CONV_UNITS) else "")
-                    results.append(TraceResult(f.name, False, 0,
-                                               f"SKIP: needs {lacks}, which the RTL at {name} lacks{why}"))
-            results += _run_batches(runnable, config, sim, seed)
-    finally:  # the simulation reads them from the environment; leave it as it was for whoever runs next
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+    for name, group in by_config.items():
+        config = configs.load(name)
+        has = rtl_capabilities(config)
+        runnable = [f for f in group if units_needed(f) <= has]
+        for f in group:
+            if f not in runnable:
+                missing = units_needed(f) - has
+                lacks = ", ".join(sorted(missing))
+                why = (" (the convolution pipeline, not in this top yet)"
+                       if missing & set(configs.CONV_UNITS) else "")
+                results.append(TraceResult(f.name, False, 0,
+                                           f"SKIP: needs {lacks}, which the RTL at {name} lacks{why}"))
+        results += _run_batches(runnable, config, sim, seed)
     return sorted(results, key=lambda r: r.name)
 
 
@@ -106,10 +98,10 @@ def _run_batches(runnable: list[Path], config: Configuration, sim: str | None,
                 break
             out = Path(tmp) / f"results{attempt}.json"
             running = out.with_suffix(".running")
-            os.environ["TRACE_FOLDERS"] = os.pathsep.join(str(f.resolve()) for f in remaining)
-            os.environ["TRACE_RESULTS"] = str(out)
+            inputs = {"TRACE_FOLDERS": os.pathsep.join(str(f.resolve()) for f in remaining),
+                      "TRACE_RESULTS": str(out)}
             run = run_bench(bench, config.verilog_parameters(), sim=sim or os.environ.get("SIM", "verilator"),
-                            waves=os.environ.get("WAVES", "0") == "1", seed=seed)
+                            waves=os.environ.get("WAVES", "0") == "1", seed=seed, inputs=inputs)
             got = [TraceResult(**r) for r in json.loads(out.read_text())] if out.exists() else []
             results += got
             done = {r.name for r in got}

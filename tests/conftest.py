@@ -1,11 +1,10 @@
-"""pytest set-up shared by the model and RTL tests: repo root on sys.path, --seed, SIM and WAVES."""
+"""pytest set-up shared by the model and RTL tests: --seed, SIM and WAVES."""
 
 from __future__ import annotations
 
 import os
 import re
 import shutil
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,8 +12,6 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

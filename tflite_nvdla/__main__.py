@@ -1,12 +1,12 @@
-"""python -m tflite_nvdla model.tflite [model.tflite ...] [--rtl] [--seed N] [--kernels builtin|reference]
-python -m tflite_nvdla model.tflite --whole-model [--input file.npy] [--target model|rtl] [--tolerance N]
-                       [--layer-tolerance N]
+"""python -m tflite_nvdla model.tflite [model.tflite ...] [--seed N] [--kernels builtin|reference]
+python -m tflite_nvdla model.tflite --whole-model [--input file.npy] [--tolerance N] [--layer-tolerance N]
+(on the RTL too: python -m scripts.tflite_rtl with the same arguments; --whole-model --target rtl there)
 
 Reads each model, partitions its operators into those NVDLA runs (SDP, CDP, PDP through the drivers) and those
 left to the CPU (with the reason), runs the model on LiteRT keeping every tensor, runs each supported
-operator on the subsystem model with LiteRT's input tensors (with --rtl: also on the RTL top in one cocotb
-simulation, which is then what is scored; any RTL output differing from the model's is listed and the exit
-status is 1), and prints per operator: elements compared,
+operator on the subsystem model with LiteRT's input tensors (scripts.tflite_rtl: also on the RTL top in one
+cocotb simulation, which is then what is scored; any RTL output differing from the model's is listed and the
+exit status is 1), and prints per operator: elements compared,
 exact %, max |error| in output LSBs, and the same figures for seed 004's 16-bit multiplier / shift
 approach on the same tensors. Last line: `tflite: N operators, exact P%, max error E LSB`.
 
@@ -31,6 +31,7 @@ from tflite_nvdla.litert_run import KERNELS, run_litert
 from tflite_nvdla.lrn_map import absorbed_operators
 from tflite_nvdla.mapping import Unsupported, map_operator, operator_inputs
 from tflite_nvdla.reader import ModelInfo, OperatorInfo, TfliteFileError, read
+from tflite_nvdla.rtl_plans import RtlPlan, RtlRunner
 
 
 @dataclass
@@ -43,7 +44,7 @@ class Row:
     max_error: int
     baseline_exact: int | None
     baseline_max: int | None
-    plan: HwPlan | None = None               # kept for --rtl
+    plan: HwPlan | None = None               # kept for the RTL run (scripts/tflite_rtl.py)
     expected: NDArray[np.generic] | None = None
     model_output: NDArray[np.int8] | None = None
 
@@ -101,11 +102,10 @@ def run_model(path: Path, seed: int, kernels: str, cpu: list[str]) -> list[Row]:
     return rows
 
 
-def rerun_on_rtl(rows: list[Row]) -> list[str]:
-    """Run every row's layers on the RTL top (one simulation, tb/tflite_rtl.py) and score the RTL's output
-    against LiteRT instead of the model's; returns the operators whose RTL output differs from the
-    model's (or did not come back), with why."""
-    from tb.tflite_rtl import RtlPlan, run_on_rtl
+def rerun_on_rtl(rows: list[Row], run_on_rtl: RtlRunner) -> list[str]:
+    """Run every row's layers on the RTL top (one simulation: `run_on_rtl`, tb/tflite_rtl.py's) and score the
+    RTL's output against LiteRT instead of the model's; returns the operators whose RTL output differs from
+    the model's (or did not come back), with why."""
     from tflite_nvdla.hw_plan import from_cube
 
     plans = [RtlPlan(f"{r.model}#{r.op.index}:{r.op.name}", r.plan.steps, r.plan.output)
@@ -142,10 +142,10 @@ def print_table(rows: list[Row]) -> None:
               f"{'-' if r.baseline_max is None else r.baseline_max:>8}  {r.layout}")
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, rtl: RtlRunner | None = None) -> int:
+    """The command; `rtl`: also run the NVDLA layers on the RTL with this runner (scripts/tflite_rtl.py)."""
     parser = argparse.ArgumentParser(prog="python -m tflite_nvdla", description=__doc__.split("\n\n")[1])
     parser.add_argument("models", nargs="+", type=Path, help=".tflite files")
-    parser.add_argument("--rtl", action="store_true", help="run the NVDLA layers on the RTL (cocotb)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random input tensors")
     parser.add_argument("--kernels", choices=KERNELS, default="reference",
                         help="LiteRT kernels: reference (TFLite's reference kernels, default) or builtin")
@@ -153,14 +153,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="run the whole model with the NVDLA delegate against LiteRT alone")
     parser.add_argument("--input", type=Path, help="--whole-model: a .npy input (N x input shape: a stream)")
     parser.add_argument("--target", choices=("model", "rtl"), default="model",
-                        help="--whole-model: the delegate's layers on the subsystem model or the RTL")
+                        help="--whole-model: the delegate's layers on the subsystem model or the RTL "
+                             "(rtl: python -m scripts.tflite_rtl)")
     parser.add_argument("--tolerance", type=int, default=1,
                         help="--whole-model: largest error of a final output in LSB before exit 1")
     parser.add_argument("--layer-tolerance", type=int, default=1,
                         help="--whole-model: largest own error of a delegated layer in LSB before exit 1")
     args = parser.parse_args(argv)
+    if args.whole_model and args.target == "rtl" and rtl is None:
+        parser.error("--target rtl: run python -m scripts.tflite_rtl with the same arguments")
     if args.whole_model:
-        return _whole(args)
+        return _whole(args, rtl)
     warnings.filterwarnings("ignore", message=".*experimental_preserve_all_tensors.*")
     rows: list[Row] = []
     cpu: list[str] = []
@@ -171,8 +174,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"tflite: {path}: {err}", file=sys.stderr)
             return 1
     differ: list[str] = []
-    if args.rtl and rows:
-        differ = rerun_on_rtl(rows)
+    if rtl is not None and rows:
+        differ = rerun_on_rtl(rows, rtl)
     print_table(rows)
     notes = [f"  {r.model} #{r.op.index} {r.op.name}: {n}" for r in rows if r.plan for n in r.plan.notes]
     if notes:
@@ -188,24 +191,24 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     exact = sum(r.exact for r in rows)
     worst = max(r.max_error for r in rows)
-    if args.rtl:
+    if rtl is not None:
         for line in differ:
             print(f"  RTL != model: {line}")
         print(f"rtl: {len(rows)} operators on the RTL, {len(rows) - len(differ)} with outputs equal to the "
               "model's")
-    where = " (on the RTL)" if args.rtl else ""
+    where = " (on the RTL)" if rtl is not None else ""
     print(f"tflite: {len(rows)} operators{where}, exact {100.0 * exact / total:.2f}%, max error {worst} LSB")
     return 1 if differ else 0
 
 
-def _whole(args: argparse.Namespace) -> int:
+def _whole(args: argparse.Namespace, rtl: RtlRunner | None) -> int:
     from tflite_nvdla.whole_report import report
 
     status = 0
     for path in args.models:
         try:
             status |= report(path, args.input, args.seed, args.kernels, args.target, args.tolerance,
-                             args.layer_tolerance)
+                             args.layer_tolerance, rtl)
         except TfliteFileError as err:
             print(f"tflite: {path}: {err}", file=sys.stderr)
             status = 1

@@ -1,5 +1,6 @@
-"""A mapped operator as the steps a target runs (models.replay's MemWrite / RegWrite / WaitInterrupt, the
-same steps the RTL bench replays), and running them on a target (the model's ModelTarget, or the RTL)."""
+"""A mapped operator as steps (models/steps.py MemWrite / RegWrite / WaitInterrupt, the steps every trace
+and benchmark is made of), run by the one executor (models/executor.py) on a target: the model's
+ModelTarget, or the RTL (tb/test_tflite_rtl.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from models import executor
 from models.cube import CubeLayout
 from models.driver_common import Surface, run_atom_bytes
-from models.regfile import RegWrite
-from models.replay import MemWrite, Target, WaitInterrupt
+from models.executor import Target
+from models.steps import MemWrite, RegWrite, WaitInterrupt
 
 Step = MemWrite | RegWrite | WaitInterrupt
 # Where cubes go in the primary memory: each operator's cubes get their own region.
@@ -98,15 +100,11 @@ def layer_steps(writes: Sequence[RegWrite], unit: str, where: str) -> list[Step]
 
 
 def run_cube(target: Target, plan: HwPlan) -> NDArray[np.int8]:
-    """Run the steps on a target and read the output cube [c, h, w] back."""
-    for step in plan.steps:
-        if isinstance(step, RegWrite):
-            target.reg_write(step.unit, step.reg, step.value)
-        elif isinstance(step, MemWrite):
-            target.mem_write(step.mem, step.addr, step.data)
-        elif not target.wait_interrupt(step.unit, step.group):
-            raise RuntimeError(f"{step.where}: {step.unit}_{step.group} never raised "
-                               f"({target.describe_pending()})")
+    """Run the steps on a target (one that answers at once: the model) and read the output cube [c, h, w]
+    back."""
+    out = executor.run(plan.steps, target)
+    if out.message:
+        raise RuntimeError(out.message)
     return plan.output.read(_TargetMemory(target))  # type: ignore[return-value]
 
 

@@ -1,4 +1,5 @@
-"""python -m tflite_nvdla.wakeword CONFIG.json [--input stream.npy ...] [--target model|rtl]
+"""python -m tflite_nvdla.wakeword CONFIG.json [--input stream.npy ...]
+(on the RTL: python -m scripts.tflite_rtl wakeword CONFIG.json ... --target rtl)
 
 A microWakeWord model (its .json configuration beside the .tflite, as pymicro-wakeword ships them) run on
 input streams with and without NVDLA (tflite_nvdla.whole_model), detection decided as the package decides it:
@@ -18,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from tflite_nvdla.reader import TfliteFileError
+from tflite_nvdla.rtl_plans import RtlRunner
 from tflite_nvdla.whole_model import WholeRun, run_whole
 from tflite_nvdla.whole_report import replay_on_rtl
 
@@ -43,7 +45,8 @@ def probabilities(run: WholeRun, which: str) -> np.ndarray:
     return (q - out.zero_point) * out.scale
 
 
-def run_stream(config: Path, stream: Path, target: str) -> tuple[Detection, Detection, WholeRun, list[str]]:
+def run_stream(config: Path, stream: Path, target: str,
+               rtl: RtlRunner | None = None) -> tuple[Detection, Detection, WholeRun, list[str]]:
     cfg = json.loads(config.read_text())
     model = config.parent / cfg["model"]
     micro = cfg["micro"]
@@ -51,7 +54,9 @@ def run_stream(config: Path, stream: Path, target: str) -> tuple[Detection, Dete
     window, cutoff = int(micro["sliding_window_size"]), float(micro["probability_cutoff"])
     cpu = detect(probabilities(run, "cpu"), window, cutoff)
     nvdla = detect(probabilities(run, "nvdla"), window, cutoff)
-    differ = replay_on_rtl(run.layers) if target == "rtl" else []
+    if target == "rtl" and rtl is None:
+        raise ValueError("--target rtl: run python -m scripts.tflite_rtl wakeword ...")
+    differ = replay_on_rtl(run.layers, rtl) if target == "rtl" and rtl is not None else []
     return cpu, nvdla, run, differ
 
 
@@ -60,7 +65,8 @@ def _describe(d: Detection) -> str:
     return f"{'detected' if d.detected else 'not detected'}{where} (peak {d.peak:.4f})"
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, rtl: RtlRunner | None = None) -> int:
+    """The command; `rtl`: the RTL runner for --target rtl (scripts/tflite_rtl.py passes tb's)."""
     parser = argparse.ArgumentParser(prog="python -m tflite_nvdla.wakeword",
                                      description=__doc__.split("\n\n")[1])
     parser.add_argument("config", type=Path, help="the model's .json (pymicro-wakeword's format)")
@@ -73,22 +79,22 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     for stream in streams:
         try:
-            cpu, nvdla, run, differ = run_stream(args.config, stream, args.target)
+            cpu, nvdla, run, differ = run_stream(args.config, stream, args.target, rtl)
         except (TfliteFileError, OSError, KeyError, ValueError) as err:
             print(f"wakeword: {name} on {stream.name}: {err}", file=sys.stderr)
             status = 1
             continue
         delegated = sum(d.delegated for d in run.decisions)
         same = cpu.detected == nvdla.detected and cpu.first == nvdla.first
-        rtl = ""
+        on_rtl = ""
         if args.target == "rtl":
-            rtl = (f"; RTL: {len(run.layers) - len(differ)} of {len(run.layers)} layer runs equal to the "
+            on_rtl = (f"; RTL: {len(run.layers) - len(differ)} of {len(run.layers)} layer runs equal to the "
                    "model's")
             for line in differ:
                 print(f"  RTL != model: {line}")
         print(f"wakeword: {name} on {stream.name} ({len(run.cpu_outputs)} invokes, {delegated}/"
               f"{len(run.decisions)} operators on NVDLA): LiteRT {_describe(cpu)}; with NVDLA "
-              f"{_describe(nvdla)}: {'same' if same else 'DIFFERENT'}{rtl}")
+              f"{_describe(nvdla)}: {'same' if same else 'DIFFERENT'}{on_rtl}")
         status |= 0 if same and not differ and not run.errors else 1
     return status
 

@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tflite_nvdla.delegate import LayerRun
+from tflite_nvdla.rtl_plans import RtlPlan, RtlRunner
 from tflite_nvdla.whole_model import WholeRun, run_whole
 
 SCORES_MAX = 16   # outputs with at most this many elements are scores printed side by side
@@ -69,10 +70,10 @@ def drift_table(run: WholeRun) -> list[Drift]:
     return list(rows.values())
 
 
-def replay_on_rtl(layers: list[LayerRun]) -> list[str]:
-    """Every delegated layer run on the RTL in one simulation; the runs whose RTL output differs from the
-    model's (or did not come back), with why."""
-    from tb.tflite_rtl import RtlPlan, run_on_rtl
+def replay_on_rtl(layers: list[LayerRun], run_on_rtl: RtlRunner) -> list[str]:
+    """Every delegated layer run on the RTL in one simulation (`run_on_rtl`: tb/tflite_rtl.py's, passed in by
+    scripts/tflite_rtl.py or a test); the runs whose RTL output differs from the model's (or did not come
+    back), with why."""
     from tflite_nvdla.hw_plan import from_cube
 
     runs = [layer for layer in layers if layer.plan is not None]
@@ -143,7 +144,7 @@ def print_scores(run: WholeRun) -> None:
 
 
 def report(path: Path, input_file: Path | None, seed: int, kernels: str, target: str,
-           tolerance: int, layer_tolerance: int = 1) -> int:
+           tolerance: int, layer_tolerance: int = 1, rtl: RtlRunner | None = None) -> int:
     run = run_whole(path, input_file, seed, kernels, keep_plans=target == "rtl")
     for line in run.layout_checks:
         print(f"ABI check: {line}")
@@ -192,7 +193,10 @@ def report(path: Path, input_file: Path | None, seed: int, kernels: str, target:
     print_scores(run)
     differ: list[str] = []
     if target == "rtl":
-        differ = replay_on_rtl(run.layers)
+        if rtl is None:
+            raise ValueError("--target rtl needs the RTL runner: python -m scripts.tflite_rtl ... "
+                             "--whole-model")
+        differ = replay_on_rtl(run.layers, rtl)
         for line in differ:
             print(f"  RTL != model: {line}")
         print(f"rtl: {len(run.layers)} delegated layer runs replayed on the RTL in one simulation, "

@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from models.cube import CubeLayout
 from models.driver_common import Surface
-from models.regfile import RegWrite
+from models.steps import RegWrite
 from models.txn import csb_word
 
 ATOM = 32

@@ -19,6 +19,6 @@ TOP_PARAMS = configs.load().verilog_parameters()
 
 BENCHES = (
     Bench("top_traces", TOP_MEM, "tb.test_trace_rtl", (TOP_PARAMS,), build_args=TIMING_ARGS),
-    # TFLite operators mapped by tflite_nvdla/ (python -m tflite_nvdla --rtl; tb/tflite_rtl.py)
+    # TFLite operators mapped by tflite_nvdla/ (python -m scripts.tflite_rtl; tb/tflite_rtl.py)
     Bench("tflite_rtl", TOP_MEM, "tb.test_tflite_rtl", (TOP_PARAMS,), build_args=TIMING_ARGS),
 )

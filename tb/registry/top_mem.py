@@ -1,5 +1,5 @@
 """The simulation AXI memory on the top-level wrapper (tb/test_sim_memory.py); the top-level benchmarks
-(scripts/bench_{pdp,cdp,sdp}.py) share this bench's build."""
+(tb/test_benchmark_{pdp,cdp,sdp}.py) share this bench's build."""
 
 from __future__ import annotations
 

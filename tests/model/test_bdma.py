@@ -16,7 +16,8 @@ from models.driver_bdma import BdmaCopy, group_writes, program_writes
 from models.errors import ConfigError
 from models.memory import Memory
 from models.regfile import intr_bit
-from models.replay import RegRead, load_steps, replay_on_own_config
+from models.replay import load_steps, replay_on_own_config
+from models.steps import RegRead
 from models.subsystem import ModelTarget
 from models.trace import REPO_TRACES
 

@@ -18,10 +18,9 @@ from models.errors import ConfigError
 from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, LutRam
 from models.memory import Memory
 from models.precision import as_signed
-from models.regfile import RegWrite
-from models.replay import trace_steps
+from models.steps import RegWrite
 from models.subsystem import ModelTarget
-from models.trace import default_trace_folders, trace_roots
+from models.trace import default_trace_folders, trace_roots, trace_steps
 
 # written to nv_small's sizes (8-byte atom, 448-column PDP line buffer): strides and expected fields
 pytestmark = pytest.mark.configuration("nv_small")

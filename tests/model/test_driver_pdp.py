@@ -23,9 +23,8 @@ from models.driver_pdp import (
 from models.errors import ConfigError
 from models.memory import Memory
 from models.pdp import AVERAGE, MAX, max_band_width, pad_term, run_pdp
-from models.regfile import RegWrite
-from models.replay import trace_steps
-from models.trace import default_trace_folders, trace_roots
+from models.steps import RegWrite
+from models.trace import default_trace_folders, trace_roots, trace_steps
 
 # written to nv_small's sizes (8-byte atom, 448-column PDP line buffer): strides and expected fields
 pytestmark = pytest.mark.configuration("nv_small")

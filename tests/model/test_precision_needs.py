@@ -5,8 +5,8 @@ RTL exactly where its unit computes INT16 and is skipped, with the unit named, e
 from __future__ import annotations
 
 from models import configs
-from models.regfile import RegWrite
 from models.replay import PRECISION_UNITS, capabilities, trace_needs
+from models.steps import RegWrite
 from models.trace import REPO_TRACES
 from tb.trace_rtl import RTL_FP16_UNITS, RTL_INT16_UNITS, rtl_capabilities, units_needed
 

@@ -126,13 +126,14 @@ def test_generator_is_reproducible(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    script = REF.parents[1] / "scripts" / "gen_ref_programs.py"
+    root = REF.parents[1]
     texts = []
     for run in ("a", "b"):
         out = tmp_path / run
         for unit in ("pdp", "sdp", "cdp"):
-            subprocess.run([sys.executable, str(script), "generate", "--unit", unit, "--count", "2", "--seed",
-                            "7", "--out", str(out)], check=True, capture_output=True)
+            subprocess.run([sys.executable, "-m", "scripts.gen_ref_programs", "generate", "--unit", unit,
+                            "--count", "2", "--seed", "7", "--out", str(out)],
+                           check=True, capture_output=True, cwd=root)
         texts.append({p.relative_to(out): p.read_text() for p in sorted(out.rglob("*")) if p.is_file()})
     assert texts[0] == texts[1] and len(texts[0]) >= 12
     assert all("# seed = 7" in t for p, t in texts[0].items() if p.name == "input.txn")

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("ai_edge_litert")
 
-from models.regfile import RegWrite  # noqa: E402
+from models.steps import RegWrite  # noqa: E402
 from models.subsystem import ModelTarget  # noqa: E402
 from tflite_nvdla import __main__ as cli  # noqa: E402
 from tflite_nvdla import sdp_fit  # noqa: E402

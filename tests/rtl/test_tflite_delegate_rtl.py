@@ -1,4 +1,5 @@
-"""The NVDLA delegate's layer runs on the RTL (python -m tflite_nvdla ... --whole-model --target rtl): MTCNN's
+"""The NVDLA delegate's layer runs on the RTL (python -m scripts.tflite_rtl ... --whole-model --target rtl):
+MTCNN's
 ONet on the astronaut's face (data/tflite/mtcnn), every delegated layer run replayed in one simulation of the
 top, each equal to the model's output bit for bit."""
 
@@ -10,6 +11,7 @@ import pytest
 
 pytest.importorskip("ai_edge_litert")
 
+from tb.tflite_rtl import run_on_rtl  # noqa: E402
 from tflite_nvdla.whole_model import run_whole  # noqa: E402
 from tflite_nvdla.whole_report import replay_on_rtl  # noqa: E402
 
@@ -21,5 +23,5 @@ def test_onet_delegated_layers_on_rtl(sim: str, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv("SIM", sim)
     run = run_whole(MTCNN / "onet.tflite", MTCNN / "onet.input.npy", 0, "reference", keep_plans=True)
     assert [r.op for r in run.layers] == ["PRELU", "MAX_POOL_2D"] * 3 + ["PRELU", "PRELU"]
-    differ = replay_on_rtl(run.layers)
+    differ = replay_on_rtl(run.layers, run_on_rtl)
     assert not differ, differ

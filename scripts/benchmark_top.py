@@ -1,6 +1,11 @@
-"""Host side shared by the three top-level benchmarks (scripts/bench_{pdp,cdp,sdp}.py): options, the cocotb
-run on the top with the simulation memory, the plain C++ loop on the 64x64x64 layers (scripts/cpp_bench.py),
-the records for reports/bench.json and the comparison with NVIDIA's nv_small cycle counts.
+"""The top-level benchmarks of one unit on the RTL top level: the command-line side of the cocotb modules
+tb/test_benchmark_{pdp,cdp,sdp}.py (what each measures: their docstrings). It builds the top with the
+simulation memory, runs the unit's cocotb test, the plain C++ loop on the 64x64x64 layers
+(scripts/benchmark_cpp.py), prints the table and writes the records for reports/bench.json, with NVIDIA's
+nv_small cycle counts beside ours under --latency.
+
+Usage: .venv/bin/python -m scripts.benchmark_top {pdp,cdp,sdp} [--seed N] [--waves] [--latency N]
+       [--random-mem] [--no-cpp] [--only NAME,...] [--json FILE]      (all three: `make bench`)
 """
 
 from __future__ import annotations
@@ -15,19 +20,20 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+UNITS = ("pdp", "cdp", "sdp")
+RATIO_NOTE = 1.3     # the busier-channel ratio above which the SDP summary asks for an explanation
 
 # NVIDIA's nv_small RTL with a 32-cycle memory: cycles from the last D_OP_ENABLE to the interrupt
 REFERENCE = ROOT / "scripts" / "nv_small_reference.json"
 
 
-def bench_arguments(unit: str) -> argparse.ArgumentParser:
-    """The options every top-level benchmark takes."""
-    parser = argparse.ArgumentParser(description=(sys.modules["__main__"].__doc__ or "").split("\n")[0])
+def arguments() -> argparse.ArgumentParser:
+    """The options of a top-level benchmark."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("unit", choices=UNITS)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--waves", action="store_true", default=os.environ.get("WAVES", "0") == "1",
-                        help=f"dump waves/<sim>/top_mem/.../{unit}_benchmark.fst")
+                        help="dump waves/<sim>/top_mem/.../<unit>_benchmark.fst")
     parser.add_argument("--latency", type=int, default=int(os.environ.get("LATENCY") or -1),
                         help="fixed memory latency in cycles, no stalls (default: 0); prints NVIDIA's "
                              "nv_small cycle counts measured with a 32-cycle memory next to ours")
@@ -37,6 +43,8 @@ def bench_arguments(unit: str) -> argparse.ArgumentParser:
                         help="skip the plain C++ loop on the 64x64x64 layers")
     parser.add_argument("--json", type=Path, default=os.environ.get("BENCH_JSON") or None,
                         help="write the records (as in reports/bench.json) to this file")
+    parser.add_argument("--only", default="", help="comma-separated name fragments: run only those layers "
+                        "(SDP; keeps the waves of a small layer small)")
     return parser
 
 
@@ -51,23 +59,23 @@ def memory_note(args: argparse.Namespace) -> str:
 def run_on_top(unit: str, args: argparse.Namespace) -> tuple[str, list[Any], list[dict[str, Any]]]:
     """Build the top with the simulation memory (tb/hdl/nvdla_pp_top_mem.v) in the build of bench `top_mem`
     (tb/registry/top_mem.py: one build for the three units and the memory's own test), run
-    scripts/bench_<unit>.py's cocotb test `<unit>_benchmark`, then the C++ loop on the programs it wrote;
+    tb/test_benchmark_<unit>.py's cocotb test `<unit>_benchmark`, then the C++ loop on the programs it wrote;
     returns the parameter tag, the test results and the rows (JSON through the file
     named by BENCH_OUT)."""
-    from scripts.cpp_bench import run_programs
+    from scripts.benchmark_cpp import run_programs
     from tb.benches import find
     from tb.runner import run_bench
 
-    bench = dataclasses.replace(find("top_mem"), module=f"scripts.bench_{unit}")
-    os.environ["BENCH_LATENCY"] = str(args.latency) if args.latency >= 0 else ""
-    os.environ["BENCH_RANDOM_MEM"] = "1" if args.random_mem else "0"
+    bench = dataclasses.replace(find("top_mem"), module=f"tb.test_benchmark_{unit}")
     cpp_dir = ROOT / "sim_build" / "cpp" / "programs" / unit
-    os.environ["BENCH_CPP_DIR"] = "" if args.no_cpp else str(cpp_dir)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "rows.json"
-        os.environ["BENCH_OUT"] = str(out)
+        inputs = {"BENCH_LATENCY": str(args.latency) if args.latency >= 0 else "",
+                  "BENCH_RANDOM_MEM": "1" if args.random_mem else "0",
+                  "BENCH_CPP_DIR": "" if args.no_cpp else str(cpp_dir),
+                  "BENCH_ONLY": args.only, "BENCH_OUT": str(out)}
         results = run_bench(bench, bench.param_sets[0], testcase=f"{unit}_benchmark", waves=args.waves,
-                            seed=args.seed)
+                            seed=args.seed, inputs=inputs)
         rows = json.loads(out.read_text()) if out.exists() else []
     if not args.no_cpp:
         run_programs(rows)
@@ -172,3 +180,73 @@ def exit_code(results: list[Any]) -> int:
         print("benchmark run failed: " + "; ".join(r.message for r in results if not r.passed))
         return 1
     return 0
+
+
+def table(rows: list[Any]) -> str:
+    """One line per layer: cycles, bytes each way, the bounds (one shared bus; the busier direction), the
+    simulated cycles per second (cocotb, C++ loop) and the check."""
+    head = ("layer", "cycles", "read B", "written B", "bound", "busier", "cycles/bound", "cycles/busier",
+            "sim cycles/s", "C++ cycles/s", "check")
+    body = [_cells(r) for r in rows]
+    widths = [max(len(x[i]) for x in (head, *body)) for i in range(len(head))]
+    rule = "-+-".join("-" * w for w in widths)
+    lines = [" | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) for cells in (head, *body)]
+    return "\n".join([lines[0], rule, *lines[1:]])
+
+
+def _cells(r: Any) -> tuple[str, ...]:
+    from tb.bench_target import BUS_BYTES
+
+    if r.skipped:
+        return (r.name, *(["-"] * 9), r.message)
+    bound = (r.read_bytes + r.write_bytes) / BUS_BYTES
+    busier = max(r.read_bytes, r.write_bytes) / BUS_BYTES
+    return (r.name, f"{r.cycles}", f"{r.read_bytes}", f"{r.write_bytes}", f"{bound:.0f}", f"{busier:.0f}",
+            f"{r.cycles / bound:.3f}" if bound else "-", f"{r.cycles / busier:.3f}" if busier else "-",
+            f"{r.cycles / r.wall_s:,.0f}" if r.wall_s > 0 else "-",
+            f"{r.cpp_cycles_per_s:,.0f}" if r.cpp_cycles_per_s else "-",
+            "ok" if r.ok else f"FAIL: {r.message}")
+
+
+def summary(unit: str, rows: list[Any]) -> list[str]:
+    """The 64^3 (and other synthetic) layers against the busier direction's bound; for SDP also every layer
+    above RATIO_NOTE of it, with the cycles beyond the bound (a fixed latency shows as the same excess
+    whatever the layer size)."""
+    from tb.bench_target import BUS_BYTES
+
+    lines = []
+    for r in rows:
+        busier = max(r.read_bytes, r.write_bytes) / BUS_BYTES
+        if r.skipped or not (r.cycles and busier):
+            continue
+        ratio = r.cycles / busier
+        if unit == "cdp" and r.name.startswith("cube"):
+            lines.append(f"{r.name}: {r.cycles} cycles for {busier:.0f} beats each way = "
+                         f"{ratio:.3f}x the {BUS_BYTES * 8}-bit bound of the busier direction "
+                         f"({r.cycles / ((r.read_bytes + r.write_bytes) / BUS_BYTES):.3f}x one shared bus); "
+                         f"target 1.3x")
+        elif unit == "sdp" and (r.name.startswith("cube") or ratio > RATIO_NOTE):
+            note = f"  <-- above {RATIO_NOTE}x" if ratio > RATIO_NOTE else ""
+            lines.append(f"{r.name}: {r.cycles} cycles = {ratio:.3f}x the busier channel's bound "
+                         f"({busier:.0f} beats), {r.cycles - busier:.0f} cycles beyond it{note}")
+    return lines
+
+
+def main() -> int:
+    from models import configs
+    from tb.bench_target import BUS_BYTES, Row
+
+    args = arguments().parse_args()
+    tag, results, raw = run_on_top(args.unit, args)
+    rows = [Row(**r) for r in raw]
+    print(f"{args.unit.upper()} on the RTL top level ({configs.load().name}: {tag}), {memory_note(args)}, "
+          f"bound = (read + written bytes) / {BUS_BYTES}, busier = max(read, written) / {BUS_BYTES}; "
+          f"seed {results[0].seed if results else '?'}")
+    if rows:
+        print(table(rows))
+        print("\n".join(summary(args.unit, rows)))
+    return finish(args.unit, rows, results, args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

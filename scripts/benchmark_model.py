@@ -1,28 +1,24 @@
 """Throughput of the model (elements of input per second) on ~1M-element cubes: LUT, CDP, PDP, SDP; and the
 convolution of a 64x64x64 cube with 64 3x3 kernels (MACs per second and the time of the layer).
 
-Usage: python scripts/bench_model.py [--repeat N]
+Usage: .venv/bin/python -m scripts.benchmark_model [--repeat N]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from models.cdp import CdpConfig, cdp_compute  # noqa: E402
-from models.conv import ConvConfig, conv_compute  # noqa: E402
-from models.driver_pdp import recip_kernel  # noqa: E402
-from models.lut import LutConfig, lut_lookup  # noqa: E402
-from models.pdp import PdpConfig, pdp_pool  # noqa: E402
-from models.sdp import SdpConfig, sdp_compute  # noqa: E402
-from models.sdp_datapath import Operands  # noqa: E402
+from models.cdp import CdpConfig, cdp_compute
+from models.conv import ConvConfig, conv_compute
+from models.driver_pdp import recip_kernel
+from models.lut import LutConfig, lut_lookup
+from models.pdp import PdpConfig, pdp_pool
+from models.sdp import SdpConfig, sdp_compute
+from models.sdp_datapath import Operands
 
 C, H, W = 64, 128, 128   # 1,048,576 elements
 

@@ -13,7 +13,7 @@ on int8 cubes laid out at the configuration's atom:
   cube8_ew_lut    8x8x64, the same layer as cube64_ew_lut;
 the top (rtl/top/nvdla_pp_top.v) runs the layer with the simulation memory
 (tb/hdl/nvdla_pp_top_mem.v; latency 0 and no stalls unless --latency or --random-mem). The table shows
-(scripts/bench_pdp.py's columns plus the busier-channel bound):
+(scripts/benchmark_top.py's, the same for the three units):
   cycles      clock cycles from the last D_OP_ENABLE request on the CSB to the rising edge of `intr` (raised
               only after the last write response; of the last interrupt the layer waits for: SDP's done is
               masked in GLB S_INTR_MASK while PDP's follows, in the SDP->PDP on-the-fly trace);
@@ -25,7 +25,7 @@ the top (rtl/top/nvdla_pp_top.v) runs the layer with the simulation memory
               on W);
   ratios      cycles / bound and cycles / busier;
   cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
-              C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
+              C++ loop on the 64x64x64 layers (scripts/benchmark_cpp.py), whose output is checked too.
 Every layer is checked: the output span must equal the replay model's (models/subsystem.ModelTarget fed the
 same steps, LUT writes included) and the bytes written must be exactly the output cube (nothing at all in
 EQL mode); D_PERF_LUT_{LE_HIT,LO_HIT,UFLOW,OFLOW,HYBRID}, D_PERF_OUT_SATURATION and D_STATUS of each
@@ -41,9 +41,10 @@ excess is the fixed latency of one layer, read in the waves (--waves --only sdp_
 the core input 2, the core pipeline 13, the core output to W on the top's port 3 (the write arbiter passes
 the AW with the first W beat), W to B 2, B to done 2, done to `intr` 2.
 
-Usage: .venv/bin/python scripts/bench_sdp.py [--seed N] [--waves] [--latency N] [--random-mem] [--no-cpp]
+Usage: .venv/bin/python -m scripts.benchmark_top sdp [--seed N] [--waves] [--latency N] [--random-mem]
+       [--no-cpp]
        [--only NAME,...]   (also by `make bench`)
-The host side (main, scripts/top_bench.py) builds the top in sim_build/<sim>/top_mem and runs this module's
+The host side (scripts/benchmark_top.py) builds the top in sim_build/<sim>/top_mem and runs this module's
 cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 """
 
@@ -51,7 +52,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -61,12 +61,8 @@ import cocotb
 import numpy as np
 from numpy.typing import NDArray
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from models import configs, lut_program  # noqa: E402
-from models.driver_sdp import (  # noqa: E402
+from models import configs, lut_program
+from models.driver_sdp import (
     EwBlock,
     OutputCvt,
     SdpProgram,
@@ -75,24 +71,21 @@ from models.driver_sdp import (  # noqa: E402
     operand_dma,
     sdp_layer,
 )
-from models.memory import Memory  # noqa: E402
-from models.regfile import RegWrite  # noqa: E402
-from models.replay import (  # noqa: E402
-    SDP_TO_PDP,
+from models.memory import Memory
+from models.replay import SDP_TO_PDP
+from models.sdp import SdpResult, run_sdp
+from models.sdp_datapath import ALU_EQL, ALU_SUM
+from models.steps import (
     MemWrite,
+    RegWrite,
     Step,
     WaitInterrupt,
 )
-from models.sdp import SdpResult, run_sdp  # noqa: E402
-from models.sdp_datapath import ALU_EQL, ALU_SUM  # noqa: E402
-from models.subsystem import RunRecord  # noqa: E402
-from models.trace import default_trace_folders, is_reference_program  # noqa: E402
-from scripts.bench_pdp import cube_data  # noqa: E402
-from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
-from tb import outcome  # noqa: E402
-from tb.bench_target import (  # noqa: E402
+from models.subsystem import RunRecord
+from models.trace import default_trace_folders, is_reference_program
+from tb import outcome
+from tb.bench_target import (
     ATOM_BYTES,
-    BUS_BYTES,
     BenchTarget,
     Row,
     bench_timing,
@@ -101,8 +94,9 @@ from tb.bench_target import (  # noqa: E402
     trace_case,
     with_interrupt_masks,
 )
-from tb.common import make_rng  # noqa: E402
-from tb.trace_rtl import rtl_capabilities, units_needed  # noqa: E402
+from tb.common import make_rng
+from tb.stimulus.cube_data import cube_data
+from tb.trace_rtl import rtl_capabilities, units_needed
 
 SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000
@@ -113,7 +107,6 @@ EW_BASE = 0x4000_0000
 LUT_STATS = ("D_PERF_LUT_LE_HIT", "D_PERF_LUT_LO_HIT", "D_PERF_LUT_UFLOW", "D_PERF_LUT_OFLOW",
              "D_PERF_LUT_HYBRID")
 STATS = (*LUT_STATS, "D_PERF_OUT_SATURATION", "D_STATUS")
-RATIO_NOTE = 1.3     # the busier-channel ratio above which the summary asks for an explanation
 
 
 @dataclass
@@ -380,65 +373,3 @@ async def sdp_benchmark(dut: Any) -> None:
         outcome.skip("no layer to benchmark (BENCH_ONLY / --only selected none)")
     outcome.checked(len(rows), "layers")
     assert all(r.ok for r in rows), f"wrong results: {[r.name for r in rows if not r.ok]}"
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Host side
-# ---------------------------------------------------------------------------------------------------------
-def _cells(r: SdpRow) -> tuple[str, ...]:
-    if r.skipped:
-        return (r.name, *(["-"] * 9), r.message)
-    bound = (r.read_bytes + r.write_bytes) / BUS_BYTES
-    busier = max(r.read_bytes, r.write_bytes) / BUS_BYTES
-    return (r.name, f"{r.cycles}", f"{r.read_bytes}", f"{r.write_bytes}", f"{bound:.0f}", f"{busier:.0f}",
-            f"{r.cycles / bound:.3f}" if bound else "-", f"{r.cycles / busier:.3f}" if busier else "-",
-            f"{r.cycles / r.wall_s:,.0f}" if r.wall_s > 0 else "-",
-            f"{r.cpp_cycles_per_s:,.0f}" if r.cpp_cycles_per_s else "-",
-            "ok" if r.ok else f"FAIL: {r.message}")
-
-
-def table(rows: list[SdpRow]) -> str:
-    head = ("layer", "cycles", "read B", "written B", "bound", "busier", "cycles/bound", "cycles/busier",
-            "sim cycles/s", "C++ cycles/s", "check")
-    body = [_cells(r) for r in rows]
-    widths = [max(len(x[i]) for x in (head, *body)) for i in range(len(head))]
-    rule = "-+-".join("-" * w for w in widths)
-    lines = [" | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) for cells in (head, *body)]
-    return "\n".join([lines[0], rule, *lines[1:]])
-
-
-def summary(rows: list[SdpRow]) -> list[str]:
-    """The synthetic layers and every layer above 1.3x the busier channel's bound: the ratio and the cycles
-    beyond the bound (a fixed latency shows as the same excess whatever the layer size)."""
-    lines = []
-    for r in rows:
-        busier = max(r.read_bytes, r.write_bytes) / BUS_BYTES
-        if r.skipped or not (r.cycles and busier):
-            continue
-        ratio = r.cycles / busier
-        if r.name.startswith("cube") or ratio > RATIO_NOTE:
-            note = f"  <-- above {RATIO_NOTE}x" if ratio > RATIO_NOTE else ""
-            lines.append(f"{r.name}: {r.cycles} cycles = {ratio:.3f}x the busier channel's bound "
-                         f"({busier:.0f} beats), {r.cycles - busier:.0f} cycles beyond it{note}")
-    return lines
-
-
-def main() -> int:
-    parser = bench_arguments("sdp")
-    parser.add_argument("--only", default="", help="comma-separated name fragments: run only those layers "
-                        "(keeps the waves of a small layer small)")
-    args = parser.parse_args()
-    os.environ["BENCH_ONLY"] = args.only
-    tag, results, raw = run_on_top("sdp", args)
-    rows = [SdpRow(**r) for r in raw]
-    print(f"SDP on the RTL top level ({configs.load().name}: {tag}), {memory_note(args)}, "
-          f"bound = (read + written bytes) / {BUS_BYTES}, busier = max(read, written) / {BUS_BYTES}; "
-          f"seed {results[0].seed if results else '?'}")
-    if rows:
-        print(table(rows))
-        print("\n".join(summary(rows)))
-    return finish("sdp", rows, results, args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -13,16 +13,17 @@ the table shows:
   busiest     cycles / (the busier of read and write bytes / bus bytes): how close to saturating one
               direction;
   cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
-              C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
+              C++ loop on the 64x64x64 layers (scripts/benchmark_cpp.py), whose output is checked too.
 Every layer is also checked: the output span must equal the reference model's (models/subsystem.ModelTarget
 fed the same steps), the bytes written must be exactly the output cube, and traces must match their golden
 CRCs.
 A benchmark of a wrong design is worthless, so a failed check is printed in the table and sets the exit code.
 Figures only: no timed pass/fail.
 
-Usage: .venv/bin/python scripts/bench_pdp.py [--seed N] [--waves] [--latency N] [--random-mem] [--no-cpp]
+Usage: .venv/bin/python -m scripts.benchmark_top pdp [--seed N] [--waves] [--latency N] [--random-mem]
+       [--no-cpp]
 (also run by `make bench`)
-The host side (main, scripts/top_bench.py) builds the top in sim_build/<sim>/top_mem and runs this module's
+The host side (scripts/benchmark_top.py) builds the top in sim_build/<sim>/top_mem and runs this module's
 cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 """
 
@@ -30,7 +31,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -38,21 +38,19 @@ from typing import Any
 import cocotb
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from models import configs  # noqa: E402
-from models.driver_pdp import PdpProgram, Surface, pdp_layer  # noqa: E402
-from models.pdp import AVERAGE, MAX, max_band_width  # noqa: E402
-from models.regfile import RegWrite  # noqa: E402
-from models.replay import MemWrite, Step, WaitInterrupt  # noqa: E402
-from models.trace import default_trace_folders, is_reference_program  # noqa: E402
-from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
-from tb import outcome  # noqa: E402
-from tb.bench_target import (  # noqa: E402
+from models import configs
+from models.driver_pdp import PdpProgram, Surface, pdp_layer
+from models.pdp import AVERAGE, MAX, max_band_width
+from models.steps import (
+    MemWrite,
+    RegWrite,
+    Step,
+    WaitInterrupt,
+)
+from models.trace import default_trace_folders, is_reference_program
+from tb import outcome
+from tb.bench_target import (
     ATOM_BYTES,
-    BUS_BYTES,
     BenchTarget,
     Row,
     bench_timing,
@@ -60,8 +58,9 @@ from tb.bench_target import (  # noqa: E402
     start_top,
     trace_case,
 )
-from tb.common import make_rng  # noqa: E402
-from tb.trace_rtl import units_needed  # noqa: E402
+from tb.common import make_rng
+from tb.stimulus.cube_data import cube_data
+from tb.trace_rtl import units_needed
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -115,17 +114,6 @@ def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step]:
     return steps
 
 
-def cube_data(elements: int, precision: str, rng: np.random.Generator) -> np.ndarray:
-    """A packed cube's bytes (every byte, or pair of bytes, is an element): random INT8/INT16 codes; FP16 as
-    finite values of mixed magnitude and sign (NaN and infinity are the random benches' business)."""
-    if precision == "INT8":
-        return rng.integers(0, 256, size=elements, dtype=np.uint8)
-    if precision == "INT16":
-        return rng.integers(-(1 << 15), 1 << 15, size=elements).astype("<i2").view(np.uint8)
-    values = rng.standard_normal(elements) * np.exp2(rng.integers(-8, 9, elements))
-    return values.astype("<f2").view(np.uint8)
-
-
 def pdp_traces() -> list[Path]:
     """NVIDIA's PDP-only traces of the configuration (not the reference programs kept with nv_full)."""
     return [f for f in default_trace_folders() if units_needed(f) == {"PDP"} and not is_reference_program(f)]
@@ -159,40 +147,3 @@ async def pdp_benchmark(dut: Any) -> None:
         outcome.skip("no layer to benchmark (BENCH_ONLY / --only selected none)")
     outcome.checked(len(rows), "layers")
     assert all(r.ok for r in rows), f"wrong results: {[r.name for r in rows if not r.ok]}"
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Host side
-# ---------------------------------------------------------------------------------------------------------
-def table(rows: list[Row]) -> str:
-    head = ("layer", "cycles", "read B", "written B", "bound", "cycles/bound", "cycles/busiest",
-            "sim cycles/s", "C++ cycles/s", "check")
-    body = []
-    for r in rows:
-        bound = (r.read_bytes + r.write_bytes) / BUS_BYTES
-        busiest = max(r.read_bytes, r.write_bytes) / BUS_BYTES
-        body.append((r.name, f"{r.cycles}", f"{r.read_bytes}", f"{r.write_bytes}", f"{bound:.0f}",
-                     f"{r.cycles / bound:.3f}" if bound else "-",
-                     f"{r.cycles / busiest:.3f}" if busiest else "-",
-                     f"{r.cycles / r.wall_s:,.0f}" if r.wall_s > 0 else "-",
-                     f"{r.cpp_cycles_per_s:,.0f}" if r.cpp_cycles_per_s else "-",
-                     r.message if r.skipped else "ok" if r.ok else f"FAIL: {r.message}"))
-    widths = [max(len(x[i]) for x in (head, *body)) for i in range(len(head))]
-    fmt = lambda cells: " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True))  # noqa: E731
-    rule = "-+-".join("-" * w for w in widths)
-    return "\n".join([fmt(head), rule, *(fmt(b) for b in body)])
-
-
-def main() -> int:
-    args = bench_arguments("pdp").parse_args()
-    tag, results, raw = run_on_top("pdp", args)
-    rows = [Row(**r) for r in raw]
-    print(f"PDP on the RTL top level ({configs.load().name}: {tag}), {memory_note(args)}, "
-          f"bound = (read + written bytes) / {BUS_BYTES}; seed {results[0].seed if results else '?'}")
-    if rows:
-        print(table(rows))
-    return finish("pdp", rows, results, args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

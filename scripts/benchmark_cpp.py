@@ -1,12 +1,12 @@
 """The plain Verilator C++ loop (tb/cpp/top_mem_main.cpp, no cocotb) on the benchmark layers: how fast the top
 and the simulation memory (tb/hdl/nvdla_pp_top_mem.v) simulate without Python in the loop.
 
-The cocotb benchmarks write each 64x64x64 layer as a program (tb/bench_target.py, BENCH_CPP_DIR); run_programs
+The cocotb benchmarks write each 64x64x64 layer as a program (tb/cpp_program.py, BENCH_CPP_DIR); run_programs
 builds the C++ loop once per configuration (sim_build/cpp/top_mem_<config>, rebuilt when a source changes; the
 loop's memory word is the configuration's atom, -DATOM_BYTES), plays every program, and checks the output span
 the loop dumps against the model's bytes the benchmark saved next to the program.
 
-Usage: .venv/bin/python scripts/cpp_bench.py <program.txt> ...   (normally called by scripts/bench_*.py)
+Usage: .venv/bin/python -m scripts.benchmark_cpp <program.txt> ...   (normally by scripts/benchmark_top.py)
 """
 
 from __future__ import annotations
@@ -17,11 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from models import configs
+from tb.cpp_program import check_output
 
-from models import configs  # noqa: E402 - after the path set-up, for `python scripts/cpp_bench.py`
+ROOT = Path(__file__).resolve().parent.parent
 
 BUILD = ROOT / "sim_build" / "cpp" / f"top_mem_{configs.load().name}"  # one build per configuration
 MAIN = ROOT / "tb" / "cpp" / "top_mem_main.cpp"
@@ -71,20 +70,12 @@ def run_program(program: Path) -> dict[str, Any]:
             cycles, wall = int(parts[1]), float(parts[2])
         elif parts[:1] == ["error"]:
             error = int(parts[1])
-    check = "ok"
-    expected, actual = program.parent / "expected.bin", program.parent / "actual.bin"
     if not cycles:
         check = "the C++ loop saw no interrupt"
     elif error:
         check = "the memory flagged a protocol error"
-    elif expected.exists():
-        want, got = expected.read_bytes(), actual.read_bytes() if actual.exists() else b""
-        if want != got:
-            bad = next((i for i, (a, b) in enumerate(zip(want, got, strict=False)) if a != b), min(len(want),
-                                                                                                  len(got)))
-            check = f"output differs from the model, first at byte {bad} of {len(want)}"
     else:
-        check = "not compared: the layer writes no output"
+        check = check_output(program.parent)
     return {"cpp_cycles": cycles, "cpp_cycles_per_s": cycles / wall if wall > 0 else 0.0, "cpp_check": check}
 
 

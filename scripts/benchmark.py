@@ -1,8 +1,9 @@
 """Benchmarks: print figures (cycles per sample, simulated cycles/s, samples/s), never pass/fail on timing.
 
-Runs the convertor and LUT throughput benches on Verilator, then every other scripts/bench_*.py that exists,
-and collects the top-level benchmarks' per-layer records (name, unit, config, cycles, bound_cycles,
-sim_cycles_per_s, check, cpp_cycles_per_s where the plain C++ loop ran) in reports/bench.json.
+Runs the convertor and LUT throughput benches on Verilator, the top-level benchmarks of each unit
+(scripts/benchmark_top.py) and the model's speed (scripts/benchmark_model.py), and collects the top-level
+benchmarks' per-layer records (name, unit, config, cycles, bound_cycles, sim_cycles_per_s, check,
+cpp_cycles_per_s where the plain C++ loop ran) in reports/bench.json.
 
 At the run's configuration ($CONFIG, default nv_small), the top-level benchmarks scale to it (its bus is the
 bound, its atom the cubes' layout, its traces) and scripts/area.py adds the Yosys cells per unit (records of
@@ -10,7 +11,7 @@ kind "area"). reports/bench.json keeps every configuration's records (a run repl
 and the run ends with scripts/config_figures.py's table of them. A failed correctness check (or synthesis)
 sets the exit code; timing never does.
 
-Usage: .venv/bin/python scripts/bench.py [--latency N] [--seed N] [--top-only] [--all-configs] [--no-area]
+Usage: .venv/bin/python -m scripts.benchmark [--latency N] [--seed N] [--top-only] [--all-configs] [--no-area]
 (`make bench [LATENCY=N] [SEED=N]`, `make bench-all`: --all-configs)
 --latency gives the memory a fixed latency without stalls and prints NVIDIA's nv_small cycle counts (measured
 with a 32-cycle memory) next to ours, at nv_small.
@@ -26,15 +27,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from models import configs
+from scripts import gen_benchmark_docs
+from scripts.area import LEVELS as AREA_LEVELS
+from scripts.area import area_records
+from scripts.config_figures import load, merge, table
+from tb.benches import Bench, find
+from tb.runner import run_bench
 
-from models import configs  # noqa: E402
-from scripts.area import LEVELS as AREA_LEVELS  # noqa: E402
-from scripts.area import area_records  # noqa: E402
-from scripts.config_figures import load, merge, table  # noqa: E402
-from tb.benches import Bench, find  # noqa: E402
-from tb.runner import run_bench  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def convertor_figures() -> None:
@@ -43,8 +44,7 @@ def convertor_figures() -> None:
     for params in base.param_sets[:2]:
         with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
             out = Path(tmp.name)
-        os.environ["BENCH_OUT"] = str(out)
-        results = run_bench(bench, params, testcase="throughput")
+        results = run_bench(bench, params, testcase="throughput", inputs={"BENCH_OUT": str(out)})
         if not results or not results[0].passed:
             print(f"convertor benchmark [{bench.tag(params)}] did not run: {results}")
             continue
@@ -61,12 +61,11 @@ def lut_figures() -> None:
     """The LUT bench's throughput test at 20000 beats per parameter set: steady-state cycles per beat
     (each beat is one sample per lane) and simulated cycles/s."""
     bench = find("lut")
-    os.environ["BENCH_BEATS"] = "20000"
     for params in bench.param_sets:
         with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
             out = Path(tmp.name)
-        os.environ["BENCH_OUT"] = str(out)
-        results = run_bench(bench, params, testcase="throughput")
+        results = run_bench(bench, params, testcase="throughput",
+                            inputs={"BENCH_OUT": str(out), "BENCH_BEATS": "20000"})
         if not results or not results[0].passed:
             print(f"lut benchmark [{bench.tag(params)}] did not run: {results}")
             continue
@@ -76,17 +75,18 @@ def lut_figures() -> None:
               f"{f['cycles'] / f['wall_s']:,.0f} simulated cycles/s and "
               f"{f['beats'] * f['lanes'] / f['wall_s']:,.0f} samples/s "
               f"(cocotb drives and checks every cycle)")
-    del os.environ["BENCH_BEATS"]
 
 
-TOP_BENCHES = ("bench_pdp.py", "bench_cdp.py", "bench_sdp.py")   # they take --latency/--seed/--json
+TOP_UNITS = ("pdp", "cdp", "sdp")   # scripts/benchmark_top.py <unit>: --latency/--seed/--json
 
 
-def run_script(script: Path, args: argparse.Namespace, top: bool) -> tuple[list[dict[str, object]], bool]:
-    """One scripts/bench_*.py in a subprocess at the environment's $CONFIG: (its records, exit code 0).
-    Only the top-level benchmarks write records; their exit code says whether every layer's check passed."""
-    print(f"== {script.name} ({configs.load().name})", flush=True)
-    cmd = [sys.executable, str(script)]
+def run_script(module: list[str], args: argparse.Namespace,
+               top: bool) -> tuple[list[dict[str, object]], bool]:
+    """One benchmark command (`python -m <module...>`) in a subprocess at the environment's $CONFIG: (its
+    records, exit code 0). Only the top-level benchmarks write records; their exit code says whether every
+    layer's check passed."""
+    print(f"== {' '.join(module)} ({configs.load().name})", flush=True)
+    cmd = [sys.executable, "-m", *module]
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
         out = Path(tmp.name)
     if top:
@@ -103,8 +103,8 @@ def configuration_figures(args: argparse.Namespace) -> tuple[list[dict[str, obje
     """The top-level benchmarks and the area at the run's configuration ($CONFIG)."""
     records: list[dict[str, object]] = []
     ok = True
-    for name in TOP_BENCHES:
-        got, passed = run_script(ROOT / "scripts" / name, args, top=True)
+    for unit in TOP_UNITS:
+        got, passed = run_script(["scripts.benchmark_top", unit], args, top=True)
         records += got
         ok = ok and passed
     if not args.no_area:
@@ -145,9 +145,7 @@ def main() -> int:
     else:
         os.environ["CONFIG"] = run_config
     if not args.top_only:
-        for script in sorted((ROOT / "scripts").glob("bench_*.py")):
-            if script.name not in TOP_BENCHES:
-                run_script(script, args, top=False)
+        run_script(["scripts.benchmark_model"], args, top=False)
     report = ROOT / "reports" / "bench.json"
     report.parent.mkdir(exist_ok=True)
     # the other configurations' records stay: `make bench CONFIG=<each>` builds the whole table
@@ -155,6 +153,7 @@ def main() -> int:
     report.write_text(json.dumps(merged, indent=1) + "\n")
     print(f"{len(records)} records ({len(merged)} in all) in {report.relative_to(ROOT)}")
     print(table(merged))
+    gen_benchmark_docs.main([str(report)])   # docs/benchmarks.md from the report
     if not ok:
         print("a benchmark's correctness check failed (or its area synthesis): see above")
     return 0 if ok else 1

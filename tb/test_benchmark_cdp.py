@@ -5,7 +5,7 @@ For every CDP-only NVDLA trace of the configuration ($CONFIG; models/trace.py tr
 (the LUT helper's LRN program with the exponential LE, programmed through the CDP driver layer), the top
 level (rtl/top/nvdla_pp_top.v) runs the layer with the simulation memory
 (tb/hdl/nvdla_pp_top_mem.v; latency 0 and no stalls unless --latency or --random-mem).
-The table (scripts/bench_pdp.py's, same columns) shows:
+The table (scripts/benchmark_top.py's, the same for the three units) shows:
   cycles      clock cycles from the last D_OP_ENABLE request on the CSB to the rising edge of `intr` (raised
               only after the last write response);
   read/write  bytes the memory served on R and took on W;
@@ -15,15 +15,16 @@ The table (scripts/bench_pdp.py's, same columns) shows:
   busiest     cycles / (the busier of read and write bytes / bus bytes): AXI reads and writes use separate
               channels, so this is the bound CDP can reach (one atom in and one out per cycle);
   cycles/s    simulated cycles per wall-clock second over the layer (cocotb included), and of the plain
-              C++ loop on the 64x64x64 layers (scripts/cpp_bench.py), whose output is checked too.
+              C++ loop on the 64x64x64 layers (scripts/benchmark_cpp.py), whose output is checked too.
 Every layer is checked: the output span must equal the reference model's (models/subsystem.ModelTarget fed the
 same steps, LUT writes included), the bytes written must be exactly the output cube, the LUT statistics and
 D_OUT_SATURATION registers must hold the model's counts, and traces must match their golden CRCs. A failed
 check is printed in the table and sets the exit code. Figures only: no timed pass/fail.
 
-Usage: .venv/bin/python scripts/bench_cdp.py [--seed N] [--waves] [--latency N] [--random-mem] [--no-cpp]
+Usage: .venv/bin/python -m scripts.benchmark_top cdp [--seed N] [--waves] [--latency N] [--random-mem]
+       [--no-cpp]
 (also run by `make bench`)
-The host side (main, scripts/top_bench.py) builds the top in sim_build/<sim>/top_mem and runs this module's
+The host side (scripts/benchmark_top.py) builds the top in sim_build/<sim>/top_mem and runs this module's
 cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 """
 
@@ -31,7 +32,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -39,23 +39,21 @@ from typing import Any
 import cocotb
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from models import configs, lut_program  # noqa: E402
-from models.cdp import cdp_compute, input_convert  # noqa: E402
-from models.driver_cdp import Convertor, Surface, cdp_layer  # noqa: E402
-from models.lut_fp16_program import lrn_fp16  # noqa: E402
-from models.regfile import RegWrite  # noqa: E402
-from models.replay import MemWrite, Step, WaitInterrupt, unit_precision  # noqa: E402
-from models.trace import default_trace_folders, is_reference_program  # noqa: E402
-from scripts.bench_pdp import cube_data, table  # noqa: E402
-from scripts.top_bench import bench_arguments, finish, memory_note, run_on_top  # noqa: E402
-from tb import outcome  # noqa: E402
-from tb.bench_target import (  # noqa: E402
+from models import configs, lut_program
+from models.cdp import cdp_compute, input_convert
+from models.driver_cdp import Convertor, Surface, cdp_layer
+from models.lut_fp16_program import lrn_fp16
+from models.replay import unit_precision
+from models.steps import (
+    MemWrite,
+    RegWrite,
+    Step,
+    WaitInterrupt,
+)
+from models.trace import default_trace_folders, is_reference_program
+from tb import outcome
+from tb.bench_target import (
     ATOM_BYTES,
-    BUS_BYTES,
     BenchTarget,
     Row,
     bench_timing,
@@ -64,8 +62,9 @@ from tb.bench_target import (  # noqa: E402
     start_top,
     trace_case,
 )
-from tb.common import make_rng  # noqa: E402
-from tb.trace_rtl import rtl_capabilities, units_needed  # noqa: E402
+from tb.common import make_rng
+from tb.stimulus.cube_data import cube_data
+from tb.trace_rtl import rtl_capabilities, units_needed
 
 SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000
@@ -175,35 +174,3 @@ async def cdp_benchmark(dut: Any) -> None:
         outcome.skip("no layer to benchmark (BENCH_ONLY / --only selected none)")
     outcome.checked(len(rows), "layers")
     assert all(r.ok for r in rows), f"wrong results: {[r.name for r in rows if not r.ok]}"
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Host side
-# ---------------------------------------------------------------------------------------------------------
-def summary(rows: list[Row]) -> list[str]:
-    """One line per LRN-5 cube: cycles against the busier direction's bound (the issue's 1.3x target)."""
-    lines = []
-    for r in rows:
-        if r.name.startswith("cube") and r.cycles:
-            busiest = max(r.read_bytes, r.write_bytes) / BUS_BYTES
-            lines.append(f"{r.name}: {r.cycles} cycles for {busiest:.0f} beats each way = "
-                         f"{r.cycles / busiest:.3f}x the {BUS_BYTES * 8}-bit bound of the busier direction "
-                         f"({r.cycles / ((r.read_bytes + r.write_bytes) / BUS_BYTES):.3f}x one shared bus); "
-                         f"target 1.3x")
-    return lines
-
-
-def main() -> int:
-    args = bench_arguments("cdp").parse_args()
-    tag, results, raw = run_on_top("cdp", args)
-    rows = [Row(**r) for r in raw]
-    print(f"CDP on the RTL top level ({configs.load().name}: {tag}), {memory_note(args)}, "
-          f"bound = (read + written bytes) / {BUS_BYTES}; seed {results[0].seed if results else '?'}")
-    if rows:
-        print(table(rows))
-        print("\n".join(summary(rows)))
-    return finish("cdp", rows, results, args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
