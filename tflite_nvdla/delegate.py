@@ -42,18 +42,6 @@ from tflite_nvdla.lrn_map import absorbed_operators
 from tflite_nvdla.mapping import Unsupported, map_operator, operator_inputs
 from tflite_nvdla.reader import INT8, ModelInfo, OperatorInfo, TfliteFileError, parse, subgraph_count
 
-# Operators whose reason is more than "no mapping": the accumulating ones wait for the convolution pipeline.
-CPU_REASONS = {
-    "CONV_2D": "the convolution pipeline (CDMA..CACC) is not in the subsystem yet; the requantization of its "
-               "output fits one SDP layer (python -m tflite_nvdla.requant_report)",
-    "FULLY_CONNECTED": "the convolution pipeline (CDMA..CACC) is not in the subsystem yet; the "
-                       "requantization of its output fits one SDP layer "
-                       "(python -m tflite_nvdla.requant_report)",
-    "DEPTHWISE_CONV_2D": "NVDLA's convolution core has no depthwise mode (one layer per channel group, "
-                         "once the convolution pipeline lands); its requantization fits one SDP layer",
-}
-
-
 @dataclass(frozen=True)
 class Decision:
     subgraph: int
@@ -104,8 +92,6 @@ def placeholder_inputs(model: ModelInfo, op: OperatorInfo) -> list[NDArray[Any]]
 
 def decide(model: ModelInfo, op: OperatorInfo) -> tuple[str | None, str]:
     """(None, layout) when NVDLA takes the operator, else (the reason it stays on the CPU, "")."""
-    if op.name in CPU_REASONS:
-        return f"{op.name}: {CPU_REASONS[op.name]}", ""
     for i in (*op.inputs, *op.outputs):
         if i >= 0 and model.tensors[i].is_handle:
             return f"{op.name}: tensor {i} is a resource/variant handle (state stays with LiteRT)", ""

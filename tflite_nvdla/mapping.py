@@ -1,5 +1,5 @@
 """TFLite int8 operators -> NVDLA layers through the project's drivers (models/driver_sdp.py, driver_cdp.py,
-models/driver_pdp.py); an operator NVDLA cannot run raises `Unsupported` with the reason."""
+models/driver_pdp.py, driver_conv.py: tflite_nvdla/conv_map.py); an operator NVDLA cannot run raises `Unsupported` with the reason."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from tflite_nvdla.hw_plan import (
     surface,
     to_cube,
 )
+from tflite_nvdla.conv_map import ACCUMULATING, NotMapped, conv_plan
 from tflite_nvdla.lrn_map import NotLrnPattern, lrn_pattern, lrn_plan
 from tflite_nvdla.pdp_split import average_pool_layers, same_pads
 from tflite_nvdla.reader import ACTIVATIONS, INT8, ModelInfo, OperatorInfo, TensorInfo
@@ -38,7 +39,7 @@ UNARY_ACTIVATIONS = {"RELU": "RELU", "RELU6": "RELU6", "RELU_N1_TO_1": "RELU_N1_
                      "RELU_0_TO_1": "RELU_0_TO_1"}
 SUPPORTED = ("ADD", "MUL", "PRELU", "LOCAL_RESPONSE_NORMALIZATION",
              "QUANTIZE", "RELU", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1", "LEAKY_RELU",
-             "LOGISTIC", "TANH", "AVERAGE_POOL_2D", "MAX_POOL_2D")
+             "LOGISTIC", "TANH", "AVERAGE_POOL_2D", "MAX_POOL_2D", *ACCUMULATING)
 
 
 class Unsupported(Exception):
@@ -268,13 +269,16 @@ def map_operator(model: ModelInfo, op: OperatorInfo, inputs: Sequence[NDArray[np
     """The operator as an HwPlan over its input tensors' values; Unsupported with the reason otherwise."""
     name = op.name
     if name not in SUPPORTED:
-        raise Unsupported(f"{name}: no NVDLA post-processing mapping (SDP, CDP, PDP) for this operator")
+        raise Unsupported(f"{name}: no NVDLA mapping (convolution pipeline, SDP, CDP, PDP) for this operator")
     tensors = [model.tensors[i] for i in op.inputs if i >= 0]
     out = model.tensors[op.outputs[0]]
     try:
         if name == "LOCAL_RESPONSE_NORMALIZATION":
             plan, output = lrn_plan(model, op, inputs[0])
             return Mapped(plan, None, None, output)
+        if name in ACCUMULATING:
+            plan, fit = conv_plan(model, op, inputs[0])
+            return Mapped(plan, fit.exact, None)
         if name == "PRELU":
             return _prelu(op, tensors[0], tensors[1], out, inputs[0], inputs[1])
         if name in ("ADD", "MUL"):
@@ -284,5 +288,5 @@ def map_operator(model: ModelInfo, op: OperatorInfo, inputs: Sequence[NDArray[np
         return _unary(name, op, tensors[0], out, inputs[0])
     except ConfigError as err:
         raise Unsupported(f"the driver refuses the layer: {err}") from None
-    except (sdp_fit.NotExpressible, ShapeError, NotLrnPattern) as err:
+    except (sdp_fit.NotExpressible, ShapeError, NotLrnPattern, NotMapped) as err:
         raise Unsupported(str(err)) from None
