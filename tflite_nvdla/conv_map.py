@@ -29,8 +29,8 @@ from numpy.typing import NDArray
 
 from models import configs
 from models.cdma import pack_weights
-from models.driver_conv import ConvLayer, SdpStage, conv_layer
 from models.driver_common import run_atom_bytes
+from models.driver_conv import ConvLayer, SdpStage, conv_layer
 from models.driver_sdp import operand_dma
 from models.replay import MemWrite
 from tflite_nvdla.conv_requant import BiasRange, ConvRequant, fit_conv
@@ -211,7 +211,8 @@ def conv_plan(model: ModelInfo, op: OperatorInfo, x: NDArray[np.integer]) -> tup
     nrdma = operand_dma(surface(packed(bn_at, (1, 1, 1))), "both", two_byte=True)
     layer = ConvLayer(width=g.width, height=g.height, channels=g.channels, kernels=k, kernel_w=g.kernel_w,
                       kernel_h=g.kernel_h, src=surface(src), weight_base=WEIGHT_BASE,
-                      sdp=SdpStage(dst=surface(first), bs=bs, bn=bn, ew=ew, cvt=cvt, brdma=brdma, nrdma=nrdma),
+                      sdp=SdpStage(dst=surface(first), bs=bs, bn=bn, ew=ew, cvt=cvt, brdma=brdma,
+                                   nrdma=nrdma),
                       stride=g.stride, dilation=g.dilation, pads=g.pads,
                       pad_value=model.tensors[op.inputs[0]].zero_point)
     program = conv_layer(layer)

@@ -42,6 +42,7 @@ from tflite_nvdla.lrn_map import absorbed_operators
 from tflite_nvdla.mapping import Unsupported, map_operator, operator_inputs
 from tflite_nvdla.reader import INT8, ModelInfo, OperatorInfo, TfliteFileError, parse, subgraph_count
 
+
 @dataclass(frozen=True)
 class Decision:
     subgraph: int

@@ -1,5 +1,6 @@
 """TFLite int8 operators -> NVDLA layers through the project's drivers (models/driver_sdp.py, driver_cdp.py,
-models/driver_pdp.py, driver_conv.py: tflite_nvdla/conv_map.py); an operator NVDLA cannot run raises `Unsupported` with the reason."""
+models/driver_pdp.py, driver_conv.py through tflite_nvdla/conv_map.py); an operator NVDLA cannot run raises
+`Unsupported` with the reason."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from models.sdp_datapath import ew_convert
 from tflite_nvdla import baseline_vta as vta
 from tflite_nvdla import sdp_fit
 from tflite_nvdla import tflite_arith as ta
+from tflite_nvdla.conv_map import ACCUMULATING, NotMapped, conv_plan
 from tflite_nvdla.hw_plan import (
     INPUT_BASES,
     OUTPUT_BASE,
@@ -29,7 +31,6 @@ from tflite_nvdla.hw_plan import (
     surface,
     to_cube,
 )
-from tflite_nvdla.conv_map import ACCUMULATING, NotMapped, conv_plan
 from tflite_nvdla.lrn_map import NotLrnPattern, lrn_pattern, lrn_plan
 from tflite_nvdla.pdp_split import average_pool_layers, same_pads
 from tflite_nvdla.reader import ACTIVATIONS, INT8, ModelInfo, OperatorInfo, TensorInfo

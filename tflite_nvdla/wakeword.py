@@ -19,7 +19,7 @@ import numpy as np
 
 from tflite_nvdla.reader import TfliteFileError
 from tflite_nvdla.whole_model import WholeRun, run_whole
-from tflite_nvdla.whole_report import replay_on_rtl
+from tflite_nvdla.whole_report import replay_on_rtl, rtl_skipped
 
 
 @dataclass(frozen=True)
@@ -82,8 +82,10 @@ def main(argv: list[str] | None = None) -> int:
         same = cpu.detected == nvdla.detected and cpu.first == nvdla.first
         rtl = ""
         if args.target == "rtl":
-            rtl = (f"; RTL: {len(run.layers) - len(differ)} of {len(run.layers)} layer runs equal to the "
-                   "model's")
+            skipped = rtl_skipped(run.layers)
+            replayed = len(run.layers) - len(skipped)
+            rtl = (f"; RTL: {replayed - len(differ)} of {replayed} layer runs equal to the model's, "
+                   f"{len(skipped)} skipped (SKIP: {skipped[0].split(': ', 1)[1] if skipped else '-'})")
             for line in differ:
                 print(f"  RTL != model: {line}")
         print(f"wakeword: {name} on {stream.name} ({len(run.cpu_outputs)} invokes, {delegated}/"

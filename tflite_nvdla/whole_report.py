@@ -20,7 +20,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from models import configs
+from models.regfile import RegWrite
 from tflite_nvdla.delegate import LayerRun
+from tflite_nvdla.hw_plan import HwPlan
 from tflite_nvdla.whole_model import WholeRun, run_whole
 
 SCORES_MAX = 16   # outputs with at most this many elements are scores printed side by side
@@ -69,13 +72,34 @@ def drift_table(run: WholeRun) -> list[Drift]:
     return list(rows.values())
 
 
+def rtl_skip_reason(plan: HwPlan) -> str | None:
+    """Why the RTL cannot run a plan (its registers belong to units the configuration's top does not
+    have: models.configs Configuration.units, e.g. the convolution units before the conv RTL lands), or
+    None."""
+    config = configs.load()
+    missing = sorted({s.unit for s in plan.steps if isinstance(s, RegWrite)} - set(config.units) - {"GLB"})
+    if not missing:
+        return None
+    return f"SKIP on the RTL: the {config.name} top has no {', '.join(missing)} (its unit list)"
+
+
+def rtl_skipped(layers: list[LayerRun]) -> list[str]:
+    """The kept layer runs the RTL cannot run, each with the reason."""
+    out = []
+    for r in layers:
+        why = rtl_skip_reason(r.plan) if r.plan is not None else None
+        if why:
+            out.append(f"invoke {r.invoke} #{r.op_index}:{r.op}: {why}")
+    return out
+
+
 def replay_on_rtl(layers: list[LayerRun]) -> list[str]:
-    """Every delegated layer run on the RTL in one simulation; the runs whose RTL output differs from the
-    model's (or did not come back), with why."""
+    """Every delegated layer run the RTL top can run (rtl_skip_reason) on the RTL in one simulation; the
+    runs whose RTL output differs from the model's (or did not come back), with why."""
     from tb.tflite_rtl import RtlPlan, run_on_rtl
     from tflite_nvdla.hw_plan import from_cube
 
-    runs = [layer for layer in layers if layer.plan is not None]
+    runs = [layer for layer in layers if layer.plan is not None and rtl_skip_reason(layer.plan) is None]
     plans = [RtlPlan(f"invoke {r.invoke} #{r.op_index}:{r.op}", r.plan.steps, r.plan.output)
              for r in runs if r.plan is not None]
     differ = []
@@ -193,10 +217,14 @@ def report(path: Path, input_file: Path | None, seed: int, kernels: str, target:
     differ: list[str] = []
     if target == "rtl":
         differ = replay_on_rtl(run.layers)
+        skipped = rtl_skipped(run.layers)
         for line in differ:
             print(f"  RTL != model: {line}")
-        print(f"rtl: {len(run.layers)} delegated layer runs replayed on the RTL in one simulation, "
-              f"{len(run.layers) - len(differ)} equal to the model's")
+        for line in skipped:
+            print(f"  {line}")
+        replayed = len(run.layers) - len(skipped)
+        print(f"rtl: {replayed} delegated layer runs replayed on the RTL in one simulation, "
+              f"{replayed - len(differ)} equal to the model's, {len(skipped)} skipped (SKIP)")
     for err in run.errors:
         print(f"delegate error: {err}")
     where = " (on the RTL)" if target == "rtl" else ""
