@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     differ: list[str] = []
     skipped = []
     if args.rtl and rows:
-        from tflite_nvdla.whole_report import rtl_skip_reason
+        from tflite_nvdla.rtl_units import rtl_skip_reason
         runnable = [r for r in rows if r.plan is None or rtl_skip_reason(r.plan) is None]
         skipped = [f"{r.model}#{r.op.index}:{r.op.name}: {rtl_skip_reason(r.plan)}" for r in rows
                    if r.plan is not None and rtl_skip_reason(r.plan) is not None]

@@ -20,10 +20,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from models import configs
-from models.regfile import RegWrite
 from tflite_nvdla.delegate import LayerRun
-from tflite_nvdla.hw_plan import HwPlan
+from tflite_nvdla.rtl_units import rtl_skip_reason
 from tflite_nvdla.whole_model import WholeRun, run_whole
 
 SCORES_MAX = 16   # outputs with at most this many elements are scores printed side by side
@@ -70,17 +68,6 @@ def drift_table(run: WholeRun) -> list[Drift]:
         row.exact += exact
         row.max_lsb = max(row.max_lsb, worst)
     return list(rows.values())
-
-
-def rtl_skip_reason(plan: HwPlan) -> str | None:
-    """Why the RTL cannot run a plan (its registers belong to units the configuration's top does not
-    have: models.configs Configuration.units, e.g. the convolution units before the conv RTL lands), or
-    None."""
-    config = configs.load()
-    missing = sorted({s.unit for s in plan.steps if isinstance(s, RegWrite)} - set(config.units) - {"GLB"})
-    if not missing:
-        return None
-    return f"SKIP on the RTL: the {config.name} top has no {', '.join(missing)} (its unit list)"
 
 
 def rtl_skipped(layers: list[LayerRun]) -> list[str]:

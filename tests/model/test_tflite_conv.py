@@ -26,7 +26,7 @@ from tflite_nvdla.hw_plan import run_plan  # noqa: E402
 from tflite_nvdla.make_models import OPTIONS, B, _softmax_options  # noqa: E402
 from tflite_nvdla.mapping import map_operator  # noqa: E402
 from tflite_nvdla.reader import read  # noqa: E402
-from tflite_nvdla.whole_report import rtl_skip_reason  # noqa: E402
+from tflite_nvdla.rtl_units import rtl_skip_reason  # noqa: E402
 
 pytestmark = pytest.mark.configuration("nv_small")
 SAME, VALID = 0, 1
