@@ -31,7 +31,11 @@ def test_wakeword_same_detection(stream: str, detected: bool) -> None:
 def test_mtcnn_onet_face_score() -> None:
     run = run_whole(DATA / "mtcnn" / "onet.tflite", DATA / "mtcnn" / "onet.input.npy", 0, "reference", False)
     delegated = sorted({d.op for d in run.decisions if d.delegated})
-    assert delegated == ["MAX_POOL_2D", "PRELU"]
+    assert delegated == ["CONV_2D", "FULLY_CONNECTED", "MAX_POOL_2D", "PRELU"]
+    share = sum(d.delegated for d in run.decisions) / len(run.decisions)
+    assert share >= 0.7, f"{100 * share:.0f}% of ONet's operators on NVDLA (issue 30: >= 70%)"
+    convs = [layer for layer in run.layers if layer.op in ("CONV_2D", "FULLY_CONNECTED")]
+    assert len(convs) == 8 and all(layer.layout.startswith("CDMA") for layer in convs)
     for row in drift_table(run):
         assert row.own_elements and row.own_max <= 1, f"#{row.op_index} {row.op}: own max {row.own_max} LSB"
     scores = run.outputs[2]
@@ -40,3 +44,21 @@ def test_mtcnn_onet_face_score() -> None:
             for v in (run.cpu_outputs[0], run.nvdla_outputs[0])]
     assert face[0] > 0.99 and abs(face[0] - face[1]) <= 0.01, face
     assert np.array_equal(run.cpu_outputs[0][0], run.nvdla_outputs[0][0]), "bounding box regression differs"
+
+
+def test_mtcnn_rnet_partitioning() -> None:
+    """RNet: every CONV_2D / FULLY_CONNECTED / PRELU / MAX_POOL_2D on NVDLA (>= 70% of its operators), the
+    rest on the CPU with the reason."""
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+    from tflite_nvdla.delegate import NvdlaDelegate
+
+    path = DATA / "mtcnn" / "rnet.tflite"
+    delegate = NvdlaDelegate(path)
+    Interpreter(model_path=str(path), experimental_delegates=[delegate],
+                experimental_op_resolver_type=OpResolverType.BUILTIN_REF).allocate_tensors()
+    taken = sorted({d.op for d in delegate.decisions if d.delegated})
+    assert taken == ["CONV_2D", "FULLY_CONNECTED", "MAX_POOL_2D", "PRELU"]
+    refused = {d.op: d.reason for d in delegate.decisions if not d.delegated}
+    assert sorted(refused) == ["RESHAPE", "SOFTMAX", "TRANSPOSE"] and all(refused.values())
+    assert len(delegate.delegated()) / len(delegate.decisions) >= 0.7
