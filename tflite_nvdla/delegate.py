@@ -39,7 +39,7 @@ from tflite_nvdla import litert_abi as abi
 from tflite_nvdla.abi_check import check_layout, subgraph_of
 from tflite_nvdla.hw_plan import HwPlan, run_plan
 from tflite_nvdla.lrn_map import absorbed_operators
-from tflite_nvdla.mapping import Unsupported, map_operator, operator_inputs
+from tflite_nvdla.mapping import Unsupported, as_tensor, map_operator, operator_inputs
 from tflite_nvdla.reader import INT8, ModelInfo, OperatorInfo, TfliteFileError, parse, subgraph_count
 
 
@@ -265,7 +265,7 @@ class NvdlaDelegate:
                     values.append(abi.tensor_array(ctx.contents.tensors[i]).copy())
             mapped = map_operator(model, op, values)
             out = mapped.output_tensor if mapped.output_tensor is not None else op.outputs[0]
-            result = run_plan(self.target(), mapped.plan)
+            result = as_tensor(run_plan(self.target(), mapped.plan), model.tensors[out])
             local[out] = result
             self.layers.append(LayerRun(self.invoke_index, part.subgraph, op.index, op.name, out, result,
                                         mapped.plan.layout, mapped.plan if self.keep_plans else None))

@@ -89,8 +89,30 @@ def _fused_clamp(op: OperatorInfo, qo: tuple[float, int]) -> tuple[int, int]:
     return ta.activation_range(activation, *qo)
 
 
+def as_tensor(value: NDArray[np.integer], tensor: TensorInfo) -> NDArray[np.integer]:
+    """A plan's int8 output as the tensor's type: a UINT8 tensor's bytes are what SDP wrote (the uint8
+    value read as int8, see _quantize_uint8), viewed, not converted."""
+    return value.view(np.uint8) if tensor.type_name == "UINT8" else value
+
+
+def _quantize_uint8(ti: TensorInfo, to: TensorInfo, x: NDArray[np.integer]) -> Mapped:
+    """QUANTIZE int8 -> uint8 (the microWakeWord models' last operator): SDP writes int8, so the layer
+    writes each uint8 result's byte: the EW LUT holds, at every int8 input, TFLite's uint8 output read as
+    int8 (u - 256 above 127; not monotone, which a 257-entry step-1 LUT does not mind)."""
+    qi = _int8(ti, "input")
+    if not to.scales or not to.per_tensor:
+        raise Unsupported(f"output {to.name!r}: uint8 without one scale and zero point")
+    u = np.clip(ta.requantize(ta.INT8_DOMAIN - qi[1], qi[0] / to.scale) + to.zero_point, 0, 255)
+    table = np.where(u > ta.INT8_MAX, u - 256, u)
+    setting = sdp_fit.lut_function(qi[1], 0, table)
+    plan = sdp_plan(setting, x, None, to.shape, "SDP EW LUT (uint8 bytes)")
+    return Mapped(plan, setting.exact_fraction, None)
+
+
 def _unary(name: str, op: OperatorInfo, ti: TensorInfo, to: TensorInfo,
            x: NDArray[np.integer]) -> Mapped:
+    if name == "QUANTIZE" and to.type_name == "UINT8" and ti.dtype == INT8:
+        return _quantize_uint8(ti, to, x)
     qi, qo = _int8(ti, "input"), _int8(to, "output")
     if name in ("LOGISTIC", "TANH"):
         fn = (lambda v: 1.0 / (1.0 + np.exp(-v))) if name == "LOGISTIC" else np.tanh

@@ -96,8 +96,9 @@ def replay_on_rtl(layers: list[LayerRun]) -> list[str]:
             differ.append(f"{out.name}: {out.error}")
             continue
         rtl = from_cube(out.cube, layer.plan.out_shape)
-        if not np.array_equal(rtl, layer.value.reshape(rtl.shape)):
-            bad = int(np.count_nonzero(rtl != layer.value.reshape(rtl.shape)))
+        model_bytes = layer.value.reshape(rtl.shape).view(np.uint8)   # a uint8 tensor's value is its bytes
+        if not np.array_equal(rtl.view(np.uint8), model_bytes):
+            bad = int(np.count_nonzero(rtl.view(np.uint8) != model_bytes))
             differ.append(f"{out.name}: {bad} of {rtl.size} elements differ from the model's")
     return differ
 

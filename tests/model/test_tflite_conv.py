@@ -22,6 +22,8 @@ from models import configs  # noqa: E402
 from models.subsystem import ModelTarget  # noqa: E402
 from tflite_nvdla.delegate import NvdlaDelegate  # noqa: E402
 from tflite_nvdla.graph_builder import INT32, Graph, OpSpec, TensorSpec, serialize  # noqa: E402
+
+UINT8 = tflite.TensorType.UINT8
 from tflite_nvdla.hw_plan import run_plan  # noqa: E402
 from tflite_nvdla.make_models import OPTIONS, B, _softmax_options  # noqa: E402
 from tflite_nvdla.mapping import map_operator  # noqa: E402
@@ -228,3 +230,32 @@ def test_rtl_target_skips_conv_layers_by_unit_list(model_path: Path) -> None:
         assert reason is None
     else:
         assert reason is not None and "CDMA" in reason and "SKIP" in reason
+
+
+@pytest.mark.parametrize("scale, zp", [(0.05, 0), (0.07, 3), (0.11, 200)])
+def test_quantize_to_uint8_on_sdp_every_input(tmp_path: Path, scale: float, zp: int) -> None:
+    """QUANTIZE int8 -> uint8 (microWakeWord's last operator) as one SDP EW LUT layer writing the uint8
+    bytes: equal to LiteRT on all 256 int8 inputs (wrapping past 127 included)."""
+    g = Graph()
+    x = g.tensor(_act("x", (1, 256), 0.05, -7))
+    out = g.tensor(TensorSpec("u", (1, 256), dtype=UINT8, scales=(float(np.float32(scale)),),
+                              zero_points=(zp,)))
+    g.op(OpSpec(B.QUANTIZE, (x,), (out,)))
+    g.inputs, g.outputs = [x], [out]
+    path = tmp_path / "q.tflite"
+    path.write_bytes(serialize(g))
+    values = np.arange(-128, 128, dtype=np.int8).reshape(1, 256)
+    results = []
+    delegate = NvdlaDelegate(path)
+    for kwargs in ({}, {"experimental_delegates": [delegate]}):
+        interp = _interpreter(path, **kwargs)
+        interp.set_tensor(interp.get_input_details()[0]["index"], values)
+        interp.invoke()
+        results.append(np.array(interp.get_tensor(interp.get_output_details()[0]["index"])))
+    assert [d.delegated for d in delegate.decisions] == [True] and delegate.layers
+    cpu, nvdla = results
+    assert cpu.dtype == nvdla.dtype == np.uint8
+    bad = np.flatnonzero(cpu != nvdla)
+    assert not bad.size, f"input {values.reshape(-1)[bad[:4]]}: LiteRT {cpu.reshape(-1)[bad[:4]]}, " \
+                         f"NVDLA {nvdla.reshape(-1)[bad[:4]]}"
+    assert np.array_equal(nvdla.reshape(-1), delegate.layers[0].value.reshape(-1)), "not NVDLA's bytes"
