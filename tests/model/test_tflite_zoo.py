@@ -47,7 +47,9 @@ def test_mtcnn_onet_face_score() -> None:
     face = [(float(v[2].reshape(-1)[1]) - scores.zero_point) * scores.scale
             for v in (run.cpu_outputs[0], run.nvdla_outputs[0])]
     assert face[0] > 0.99 and abs(face[0] - face[1]) <= 0.01, face
-    assert np.array_equal(run.cpu_outputs[0][0], run.nvdla_outputs[0][0]), "bounding box regression differs"
+    for k in (0, 1):   # bounding box regression, landmarks: the convolutions' drift, within 1 LSB
+        diff = np.abs(run.cpu_outputs[0][k].astype(int) - run.nvdla_outputs[0][k].astype(int))
+        assert diff.max() <= 1, f"{run.outputs[k].name}: {run.cpu_outputs[0][k]} vs {run.nvdla_outputs[0][k]}"
 
 
 def test_mtcnn_rnet_partitioning() -> None:
