@@ -159,6 +159,12 @@ def conv_fit(model: ModelInfo, op: OperatorInfo) -> ConvFit:
         if not model.tensors[op.inputs[0]].per_tensor or not model.tensors[op.outputs[0]].per_tensor:
             raise NotMapped(f"{op.name}: a per-axis quantized input or output (one zero point per tensor "
                             "is what the pad value and the folded bias take)")
+        if op.name == "FULLY_CONNECTED" and op.options.get("weights_format", 0) != 0:
+            raise NotMapped("FULLY_CONNECTED: shuffled weights (weights_format "
+                            f"{op.options['weights_format']}); the weight image is packed from plain [K, C]")
+        if len(op.inputs) > 2 and op.inputs[2] >= 0 and model.tensors[op.inputs[2]].data is None:
+            raise NotMapped(f"{op.name}: the bias is computed, not a constant (it is folded into SDP's "
+                            "per-channel operands, prepared once)")
         kcrs = weights_kcrs(model, op)
         q = quant_of(model, op)
         zp_in = model.tensors[op.inputs[0]].zero_point
