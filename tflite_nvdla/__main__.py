@@ -174,8 +174,13 @@ def main(argv: list[str] | None = None, rtl: RtlRunner | None = None) -> int:
             print(f"tflite: {path}: {err}", file=sys.stderr)
             return 1
     differ: list[str] = []
+    skipped = []
     if rtl is not None and rows:
-        differ = rerun_on_rtl(rows, rtl)
+        from tflite_nvdla.rtl_units import rtl_skip_reason
+        runnable = [r for r in rows if r.plan is None or rtl_skip_reason(r.plan) is None]
+        skipped = [f"{r.model}#{r.op.index}:{r.op.name}: {rtl_skip_reason(r.plan)}" for r in rows
+                   if r.plan is not None and rtl_skip_reason(r.plan) is not None]
+        differ = rerun_on_rtl(runnable, rtl)
     print_table(rows)
     notes = [f"  {r.model} #{r.op.index} {r.op.name}: {n}" for r in rows if r.plan for n in r.plan.notes]
     if notes:
@@ -194,8 +199,11 @@ def main(argv: list[str] | None = None, rtl: RtlRunner | None = None) -> int:
     if rtl is not None:
         for line in differ:
             print(f"  RTL != model: {line}")
-        print(f"rtl: {len(rows)} operators on the RTL, {len(rows) - len(differ)} with outputs equal to the "
-              "model's")
+        for line in skipped:
+            print(f"  {line}")
+        ran = len(rows) - len(skipped)
+        print(f"rtl: {ran} operators on the RTL, {ran - len(differ)} "
+              f"with outputs equal to the model's, {len(skipped)} skipped (their scores are the model's)")
     where = " (on the RTL)" if rtl is not None else ""
     print(f"tflite: {len(rows)} operators{where}, exact {100.0 * exact / total:.2f}%, max error {worst} LSB")
     return 1 if differ else 0

@@ -39,19 +39,8 @@ from tflite_nvdla import litert_abi as abi
 from tflite_nvdla.abi_check import check_layout, subgraph_of
 from tflite_nvdla.hw_plan import HwPlan, run_plan
 from tflite_nvdla.lrn_map import absorbed_operators
-from tflite_nvdla.mapping import Unsupported, map_operator, operator_inputs
+from tflite_nvdla.mapping import Unsupported, as_tensor, map_operator, operator_inputs
 from tflite_nvdla.reader import INT8, ModelInfo, OperatorInfo, TfliteFileError, parse, subgraph_count
-
-# Operators whose reason is more than "no mapping": the accumulating ones wait for the convolution pipeline.
-CPU_REASONS = {
-    "CONV_2D": "the convolution pipeline (CDMA..CACC) is not in the subsystem yet; the requantization of its "
-               "output fits one SDP layer (python -m tflite_nvdla.requant_report)",
-    "FULLY_CONNECTED": "the convolution pipeline (CDMA..CACC) is not in the subsystem yet; the "
-                       "requantization of its output fits one SDP layer "
-                       "(python -m tflite_nvdla.requant_report)",
-    "DEPTHWISE_CONV_2D": "NVDLA's convolution core has no depthwise mode (one layer per channel group, "
-                         "once the convolution pipeline lands); its requantization fits one SDP layer",
-}
 
 
 @dataclass(frozen=True)
@@ -104,8 +93,6 @@ def placeholder_inputs(model: ModelInfo, op: OperatorInfo) -> list[NDArray[Any]]
 
 def decide(model: ModelInfo, op: OperatorInfo) -> tuple[str | None, str]:
     """(None, layout) when NVDLA takes the operator, else (the reason it stays on the CPU, "")."""
-    if op.name in CPU_REASONS:
-        return f"{op.name}: {CPU_REASONS[op.name]}", ""
     for i in (*op.inputs, *op.outputs):
         if i >= 0 and model.tensors[i].is_handle:
             return f"{op.name}: tensor {i} is a resource/variant handle (state stays with LiteRT)", ""
@@ -278,7 +265,7 @@ class NvdlaDelegate:
                     values.append(abi.tensor_array(ctx.contents.tensors[i]).copy())
             mapped = map_operator(model, op, values)
             out = mapped.output_tensor if mapped.output_tensor is not None else op.outputs[0]
-            result = run_plan(self.target(), mapped.plan)
+            result = as_tensor(run_plan(self.target(), mapped.plan), model.tensors[out])
             local[out] = result
             self.layers.append(LayerRun(self.invoke_index, part.subgraph, op.index, op.name, out, result,
                                         mapped.plan.layout, mapped.plan if self.keep_plans else None))

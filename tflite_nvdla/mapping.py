@@ -1,5 +1,6 @@
 """TFLite int8 operators -> NVDLA layers through the project's drivers (models/driver_sdp.py, driver_cdp.py,
-models/driver_pdp.py); an operator NVDLA cannot run raises `Unsupported` with the reason."""
+models/driver_pdp.py, driver_conv.py through tflite_nvdla/conv_map.py); an operator NVDLA cannot run raises
+`Unsupported` with the reason."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from models.sdp_datapath import ew_convert
 from tflite_nvdla import baseline_vta as vta
 from tflite_nvdla import sdp_fit
 from tflite_nvdla import tflite_arith as ta
+from tflite_nvdla.conv_map import ACCUMULATING, NotMapped, conv_plan
 from tflite_nvdla.hw_plan import (
     INPUT_BASES,
     OUTPUT_BASE,
@@ -38,7 +40,7 @@ UNARY_ACTIVATIONS = {"RELU": "RELU", "RELU6": "RELU6", "RELU_N1_TO_1": "RELU_N1_
                      "RELU_0_TO_1": "RELU_0_TO_1"}
 SUPPORTED = ("ADD", "MUL", "PRELU", "LOCAL_RESPONSE_NORMALIZATION",
              "QUANTIZE", "RELU", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1", "LEAKY_RELU",
-             "LOGISTIC", "TANH", "AVERAGE_POOL_2D", "MAX_POOL_2D")
+             "LOGISTIC", "TANH", "AVERAGE_POOL_2D", "MAX_POOL_2D", *ACCUMULATING)
 
 
 class Unsupported(Exception):
@@ -87,8 +89,30 @@ def _fused_clamp(op: OperatorInfo, qo: tuple[float, int]) -> tuple[int, int]:
     return ta.activation_range(activation, *qo)
 
 
+def as_tensor(value: NDArray[np.integer], tensor: TensorInfo) -> NDArray[np.integer]:
+    """A plan's int8 output as the tensor's type: a UINT8 tensor's bytes are what SDP wrote (the uint8
+    value read as int8, see _quantize_uint8), viewed, not converted."""
+    return value.view(np.uint8) if tensor.type_name == "UINT8" else value
+
+
+def _quantize_uint8(ti: TensorInfo, to: TensorInfo, x: NDArray[np.integer]) -> Mapped:
+    """QUANTIZE int8 -> uint8 (the microWakeWord models' last operator): SDP writes int8, so the layer
+    writes each uint8 result's byte: the EW LUT holds, at every int8 input, TFLite's uint8 output read as
+    int8 (u - 256 above 127; not monotone, which a 257-entry step-1 LUT does not mind)."""
+    qi = _int8(ti, "input")
+    if not to.scales or not to.per_tensor:
+        raise Unsupported(f"output {to.name!r}: uint8 without one scale and zero point")
+    u = np.clip(ta.requantize(ta.INT8_DOMAIN - qi[1], qi[0] / to.scale) + to.zero_point, 0, 255)
+    table = np.where(u > ta.INT8_MAX, u - 256, u)
+    setting = sdp_fit.lut_function(qi[1], 0, table)
+    plan = sdp_plan(setting, x, None, to.shape, "SDP EW LUT (uint8 bytes)")
+    return Mapped(plan, setting.exact_fraction, None)
+
+
 def _unary(name: str, op: OperatorInfo, ti: TensorInfo, to: TensorInfo,
            x: NDArray[np.integer]) -> Mapped:
+    if name == "QUANTIZE" and to.type_name == "UINT8" and ti.dtype == INT8:
+        return _quantize_uint8(ti, to, x)
     qi, qo = _int8(ti, "input"), _int8(to, "output")
     if name in ("LOGISTIC", "TANH"):
         fn = (lambda v: 1.0 / (1.0 + np.exp(-v))) if name == "LOGISTIC" else np.tanh
@@ -268,13 +292,16 @@ def map_operator(model: ModelInfo, op: OperatorInfo, inputs: Sequence[NDArray[np
     """The operator as an HwPlan over its input tensors' values; Unsupported with the reason otherwise."""
     name = op.name
     if name not in SUPPORTED:
-        raise Unsupported(f"{name}: no NVDLA post-processing mapping (SDP, CDP, PDP) for this operator")
+        raise Unsupported(f"{name}: no NVDLA mapping (convolution pipeline, SDP, CDP, PDP) for this operator")
     tensors = [model.tensors[i] for i in op.inputs if i >= 0]
     out = model.tensors[op.outputs[0]]
     try:
         if name == "LOCAL_RESPONSE_NORMALIZATION":
             plan, output = lrn_plan(model, op, inputs[0])
             return Mapped(plan, None, None, output)
+        if name in ACCUMULATING:
+            plan, fit = conv_plan(model, op, inputs[0])
+            return Mapped(plan, fit.exact, None)
         if name == "PRELU":
             return _prelu(op, tensors[0], tensors[1], out, inputs[0], inputs[1])
         if name in ("ADD", "MUL"):
@@ -284,5 +311,5 @@ def map_operator(model: ModelInfo, op: OperatorInfo, inputs: Sequence[NDArray[np
         return _unary(name, op, tensors[0], out, inputs[0])
     except ConfigError as err:
         raise Unsupported(f"the driver refuses the layer: {err}") from None
-    except (sdp_fit.NotExpressible, ShapeError, NotLrnPattern) as err:
+    except (sdp_fit.NotExpressible, ShapeError, NotLrnPattern, NotMapped) as err:
         raise Unsupported(str(err)) from None

@@ -5,7 +5,8 @@ A microWakeWord model (its .json configuration beside the .tflite, as pymicro-wa
 input streams with and without NVDLA (tflite_nvdla.whole_model), detection decided as the package decides it:
 the dequantized output of each invoke, averaged over the last `sliding_window_size` invokes (none before the
 window is full), detects when the average exceeds `probability_cutoff`. Without --input: the NAME.positive.npy
-and NAME.negative.npy streams beside the model. Exit status 1 when the two runs detect differently.
+and NAME.negative.npy streams beside the model. Exit status 1 when the two runs detect differently (the
+invoke of the first detection may move: printed).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 from tflite_nvdla.reader import TfliteFileError
 from tflite_nvdla.rtl_plans import RtlRunner
 from tflite_nvdla.whole_model import WholeRun, run_whole
-from tflite_nvdla.whole_report import replay_on_rtl
+from tflite_nvdla.whole_report import replay_on_rtl, rtl_skipped
 
 
 @dataclass(frozen=True)
@@ -85,16 +86,21 @@ def main(argv: list[str] | None = None, rtl: RtlRunner | None = None) -> int:
             status = 1
             continue
         delegated = sum(d.delegated for d in run.decisions)
-        same = cpu.detected == nvdla.detected and cpu.first == nvdla.first
-        on_rtl = ""
+        # the phrase detected or not is the result; the first invoke over the cutoff may move by the drift
+        # of the requantized layers (each within 1 LSB) and is reported, not required equal
+        same = cpu.detected == nvdla.detected
+        moved = "" if cpu.first == nvdla.first else f" (first detection invoke {cpu.first} vs {nvdla.first})"
+        rtl = ""
         if args.target == "rtl":
-            on_rtl = (f"; RTL: {len(run.layers) - len(differ)} of {len(run.layers)} layer runs equal to the "
-                   "model's")
+            skipped = rtl_skipped(run.layers)
+            replayed = len(run.layers) - len(skipped)
+            rtl = (f"; RTL: {replayed - len(differ)} of {replayed} layer runs equal to the model's, "
+                   f"{len(skipped)} skipped (SKIP: {skipped[0].split(': ', 1)[1] if skipped else '-'})")
             for line in differ:
                 print(f"  RTL != model: {line}")
         print(f"wakeword: {name} on {stream.name} ({len(run.cpu_outputs)} invokes, {delegated}/"
               f"{len(run.decisions)} operators on NVDLA): LiteRT {_describe(cpu)}; with NVDLA "
-              f"{_describe(nvdla)}: {'same' if same else 'DIFFERENT'}{on_rtl}")
+              f"{_describe(nvdla)}: {'same detection' if same else 'DIFFERENT'}{moved}{rtl}")
         status |= 0 if same and not differ and not run.errors else 1
     return status
 

@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from tflite_nvdla.delegate import Decision, LayerRun
 from tflite_nvdla.hw_plan import run_plan
 from tflite_nvdla.litert_run import KERNELS, handle_tensors, kept_tensors
-from tflite_nvdla.mapping import map_operator, operator_inputs
+from tflite_nvdla.mapping import as_tensor, map_operator, operator_inputs
 from tflite_nvdla.reader import TfliteFileError, parse, subgraph_count
 
 __all__ = ["KERNELS", "WholeRun", "load_inputs", "run_whole"]
@@ -200,7 +200,7 @@ def _isolated(delegate: Any, layer: LayerRun, values: dict[int, NDArray[Any]]) -
     if any(v is None for v in inputs):
         return None
     mapped = map_operator(model, op, inputs)
-    actual = run_plan(delegate.target(), mapped.plan)
+    actual = as_tensor(run_plan(delegate.target(), mapped.plan), model.tensors[layer.output_tensor])
     expected = values[layer.output_tensor]
     diff = np.abs(actual.reshape(expected.shape).astype(np.int64) - expected.astype(np.int64))
     return int(np.count_nonzero(diff == 0)), int(diff.max(initial=0))

@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from tflite_nvdla.delegate import LayerRun
 from tflite_nvdla.rtl_plans import RtlPlan, RtlRunner
+from tflite_nvdla.rtl_units import rtl_skip_reason
 from tflite_nvdla.whole_model import WholeRun, run_whole
 
 SCORES_MAX = 16   # outputs with at most this many elements are scores printed side by side
@@ -70,13 +71,23 @@ def drift_table(run: WholeRun) -> list[Drift]:
     return list(rows.values())
 
 
+def rtl_skipped(layers: list[LayerRun]) -> list[str]:
+    """The kept layer runs the RTL cannot run, each with the reason."""
+    out = []
+    for r in layers:
+        why = rtl_skip_reason(r.plan) if r.plan is not None else None
+        if why:
+            out.append(f"invoke {r.invoke} #{r.op_index}:{r.op}: {why}")
+    return out
+
+
 def replay_on_rtl(layers: list[LayerRun], run_on_rtl: RtlRunner) -> list[str]:
     """Every delegated layer run on the RTL in one simulation (`run_on_rtl`: tb/tflite_rtl.py's, passed in by
     scripts/tflite_rtl.py or a test); the runs whose RTL output differs from the model's (or did not come
     back), with why."""
     from tflite_nvdla.hw_plan import from_cube
 
-    runs = [layer for layer in layers if layer.plan is not None]
+    runs = [layer for layer in layers if layer.plan is not None and rtl_skip_reason(layer.plan) is None]
     plans = [RtlPlan(f"invoke {r.invoke} #{r.op_index}:{r.op}", r.plan.steps, r.plan.output)
              for r in runs if r.plan is not None]
     differ = []
@@ -86,8 +97,9 @@ def replay_on_rtl(layers: list[LayerRun], run_on_rtl: RtlRunner) -> list[str]:
             differ.append(f"{out.name}: {out.error}")
             continue
         rtl = from_cube(out.cube, layer.plan.out_shape)
-        if not np.array_equal(rtl, layer.value.reshape(rtl.shape)):
-            bad = int(np.count_nonzero(rtl != layer.value.reshape(rtl.shape)))
+        model_bytes = layer.value.reshape(rtl.shape).view(np.uint8)   # a uint8 tensor's value is its bytes
+        if not np.array_equal(rtl.view(np.uint8), model_bytes):
+            bad = int(np.count_nonzero(rtl.view(np.uint8) != model_bytes))
             differ.append(f"{out.name}: {bad} of {rtl.size} elements differ from the model's")
     return differ
 
@@ -197,10 +209,14 @@ def report(path: Path, input_file: Path | None, seed: int, kernels: str, target:
             raise ValueError("--target rtl needs the RTL runner: python -m scripts.tflite_rtl ... "
                              "--whole-model")
         differ = replay_on_rtl(run.layers, rtl)
+        skipped = rtl_skipped(run.layers)
         for line in differ:
             print(f"  RTL != model: {line}")
-        print(f"rtl: {len(run.layers)} delegated layer runs replayed on the RTL in one simulation, "
-              f"{len(run.layers) - len(differ)} equal to the model's")
+        for line in skipped:
+            print(f"  {line}")
+        replayed = len(run.layers) - len(skipped)
+        print(f"rtl: {replayed} delegated layer runs replayed on the RTL in one simulation, "
+              f"{replayed - len(differ)} equal to the model's, {len(skipped)} skipped (SKIP)")
     for err in run.errors:
         print(f"delegate error: {err}")
     where = " (on the RTL)" if target == "rtl" else ""

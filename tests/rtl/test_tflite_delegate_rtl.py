@@ -13,7 +13,7 @@ pytest.importorskip("ai_edge_litert")
 
 from tb.tflite_rtl import run_on_rtl  # noqa: E402
 from tflite_nvdla.whole_model import run_whole  # noqa: E402
-from tflite_nvdla.whole_report import replay_on_rtl  # noqa: E402
+from tflite_nvdla.whole_report import replay_on_rtl, rtl_skipped  # noqa: E402
 
 MTCNN = Path(__file__).resolve().parents[2] / "data" / "tflite" / "mtcnn"
 pytestmark = pytest.mark.configuration("nv_small")
@@ -22,6 +22,11 @@ pytestmark = pytest.mark.configuration("nv_small")
 def test_onet_delegated_layers_on_rtl(sim: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SIM", sim)
     run = run_whole(MTCNN / "onet.tflite", MTCNN / "onet.input.npy", 0, "reference", keep_plans=True)
-    assert [r.op for r in run.layers] == ["PRELU", "MAX_POOL_2D"] * 3 + ["PRELU", "PRELU"]
+    skipped = rtl_skipped(run.layers)
+    # the layers the top cannot run yet are the accumulating ones (the convolution pipeline), each named
+    assert all(("CONV_2D" in s or "FULLY_CONNECTED" in s) for s in skipped), skipped
+    replayed = [r.op for r in run.layers if r.op not in ("CONV_2D", "FULLY_CONNECTED")] if skipped else \
+        [r.op for r in run.layers]
+    assert replayed.count("PRELU") == 5 and replayed.count("MAX_POOL_2D") == 3, replayed
     differ = replay_on_rtl(run.layers, run_on_rtl)
     assert not differ, differ
