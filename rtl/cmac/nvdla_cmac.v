@@ -67,11 +67,11 @@ module nvdla_cmac #(
     // the halves: the kernel index's top bit picks the half
     wire [KW-2:0] hk = wt_k[KW-2:0];
     nvdla_cmac_half #(.AC(AC), .NK(HK)) u_a (
-        .clk(clk), .rst_n(rst_n), .en(en), .in_data(s_data), .in_swap(s_swap),
+        .clk(clk), .rst_n(rst_n), .en(en), .in_data(s_data), .in_swap(s_swap & s_valid),
         .wt_we(wt_we & ~wt_k[KW-1]), .wt_k(hk), .wt_data(wt_data), .out_sum(out_sum[0 +: HK*PSW])
     );
     nvdla_cmac_half #(.AC(AC), .NK(HK)) u_b (
-        .clk(clk), .rst_n(rst_n), .en(en), .in_data(s_data), .in_swap(s_swap),
+        .clk(clk), .rst_n(rst_n), .en(en), .in_data(s_data), .in_swap(s_swap & s_valid),
         .wt_we(wt_we & wt_k[KW-1]), .wt_k(hk), .wt_data(wt_data), .out_sum(out_sum[HK*PSW +: HK*PSW])
     );
 endmodule

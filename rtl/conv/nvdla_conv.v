@@ -103,7 +103,8 @@ module nvdla_conv #(
     wire finished_unused;
     /* verilator lint_on UNUSEDSIGNAL */
     wire dat_all, wt_all, csc_wt_done, csc_dat_busy, cacc_idle;
-    wire finish = dat_all & wt_all & csc_wt_done & ~csc_dat_busy & cacc_idle;
+    wire mac_empty;
+    wire finish = dat_all & wt_all & csc_wt_done & ~csc_dat_busy & mac_empty & cacc_idle;
     nvdla_layer_ctrl #(.N_FLAGS(1)) u_ctrl (
         .clk(clk), .rst_n(rst_n), .op_en(all_en), .set(1'b0), .finish(finish),
         .start(start), .running(running), .finished(finished_unused), .done(done)
@@ -243,6 +244,14 @@ module nvdla_conv #(
         .out_valid(mac_valid), .out_ready(mac_ready), .out_sum(mac_sum), .out_side(mac_side),
         .swap_done(swap_done)
     );
+
+    // operations inside CMAC (between CSC's hand-over and CACC's acceptance): the layer is not over
+    reg [5:0] in_mac;
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n) in_mac <= 6'd0;
+        else in_mac <= in_mac + {5'd0, op_valid & op_ready} - {5'd0, mac_valid & mac_ready};
+    end
+    assign mac_empty = in_mac == 6'd0;
 
     // ---- CACC
     nvdla_cacc #(.AC(AC), .AK(AK), .STRIPE(STRIPE), .OUT_DEPTH(8)) u_cacc (
