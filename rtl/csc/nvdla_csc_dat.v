@@ -175,8 +175,10 @@ module nvdla_csc_dat #(
         s2_addr <= s1_iy[A_W-1:0] * pitch + b20[A_W-1:0] * width20[A_W-1:0] + s1_ix[A_W-1:0];
         s2_pos <= s1_pos; s2_first <= s1_first; s2_last <= s1_last; s2_swap <= s1_swap;
     end
-    // stage 3: the CBUF read (the bank's output register holds while the stage holds)
-    assign cb_re   = en[3];
+    // stage 3: the CBUF read (the bank's output register holds while the stage holds). A padded tap reads
+    // nothing: its address can be anywhere in CBUF, and a read of a weight bank would take that bank's read
+    // port from the weight side in the same cycle.
+    assign cb_re   = en[3] & ~s2_pad;
     assign cb_addr = s2_addr;
     reg            s3_pad;
     reg [PW-1:0]   s3_pos;
