@@ -19,7 +19,7 @@ async def random_layers(dut) -> None:
     rng = make_rng("top_conv")
     mem = await start_top(dut, MemTiming())
     target = BenchTarget(dut, mem)
-    count = scaled(6, 200)
+    count = scaled(30, 300)
     done = refused = 0
     while done < count:
         layer = random_layer(rng)

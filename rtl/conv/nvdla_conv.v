@@ -82,16 +82,20 @@ module nvdla_conv #(
     input  wire                  w_axi_rlast
 );
     localparam STRIPE = (2 * AK > 16) ? 2 * AK : 16;
+    // an entry of EB bytes (nv_full: 128 = two atomic C) is kept as EB / AC entries of AC bytes: the same
+    // banks and capacity, one atomic C an entry (the layout below)
+    localparam D_EFF  = DEPTH * (EB / AC);
     localparam PW     = $clog2(STRIPE);
-    localparam A_W    = $clog2(BANKS) + $clog2(DEPTH);
+    localparam A_W    = $clog2(BANKS) + $clog2(D_EFF);
     localparam PARTS  = AC / ATOM;
     localparam PSW    = 16 + $clog2(AC);
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (EB != AC || AC < ATOM || AC % ATOM != 0 || AK < 4 || AK > AC || (AK & (AK - 1)) != 0) begin
-            $display("ERROR: nvdla_conv %m: CBUF entry bytes EB = atomic C (INT8), AC a multiple of the memory ",
-                     "atom, AK a power of two, 4 <= AK <= AC (the units check the rest)");
+        if (EB < AC || EB % AC != 0 || ((EB / AC) & (EB / AC - 1)) != 0 || AC < ATOM || AC % ATOM != 0 || AK < 4
+            || AK > AC || (AK & (AK - 1)) != 0) begin
+            $display("ERROR: nvdla_conv %m: CBUF entry bytes EB a power-of-two multiple of atomic C, AC a multiple ",
+                     "of the memory atom, AK a power of two, 4 <= AK <= AC (the units check the rest)");
             $finish;
         end
     end
@@ -130,7 +134,7 @@ module nvdla_conv #(
     wire [AC*8-1:0]  dw_data, ww_data;
     wire [31:0]      wt_written, wt_released;
     wire             dat_stall, wt_stall;
-    nvdla_cdma_dat #(.ATOM(ATOM), .AC(AC), .BANKS(BANKS), .DEPTH(DEPTH), .MAX_BURST(MAX_BURST),
+    nvdla_cdma_dat #(.ATOM(ATOM), .AC(AC), .BANKS(BANKS), .DEPTH(D_EFF), .MAX_BURST(MAX_BURST),
                      .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_cdma_dat (
         .clk(clk), .rst_n(rst_n), .start(start),
         .width_m1(cdma_cfg[`CDMA_DATAIN_WIDTH]), .height_m1(cdma_cfg[`CDMA_DATAIN_HEIGHT]),
@@ -146,7 +150,7 @@ module nvdla_conv #(
         .m_axi_rready(m_axi_rready), .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp),
         .m_axi_rlast(m_axi_rlast)
     );
-    nvdla_cdma_wt #(.ATOM(ATOM), .AC(AC), .BANKS(BANKS), .DEPTH(DEPTH), .MAX_BURST(MAX_BURST),
+    nvdla_cdma_wt #(.ATOM(ATOM), .AC(AC), .BANKS(BANKS), .DEPTH(D_EFF), .MAX_BURST(MAX_BURST),
                     .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_cdma_wt (
         .clk(clk), .rst_n(rst_n), .start(start),
         .addr(cdma_cfg[`CDMA_WEIGHT_ADDR_LOW]), .bytes(cdma_cfg[`CDMA_WEIGHT_BYTES]),
@@ -183,7 +187,7 @@ module nvdla_conv #(
     wire            dr_re, wr_re;
     wire [A_W-1:0]  dr_addr, wr_addr;
     wire [AC*8-1:0] dr_data, wr_data;
-    nvdla_cbuf #(.BANKS(BANKS), .DEPTH(DEPTH), .EB(EB), .ATOM(ATOM)) u_cbuf (
+    nvdla_cbuf #(.BANKS(BANKS), .DEPTH(D_EFF), .EB(AC), .ATOM(ATOM)) u_cbuf (
         .clk(clk), .rst_n(rst_n),
         .dw_we(dw_we), .dw_addr(dw_addr), .dw_data(dw_data), .ww_we(ww_we), .ww_addr(ww_addr), .ww_data(ww_data),
         .dr_re(dr_re), .dr_addr(dr_addr), .dr_data(dr_data), .wr_re(wr_re), .wr_addr(wr_addr), .wr_data(wr_data)
@@ -197,7 +201,7 @@ module nvdla_conv #(
     wire [10:0]      desc_block;
     wire [4:0]       desc_r, desc_s;
     wire [PW:0]      desc_len;
-    nvdla_csc_wt #(.AC(AC), .AK(AK), .BANKS(BANKS), .DEPTH(DEPTH), .STRIPE(STRIPE)) u_csc_wt (
+    nvdla_csc_wt #(.AC(AC), .AK(AK), .BANKS(BANKS), .DEPTH(D_EFF), .STRIPE(STRIPE)) u_csc_wt (
         .clk(clk), .rst_n(rst_n), .start(start),
         .channel_m1(csc_cfg[`CSC_DATAIN_CHANNEL_EXT]), .kw_m1(csc_cfg[`CSC_WEIGHT_WIDTH_EXT]),
         .kh_m1(csc_cfg[`CSC_WEIGHT_HEIGHT_EXT]), .kernels_m1(csc_cfg[`CSC_WEIGHT_KERNEL]),
@@ -217,7 +221,7 @@ module nvdla_conv #(
     wire             op_valid, op_ready, op_swap;
     wire [AC*8-1:0]  op_data;
     wire [PW+1:0]    op_side;
-    nvdla_csc_dat #(.AC(AC), .BANKS(BANKS), .DEPTH(DEPTH), .STRIPE(STRIPE)) u_csc_dat (
+    nvdla_csc_dat #(.AC(AC), .BANKS(BANKS), .DEPTH(D_EFF), .STRIPE(STRIPE)) u_csc_dat (
         .clk(clk), .rst_n(rst_n), .start(start),
         .width_m1(csc_cfg[`CSC_DATAIN_WIDTH_EXT]), .height_m1(csc_cfg[`CSC_DATAIN_HEIGHT_EXT]),
         .channel_m1(csc_cfg[`CSC_DATAIN_CHANNEL_EXT]), .out_w_m1(csc_cfg[`CSC_DATAOUT_WIDTH]),
