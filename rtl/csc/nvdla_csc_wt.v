@@ -269,7 +269,12 @@ module nvdla_csc_wt #(
                             end else begin
                                 // the group's entries wholly behind its end go back to CDMA
                                 wt_released <= gend_e;
-                                if (last_group) state <= S_DONE;
+                                // after the last group everything goes back: CDMA then finishes whatever
+                                // WEIGHT_BYTES says (more than CSC's kernels, a region too small for it)
+                                if (last_group) begin
+                                    wt_released <= 32'hffff_ffff;
+                                    state <= S_DONE;
+                                end
                                 else begin
                                     norm <= {{(31-A_W){1'b0}}, gw} + (gend_e - gstart_e);
                                     state <= S_NORM;

@@ -93,4 +93,4 @@ def describe(layer: ConvLayer, prog: ConvProgram) -> str:
             f"truncate {layer.truncate} cvt {layer.cvt} ({prog.mode}, {len(prog.layers)} hw layers)")
 
 
-__all__ = ["ConfigError", "describe", "layer_steps", "random_layer"]
+__all__ = ["DST", "SRC", "WEIGHTS", "ConfigError", "describe", "layer_steps", "random_layer"]
