@@ -6,6 +6,7 @@ the first wrong element named by unit, coordinate, expected and actual)."""
 from __future__ import annotations
 
 import cocotb
+import numpy as np
 from cocotb.utils import get_sim_time
 
 from models import configs
@@ -63,8 +64,15 @@ async def layer_64x64x64_3x3(dut) -> None:
     await reset(dut)
     await target.start_case()
     start = get_sim_time("ns")
-    row = await target.run_steps("64x64x64 3x3x64", steps)
-    assert row.ok, f"{describe(layer, prog)}: {row.message}"
+    # split H: several hardware layers write one cube, so it is compared whole at the end (not per layer)
+    row = await target.run_steps("64x64x64 3x3x64", steps, score_layers=False)
+    assert "interrupt" not in row.message, f"{describe(layer, prog)}: {row.message}"
+    size = 64 * 64 * 64
+    actual = np.frombuffer(target.mems[0].read(DST, size), dtype=np.uint8)
+    expected = target.model.mem_read(0, DST, size)
+    bad = np.flatnonzero(actual != expected)
+    assert not bad.size, (f"{describe(layer, prog)}: {bad.size} output bytes differ from the model, first at "
+                          f"{DST + int(bad[0]):#x} (expected {expected[bad[0]]}, actual {actual[bad[0]]})")
     cycles = round((get_sim_time("ns") - start) / CLK_NS)
     macs = 64 * 64 * 64 * 9 * 64
     per_cycle = config.conv.atomic_c * config.conv.atomic_k
