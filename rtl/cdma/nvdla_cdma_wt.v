@@ -27,6 +27,7 @@ module nvdla_cdma_wt #(
     output reg  [AC*8-1:0]   cb_data,
     output wire [31:0]       written,
     output reg               done,
+    output wire              blocked,        // bytes left but no free entry for them: waiting on a release
     output wire              ar_stall,
     output wire              m_axi_arvalid,
     input  wire              m_axi_arready,
@@ -81,6 +82,7 @@ module nvdla_cdma_wt #(
     wire [33:0] room = {2'b0, released} + {{(33-A_W){1'b0}}, wcap};
     wire        cmd_valid = active && (settle == 3'd0) && (left != 33'd0) && (need <= room);
     wire        cmd_ready;
+    assign blocked = active && (settle == 3'd0) && (left != 33'd0) && (need > room);
     wire [31:0] amask = ~(32'd0 + ATOM - 1);
     /* verilator lint_off UNUSEDSIGNAL */
     wire [32:0] byte_off = issued << SB;

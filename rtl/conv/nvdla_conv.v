@@ -81,7 +81,7 @@ module nvdla_conv #(
     input  wire [1:0]            w_axi_rresp,
     input  wire                  w_axi_rlast
 );
-    localparam STRIPE = (2 * AK > 16) ? 2 * AK : 16;
+    localparam STRIPE = (2 * AK > 32) ? 2 * AK : 32;   // >= loading an atom's AK kernels + hand-over
     // an entry of EB bytes (nv_full: 128 = two atomic C) is kept as EB / AC entries of AC bytes: the same
     // banks and capacity, one atomic C an entry (the layout below)
     localparam D_EFF  = DEPTH * (EB / AC);
@@ -133,7 +133,7 @@ module nvdla_conv #(
     wire [A_W-1:0]   dw_addr, ww_addr;
     wire [AC*8-1:0]  dw_data, ww_data;
     wire [31:0]      wt_written, wt_released;
-    wire             dat_stall, wt_stall;
+    wire             dat_stall, wt_stall, wt_blocked;
     nvdla_cdma_dat #(.ATOM(ATOM), .AC(AC), .BANKS(BANKS), .DEPTH(D_EFF), .MAX_BURST(MAX_BURST),
                      .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_cdma_dat (
         .clk(clk), .rst_n(rst_n), .start(start),
@@ -157,7 +157,7 @@ module nvdla_conv #(
         .ram_type(cdma_cfg[`CDMA_WEIGHT_RAM_TYPE]), .data_bank_m1(cdma_cfg[`CDMA_DATA_BANK]),
         .weight_bank_m1(cdma_cfg[`CDMA_WEIGHT_BANK]), .released(wt_released),
         .cb_we(ww_we), .cb_addr(ww_addr), .cb_data(ww_data), .written(wt_written), .done(wt_all),
-        .ar_stall(wt_stall),
+        .blocked(wt_blocked), .ar_stall(wt_stall),
         .m_axi_arvalid(w_axi_arvalid), .m_axi_arready(w_axi_arready), .m_axi_araddr(w_axi_araddr),
         .m_axi_arlen(w_axi_arlen), .m_axi_arsize(w_axi_arsize), .m_axi_arburst(w_axi_arburst),
         .m_axi_arid(w_axi_arid), .m_axi_aruser(w_axi_aruser), .m_axi_rvalid(w_axi_rvalid),
@@ -207,7 +207,7 @@ module nvdla_conv #(
         .kh_m1(csc_cfg[`CSC_WEIGHT_HEIGHT_EXT]), .kernels_m1(csc_cfg[`CSC_WEIGHT_KERNEL]),
         .out_w_m1(csc_cfg[`CSC_DATAOUT_WIDTH]), .out_h_m1(csc_cfg[`CSC_DATAOUT_HEIGHT]),
         .data_bank_m1(csc_cfg[`CSC_DATA_BANK]), .weight_bank_m1(csc_cfg[`CSC_WEIGHT_BANK]),
-        .wt_written(wt_written), .wt_done(wt_all), .wt_released(wt_released),
+        .wt_written(wt_written), .wt_done(wt_all), .wt_blocked(wt_blocked), .wt_released(wt_released),
         .cb_re(wr_re), .cb_addr(wr_addr), .cb_data(wr_data),
         .mac_we(mac_we), .mac_k(mac_k), .mac_data(mac_wdata), .swap_done(swap_done),
         .desc_valid(desc_valid), .desc_take(desc_take), .desc_block(desc_block), .desc_r(desc_r),

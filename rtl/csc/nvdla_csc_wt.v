@@ -6,14 +6,14 @@
 // Weights sit in CBUF's weight banks as CDMA copied them (NVIDIA's direct-convolution image, models/cdma.py
 // weight_offsets): per group, per block, per tap, each kernel's channels of the block back to back, no
 // padding. The group's bytes are read from CBUF entry by entry (a circular region of WEIGHT_BANK + 1 banks
-// after the data banks) into a three-entry window, and each kernel's `in_block` bytes are cut out at any byte
+// after the data banks) into a four-entry window (two reads in flight: one entry a cycle), and each kernel's `in_block` bytes are cut out at any byte
 // offset. Kernels past K (the last group) and channels past C (the last block) load as zeros, so their
 // products are 0. A group's weights are read again for each stripe, as NVIDIA's CSC does.
 //
 // Flow control with CDMA (wt_written: entries CDMA has completed; wt_released: entries given back): a group
-// starts once its last entry is written, or CDMA has finished, or the region is full (a group larger than the
-// region: wrong data, but the layer completes); after its last stripe the group's whole entries are released
-// so CDMA can refill them (partial-weight mode). Shadow hand-over: an atom's kernels are written only after
+// starts once its last entry is written, or CDMA has finished, or the region is full or CDMA waits for room
+// (a group larger than the region: wrong data, but the layer completes); after its last stripe the group's
+// whole entries are released so CDMA can refill them (partial-weight mode). Shadow hand-over: an atom's kernels are written only after
 // CMAC has swapped the previous atom in (`swap_done`).
 module nvdla_csc_wt #(
     parameter AC     = 8,
@@ -37,6 +37,7 @@ module nvdla_csc_wt #(
     // CDMA's weight progress and the release back to it
     input  wire [31:0]       wt_written,
     input  wire              wt_done,
+    input  wire              wt_blocked,     // CDMA waits for a release (its region is full)
     output reg  [31:0]       wt_released,
     // CBUF weight read port
     output wire              cb_re,
@@ -113,20 +114,21 @@ module nvdla_csc_wt #(
     wire        last_group = g == groups_m1;
     reg         shadow_busy;         // the shadow holds an atom CMAC has not swapped in
 
-    // ---- the window: three entries of the group's byte stream, w[0] holding byte offset `o`
-    reg [AC*8-1:0] w0, w1, w2;
-    reg [1:0]      wn;               // entries in the window
+    // ---- the window: four entries of the group's byte stream, w0 holding byte offset `o`; reads keep it full
+    // at one entry a cycle (a read answers the cycle after it is issued)
+    reg [AC*8-1:0] w0, w1, w2, w3;
+    reg [2:0]      wn;               // entries in the window
     reg            rd_pend;          // a CBUF read answers this cycle
     reg [A_W:0]    rp;               // next entry to read, in the region
     reg [OW-1:0]   o;
     wire           restart = state == S_RESTART;
-    assign cb_re   = (state == S_LOAD || state == S_HAND || state == S_NEXT) && ({1'b0, wn} + {2'b0, rd_pend} < 3'd3);
+    assign cb_re   = (state == S_LOAD || state == S_HAND || state == S_NEXT) && (wn + {2'b0, rd_pend} < 3'd4);
     /* verilator lint_off UNUSEDSIGNAL */  // the region wraps inside CBUF (a bad bank split: wrong data only)
     wire [A_W:0]   cb_full = wbase + rp;
     /* verilator lint_on UNUSEDSIGNAL */
     assign cb_addr = cb_full[A_W-1:0];
     wire           need_bytes = (state == S_LOAD) && (kk < in_group) && !shadow_busy;
-    wire           have = wn >= 2'd2;
+    wire           have = wn >= 3'd2;
     wire           chunk_go = need_bytes & have;
     /* verilator lint_off UNUSEDSIGNAL */  // a kernel's bytes are the low AC of the shifted pair
     wire [2*AC*8-1:0] pair = {w1, w0} >> (8 * o);
@@ -143,12 +145,12 @@ module nvdla_csc_wt #(
 
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
-            wn <= 2'd0;
+            wn <= 3'd0;
             rd_pend <= 1'b0;
             rp <= {(A_W+1){1'b0}};
             o <= {OW{1'b0}};
         end else if (restart) begin
-            wn <= 2'd0;
+            wn <= 3'd0;
             rd_pend <= 1'b0;
             rp <= gw;
             o <= gstart[OW-1:0];
@@ -156,19 +158,24 @@ module nvdla_csc_wt #(
             rd_pend <= cb_re;
             if (cb_re) rp <= (rp + 1'b1 >= wcap) ? {(A_W+1){1'b0}} : rp + 1'b1;
             if (chunk_go) o <= o_next[OW-1:0];
-            wn <= wn + {1'b0, rd_pend} - {1'b0, pop};
+            wn <= wn + {2'b0, rd_pend} - {2'b0, pop};
         end
     end
+    // entries arrive behind the ones held; a pop shifts them down first
+    wire [2:0] slot = wn - {2'b0, pop};
     always @(posedge clk) begin
-        // entries arrive behind the ones held; a pop shifts them down
         if (pop) begin
             w0 <= w1;
-            w1 <= (rd_pend && wn == 2'd2) ? cb_data : w2;
-            if (rd_pend && wn == 2'd3) w2 <= cb_data;
-        end else if (rd_pend) begin
-            if (wn == 2'd0) w0 <= cb_data;
-            if (wn == 2'd1) w1 <= cb_data;
-            if (wn == 2'd2) w2 <= cb_data;
+            w1 <= w2;
+            w2 <= w3;
+        end
+        if (rd_pend) begin
+            case (slot)
+                3'd0: w0 <= cb_data;
+                3'd1: w1 <= cb_data;
+                3'd2: w2 <= cb_data;
+                default: w3 <= cb_data;
+            endcase
         end
     end
 
@@ -177,7 +184,9 @@ module nvdla_csc_wt #(
     wire [31:0] gstart_e = gstart >> OW;
     wire [31:0] in_use   = wt_written - wt_released;
     wire [31:0] need_e   = gend_e + {31'd0, gend[OW-1:0] != {OW{1'b0}}};
-    wire        ready_w  = (wt_written >= need_e) || wt_done || (in_use >= {{(31-A_W){1'b0}}, wcap});
+    // a group larger than the region (CDMA's or this copy's WEIGHT_BANK): go on with what is there
+    wire        ready_w  = (wt_written >= need_e) || wt_done || wt_blocked
+                           || (in_use >= {{(31-A_W){1'b0}}, wcap});
 
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
