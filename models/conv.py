@@ -212,6 +212,24 @@ def accumulate(data: NDArray[np.integer], weights: NDArray[np.integer], c: ConvC
     return acc_i.reshape(k, c.out_height, c.out_width)
 
 
+def partial_sums(data: NDArray[np.integer], weights: NDArray[np.integer], c: ConvConfig) -> NDArray[np.int64]:
+    """CMAC's outputs, one per stripe operation, in CSC's order: [channel block, r, s, K, H', W'], each the
+    exact sum over the block's atomic C channels at tap (r, s) (what CACC adds, 34-bit saturating; for the
+    unit benches of CMAC and CACC: accumulate() is their saturating sum)."""
+    padded = padded_input(np.asarray(data, dtype=np.int64), c)
+    w = np.asarray(weights, dtype=np.int64)
+    k, ch, kh, kw = w.shape
+    blocks = -(-ch // c.atomic_c)
+    out = np.empty((blocks, kh, kw, k, c.out_height, c.out_width), dtype=np.int64)
+    for b in range(blocks):
+        lo, hi = b * c.atomic_c, min(ch, (b + 1) * c.atomic_c)
+        for r in range(kh):
+            for s in range(kw):
+                taps = _tap(padded[lo:hi], c, r, s).reshape(hi - lo, -1)
+                out[b, r, s] = np.einsum("kc,cp->kp", w[:, lo:hi, r, s], taps).reshape(k, c.out_height, -1)
+    return out
+
+
 def cacc_output(acc: NDArray[np.integer], truncate: int) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
     """CACC's final stage (NV_NVDLA_CACC_CALC_int8.v): shift right by `truncate`, round half away from zero
     with a guide bit and 15 sticky bits, saturate to INT32; (outputs, saturated mask)."""

@@ -20,9 +20,9 @@ C model (copied by NVDLA compilers): a slice's memory atoms, whole CBUF entries 
 several pixels sharing entries (docs/convolution.md "CBUF").
 
 Everything is validated before a write is returned, every refusal a ConfigError naming the rule
-(docs/limitations.md, section Convolution, ids CV1..): field ranges, padding consuming the input exactly,
-padding narrower than the (dilated) kernel, a 1x1 input line and surface packed, alignment, CBUF capacity,
-and the SDP/PDP rules through their drivers.
+(docs/limitations.md, section Convolution, ids CV1..CV20): field ranges, padding consuming the input
+exactly, padding narrower than the (dilated) kernel, a 1x1 input line and surface packed, alignment, CBUF
+capacity, placement in memory, and the SDP/PDP rules through their drivers.
 
 Before the first layer after reset the host polls CDMA S_CBUF_FLUSH_STATUS until it reads 1 (`FLUSH_POLL`),
 as NVIDIA's traces do. The program follows the run's configuration ($CONFIG: atomic C/K, CBUF, memory atom).
@@ -34,7 +34,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from models import configs, registers
-from models.cdma import weight_image_bytes
+from models.cdma import cvt_int8, weight_image_bytes
 from models.cdp import check_layout
 from models.conv import ConvConfig
 from models.driver_common import RegWrite, Surface, check_fits, check_placement
@@ -105,7 +105,8 @@ class PdpStage:
 @dataclass(frozen=True)
 class ConvLayer:
     """One INT8 direct convolution with feature input. Sizes in elements; stride and dilation (x, y); pads
-    (left, right, top, bottom); pad_value an INT8 (CSC applies it as it is); truncate is CACC's
+    (left, right, top, bottom); pad_value an INT8 in the input's domain (CDMA's register; CSC gets it through
+    the convertor when `cvt` is given, as seed 001 describes the two copies); truncate is CACC's
     CLIP_TRUNCATE (0..31); cvt enables CDMA's input convertor. Weights [K, C, R, S] live at `weight_base` in
     NVIDIA's layout for the configuration (models/cdma.py pack_weights)."""
 
@@ -216,13 +217,24 @@ def _plan(layer: ConvLayer, geometry: configs.ConvGeometry, eps: int) -> tuple[s
                     {"weight_banks": wbanks, "banks": banks})
     data_banks = banks - wbanks
     rows_fit = data_banks * entries // eps     # input rows a layer can hold
-    sy, span_h = layer.stride[1], layer.kernel_span[1]
-    out_rows = (rows_fit - span_h) // sy + 1 if rows_fit >= span_h else 0
-    if out_rows < 1:
+    if _band_rows(layer, 1) > rows_fit:
         raise _rule("CV16", "the input rows of one output row must fit in CBUF beside one kernel group "
                     "(split H cannot go below one output row)",
-                    {"ENTRY_PER_SLICE": eps, "rows_needed": span_h, "rows_that_fit": rows_fit})
-    return "split H", data_banks, wbanks, out_rows
+                    {"ENTRY_PER_SLICE": eps, "rows_needed": _band_rows(layer, 1), "rows_that_fit": rows_fit})
+    lo, hi = 1, layer.out_height              # the most output rows a band may take: the rows it reads fit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if _band_rows(layer, mid) <= rows_fit else (lo, mid - 1)
+    return "split H", data_banks, wbanks, lo
+
+
+def _band_rows(layer: ConvLayer, out_rows: int) -> int:
+    """The most input rows a hardware layer of `out_rows` output rows reads (bands from the top)."""
+    most = 0
+    for y0 in range(0, layer.out_height, out_rows):
+        first, last, _pt, _pb = _band(layer, y0, min(y0 + out_rows, layer.out_height))
+        most = max(most, last - first)
+    return most
 
 
 def _check_layer(layer: ConvLayer) -> None:
@@ -308,6 +320,9 @@ def _conv_fields(layer: ConvLayer, hw: tuple[int, int, int, int, int, int], eps:
             "D_MISC_CFG.DATA_REUSE": 0, "D_MISC_CFG.WEIGHT_REUSE": 0, "D_MISC_CFG.SKIP_DATA_RLS": 0,
             "D_MISC_CFG.SKIP_WEIGHT_RLS": 0}
     bank = {"D_BANK.DATA_BANK": banks[0] - 1, "D_BANK.WEIGHT_BANK": banks[1] - 1}
+    # seed 001: CDMA's pad value goes through its convertor, CSC's is applied as it is (and is what pads
+    # the taps): the layer's pad value, in the input's domain, raw to CDMA and converted to CSC
+    csc_pad = int(cvt_int8(layer.pad_value, cvt.offset, cvt.scale, cvt.truncate)) if cvt else layer.pad_value
     pad_value = layer.pad_value & 0xFFFF
     cdma = {
         **misc, "D_DATAIN_FORMAT.DATAIN_FORMAT": 0, "D_DATAIN_FORMAT.PIXEL_MAPPING": 0,
@@ -357,7 +372,7 @@ def _conv_fields(layer: ConvLayer, hw: tuple[int, int, int, int, int, int], eps:
         "D_CONV_STRIDE_EXT.CONV_X_STRIDE_EXT": sx - 1, "D_CONV_STRIDE_EXT.CONV_Y_STRIDE_EXT": sy - 1,
         "D_DILATION_EXT.X_DILATION_EXT": dx - 1, "D_DILATION_EXT.Y_DILATION_EXT": dy - 1,
         "D_ZERO_PADDING.PAD_LEFT": pl, "D_ZERO_PADDING.PAD_TOP": pt,
-        "D_ZERO_PADDING_VALUE.PAD_VALUE": pad_value, **bank, "D_PRA_CFG.PRA_TRUNCATE": 0,
+        "D_ZERO_PADDING_VALUE.PAD_VALUE": csc_pad & 0xFFFF, **bank, "D_PRA_CFG.PRA_TRUNCATE": 0,
     }
     cmac = {"D_MISC_CFG.CONV_MODE": 0, "D_MISC_CFG.PROC_PRECISION": 0}
     one_by_one = layer.out_width == 1 and out_rows == 1   # seed 001: CACC D_DATAOUT_MAP packed for 1x1 only
@@ -449,9 +464,12 @@ def _check_placement(layer: ConvLayer, conv: ConvConfig, sdp: SdpProgram) -> Non
 
     cubes = {"SRC": conv.cdma.layout}
     size = weight_image_bytes(*conv.weight_shape)
-    cubes["WEIGHT"] = CubeLayout(layer.weight_base, size, size, 1, 1, 1, 1)   # a flat run of bytes
+    cubes["WEIGHT"] = CubeLayout(layer.weight_base, size, size, size, 1, 1, 1)   # a flat run of bytes
     cfg = sdp.config
     if layer.pdp is None and layer.sdp.dst is not None:
         cubes["DST"] = CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, cfg.width,
                                   cfg.height, cfg.channels, cfg.out_lanes, cfg.out_elem_bytes)
-    check_placement("Convolution", cubes)
+    try:
+        check_placement("Convolution", cubes)
+    except ConfigError as err:
+        raise _rule("CV20", err.rule.removeprefix("Convolution driver: "), err.values) from None

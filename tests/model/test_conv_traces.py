@@ -48,3 +48,23 @@ def test_driver_entry_per_slice_is_nvidias(folder: Path) -> None:
     eps = entry_per_slice(width, f["D_DATAIN_SIZE_1.DATAIN_CHANNEL"] + 1, cfg.conv, cfg.atom_bytes)
     assert eps == f["D_ENTRY_PER_SLICE.ENTRIES"] + 1
     assert eps * height <= (f["D_BANK.DATA_BANK"] + 1) * cfg.conv.cbuf_bank_entries
+
+
+def test_convolution_trace_commands_parse(tmp_path: Path) -> None:
+    """poll_reg_equal becomes a register read that must match; sync_wait needs an earlier sync_notify (file
+    order); intr_notify names are matched whatever their case (cdma_dat_0)."""
+    from models.replay import RegRead, WaitInterrupt, trace_steps
+    from models.trace import TraceError
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "t.cfg").write_text(
+        "poll_reg_equal(NVDLA_CDMA.S_CBUF_FLUSH_STATUS_0,0x1);\n"
+        "sync_notify(NVDLA_CACC, a);\nsync_wait(NVDLA_CSC, a);\n"
+        "intr_notify(cdma_dat_0, d);\ncheck_nothing(d);\n")
+    steps = trace_steps(folder)
+    assert steps == [RegRead("CDMA", "S_CBUF_FLUSH_STATUS", 0xFFFFFFFF, 1, steps[0].retries, steps[0].where),
+                     WaitInterrupt("CDMA_DAT", 0, steps[1].where)]
+    (folder / "t.cfg").write_text("sync_wait(NVDLA_CSC, b);\n")
+    with pytest.raises(TraceError, match="no earlier sync_notify"):
+        trace_steps(folder)

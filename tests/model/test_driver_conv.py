@@ -58,7 +58,8 @@ def reference(layer: ConvLayer, data: np.ndarray, weights: np.ndarray) -> tuple[
     sats = 0
     for y in range(layer.out_height):
         for x in range(layer.out_width):
-            patch = np.full((layer.channels, layer.kernel_h, layer.kernel_w), layer.pad_value, dtype=np.int64)
+            pad = _ref_convert(layer.pad_value, layer.cvt)   # the pad value as the data: converted
+            patch = np.full((layer.channels, layer.kernel_h, layer.kernel_w), pad, dtype=np.int64)
             for r in range(layer.kernel_h):
                 for s in range(layer.kernel_w):
                     iy, ix = y * sy + r * dy - pt, x * sx + s * dx - pl
@@ -114,31 +115,42 @@ def _packed(base: int, w: int, h: int, c: int, atom: int) -> Surface:
     return Surface(base, line, line * h)
 
 
+def _pick(rng: np.random.Generator, lo: int, hi: int, small: int) -> int:
+    """lo..hi inclusive: over the whole range half the time, else lo..small (the sizes that make layers)."""
+    return int(rng.integers(lo, (hi if rng.random() < 0.5 else min(hi, small)) + 1))
+
+
 def random_layer(rng: np.random.Generator, config: configs.Configuration, big: bool = False) -> ConvLayer:
+    """A legal layer, its registers drawn over their ranges (strides 1..8, dilation 1..32, pads below the
+    dilated kernel, pad value, CLIP_TRUNCATE 0..31, the convertor's offset, scale and truncate 0..63), its
+    sizes small enough for the loop reference."""
     atom = config.atom_bytes
     while True:
         w, h = (int(v) for v in rng.integers(1, 20 if big else 10, 2))
         c = int(rng.integers(1, 3 * config.conv.atomic_c))
         k = int(rng.integers(1, 2 * config.conv.atomic_k + 3))
         kw, kh = (int(v) for v in rng.integers(1, 6, 2))
-        sx, sy = (int(v) for v in rng.integers(1, 4, 2))
-        dx, dy = (int(v) for v in (rng.integers(1, 4, 2) if rng.random() < 0.4 else (1, 1)))
+        sx, sy = _pick(rng, 1, 8, 3), _pick(rng, 1, 8, 3)
+        dx, dy = (_pick(rng, 1, 32, 3), _pick(rng, 1, 32, 3)) if rng.random() < 0.4 else (1, 1)
         span_w, span_h = (kw - 1) * dx + 1, (kh - 1) * dy + 1
-        pl, pt = int(rng.integers(0, span_w)), int(rng.integers(0, span_h))
+        pl, pt = int(rng.integers(0, min(span_w, 32))), int(rng.integers(0, min(span_h, 32)))
         # right/bottom padding that consumes the input exactly (rule CV2), if one below the span exists
         out_w, out_h = (pl + w - span_w) // sx + 1, (pt + h - span_h) // sy + 1
         pr, pb = (out_w - 1) * sx + span_w - pl - w, (out_h - 1) * sy + span_h - pt - h
-        if min(out_w, out_h) < 1 or not (0 <= pr < span_w and 0 <= pb < span_h):
+        if min(out_w, out_h) < 1 or not (0 <= pr < min(span_w, 64) and 0 <= pb < min(span_h, 64)):
             continue
         src = _packed(SRC, w, h, c, atom) if (w, h) == (1, 1) or rng.random() < 0.5 else \
             Surface(SRC, w * atom + atom * int(rng.integers(0, 3)), (w * atom + 2 * atom) * h + atom * 4)
-        kernels_surfaces = -(-k // atom)
-        dst = Surface(DST, out_w * atom, out_w * atom * out_h) if kernels_surfaces else Surface(DST, 0, 0)
-        cvt = InputCvt(int(rng.integers(-40, 40)), int(rng.integers(-3, 4)), int(rng.integers(0, 3))) \
-            if rng.random() < 0.3 else None
+        dst = Surface(DST, out_w * atom, out_w * atom * out_h)
+        cvt = None
+        if rng.random() < 0.4:
+            wide = rng.random() < 0.5   # the whole 16-bit range, else values that keep data in INT8
+            cvt = InputCvt(int(rng.integers(-32768, 32768)) if wide else int(rng.integers(-40, 40)),
+                           int(rng.integers(-32768, 32768)) if wide else int(rng.integers(-3, 4)),
+                           _pick(rng, 0, 63, 2) if not wide else int(rng.integers(10, 40)))
         return ConvLayer(w, h, c, k, kw, kh, src=src, weight_base=WEIGHTS, sdp=SdpStage(dst=dst),
                          stride=(sx, sy), dilation=(dx, dy), pads=(pl, pr, pt, pb),
-                         pad_value=int(rng.integers(-128, 128)), truncate=int(rng.integers(0, 12)), cvt=cvt)
+                         pad_value=int(rng.integers(-128, 128)), truncate=_pick(rng, 0, 31, 12), cvt=cvt)
 
 
 @pytest.fixture(params=CONFIGS)
@@ -266,6 +278,8 @@ BASE = ConvLayer(8, 8, 16, 8, 3, 3, src=Surface(SRC, 64, 512), weight_base=WEIGH
       "src": Surface(SRC, 64, 512)}, "CV12"),
     ({"src": Surface(SRC + 4, 64, 512)}, "CV14"),
     ({"weight_base": WEIGHTS + 2}, "CV14"),
+    ({"weight_base": DST - 64}, "CV20"),   # the weights run into the output cube
+    ({"src": Surface(DST, 64, 512)}, "CV20"),
     ({"src": Surface(SRC, 32, 512)}, "CV14"),
     ({"truncate": 32}, "CV18"),
     ({"pad_value": 128}, "CV18"),
@@ -386,3 +400,37 @@ def test_every_convolution_rule_has_a_test() -> None:
     for row in rows:
         for name in re.findall(r"`(test_[a-z0-9_]+)`", row[4]):
             assert callable(globals().get(name)), f"{row[1].strip()} names {name}, which does not exist"
+
+
+def test_partial_weights_when_the_weights_do_not_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """40 kernels of 512 x 3 x 3 (180 KiB) in nv_small's 128 KiB CBUF: two kernel groups at a time (seed 001
+    "full input, partial weight"), one hardware layer, the same result."""
+    monkeypatch.setenv("CONFIG", "nv_small")
+    config = configs.load()
+    rng = np.random.default_rng(SEED + 2)
+    layer = ConvLayer(4, 4, 512, 40, 3, 3, src=_packed(SRC, 4, 4, 512, 8), weight_base=WEIGHTS,
+                      sdp=SdpStage(dst=Surface(DST, 32, 128)), pads=(1, 1, 1, 1), truncate=10)
+    prog = conv_layer(layer)
+    assert (prog.mode, len(prog.layers), prog.weight_banks) == ("partial weights", 1, 19)
+    data = rng.integers(-128, 128, (512, 4, 4))
+    weights = rng.integers(-128, 128, (40, 512, 3, 3))
+    got, _ = run(prog, data, weights, config)
+    want, _ = reference(layer, data, weights)
+    assert np.array_equal(got, want)
+
+
+def test_partial_sums_add_up_to_the_accumulator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CMAC's per-stripe outputs (conv.partial_sums, for the unit benches) in CSC's order sum to CACC's
+    accumulator, and each fits CMAC's 22-bit output at nv_large's atomic C 64."""
+    from models.conv import accumulate, partial_sums
+
+    monkeypatch.setenv("CONFIG", "nv_large")
+    rng = np.random.default_rng(SEED + 3)
+    layer = ConvLayer(5, 4, 150, 40, 3, 2, src=_packed(SRC, 5, 4, 150, 32), weight_base=WEIGHTS,
+                      sdp=SdpStage(dst=Surface(DST, 160, 640)), pads=(1, 1, 1, 0), dilation=(2, 1))
+    cfg = conv_layer(layer).layers[0].config
+    data = rng.integers(-128, 128, (150, 4, 5))
+    weights = rng.integers(-128, 128, (40, 150, 2, 3))
+    parts = partial_sums(data, weights, cfg)
+    assert parts.shape[:3] == (3, 2, 3) and np.abs(parts).max() < 1 << 21
+    assert np.array_equal(parts.sum(axis=(0, 1, 2)), accumulate(data, weights, cfg))
