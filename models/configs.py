@@ -139,8 +139,8 @@ class Configuration:
     @property
     def units(self) -> tuple[str, ...]:
         """The units of the register description this configuration's top has (BDMA only where declared;
-        the convolution pipeline's CONV_UNITS are in the model, not in the RTL top yet)."""
-        return tuple(u for u in regmap.UNITS if (u != "BDMA" or self.bdma) and u not in CONV_UNITS)
+        the convolution pipeline's CONV_UNITS in every configuration: the top builds them with CONV = 1)."""
+        return tuple(u for u in regmap.UNITS if u != "BDMA" or self.bdma)
 
     @property
     def csb_windows(self) -> dict[str, int]:
@@ -158,7 +158,10 @@ class Configuration:
                 "SDP_EW": int(self.sdp.ew), "SDP_LUT": int(self.sdp.lut),
                 "INT16": int("INT16" in self.precisions),
                 "CDP_LUT_PAIRED": int(self.cdp_int8_lut == "paired"),
-                "FP16": int("FP16" in self.precisions)}
+                "FP16": int("FP16" in self.precisions),
+                "CONV": 1, "ATOMIC_C": self.conv.atomic_c, "ATOMIC_K": self.conv.atomic_k,
+                "CBUF_BANKS": self.conv.cbuf_banks, "CBUF_DEPTH": self.conv.cbuf_bank_entries,
+                "CBUF_ENTRY": self.conv.cbuf_entry_bytes}
 
 
 def _fail(path: Path, param: str, why: str) -> ConfigurationError:

@@ -65,7 +65,10 @@ def _top_glb(gbit: dict[str, int]) -> tuple[list[str], list[str]]:
         b = gbit[name]
         return f"{{dp_done[{b}] && consumer[{b}], dp_done[{b}] && !consumer[{b}]}}"
     conns = [f".sdp_done_intr({done('SDP')})", f".cdp_done_intr({done('CDP')})",
-             f".pdp_done_intr({done('PDP')})", f".bdma_done_intr({done('BDMA')})", ".intr(intr)"]
+             f".pdp_done_intr({done('PDP')})", f".bdma_done_intr({done('BDMA')})",
+             # CDMA's two interrupts both follow its layer's end here (no datapath tells them apart)
+             f".cdma_dat_done_intr({done('CDMA')})", f".cdma_wt_done_intr({done('CDMA')})",
+             f".cacc_done_intr({done('CACC')})", ".intr(intr)"]
     return [], conns
 
 

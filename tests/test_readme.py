@@ -34,8 +34,9 @@ def test_feature_table_matches_the_configuration(name: str) -> None:
     rows = feature_rows()
     assert name in rows, f"configuration {name} has no row in README.md's feature table"
     cfg = configs.load(name)
-    _, bus, sdp, pdp, cdp, bdma, second, precisions = rows[name]
+    _, bus, conv, sdp, pdp, cdp, bdma, second, precisions = rows[name]
     assert bus == f"{cfg.atom_bytes} B / {cfg.bus_bytes * 8}-bit"
+    assert conv == f"{cfg.conv.atomic_c} x {cfg.conv.atomic_k}, {cfg.conv.cbuf_bytes // 1024} KiB"
     blocks = ["BS", "BN", *(["EW"] if cfg.sdp.ew else []), *(["LUT"] if cfg.sdp.lut else [])]
     assert sdp == ", ".join(blocks)
     assert (pdp, cdp) == ("yes", "yes")

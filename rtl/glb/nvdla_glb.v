@@ -23,6 +23,9 @@ module nvdla_glb #(
     input  wire [1:0]  cdp_done_intr,
     input  wire [1:0]  pdp_done_intr,
     input  wire [1:0]  bdma_done_intr,  // tie 0 without BDMA (and leave its bits out of STATUS_IMPL)
+    input  wire [1:0]  cdma_dat_done_intr,  // the convolution pipeline's (tie 0 without it, as BDMA)
+    input  wire [1:0]  cdma_wt_done_intr,
+    input  wire [1:0]  cacc_done_intr,
     output reg         intr
 );
     /* verilator lint_off UNUSEDPARAM */
@@ -41,6 +44,12 @@ module nvdla_glb #(
         set_hw[GLB_INTR_PDP_DONE1] = pdp_done_intr[1];
         set_hw[GLB_INTR_BDMA_DONE0] = bdma_done_intr[0];
         set_hw[GLB_INTR_BDMA_DONE1] = bdma_done_intr[1];
+        set_hw[GLB_INTR_CDMA_DAT_DONE0] = cdma_dat_done_intr[0];
+        set_hw[GLB_INTR_CDMA_DAT_DONE1] = cdma_dat_done_intr[1];
+        set_hw[GLB_INTR_CDMA_WT_DONE0] = cdma_wt_done_intr[0];
+        set_hw[GLB_INTR_CDMA_WT_DONE1] = cdma_wt_done_intr[1];
+        set_hw[GLB_INTR_CACC_DONE0] = cacc_done_intr[0];
+        set_hw[GLB_INTR_CACC_DONE1] = cacc_done_intr[1];
     end
 
     nvdla_glb_regs u_regs (

@@ -68,4 +68,34 @@
     .c_wlast(c_axi_wlast), .c_bvalid(c_axi_bvalid), .c_bready(c_axi_bready), .c_bresp(c_axi_bresp), \
     .c_bid(c_axi_bid)
 
+// a read-only master's m_axi_* read channels (a convolution DMA: CDMA's feature data) to port i, and
+// the same for w_axi_* (CDMA's weights); NVDLA_AXI_ARB_NO_WRITE(i) ties the port's write channels idle
+`define NVDLA_AXI_RD_TO_ARB(i) \
+    .m_axi_arvalid(arb_arvalid[i]), .m_axi_arready(arb_arready[i]), \
+    .m_axi_araddr(arb_araddr[(i)*AXI_AW +: AXI_AW]), .m_axi_arlen(arb_arlen[(i)*8 +: 8]), \
+    .m_axi_arsize(arb_arsize[(i)*3 +: 3]), .m_axi_arburst(arb_arburst[(i)*2 +: 2]), \
+    .m_axi_arid(arb_arid[(i)*AXI_IW +: AXI_IW]), .m_axi_aruser(arb_aruser[i]), \
+    .m_axi_rvalid(arb_rvalid[i]), .m_axi_rready(arb_rready[i]), .m_axi_rdata(arb_rdata[(i)*AXI_DW +: AXI_DW]), \
+    .m_axi_rresp(arb_rresp[(i)*2 +: 2]), .m_axi_rlast(arb_rlast[i])
+`define NVDLA_AXI_WRD_TO_ARB(i) \
+    .w_axi_arvalid(arb_arvalid[i]), .w_axi_arready(arb_arready[i]), \
+    .w_axi_araddr(arb_araddr[(i)*AXI_AW +: AXI_AW]), .w_axi_arlen(arb_arlen[(i)*8 +: 8]), \
+    .w_axi_arsize(arb_arsize[(i)*3 +: 3]), .w_axi_arburst(arb_arburst[(i)*2 +: 2]), \
+    .w_axi_arid(arb_arid[(i)*AXI_IW +: AXI_IW]), .w_axi_aruser(arb_aruser[i]), \
+    .w_axi_rvalid(arb_rvalid[i]), .w_axi_rready(arb_rready[i]), .w_axi_rdata(arb_rdata[(i)*AXI_DW +: AXI_DW]), \
+    .w_axi_rresp(arb_rresp[(i)*2 +: 2]), .w_axi_rlast(arb_rlast[i])
+`define NVDLA_AXI_ARB_NO_WRITE(i) \
+    assign arb_awvalid[i] = 1'b0; \
+    assign arb_awaddr[(i)*AXI_AW +: AXI_AW] = {AXI_AW{1'b0}}; \
+    assign arb_awlen[(i)*8 +: 8] = 8'd0; \
+    assign arb_awsize[(i)*3 +: 3] = 3'd0; \
+    assign arb_awburst[(i)*2 +: 2] = 2'd1; \
+    assign arb_awid[(i)*AXI_IW +: AXI_IW] = {AXI_IW{1'b0}}; \
+    assign arb_awuser[i] = 1'b1; \
+    assign arb_wvalid[i] = 1'b0; \
+    assign arb_wdata[(i)*AXI_DW +: AXI_DW] = {AXI_DW{1'b0}}; \
+    assign arb_wstrb[(i)*AXI_DW/8 +: AXI_DW/8] = {AXI_DW/8{1'b0}}; \
+    assign arb_wlast[i] = 1'b0; \
+    assign arb_bready[i] = 1'b1;
+
 `endif  // NVDLA_AXI_MACROS_VH

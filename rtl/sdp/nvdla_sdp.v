@@ -15,8 +15,13 @@
 // for the read streams, the core and the write side means disagreeing registers can give wrong data but never
 // a stalled pipeline. An operand stream is used when its RDMA is enabled and an active ALU or MUL of its
 // block takes its operand from memory: the RDMA and the core see the same flag, so no register value leaves
-// one waiting for the other. FLYING_MODE (input from the convolution core) has no source in this subsystem:
-// the input is read from memory whatever it says, and the driver layer rejects such programs.
+// one waiting for the other. FLYING_MODE ON (CONV = 1, the configuration has the convolution pipeline): the
+// input comes on the fly from CACC (`cc_*`, 32-bit lanes, cube order) instead of memory, the geometry from
+// SDP's own D_DATA_CUBE_* (SDP_RDMA's are not written then), and the layer needs SDP_RDMA's OP_EN only if
+// an operand stream is used. SDP takes exactly its cube's atoms: CACC beats beyond them are drained until
+// the matching convolution layer is done (`cc_done`), and if that layer ends with fewer, SDP goes on with
+// zero atoms; either way both layers complete. With CONV = 0 the input is read from memory whatever
+// FLYING_MODE says, and the driver layer rejects such programs.
 // The configuration must hold from start to done, as the register groups guarantee.
 //
 // INT16 (parameter INT16 = 1, the configuration has INT16; models/sdp.py): SDP's D_DATA_FORMAT and SDP_RDMA's
@@ -46,11 +51,20 @@ module nvdla_sdp #(
     parameter EW              = 1,     // 0: no EW (Y) block: bypassed whatever EW_BYPASS says, ERDMA unused
     parameter LUT             = 1,     // 0: no LUT: bypassed whatever EW_LUT_BYPASS says, no table RAM
     parameter INT16           = 0,     // 1: INT16 layers (see above); 0: their registers run as INT8
-    parameter FP16            = 0      // 1: FP16 layers (see above; needs INT16 = 1)
+    parameter FP16            = 0,     // 1: FP16 layers (see above; needs INT16 = 1)
+    parameter CONV            = 0      // 1: FLYING_MODE takes the input from CACC (see above)
 ) (
     input  wire              clk,
     input  wire              rst_n,
     input  wire              op_en,
+    input  wire              rdma_op_en,   // SDP_RDMA's OP_EN
+    // on-the-fly input from CACC (CONV = 1), and CACC's layer-done pulse
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire              cc_valid,
+    output wire              cc_ready,
+    input  wire [ATOM*32-1:0] cc_data,
+    input  wire              cc_done,
+    /* verilator lint_on UNUSEDSIGNAL */
     output wire              done,
     output wire              busy,
     // register bundles (rtl/gen/nvdla_sdp_fields.vh, nvdla_sdp_rdma_fields.vh): SDP's datapath, LUT and
@@ -102,8 +116,9 @@ module nvdla_sdp #(
     initial begin
         if (ATOM < 1 || (ATOM & (ATOM - 1)) != 0 || FIFO_DEPTH < MAX_BURST || (FIFO_DEPTH & (FIFO_DEPTH - 1)) != 0
             || (EW != 0 && EW != 1) || (LUT != 0 && LUT != 1) || (INT16 != 0 && INT16 != 1)
-            || (INT16 == 1 && ATOM < 2) || (FP16 != 0 && FP16 != 1) || (FP16 == 1 && INT16 != 1)) begin
-            $display("ERROR: nvdla_sdp %m: ATOM a power of two (BYTE_SHIFT), FIFO_DEPTH a power of two >= MAX_BURST (a burst reserves all its beats), EW and LUT 0 or 1, INT16 0 or 1 and with INT16 ATOM >= 2, FP16 0 or 1 and only with INT16");
+            || (INT16 == 1 && ATOM < 2) || (FP16 != 0 && FP16 != 1) || (FP16 == 1 && INT16 != 1)
+            || (CONV != 0 && CONV != 1)) begin
+            $display("ERROR: nvdla_sdp %m: ATOM a power of two (BYTE_SHIFT), FIFO_DEPTH a power of two >= MAX_BURST (a burst reserves all its beats), EW and LUT 0 or 1, INT16 0 or 1 and with INT16 ATOM >= 2, FP16 0 or 1 and only with INT16, CONV 0 or 1");
             $finish;
         end
     end
@@ -150,11 +165,13 @@ module nvdla_sdp #(
     wire to_pdp     = output_dst & ~eql;      // EQL mode outputs nothing, whatever OUTPUT_DST says
     wire to_mem     = ~output_dst & ~eql;
 
-    // one geometry for the read streams, the core and the write side: SDP_RDMA's
-    wire [12:0] width_m1   = rdma_cfg[`SDP_RDMA_WIDTH];
-    wire [12:0] height_m1  = rdma_cfg[`SDP_RDMA_HEIGHT];
+    // input on the fly from CACC (CONV = 1 and FLYING_MODE ON)
+    wire fly_in = (CONV == 1) & sdp_cfg[`SDP_FLYING_MODE];
+    // one geometry for the read streams, the core and the write side: SDP_RDMA's, or on the fly SDP's own
+    wire [12:0] width_m1   = fly_in ? sdp_cfg[`SDP_WIDTH] : rdma_cfg[`SDP_RDMA_WIDTH];
+    wire [12:0] height_m1  = fly_in ? sdp_cfg[`SDP_HEIGHT] : rdma_cfg[`SDP_RDMA_HEIGHT];
     /* verilator lint_off UNUSEDSIGNAL */  // the channel bits inside an atom do not count
-    wire [12:0] channel_m1 = rdma_cfg[`SDP_RDMA_CHANNEL];
+    wire [12:0] channel_m1 = fly_in ? sdp_cfg[`SDP_CHANNEL] : rdma_cfg[`SDP_RDMA_CHANNEL];
     /* verilator lint_on UNUSEDSIGNAL */
 
     // ---- layer control (rtl/common/nvdla_layer_ctrl.v: start, running, sticky finished flag, done) --------
@@ -166,7 +183,8 @@ module nvdla_sdp #(
     wire wr_idle, core_busy, rd_busy;
     // Once the write DMA has taken every output atom it has taken every command too (one command per line of
     // atoms), so its idle (every burst answered) ends a writing layer.
-    wire finish = out_finished & ~rd_busy & ~core_busy & (~write_layer | wr_idle);
+    wire fly_layer, cc_mine_done;
+    wire finish = out_finished & ~rd_busy & ~core_busy & (~write_layer | wr_idle) & (~fly_layer | cc_mine_done);
 
     // processing surfaces (INT16: ATOM/2 channels each) and the 16-bit memory surfaces of a 16to8 input or
     // an INT8 -> INT16 output; the shifts keep the width for every ATOM
@@ -185,8 +203,10 @@ module nvdla_sdp #(
     wire              core_fire = core_valid & core_ready;
     wire              last_atom = core_fire & (atoms_left == 40'd1);
 
+    // SDP_RDMA takes part when it reads something: always from memory, on the fly only for operands
+    wire layer_en = op_en & (rdma_op_en | (fly_in & ~bs_op_en & ~bn_op_en & ~ew_op_en));
     nvdla_layer_ctrl #(.N_FLAGS(1)) u_ctrl (
-        .clk(clk), .rst_n(rst_n), .op_en(op_en),
+        .clk(clk), .rst_n(rst_n), .op_en(layer_en),
         .set(last_atom), .finish(finish),
         .start(start), .running(running), .finished(out_finished), .done(done)
     );
@@ -209,6 +229,7 @@ module nvdla_sdp #(
     wire              in_valid, in_ready;
     wire [DATA_W-1:0] in_data;
     wire              cin_valid, cin_ready;    // the core's input (16to8: two memory atoms joined)
+    wire [ATOM*32-1:0] cc_word;                // on the fly: CACC's beat (zeros when padding a short layer)
     wire [CW-1:0]     cin_data;
     wire              bs_valid, bs_ready, bn_valid, bn_ready, ew_valid, ew_ready;
     wire [ATOM*32-1:0] bs_data, bn_data, ew_data;
@@ -220,7 +241,8 @@ module nvdla_sdp #(
     nvdla_sdp_rdma #(.ATOM(ATOM), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING),
                      .FIFO_DEPTH(FIFO_DEPTH), .INT16(INT16)) u_rdma (
         .clk(clk), .rst_n(rst_n), .start(start), .busy(rd_busy),
-        .rdma_cfg(rdma_cfg), .bs_en(bs_op_en), .bn_en(bn_op_en), .ew_en(ew_op_en), .half(proc16), .pair(pair),
+        .rdma_cfg(rdma_cfg), .bs_en(bs_op_en), .bn_en(bn_op_en), .ew_en(ew_op_en), .mr_en(~fly_in),
+        .half(proc16), .pair(pair),
         .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),
         .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst),
         .m_axi_arid(m_axi_arid), .m_axi_aruser(m_axi_aruser), .m_axi_rvalid(m_axi_rvalid),
@@ -246,11 +268,63 @@ module nvdla_sdp #(
     endgenerate
 
     // ---- datapath ---------------------------------------------------------------------------------------
-    nvdla_sdp_core #(.ATOM(ATOM), .LUT(LUT), .INT16(INT16), .FP16(FP16)) u_core (
+    // ---- on-the-fly input (CONV = 1): exactly the cube's atoms from CACC; beats beyond them drained until the
+    // matching convolution layer is done (layers are paired in order: the k-th flying layer takes the k-th
+    // convolution layer's output), zero atoms if that layer ended with fewer
+    wire        core_in_valid, core_in_ready;
+    wire [CW-1:0] core_in_data;
+    wire        core_in32;
+    generate
+        if (CONV == 1) begin : g_fly_in
+            reg        fly_q;
+            reg [39:0] in_left;          // atoms SDP still takes
+            reg [7:0]  conv_cnt, fly_cnt; // convolution layers done, flying layers started
+            /* verilator lint_off UNUSEDSIGNAL */  // its sign: the convolution layer is behind
+            wire [7:0] ahead = conv_cnt - fly_cnt;
+            /* verilator lint_on UNUSEDSIGNAL */
+            assign cc_mine_done = ~ahead[7];
+            wire need = running & fly_q & (in_left != 40'd0);
+            wire fill = need & ~cc_valid & cc_mine_done;    // the convolution layer ended short
+            wire take = core_in_valid & core_in_ready & fly_q;
+            always @(posedge clk or negedge rst_n) begin
+                if (!rst_n) begin
+                    fly_q <= 1'b0; in_left <= 40'd0; conv_cnt <= 8'd0; fly_cnt <= 8'd0;
+                end else begin
+                    if (cc_done) conv_cnt <= conv_cnt + 8'd1;
+                    if (start) begin
+                        fly_q <= fly_in;
+                        in_left <= total_atoms;
+                        if (fly_in) fly_cnt <= fly_cnt + 8'd1;
+                    end else if (take) begin
+                        in_left <= in_left - 40'd1;
+                    end
+                end
+            end
+            assign fly_layer     = fly_q;
+            assign core_in_valid = fly_q ? (need & (cc_valid | fill)) : cin_valid;
+            assign cin_ready     = ~fly_q & core_in_ready;
+            assign cc_ready      = need ? core_in_ready : (running & fly_q & ~cc_mine_done);
+            assign core_in_data  = cin_data;
+            assign core_in32     = fly_q;
+            assign cc_word       = cc_valid ? cc_data : {ATOM*32{1'b0}};
+        end else begin : g_no_fly_in
+            assign fly_layer     = 1'b0;
+            assign cc_mine_done  = 1'b1;
+            assign core_in_valid = cin_valid;
+            assign cin_ready     = core_in_ready;
+            assign core_in_data  = cin_data;
+            assign core_in32     = 1'b0;
+            assign cc_ready      = 1'b0;
+            assign cc_word       = {ATOM*32{1'b0}};
+        end
+    endgenerate
+
+    nvdla_sdp_core #(.ATOM(ATOM), .LUT(LUT), .INT16(INT16), .FP16(FP16), .CONV(CONV)) u_core (
         .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .cfg(sdp_cfg),
         .in16(proc16 | pair), .out16(out16), .half(proc16), .fp16(fp16), .out_int(out_int), .out_fp(out_fp),
         .bs_op_en(bs_op_en), .bn_op_en(bn_op_en), .ew_op_en(ew_op_en),
-        .in_valid(cin_valid), .in_ready(cin_ready), .in_data(cin_data),
+        .in_valid(core_in_valid), .in_ready(core_in_ready), .in_data(core_in_data), .in32(core_in32),
+        .in32_data(cc_word),
         .bs_op_valid(bs_valid), .bs_op_ready(bs_ready), .bs_op_data(bs_data),
         .bn_op_valid(bn_valid), .bn_op_ready(bn_ready), .bn_op_data(bn_data),
         .ew_op_valid(ew_valid), .ew_op_ready(ew_ready), .ew_op_data(ew_data),

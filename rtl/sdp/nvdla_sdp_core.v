@@ -38,6 +38,7 @@ module nvdla_sdp_core #(
     parameter LUT   = 1,    // 0: no LUT (the caller then keeps EW_LUT_BYPASS set); LUT accesses read 0
     parameter INT16 = 0,    // 1: 16-bit lanes on the data ports and the in16/out16/half modes
     parameter FP16  = 0,    // 1: the fp16/out_int modes (needs INT16 = 1)
+    parameter CONV  = 0,    // 1: `in32` selects the 32-bit input in32_data (CACC's, on the fly)
     parameter EW_B  = (INT16 == 1) ? 2 : 1   // bytes per lane on the data ports (derived; do not set)
 ) (
     input  wire                 clk,
@@ -65,6 +66,10 @@ module nvdla_sdp_core #(
     input  wire                 in_valid,
     output wire                 in_ready,
     input  wire [ATOM*8*EW_B-1:0] in_data,
+    /* verilator lint_off UNUSEDSIGNAL */  // CONV = 1 only
+    input  wire                 in32,
+    input  wire [ATOM*32-1:0]   in32_data,
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire                 bs_op_valid,
     output wire                 bs_op_ready,
     input  wire [ATOM*32-1:0]   bs_op_data,
@@ -84,9 +89,10 @@ module nvdla_sdp_core #(
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
         if (ATOM < 1 || (LUT != 0 && LUT != 1) || (INT16 != 0 && INT16 != 1) || (INT16 == 1 && ATOM < 2)
-            || EW_B != ((INT16 == 1) ? 2 : 1) || (FP16 != 0 && FP16 != 1) || (FP16 == 1 && INT16 != 1)) begin
+            || EW_B != ((INT16 == 1) ? 2 : 1) || (FP16 != 0 && FP16 != 1) || (FP16 == 1 && INT16 != 1)
+            || (CONV != 0 && CONV != 1)) begin
             $display("ERROR: nvdla_sdp_core %m: ATOM >= 1, LUT 0 or 1, INT16 0 or 1 and with INT16 ATOM >= 2, ",
-                     "EW_B not set, FP16 0 or 1 and only with INT16");
+                     "EW_B not set, FP16 0 or 1 and only with INT16, CONV 0 or 1");
             $finish;
         end
     end
@@ -97,11 +103,32 @@ module nvdla_sdp_core #(
     // ---------------------------------------------------------------- input skids
     wire          x_valid, bs_valid, bn_valid, ew_valid;
     wire          x_take, bs_take, bn_take, ew_take;
-    wire [ATOM*8*EW_B-1:0] x_data;
+    localparam SKW = (CONV == 1) ? ATOM * 32 : ATOM * 8 * EW_B;   // the input skid's width
+    wire [SKW-1:0] x_data;
     wire [DW-1:0] bs_data, bn_data, ew_data;
 
-    nvdla_skid #(.WIDTH(ATOM*8*EW_B)) u_in_skid (
-        .clk(clk), .rst_n(rst_n), .in_valid(in_valid), .in_ready(in_ready), .in_data(in_data),
+    // int8 (or, INT16 = 1 with in16, int16) input lanes sign-extended to the 32-bit flying width: after the
+    // skid, or (CONV = 1: the skid also carries CACC's 32-bit lanes) before it
+    wire w16 = (INT16 == 1) & in16;
+    function [ATOM*32-1:0] widen(input [ATOM*8*EW_B-1:0] d, input wide16);
+        integer j;
+        for (j = 0; j < ATOM; j = j + 1)
+            widen[j*32 +: 32] = wide16 ? {{16{d[j*16*(EW_B-1) + 15]}}, d[j*16*(EW_B-1) +: 16]}
+                                       : {{24{d[j*8 + 7]}}, d[j*8 +: 8]};
+    endfunction
+    wire [SKW-1:0] skid_in;
+    wire [DW-1:0]  x32;
+    generate
+        if (CONV == 1) begin : g_in32
+            assign skid_in = in32 ? in32_data : widen(in_data, w16);
+            assign x32     = x_data;
+        end else begin : g_in8
+            assign skid_in = in_data;
+            assign x32     = widen(x_data, w16);
+        end
+    endgenerate
+    nvdla_skid #(.WIDTH(SKW)) u_in_skid (
+        .clk(clk), .rst_n(rst_n), .in_valid(in_valid), .in_ready(in_ready), .in_data(skid_in),
         .out_valid(x_valid), .out_ready(x_take), .out_data(x_data)
     );
     // a stream that is not enabled gets no valid in, so its skid never fills and never gives ready
@@ -142,15 +169,6 @@ module nvdla_sdp_core #(
         .out_valid(pre_valid), .out_ready(pre_ready)
     );
 
-    // int8 (or, INT16 = 1 with in16, int16) input lanes sign-extended to the 32-bit flying width
-    wire w16 = (INT16 == 1) & in16;
-    reg [DW-1:0] x32;
-    integer i;
-    always @(*) begin
-        for (i = 0; i < ATOM; i = i + 1)
-            x32[i*32 +: 32] = w16 ? {{16{x_data[i*16*(EW_B-1) + 15]}}, x_data[i*16*(EW_B-1) +: 16]}
-                                  : {{24{x_data[i*8 + 7]}}, x_data[i*8 +: 8]};
-    end
     // the lanes that count in the statistics: all, or (INT16 processing) the low ATOM/2
     wire [ATOM-1:0] lanes_on = ((INT16 == 1) & half) ? {ATOM{1'b1}} >> (ATOM - ATOM / 2) : {ATOM{1'b1}};
 

@@ -29,6 +29,7 @@ module nvdla_sdp_rdma #(
     input  wire               bs_en,
     input  wire               bn_en,
     input  wire               ew_en,
+    input  wire               mr_en,      // the input cube is read (0: SDP takes it on the fly from CACC)
     /* verilator lint_off UNUSEDSIGNAL */
     input  wire               half,       // INT16 processing (INT16 = 1 only)
     input  wire               pair,       // 16to8: INT16 input, INT8 processing (INT16 = 1 only)
@@ -97,7 +98,7 @@ module nvdla_sdp_rdma #(
                              rdma_cfg[`SDP_RDMA_BRDMA_DATA_SIZE]};
     wire [2:0]     mode_v = {rdma_cfg[`SDP_RDMA_ERDMA_DATA_MODE], rdma_cfg[`SDP_RDMA_NRDMA_DATA_MODE],
                              rdma_cfg[`SDP_RDMA_BRDMA_DATA_MODE]};
-    wire [N-1:0]   en_v   = {ew_en, bn_en, bs_en, 1'b1};
+    wire [N-1:0]   en_v   = {ew_en, bn_en, bs_en, mr_en};
     // each stream's memory; the router (rtl/dma/nvdla_axi_route.v) keeps the shared in-order ID in order
     wire [N-1:0]   ram_v  = {rdma_cfg[`SDP_RDMA_ERDMA_RAM_TYPE], rdma_cfg[`SDP_RDMA_NRDMA_RAM_TYPE],
                              rdma_cfg[`SDP_RDMA_BRDMA_RAM_TYPE], rdma_cfg[`SDP_RDMA_SRC_RAM_TYPE]};
@@ -192,7 +193,7 @@ module nvdla_sdp_rdma #(
     generate
         if (INT16 == 1) begin : g_pair_walk
             nvdla_sdp_pair_walk #(.ATOM_BYTES(ATOM), .LEN_W(16)) u_pair_walk (
-                .clk(clk), .rst_n(rst_n), .start(start & pw_on),
+                .clk(clk), .rst_n(rst_n), .start(start & pw_on & mr_en),
                 .base(w_base[31:0]), .line_stride(w_line[31:0]), .surface_stride(w_surf[31:0]),
                 .width(width), .height(height), .surfaces(surfaces), .odd(~src_m1[0]),
                 .cmd_valid(pw_valid), .cmd_ready(cmd_ready[0] & pw_on), .cmd_addr(pw_addr),

@@ -15,6 +15,12 @@ module nvdla_pp_top_mem #(
     parameter INT16     = 0,
     parameter CDP_LUT_PAIRED = 0,   // CDP's INT8 LUT index as nvdlav1's (nvdla_pp_top)
     parameter FP16      = 0,
+    parameter CONV      = 0,    // the convolution pipeline and its geometry (nvdla_pp_top)
+    parameter ATOMIC_C  = 8,
+    parameter ATOMIC_K  = 8,
+    parameter CBUF_BANKS = 32,
+    parameter CBUF_DEPTH = 512,
+    parameter CBUF_ENTRY = 8,
     parameter SLOTS     = 64
 ) (
     input  wire        rst_n /*verilator public_flat_rw*/,
@@ -66,7 +72,8 @@ module nvdla_pp_top_mem #(
 
     nvdla_pp_top #(.ATOM(ATOM), .CSB_MAP(CSB_MAP), .PDP_MAX_W(PDP_MAX_W), .SEC_MEM(SEC_MEM), .BDMA(BDMA),
                    .SDP_EW(SDP_EW), .SDP_LUT(SDP_LUT), .INT16(INT16), .CDP_LUT_PAIRED(CDP_LUT_PAIRED),
-                   .FP16(FP16)) u_top (
+                   .FP16(FP16), .CONV(CONV), .ATOMIC_C(ATOMIC_C), .ATOMIC_K(ATOMIC_K),
+                   .CBUF_BANKS(CBUF_BANKS), .CBUF_DEPTH(CBUF_DEPTH), .CBUF_ENTRY(CBUF_ENTRY)) u_top (
         .clk(clk), .rst_n(rst_n),
         .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready), .csb_req_addr(csb_req_addr),
         .csb_req_wdat(csb_req_wdat), .csb_req_write(csb_req_write), .csb_req_nposted(csb_req_nposted),

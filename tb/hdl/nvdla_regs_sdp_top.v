@@ -50,6 +50,9 @@ module nvdla_regs_sdp_top (
         .cdp_done_intr(2'b00),
         .pdp_done_intr(2'b00),
         .bdma_done_intr(2'b00),
+        .cdma_dat_done_intr(2'b00),
+        .cdma_wt_done_intr(2'b00),
+        .cacc_done_intr(2'b00),
         .intr(intr)
     );
 

@@ -50,6 +50,9 @@ module nvdla_regs_top (
         .cdp_done_intr({dp_done[2] && consumer[2], dp_done[2] && !consumer[2]}),
         .pdp_done_intr({dp_done[1] && consumer[1], dp_done[1] && !consumer[1]}),
         .bdma_done_intr(2'b00),
+        .cdma_dat_done_intr(2'b00),
+        .cdma_wt_done_intr(2'b00),
+        .cacc_done_intr(2'b00),
         .intr(intr)
     );
 

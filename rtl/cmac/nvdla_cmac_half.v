@@ -1,0 +1,75 @@
+// One CMAC half (NVIDIA's CMAC_A or CMAC_B): NK kernels x AC INT8 multipliers and, per kernel, a pipelined
+// adder tree summing the AC products exactly. Weights: a shadow set written one kernel a cycle by CSC
+// (wt_we, wt_k, wt_data) and the active set the multipliers use; an operation carrying `swap` copies the
+// shadow set into the active one as it is multiplied (with the shadow's products), so CSC loads the next
+// weight atom while the current one is used for a whole stripe, as NVIDIA's CMAC holds its weights.
+// Pipeline: the multiply stage then one registered stage per adder level (no long combinational chain);
+// `en` is the stall pipeline's load enables (nvdla_pipe_ctrl in nvdla_cmac): stage 0 multiplies.
+module nvdla_cmac_half #(
+    parameter AC = 8,            // atomic C: channels per operation
+    parameter NK = 4             // kernels of this half
+) (
+    input  wire                   clk,
+    input  wire                   rst_n,
+    input  wire [LEVELS:0]        en,        // stage load enables, stage 0 = products
+    input  wire [AC*8-1:0]        in_data,   // AC signed bytes
+    input  wire                   in_swap,   // this operation starts a new weight atom (shadow -> active)
+    input  wire                   wt_we,     // shadow write of one kernel's AC bytes
+    input  wire [KW-1:0]          wt_k,
+    input  wire [AC*8-1:0]        wt_data,
+    output wire [NK*PSW-1:0]      out_sum    // NK signed partial sums of PSW bits
+);
+    localparam LEVELS = $clog2(AC);
+    localparam PSW    = 16 + LEVELS;          // |sum of AC products| <= AC * 2^14
+    localparam KW     = (NK > 1) ? $clog2(NK) : 1;
+    localparam NODES  = 2 * AC - 1;           // the tree: level l's AC >> l nodes after level l - 1's
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (AC < 2 || (AC & (AC - 1)) != 0 || NK < 1) begin
+            $display("ERROR: nvdla_cmac_half %m: AC a power of two >= 2 (a full adder tree), NK >= 1");
+            $finish;
+        end
+    end
+
+    reg [AC*8-1:0] shadow [0:NK-1];
+    reg [AC*8-1:0] active [0:NK-1];
+    integer k;
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n) begin
+            for (k = 0; k < NK; k = k + 1) begin
+                shadow[k] <= {AC*8{1'b0}};
+                active[k] <= {AC*8{1'b0}};
+            end
+        end else begin
+            if (wt_we) shadow[wt_k] <= wt_data;
+            if (en[0] & in_swap)
+                for (k = 0; k < NK; k = k + 1) active[k] <= shadow[k];
+        end
+    end
+
+    // first node of level l: AC + AC/2 + ... (2*AC - 2*(AC >> l))
+    function integer base(input integer l);
+        base = 2 * AC - 2 * (AC >> l);
+    endfunction
+
+    genvar gk, gl, gi;
+    generate
+        for (gk = 0; gk < NK; gk = gk + 1) begin : g_k
+            wire [AC*8-1:0] w = in_swap ? shadow[gk] : active[gk];
+            reg signed [PSW-1:0] node [0:NODES-1];
+            for (gi = 0; gi < AC; gi = gi + 1) begin : g_mul
+                wire signed [15:0] prod = $signed(in_data[gi*8 +: 8]) * $signed(w[gi*8 +: 8]);
+                always @(posedge clk)
+                    if (en[0]) node[gi] <= {{(PSW-16){prod[15]}}, prod};
+            end
+            for (gl = 1; gl <= LEVELS; gl = gl + 1) begin : g_add
+                for (gi = 0; gi < (AC >> gl); gi = gi + 1) begin : g_i
+                    always @(posedge clk)
+                        if (en[gl]) node[base(gl) + gi] <= node[base(gl-1) + 2*gi] + node[base(gl-1) + 2*gi + 1];
+                end
+            end
+            assign out_sum[gk*PSW +: PSW] = node[NODES-1];
+        end
+    endgenerate
+endmodule

@@ -1,0 +1,199 @@
+// CSC data side: for each weight atom handed over by nvdla_csc_wt (channel block b, tap r, s, stripe of
+// `len` output positions) issues one CMAC operation per position: the input entry the tap reads for that
+// output position, output (x, y) reading input (x*SX + s*DX - PL, y*SY + r*DY - PT), or, outside the
+// input cube, CSC's pad value (D_ZERO_PADDING_VALUE's low byte, as it is) in every lane. The first
+// operation of an atom carries CMAC's `swap`; the sideband tells CACC the stripe position and whether the
+// atom is the stripe's first or last. Positions run in raster order, a stripe continuing where the
+// previous one ended and each kernel group starting again at (0, 0).
+//
+// Feature data in CBUF (written by CDMA the same way): slice (input line) h at entry h * pitch, pitch =
+// ceil(C / AC) * W; in a slice, block b's W entries at b * W; all modulo the CBUF size. Operations wait for
+// `dat_ready` (CDMA has loaded the whole input: full-input mode).
+//
+// Pipeline (nvdla_pipe_ctrl, full backpressure): 0 the operation; 1 input coordinates; 2 padding test
+// and entry address; 3 the CBUF read (its registered output is this stage's data).
+module nvdla_csc_dat #(
+    parameter AC     = 8,
+    parameter BANKS  = 32,
+    parameter DEPTH  = 512,
+    parameter STRIPE = 16
+) (
+    input  wire              clk,
+    input  wire              rst_n,
+    input  wire              start,
+    input  wire [12:0]       width_m1,
+    input  wire [12:0]       height_m1,
+    input  wire [12:0]       channel_m1,
+    input  wire [12:0]       out_w_m1,
+    input  wire [2:0]        sx_m1,
+    input  wire [2:0]        sy_m1,
+    input  wire [4:0]        dx_m1,
+    input  wire [4:0]        dy_m1,
+    input  wire [4:0]        pad_left,
+    input  wire [4:0]        pad_top,
+    input  wire [7:0]        pad_value,
+    input  wire              dat_ready,
+    // atom descriptors
+    input  wire              desc_valid,
+    output wire              desc_take,
+    input  wire [10:0]       desc_block,
+    input  wire [4:0]        desc_r,
+    input  wire [4:0]        desc_s,
+    input  wire              desc_first,
+    input  wire              desc_last,
+    input  wire              desc_new_group,
+    input  wire [PW:0]       desc_len,
+    // CBUF data read port
+    output wire              cb_re,
+    output wire [A_W-1:0]    cb_addr,
+    input  wire [AC*8-1:0]   cb_data,
+    // CMAC operations
+    output wire              op_valid,
+    input  wire              op_ready,
+    output wire [AC*8-1:0]   op_data,
+    output wire              op_swap,
+    output wire [PW+1:0]     op_side,     // {position, first, last} for CACC
+    output wire              busy
+);
+    localparam A_W = $clog2(BANKS) + $clog2(DEPTH);
+    localparam PW  = $clog2(STRIPE);
+    localparam OW  = $clog2(AC);
+
+    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
+    initial begin
+        if (AC < 2 || (AC & (AC - 1)) != 0 || STRIPE < 2 || (STRIPE & (STRIPE - 1)) != 0 || BANKS < 2
+            || (BANKS & (BANKS - 1)) != 0 || DEPTH < 2 || (DEPTH & (DEPTH - 1)) != 0) begin
+            $display("ERROR: nvdla_csc_dat %m: AC, STRIPE, BANKS, DEPTH powers of two >= 2");
+            $finish;
+        end
+    end
+
+    // pitch = blocks * W, in CBUF address bits (addresses wrap at the CBUF size)
+    reg  [A_W-1:0] pitch;
+    wire [12:0]    blocks = (channel_m1 >> OW) + 13'd1;
+    wire [12:0]    width  = width_m1 + 13'd1;
+    /* verilator lint_off UNUSEDSIGNAL */  // addresses wrap at the CBUF size: the low A_W bits
+    wire [19:0]    blocks20 = {7'd0, blocks}, width20 = {7'd0, width};
+    /* verilator lint_on UNUSEDSIGNAL */
+    always @(posedge clk) pitch <= blocks20[A_W-1:0] * width20[A_W-1:0];
+
+    // ---- the current atom and position
+    reg           have;
+    reg [10:0]    cb;
+    reg [4:0]     cr, cs;
+    reg           cfirst, clast;
+    reg [PW:0]    clen, p;
+    reg [12:0]    x, y, xs, ys;
+    wire          gen_valid = have & dat_ready;
+    wire          gen_ready;
+    wire          fire = gen_valid & gen_ready;
+    wire          end_atom = fire && (p + 1'b1 == clen);
+    wire [12:0]   nx = (x == out_w_m1) ? 13'd0 : x + 13'd1;
+    wire [12:0]   ny = (x == out_w_m1) ? y + 13'd1 : y;
+    // where the next atom starts: this stripe's start again, the next stripe's (after its last atom), or
+    // (0, 0) for a new group
+    wire [12:0]   sx_next = clast ? nx : xs;
+    wire [12:0]   sy_next = clast ? ny : ys;
+    wire          can_take = ~have | end_atom;
+    assign desc_take = desc_valid & can_take;
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n) begin
+            have <= 1'b0;
+            cb <= 11'd0; cr <= 5'd0; cs <= 5'd0; cfirst <= 1'b0; clast <= 1'b0; clen <= {(PW+1){1'b0}};
+            p <= {(PW+1){1'b0}}; x <= 13'd0; y <= 13'd0; xs <= 13'd0; ys <= 13'd0;
+        end else if (start) begin
+            have <= 1'b0;
+            xs <= 13'd0; ys <= 13'd0;
+        end else begin
+            if (fire) begin
+                p <= p + 1'b1;
+                x <= nx;
+                y <= ny;
+            end
+            if (end_atom) begin
+                have <= 1'b0;
+                xs <= sx_next;
+                ys <= sy_next;
+            end
+            if (desc_take) begin
+                have <= 1'b1;
+                cb <= desc_block; cr <= desc_r; cs <= desc_s;
+                cfirst <= desc_first; clast <= desc_last; clen <= desc_len;
+                p <= {(PW+1){1'b0}};
+                if (desc_new_group) begin
+                    x <= 13'd0; y <= 13'd0; xs <= 13'd0; ys <= 13'd0;
+                end else if (end_atom) begin
+                    x <= sx_next; y <= sy_next;
+                end else begin
+                    x <= xs; y <= ys;
+                end
+            end
+        end
+    end
+
+    // ---- pipeline
+    wire [3:0] en;
+    wire       pipe_valid;
+    nvdla_pipe_ctrl #(.DEPTH(4)) u_ctrl (
+        .clk(clk), .rst_n(rst_n), .in_valid(gen_valid), .in_ready(gen_ready), .stage_en(en),
+        .out_valid(pipe_valid), .out_ready(op_ready)
+    );
+    assign op_valid = pipe_valid;
+
+    // stage 0: the operation
+    reg [12:0] s0_x, s0_y;
+    reg [4:0]  s0_r, s0_s;
+    reg [10:0] s0_b;
+    reg [PW-1:0] s0_pos;
+    reg        s0_first, s0_last, s0_swap;
+    always @(posedge clk) if (en[0]) begin
+        s0_x <= x; s0_y <= y; s0_r <= cr; s0_s <= cs; s0_b <= cb; s0_pos <= p[PW-1:0];
+        s0_first <= cfirst; s0_last <= clast; s0_swap <= (p == {(PW+1){1'b0}});
+    end
+    // stage 1: input coordinates (signed: left/top padding makes them negative)
+    reg signed [19:0] s1_ix, s1_iy;
+    reg [10:0] s1_b;
+    reg [PW-1:0] s1_pos;
+    reg        s1_first, s1_last, s1_swap;
+    always @(posedge clk) if (en[1]) begin
+        s1_ix <= $signed({7'd0, s0_x} * {17'd0, sx_m1} + {7'd0, s0_x}
+                         + {15'd0, s0_s} * ({15'd0, dx_m1} + 20'd1) - {15'd0, pad_left});
+        s1_iy <= $signed({7'd0, s0_y} * {17'd0, sy_m1} + {7'd0, s0_y}
+                         + {15'd0, s0_r} * ({15'd0, dy_m1} + 20'd1) - {15'd0, pad_top});
+        s1_b <= s0_b; s1_pos <= s0_pos; s1_first <= s0_first; s1_last <= s0_last; s1_swap <= s0_swap;
+    end
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [19:0] b20 = {9'd0, s1_b};
+    /* verilator lint_on UNUSEDSIGNAL */
+    // stage 2: pad test and the entry (h * pitch + b * W + w, modulo the CBUF size)
+    reg            s2_pad;
+    reg [A_W-1:0]  s2_addr;
+    reg [PW-1:0]   s2_pos;
+    reg            s2_first, s2_last, s2_swap;
+    always @(posedge clk) if (en[2]) begin
+        s2_pad <= s1_ix < 0 || s1_iy < 0 || s1_ix > $signed({7'd0, width_m1}) || s1_iy > $signed({7'd0, height_m1});
+        s2_addr <= s1_iy[A_W-1:0] * pitch + b20[A_W-1:0] * width20[A_W-1:0] + s1_ix[A_W-1:0];
+        s2_pos <= s1_pos; s2_first <= s1_first; s2_last <= s1_last; s2_swap <= s1_swap;
+    end
+    // stage 3: the CBUF read (the bank's output register holds while the stage holds). A padded tap reads
+    // nothing: its address can be anywhere in CBUF, and a read of a weight bank would take that bank's read
+    // port from the weight side in the same cycle.
+    assign cb_re   = en[3] & ~s2_pad;
+    assign cb_addr = s2_addr;
+    reg            s3_pad;
+    reg [PW-1:0]   s3_pos;
+    reg            s3_first, s3_last, s3_swap;
+    always @(posedge clk) if (en[3]) begin
+        s3_pad <= s2_pad; s3_pos <= s2_pos; s3_first <= s2_first; s3_last <= s2_last; s3_swap <= s2_swap;
+    end
+    assign op_data = s3_pad ? {AC{pad_value}} : cb_data;
+    assign op_swap = s3_swap;
+    assign op_side = {s3_pos, s3_first, s3_last};
+    // operations in the pipeline
+    reg [2:0] inflight;
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n) inflight <= 3'd0;
+        else inflight <= inflight + {2'd0, fire} - {2'd0, op_valid & op_ready};
+    end
+    assign busy = have | (inflight != 3'd0);
+endmodule
