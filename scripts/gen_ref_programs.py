@@ -48,8 +48,10 @@ from scripts.ref_programs.common import GOLDEN, UNREAD, Program, dat_text, write
 # pdpsplit: PDP split width with a band narrower than the kernel overlap (INT16)
 # pdpwidth: PDP bands exactly as wide as NVIDIA's line buffer holds for the kernel (INT8, INT16, FP16:
 # scripts/ref_programs/pdp.py WIDTH_CASES, a fixed list of 108 programs; index 108 is program 0's case)
+# rubik: Rubik contract, split and merge at INT8, INT16 and FP16 (scripts/ref_programs/rubik.py; stored in
+# traces/nv_full_ref/rubik)
 UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16", "sdpfp16", "cdpfp16", "sdplutfp16", "sdpcvt", "lutfn",
-         "pdppad", "pdppad8", "cdprange", "cdprange8", "pdpsplit", "pdpwidth")
+         "pdppad", "pdppad8", "cdprange", "cdprange8", "pdpsplit", "pdpwidth", "rubik")
 NVIDIA_BRANCH = "nvdlav1"
 MIRROR = Path("/work/.mirror/nvdla+hw/repo")
 TRACES = ROOT / "traces"
@@ -67,7 +69,11 @@ def make_program(unit: str, seed: int, index: int) -> Program:
     """Program `index` of `unit` for `seed`: the same arguments always give the same program."""
     rng = np.random.default_rng([seed, UNITS.index(unit), index])
     name = f"{unit}_s{seed}_{index:03d}"
-    if unit == "pdpwidth":
+    if unit == "rubik":
+        from scripts.ref_programs.rubik import MODES, PRECISIONS, rubik_program
+        # every mode at every precision in turn, the rest drawn
+        prog = rubik_program(rng, name, MODES[index % 3], PRECISIONS[(index // 3) % 3])
+    elif unit == "pdpwidth":
         from scripts.ref_programs.pdp import pdp_width_program
         prog = pdp_width_program(rng, name, index)
     elif unit == "pdpsplit":

@@ -40,7 +40,7 @@ def rtl_capabilities(config: Configuration) -> frozenset[str]:
     (RTL_INT16_UNITS, RTL_FP16_UNITS) and only if the build's parameters include it."""
     has = set(capabilities(config))
     # the units the top does not have yet (configs.Configuration.units: the convolution pipeline)
-    has -= {u for u in configs.CONV_UNITS if u not in config.units}
+    has -= {u for u in (*configs.CONV_UNITS, *configs.MODEL_ONLY_UNITS) if u not in config.units}
     for precision, units in (("INT16", RTL_INT16_UNITS), ("FP16", RTL_FP16_UNITS)):
         built = config.verilog_parameters().get(precision)
         has -= {unit_precision(precision, u) for u in PRECISION_UNITS if not built or u not in units}
