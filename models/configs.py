@@ -234,7 +234,8 @@ def parse(path: Path) -> Configuration:
                     f"{lbuf} holds no column in each of {PDP_BANKS} banks of {PDP_ACC_BITS}-bit accumulators "
                     f"of a {atom}-byte atom")
     return Configuration(raw["name"], str(raw.get("desc", "")), str(raw.get("source", "")), raw["csb_map"],
-                         atom, bus, second, bool(raw.get("bdma")), bool(raw.get("rubik")), precisions, sdp, cdp, pdp, lbuf, lut_kind,
+                         atom, bus, second, bool(raw.get("bdma")), bool(raw.get("rubik")), precisions, sdp,
+                         cdp, pdp, lbuf, lut_kind,
                          _conv(path, raw.get("conv", {}), atom, precisions))
 
 

@@ -100,7 +100,8 @@ class RubikLayer:
         """[first byte, end) of what the layer reads."""
         s = self.src
         if self.mode == "MERGE":
-            return s.base, s.base + (self.channels - 1) * s.planar + (self.height - 1) * s.line + _plane_line(self)
+            end = s.base + (self.channels - 1) * s.planar + (self.height - 1) * s.line + _plane_line(self)
+            return s.base, end
         surfs = -(-self.out_channels // self.epa)
         end = s.base + (surfs - 1) * s.surf + (self.height - 1) * s.line + self.width * ATOM
         if self.mode == "CONTRACT":
@@ -111,7 +112,8 @@ class RubikLayer:
         d = self.dst
         surfs = -(-self.out_channels // self.epa)
         if self.mode == "SPLIT":
-            return d.base, d.base + (self.channels - 1) * d.planar + (self.height - 1) * d.line + _plane_line(self)
+            end = d.base + (self.channels - 1) * d.planar + (self.height - 1) * d.line + _plane_line(self)
+            return d.base, end
         lines = self.height * (self.y_stride if self.mode == "CONTRACT" else 1)
         width = self.width * (self.x_stride if self.mode == "CONTRACT" else 1)
         return d.base, d.base + (surfs - 1) * d.surf + (lines - 1) * d.line + width * ATOM
@@ -135,7 +137,8 @@ def check_layer(layer: RubikLayer) -> None:
     if any(not 1 <= v <= MAX_SIZE for v in sizes.values()):
         raise _rule("RB1: DATAIN_WIDTH/HEIGHT/CHANNEL are 13-bit fields: 1..8192", sizes)
     contract = layer.mode == "CONTRACT"
-    if contract and not (1 <= layer.x_stride <= MAX_DECONV_STRIDE and 1 <= layer.y_stride <= MAX_DECONV_STRIDE):
+    strides_ok = all(1 <= v <= MAX_DECONV_STRIDE for v in (layer.x_stride, layer.y_stride))
+    if contract and not strides_ok:
         raise _rule("RB1: DECONV_X/Y_STRIDE are 5-bit fields: strides 1..32",
                     {"x_stride": layer.x_stride, "y_stride": layer.y_stride})
     if contract and layer.x_stride * layer.width > MAX_CONTRACT_LINE_ATOMS:
@@ -157,7 +160,8 @@ def _check_alignment(layer: RubikLayer) -> None:
     if layer.mode == "CONTRACT":
         cs0, cs1 = layer.strides()
         feature.update({"contract_stride0": cs0, "contract_stride1": cs1})
-        rule = "RB2: For contract mode, the address/line_stride for both input/output should be 32bytes aligned"
+        rule = ("RB2: For contract mode, the address/line_stride for both input/output should be 32bytes "
+                "aligned")
         bad = {k: v for k, v in feature.items() if v % ATOM or v < 0}
         if bad:
             raise _rule(rule, bad)
@@ -203,8 +207,9 @@ def _check_strides(layer: RubikLayer) -> None:
                         {"contract_stride1": cs1, "y_stride": layer.y_stride, "dst.line": d.line})
     for name, value, least, stepped in need:
         if stepped and value < least:
-            raise _rule("RB7: a stride holds what it steps over (Limitation, Data Format: LINE_STRIDE at least "
-                        "a line, a surface or planar stride at least its lines; CONTRACT_STRIDE_0 at least an "
+            raise _rule("RB7: a stride holds what it steps over (Limitation, Data Format: LINE_STRIDE at "
+                        "least a line, a surface or planar stride at least its lines; CONTRACT_STRIDE_0 at "
+                        "least an "
                         "output channel set's input surfaces)", {name: value, "minimum": least})
 
 
@@ -227,8 +232,10 @@ def layer_fields(layer: RubikLayer) -> dict[str, int]:
         "D_DAIN_RAM_TYPE.DATAIN_RAM_TYPE": int(s.ram_mc),
         "D_DATAIN_SIZE_0.DATAIN_WIDTH": layer.width - 1, "D_DATAIN_SIZE_0.DATAIN_HEIGHT": layer.height - 1,
         "D_DATAIN_SIZE_1.DATAIN_CHANNEL": layer.channels - 1,
-        "D_DAIN_ADDR_HIGH.DAIN_ADDR_HIGH": s.base >> 32, "D_DAIN_ADDR_LOW.DAIN_ADDR_LOW": (s.base & 0xFFFFFFFF) >> 5,
-        "D_DAIN_LINE_STRIDE.DAIN_LINE_STRIDE": s.line >> 5, "D_DAIN_SURF_STRIDE.DAIN_SURF_STRIDE": s.surf >> 5,
+        "D_DAIN_ADDR_HIGH.DAIN_ADDR_HIGH": s.base >> 32,
+        "D_DAIN_ADDR_LOW.DAIN_ADDR_LOW": (s.base & 0xFFFFFFFF) >> 5,
+        "D_DAIN_LINE_STRIDE.DAIN_LINE_STRIDE": s.line >> 5,
+        "D_DAIN_SURF_STRIDE.DAIN_SURF_STRIDE": s.surf >> 5,
         "D_DAIN_PLANAR_STRIDE.DAIN_PLANAR_STRIDE": s.planar >> 5,
         "D_DAOUT_RAM_TYPE.DATAOUT_RAM_TYPE": int(d.ram_mc),
         "D_DATAOUT_SIZE_1.DATAOUT_CHANNEL": layer.out_channels - 1,
@@ -252,5 +259,6 @@ def rubik_layer(layer: RubikLayer, group: int = 0) -> list[RegWrite]:
         raise _rule("RB1: a register group is 0 or 1", {"group": group})
     check_layer(layer)
     regs = registers.encode_fields(UNIT, layer_fields(layer))
-    return ([RegWrite(UNIT, "S_POINTER", group)] + [RegWrite(UNIT, name, regs[name]) for name in WRITE_ORDER]
+    return ([RegWrite(UNIT, "S_POINTER", group)]
+            + [RegWrite(UNIT, name, regs[name]) for name in WRITE_ORDER]
             + [RegWrite(UNIT, "D_OP_ENABLE", 1)])

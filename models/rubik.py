@@ -103,19 +103,22 @@ class RubikConfig:
 
         mode = _get(fields, "D_MISC_CFG.RUBIK_MODE")
         if mode not in MODES:
-            raise ConfigError("RUBIK RB1: RUBIK_MODE is CONTRACT (0), SPLIT (1) or MERGE (2)", {"RUBIK_MODE": mode})
+            raise ConfigError("Rubik RB1: RUBIK_MODE is CONTRACT (0), SPLIT (1) or MERGE (2)",
+                              {"RUBIK_MODE": mode})
         precision = _get(fields, "D_MISC_CFG.IN_PRECISION")
         if precision not in PRECISIONS:
-            raise ConfigError("RUBIK RB1: IN_PRECISION is INT8 (0), INT16 (1) or FP16 (2)",
+            raise ConfigError("Rubik RB1: IN_PRECISION is INT8 (0), INT16 (1) or FP16 (2)",
                               {"IN_PRECISION": precision})
         return cls(mode=mode, precision=precision,
                    width=_get(fields, "D_DATAIN_SIZE_0.DATAIN_WIDTH") + 1,
                    height=_get(fields, "D_DATAIN_SIZE_0.DATAIN_HEIGHT") + 1,
                    in_channels=_get(fields, "D_DATAIN_SIZE_1.DATAIN_CHANNEL") + 1,
                    out_channels=_get(fields, "D_DATAOUT_SIZE_1.DATAOUT_CHANNEL") + 1,
-                   src=addr("DAIN"), src_line=stride("DAIN_LINE_STRIDE"), src_surf=stride("DAIN_SURF_STRIDE"),
+                   src=addr("DAIN"), src_line=stride("DAIN_LINE_STRIDE"),
+                   src_surf=stride("DAIN_SURF_STRIDE"),
                    src_planar=stride("DAIN_PLANAR_STRIDE"),
-                   dst=addr("DAOUT"), dst_line=stride("DAOUT_LINE_STRIDE"), dst_surf=stride("DAOUT_SURF_STRIDE"),
+                   dst=addr("DAOUT"), dst_line=stride("DAOUT_LINE_STRIDE"),
+                   dst_surf=stride("DAOUT_SURF_STRIDE"),
                    dst_planar=stride("DAOUT_PLANAR_STRIDE"),
                    contract_stride0=stride("CONTRACT_STRIDE_0"), contract_stride1=stride("CONTRACT_STRIDE_1"),
                    x_stride=_get(fields, "D_DECONV_STRIDE.DECONV_X_STRIDE") + 1,
@@ -126,10 +129,11 @@ class RubikConfig:
     def check(self) -> None:
         """What the model refuses: layers NVIDIA's RTL does not carry out as the formulas above say."""
         if self.mode == CONTRACT and self.width * self.x_stride > MAX_CONTRACT_LINE_ATOMS:
-            raise ConfigError("RUBIK RB4: deconv_x_stride * datain_width should be <= 8192 (seed 001 Limitation)",
+            raise ConfigError("Rubik RB4: deconv_x_stride * datain_width should be <=8192",
                               {"DATAIN_WIDTH+1": self.width, "DECONV_X_STRIDE+1": self.x_stride})
         if self.mode != CONTRACT and self.in_surfaces != self.out_surfaces:
-            raise ConfigError("RUBIK RB6: split/merge count the read side's surfaces from DATAIN_CHANNEL and the "
+            raise ConfigError("Rubik RB6: split/merge count the read side's surfaces from DATAIN_CHANNEL and "
+                              "the "
                               "write side's from DATAOUT_CHANNEL: they must be the same number",
                               {"DATAIN_CHANNEL+1": self.in_channels, "DATAOUT_CHANNEL+1": self.out_channels})
 
@@ -161,7 +165,7 @@ def _contract(cfg: RubikConfig, src: Memory, dst: Memory) -> list[Region]:
             for dy in range(sy):
                 line = np.zeros((w, sx, ATOM), dtype=np.uint8)
                 for dx in range(sx):
-                    a = (cfg.src + s * cfg.src_surf + h * cfg.src_line + (dy * sx + dx) * cfg.contract_stride0)
+                    a = cfg.src + s * cfg.src_surf + h * cfg.src_line + (dy * sx + dx) * cfg.contract_stride0
                     line[:, dx] = _read(src, a, w * ATOM).reshape(w, ATOM)
                 a = cfg.dst + s * cfg.dst_surf + (h * sy + dy) * cfg.dst_line
                 out.append(_write(dst, a, line.reshape(-1), cfg.dst_ram_mc))

@@ -101,7 +101,8 @@ def main(argv: list[str]) -> int:
     rm = json.loads(OUT.read_text())
     have = [u["name"] for u in rm["units"]]
     for name in names:
-        unit = {"name": name, "registers": _unit((folder / f"NVDLA_{FILE_OF.get(name, name)}.rdl").read_text(), name)}
+        rdl = folder / f"NVDLA_{FILE_OF.get(name, name)}.rdl"
+        unit = {"name": name, "registers": _unit(rdl.read_text(), name)}
         if name in have:
             rm["units"][have.index(name)] = unit
         else:

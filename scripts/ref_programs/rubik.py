@@ -48,7 +48,8 @@ def _contract(rng: np.random.Generator, precision: str) -> RubikLayer | None:
     surfs = -(-cout // epa)
     width = int(rng.integers(1, 20)) if rng.random() < 0.8 else int(rng.integers(20, 70))
     height = int(rng.integers(1, 5))
-    if sx * sy * surfs * width * height > _MAX_IN_ATOMS or width * sx * height * sy * surfs * ATOM > _MAX_OUT_BYTES:
+    out_bytes = width * sx * height * sy * surfs * ATOM
+    if sx * sy * surfs * width * height > _MAX_IN_ATOMS or out_bytes > _MAX_OUT_BYTES:
         return None
     cv_in, cv_out = rng.random() < 0.2, rng.random() < 0.2
     src_line = (width * ATOM) + _slack(rng, ATOM)
@@ -67,8 +68,9 @@ def _planar(rng: np.random.Generator, mode: str, precision: str) -> RubikLayer |
     epa = ATOM // bpe
     r = rng.random()
     # widths inside one 64-element chunk, at its edges, and across several
-    width = (int(rng.integers(1, 40)) if r < 0.5 else int(rng.choice((16, 31, 32, 33, 63, 64, 65, 127, 128, 129)))
-             if r < 0.8 else int(rng.integers(40, 300)))
+    edges = (16, 31, 32, 33, 63, 64, 65, 127, 128, 129)
+    width = (int(rng.integers(1, 40)) if r < 0.5 else int(rng.choice(edges)) if r < 0.8
+             else int(rng.integers(40, 300)))
     height = int(rng.integers(1, 5))
     channels = int(rng.integers(1, 2 * epa + 6)) if rng.random() < 0.8 else int(rng.integers(1, 4 * epa + 1))
     surfs = -(-channels // epa)
@@ -91,6 +93,11 @@ def _planar(rng: np.random.Generator, mode: str, precision: str) -> RubikLayer |
     return RubikLayer(mode, precision, width, height, channels, src, dst, perf=bool(rng.random() < 0.5))
 
 
+def _side(side: Side) -> str:
+    ram = "MC" if side.ram_mc else "CV"
+    return f"{side.base:#x} line {side.line} surf {side.surf} planar {side.planar} {ram}"
+
+
 def rubik_program(rng: np.random.Generator, name: str, mode: str | None = None,
                   precision: str | None = None) -> Program:
     """One random Rubik layer (mode and precision drawn unless given)."""
@@ -110,11 +117,9 @@ def rubik_program(rng: np.random.Generator, name: str, mode: str | None = None,
     d_lo, d_hi = layer.dst_span()
     about = {"unit": "RUBIK", "mode": mode, "precision": precision,
              "cube": f"{layer.width}x{layer.height}x{layer.channels}",
-             "src": f"{layer.src.base:#x} line {layer.src.line} surf {layer.src.surf} planar {layer.src.planar}"
-                    f" {'MC' if layer.src.ram_mc else 'CV'}",
-             "dst": f"{layer.dst.base:#x} line {layer.dst.line} surf {layer.dst.surf} planar {layer.dst.planar}"
-                    f" {'MC' if layer.dst.ram_mc else 'CV'}"}
+             "src": _side(layer.src), "dst": _side(layer.dst)}
     if mode == "CONTRACT":
         cs0, cs1 = layer.strides()
-        about.update({"deconv_stride": f"{layer.x_stride}x{layer.y_stride}", "contract_stride": f"{cs0},{cs1}"})
+        about.update({"deconv_stride": f"{layer.x_stride}x{layer.y_stride}",
+                      "contract_stride": f"{cs0},{cs1}"})
     return Program(name, writes, [(lo, "input.dat", data)], (d_lo, d_hi - d_lo), about)
