@@ -14,8 +14,8 @@ from models.errors import ConfigError
 from scripts.ref_programs.common import CVSRAM, DRAM, REGION, Program
 
 ATOM = 32
-_MAX_IN_ATOMS = 1600       # input atoms a program reads: images of some 50 KB at most
-_MAX_OUT_BYTES = 96 * 1024
+_MAX_IN_ATOMS = 800        # input atoms a program reads: images of some 25 KB at most
+_MAX_OUT_BYTES = 40 * 1024
 PRECISIONS = ("INT8", "INT16", "FP16")
 MODES = ("CONTRACT", "SPLIT", "MERGE")
 
@@ -40,10 +40,11 @@ def _stride(rng: np.random.Generator) -> int:
     return int(rng.integers(1, 33))
 
 
-def _contract(rng: np.random.Generator, precision: str) -> RubikLayer | None:
+def _contract(rng: np.random.Generator, precision: str,
+              strides: tuple[int | None, int | None]) -> RubikLayer | None:
     bpe = 1 if precision == "INT8" else 2
     epa = ATOM // bpe
-    sx, sy = _stride(rng), _stride(rng)
+    sx, sy = (_stride(rng) if s is None else s for s in strides)
     cout = int(rng.integers(1, 2 * epa + 8)) if rng.random() < 0.8 else int(rng.integers(1, 5 * epa))
     surfs = -(-cout // epa)
     width = int(rng.integers(1, 20)) if rng.random() < 0.8 else int(rng.integers(20, 70))
@@ -99,12 +100,13 @@ def _side(side: Side) -> str:
 
 
 def rubik_program(rng: np.random.Generator, name: str, mode: str | None = None,
-                  precision: str | None = None) -> Program:
-    """One random Rubik layer (mode and precision drawn unless given)."""
+                  precision: str | None = None, strides: tuple[int | None, int | None] = (None, None)
+                  ) -> Program:
+    """One random Rubik layer (mode and precision drawn unless given; a contract's strides too)."""
     mode = mode or str(rng.choice(MODES))
     precision = precision or str(rng.choice(PRECISIONS))
     while True:
-        layer = _contract(rng, precision) if mode == "CONTRACT" else _planar(rng, mode, precision)
+        layer = _contract(rng, precision, strides) if mode == "CONTRACT" else _planar(rng, mode, precision)
         if layer is None:
             continue
         try:
