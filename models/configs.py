@@ -51,7 +51,7 @@ CBUF_BANK_ENTRIES = (128, 256, 512)
 CONV_UNITS = ("CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC")
 RUBIK = "RUBIK"
 # units the model has but the RTL top does not have yet (besides CONV_UNITS)
-MODEL_ONLY_UNITS: tuple[str, ...] = (RUBIK,)
+MODEL_ONLY_UNITS: tuple[str, ...] = ()
 
 
 class ConfigurationError(ConfigError):
@@ -161,6 +161,7 @@ class Configuration:
         """The parameters of the top level (rtl/top/nvdla_pp_top.v) for this configuration."""
         return {"ATOM": self.atom_bytes, "CSB_MAP": list(regmap.CSB_MAPS).index(self.csb_map),
                 "PDP_MAX_W": self.pdp_max_width, "SEC_MEM": int(self.second_memory), "BDMA": int(self.bdma),
+                "RUBIK": int(self.rubik),
                 "SDP_EW": int(self.sdp.ew), "SDP_LUT": int(self.sdp.lut),
                 "INT16": int("INT16" in self.precisions),
                 "CDP_LUT_PAIRED": int(self.cdp_int8_lut == "paired"),

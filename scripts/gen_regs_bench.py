@@ -65,7 +65,8 @@ def _top_glb(gbit: dict[str, int]) -> tuple[list[str], list[str]]:
         b = gbit[name]
         return f"{{dp_done[{b}] && consumer[{b}], dp_done[{b}] && !consumer[{b}]}}"
     conns = [f".sdp_done_intr({done('SDP')})", f".cdp_done_intr({done('CDP')})",
-             f".pdp_done_intr({done('PDP')})", f".bdma_done_intr({done('BDMA')})", ".intr(intr)"]
+             f".pdp_done_intr({done('PDP')})", f".bdma_done_intr({done('BDMA')})",
+             f".rubik_done_intr({done('RUBIK')})", ".intr(intr)"]
     return [], conns
 
 

@@ -50,6 +50,7 @@ module nvdla_regs_sdp_top (
         .cdp_done_intr(2'b00),
         .pdp_done_intr(2'b00),
         .bdma_done_intr(2'b00),
+        .rubik_done_intr(2'b00),
         .intr(intr)
     );
 

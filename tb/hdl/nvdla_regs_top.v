@@ -50,6 +50,7 @@ module nvdla_regs_top (
         .cdp_done_intr({dp_done[2] && consumer[2], dp_done[2] && !consumer[2]}),
         .pdp_done_intr({dp_done[1] && consumer[1], dp_done[1] && !consumer[1]}),
         .bdma_done_intr(2'b00),
+        .rubik_done_intr(2'b00),
         .intr(intr)
     );
 

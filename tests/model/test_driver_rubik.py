@@ -60,7 +60,8 @@ def test_contract_is_the_transpose_of_the_stride_cubes(precision: str) -> None:
             for dx in range(sx):
                 for s in range(surfs):
                     for y in range(h):
-                        a = lo + (dy * sx + dx) * cfg.contract_stride0 + s * layer.src.surf + y * layer.src.line
+                        cube = lo + (dy * sx + dx) * cfg.contract_stride0
+                        a = cube + s * layer.src.surf + y * layer.src.line
                         cubes[dy, dx, s, y] = mem.read(a, w * ATOM).reshape(w, ATOM)
         expected = cubes.transpose(2, 3, 0, 4, 1, 5).reshape(surfs, h * sy, w * sx, ATOM)
         run_rubik(cfg, mem)
