@@ -208,7 +208,8 @@ def capabilities(config: Configuration) -> frozenset[str]:
                      | {unit_precision(p, u) for p in extra for u in PRECISION_UNITS})
 
 
-PRECISION_UNITS = ("PDP", "CDP", "SDP")   # the datapath units with precision fields (their RDMAs included)
+# the datapath units with precision fields (their RDMAs included); RUBIK's only sets bytes per element
+PRECISION_UNITS = ("PDP", "CDP", "SDP", "RUBIK")
 
 
 def unit_precision(precision: str, unit: str) -> str:

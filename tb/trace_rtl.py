@@ -28,10 +28,10 @@ from models.replay import (
 from tb.benches import find
 
 # The datapath units whose RTL computes INT16 when the top is built with INT16 = 1 (the others: INT8 only).
-RTL_INT16_UNITS = ("PDP", "SDP", "CDP")
+RTL_INT16_UNITS = ("PDP", "SDP", "CDP", "RUBIK")
 
 # The datapath units whose RTL computes FP16 when the top is built with FP16 = 1 (the others: none).
-RTL_FP16_UNITS = ("PDP", "SDP", "CDP")
+RTL_FP16_UNITS = ("PDP", "SDP", "CDP", "RUBIK")
 
 
 def rtl_capabilities(config: Configuration) -> frozenset[str]:
