@@ -80,6 +80,7 @@ def lut_figures() -> None:
 
 
 TOP_BENCHES = ("bench_pdp.py", "bench_cdp.py", "bench_sdp.py")   # they take --latency/--seed/--json
+RUBIK_BENCH = "bench_rubik.py"   # a top-level benchmark too, at configurations with Rubik (nv_full)
 
 
 def run_script(script: Path, args: argparse.Namespace, top: bool) -> tuple[list[dict[str, object]], bool]:
@@ -103,7 +104,7 @@ def configuration_figures(args: argparse.Namespace) -> tuple[list[dict[str, obje
     """The top-level benchmarks and the area at the run's configuration ($CONFIG)."""
     records: list[dict[str, object]] = []
     ok = True
-    for name in TOP_BENCHES:
+    for name in TOP_BENCHES + ((RUBIK_BENCH,) if configs.load().rubik else ()):
         got, passed = run_script(ROOT / "scripts" / name, args, top=True)
         records += got
         ok = ok and passed
@@ -146,7 +147,7 @@ def main() -> int:
         os.environ["CONFIG"] = run_config
     if not args.top_only:
         for script in sorted((ROOT / "scripts").glob("bench_*.py")):
-            if script.name not in TOP_BENCHES:
+            if script.name not in (*TOP_BENCHES, RUBIK_BENCH):
                 run_script(script, args, top=False)
     report = ROOT / "reports" / "bench.json"
     report.parent.mkdir(exist_ok=True)
