@@ -49,6 +49,9 @@ ATOMIC_K = (8, 16, 32)
 CBUF_BANKS = (16, 32)           # CDMA/CSC D_BANK counts banks in a 5-bit field (value = banks - 1)
 CBUF_BANK_ENTRIES = (128, 256, 512)
 CONV_UNITS = ("CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC")
+RUBIK = "RUBIK"
+# units the model has but the RTL top does not have yet
+MODEL_ONLY_UNITS: tuple[str, ...] = ()
 
 
 class ConfigurationError(ConfigError):
@@ -94,6 +97,8 @@ class Configuration:
     bus_bits: int
     second_memory_bits: int     # 0: no second memory (CV SRAM)
     bdma: bool
+    # NVIDIA's Rubik (contract/split/merge data movement, nvdlav1 nv_full only): models/rubik.py
+    rubik: bool
     precisions: tuple[str, ...]
     sdp: SdpFeatures
     cdp_throughput: int
@@ -138,9 +143,11 @@ class Configuration:
 
     @property
     def units(self) -> tuple[str, ...]:
-        """The units of the register description this configuration's top has (BDMA only where declared;
-        the convolution pipeline's CONV_UNITS in every configuration: the top builds them with CONV = 1)."""
-        return tuple(u for u in regmap.UNITS if u != "BDMA" or self.bdma)
+        """The units of the register description this configuration's top has (BDMA and RUBIK only where
+        declared; the convolution pipeline's CONV_UNITS in every configuration: the top builds them with
+        CONV = 1)."""
+        return tuple(u for u in regmap.UNITS if (u != "BDMA" or self.bdma) and (u != RUBIK or self.rubik)
+                     and u not in MODEL_ONLY_UNITS)
 
     @property
     def csb_windows(self) -> dict[str, int]:
@@ -155,6 +162,7 @@ class Configuration:
         """The parameters of the top level (rtl/top/nvdla_pp_top.v) for this configuration."""
         return {"ATOM": self.atom_bytes, "CSB_MAP": list(regmap.CSB_MAPS).index(self.csb_map),
                 "PDP_MAX_W": self.pdp_max_width, "SEC_MEM": int(self.second_memory), "BDMA": int(self.bdma),
+                "RUBIK": int(self.rubik),
                 "SDP_EW": int(self.sdp.ew), "SDP_LUT": int(self.sdp.lut),
                 "INT16": int("INT16" in self.precisions),
                 "CDP_LUT_PAIRED": int(self.cdp_int8_lut == "paired"),
@@ -197,6 +205,8 @@ def parse(path: Path) -> Configuration:
     if raw.get("bdma") and not second:
         # NVDLA's BDMA is the bridge between the external memory and the CV SRAM (seed 001)
         raise _fail(path, "bdma", "true needs a second memory (second_memory_bits)")
+    if not isinstance(raw.get("rubik", False), bool):
+        raise _fail(path, "rubik", f"true or false, not {raw.get('rubik')!r}")
     if raw.get("csb_map") not in regmap.CSB_MAPS:
         raise _fail(path, "csb_map", f"{raw.get('csb_map')!r} is not one of {list(regmap.CSB_MAPS)}")
     precisions = tuple(raw.get("precisions", ()))
@@ -229,7 +239,8 @@ def parse(path: Path) -> Configuration:
                     f"{lbuf} holds no column in each of {PDP_BANKS} banks of {PDP_ACC_BITS}-bit accumulators "
                     f"of a {atom}-byte atom")
     return Configuration(raw["name"], str(raw.get("desc", "")), str(raw.get("source", "")), raw["csb_map"],
-                         atom, bus, second, bool(raw.get("bdma")), precisions, sdp, cdp, pdp, lbuf, lut_kind,
+                         atom, bus, second, bool(raw.get("bdma")), bool(raw.get("rubik")), precisions, sdp,
+                         cdp, pdp, lbuf, lut_kind,
                          _conv(path, raw.get("conv", {}), atom, precisions))
 
 

@@ -70,11 +70,13 @@ def capabilities(config: Configuration) -> frozenset[str]:
     extra = set(config.precisions) - {"INT8"}
     return frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP, *configs.CONV_UNITS, conv_layout(config)}
                      | ({SECOND_MEMORY} if config.second_memory else set())
-                     | ({BDMA} if config.bdma else set()) | set(config.precisions)
+                     | ({BDMA} if config.bdma else set()) | ({configs.RUBIK} if config.rubik else set())
+                     | set(config.precisions)
                      | {unit_precision(p, u) for p in extra for u in PRECISION_UNITS})
 
 
-PRECISION_UNITS = ("PDP", "CDP", "SDP")   # the datapath units with precision fields (their RDMAs included)
+# the datapath units with precision fields (their RDMAs included); RUBIK's only sets bytes per element
+PRECISION_UNITS = ("PDP", "CDP", "SDP", "RUBIK")
 
 
 def unit_precision(precision: str, unit: str) -> str:

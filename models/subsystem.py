@@ -10,7 +10,8 @@ convolution pipeline CDMA, CSC, CMAC_A, CMAC_B, CACC feeding SDP on the fly: mod
 groups their consumer pointers select, in whatever order the writes come.
 
 With a configuration that has BDMA (nv_full) it also holds BDMA (models/bdma.py): its writes run the
-launched groups at once and set their GLB BDMA_DONE bits, which the GLB then implements.
+launched groups at once and set their GLB BDMA_DONE bits, which the GLB then implements. With Rubik
+(nv_full, models/rubik.py) a RUBIK layer runs when its D_OP_ENABLE is set and sets GLB RUBIK_DONE.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from models import registers as regmap
 from models.bdma import UNIT as BDMA_UNIT
 from models.bdma import Bdma
 from models.cdp_fp16 import LAST_COMMAND_BEATS, InputCounter
-from models.configs import Configuration
+from models.configs import RUBIK, Configuration
 from models.cube import CubeLayout
 from models.errors import ConfigError
 from models.memory import Memory, memory_index
@@ -78,6 +79,8 @@ class ModelTarget:
         self.perf = perf.PerfCounters()   # the statistics counters across layers (models/perf.py)
         if self.bdma is not None:
             self.glb.implemented |= intr_mask([BDMA_UNIT])
+        if self.config.rubik:
+            self.glb.implemented |= intr_mask([RUBIK])
 
     # --- memory -------------------------------------------------------------------------------------------
     def mem_fill(self, mem: int, addr: int, size: int, value: int = 0) -> None:
@@ -95,6 +98,8 @@ class ModelTarget:
             for group in self._bdma(unit).write(reg, value):
                 self.glb.unit_done(unit, group)
             return
+        if unit == RUBIK and not self.config.rubik:
+            raise TraceError(f"{unit}: configuration {self.config.name} has no Rubik")
         rf = self.glb if unit == "GLB" else self.units[unit]
         if rf.write(reg, value):
             self._launch_ready()
@@ -142,6 +147,9 @@ class ModelTarget:
             for unit in ("SDP", "CDP", "PDP"):
                 if self.units[unit].running and self._try_run(unit):
                     progress = True
+            if self.config.rubik and self.units[RUBIK].running:
+                self._run_rubik()
+                progress = True
 
     def _fields(self, *units: str) -> dict[str, dict[str, int]]:
         return {n: self.units[n].fields(self.units[n].consumer) for n in units}
@@ -207,6 +215,17 @@ class ModelTarget:
         pdp.run_pdp(cfg, self.memories[0], flying_input=flying_input, sec_mem=self._sec_mem)
         self._done("PDP", {}, pdp.dst_layout(cfg), self._out_mem(cfg.dst_ram_mc))
         return True
+
+    def _run_rubik(self) -> None:
+        from models import rubik
+
+        cfg = rubik.RubikConfig.from_fields(self.units[RUBIK].fields(self.units[RUBIK].consumer))
+        rubik.run_rubik(cfg, self.memories[0], sec_mem=self._sec_mem)
+        # the stall counters depend on the memory's timing (not modelled): their registers keep their value
+        group = self.units[RUBIK].done({})
+        self.runs.append(RunRecord(RUBIK, group, None, {}, self._out_mem(cfg.dst_ram_mc)))
+        self._unseen[(RUBIK, group)] = [(RUBIK, group)]
+        self.glb.unit_done(RUBIK, group)
 
     def _run_conv(self, cfg: Any) -> NDArray[np.int64]:
         """The convolution layer feeding SDP on the fly (CDMA..CACC armed): SDP's input cube, CACC's INT32

@@ -46,7 +46,7 @@ _CVSRAM_REGION, _REGION_MASK = 0x50000000, 0xF0000000
 _INT8 = frozenset({"INT8"})
 _INTS = frozenset({"INT8", "INT16"})
 MODEL_PRECISIONS = {unit: _INTS | {"FP16"}
-                    for unit in ("PDP", "PDP_RDMA", "SDP", "SDP_RDMA", "CDP", "CDP_RDMA")}
+                    for unit in ("PDP", "PDP_RDMA", "SDP", "SDP_RDMA", "CDP", "CDP_RDMA", "RUBIK")}
 _CSB = re.compile(r"^0x[fF]{4}([0-9a-fA-F]{4})$")
 _BYTE = re.compile(r"^0x[0-9a-fA-F]{1,2}$")
 _HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\S.*?)\s*$")

@@ -78,6 +78,7 @@ def lut_figures() -> None:
 
 
 TOP_UNITS = ("pdp", "cdp", "sdp")   # scripts/benchmark_top.py <unit>: --latency/--seed/--json
+RUBIK_UNIT = "rubik"   # a top-level benchmark too, at configurations with Rubik (nv_full)
 
 
 def run_script(module: list[str], args: argparse.Namespace,
@@ -103,7 +104,7 @@ def configuration_figures(args: argparse.Namespace) -> tuple[list[dict[str, obje
     """The top-level benchmarks and the area at the run's configuration ($CONFIG)."""
     records: list[dict[str, object]] = []
     ok = True
-    for unit in TOP_UNITS:
+    for unit in TOP_UNITS + ((RUBIK_UNIT,) if configs.load().rubik else ()):
         got, passed = run_script(["scripts.benchmark_top", unit], args, top=True)
         records += got
         ok = ok and passed

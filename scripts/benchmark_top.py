@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-UNITS = ("pdp", "cdp", "sdp")
+UNITS = ("pdp", "cdp", "sdp", "rubik")
 RATIO_NOTE = 1.3     # the busier-channel ratio above which the SDP summary asks for an explanation
 
 # NVIDIA's nv_small RTL with a 32-cycle memory: cycles from the last D_OP_ENABLE to the interrupt
@@ -229,6 +229,9 @@ def summary(unit: str, rows: list[Any]) -> list[str]:
             note = f"  <-- above {RATIO_NOTE}x" if ratio > RATIO_NOTE else ""
             lines.append(f"{r.name}: {r.cycles} cycles = {ratio:.3f}x the busier channel's bound "
                          f"({busier:.0f} beats), {r.cycles - busier:.0f} cycles beyond it{note}")
+        elif unit == "rubik":
+            lines.append(f"{r.name}: {r.cycles} cycles = {ratio:.3f}x the busier channel's bound "
+                         f"({busier:.0f} beats); target 1.1x")
     return lines
 
 

@@ -46,8 +46,12 @@ ROOT = Path(__file__).resolve().parent.parent
 # pdpsplit: PDP split width with a band narrower than the kernel overlap (INT16)
 # pdpwidth: PDP bands exactly as wide as NVIDIA's line buffer holds for the kernel (INT8, INT16, FP16:
 # scripts/ref_programs/pdp.py WIDTH_CASES, a fixed list of 108 programs; index 108 is program 0's case)
+# rubik: Rubik contract, split and merge at INT8, INT16 and FP16 (scripts/ref_programs/rubik.py; stored in
+# traces/nv_full_ref/rubik)
+# pdpband3: PDP average pooling 32x4x16, kernel 6x6, stride 2x1, pads 4/4/4/2 in three bands, raw pad values
+# (INT16, INT8, FP16 in turn)
 UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16", "sdpfp16", "cdpfp16", "sdplutfp16", "sdpcvt", "lutfn",
-         "pdppad", "pdppad8", "cdprange", "cdprange8", "pdpsplit", "pdpwidth")
+         "pdppad", "pdppad8", "cdprange", "cdprange8", "pdpsplit", "pdpwidth", "rubik", "pdpband3")
 NVIDIA_BRANCH = "nvdlav1"
 MIRROR = Path("/work/.mirror/nvdla+hw/repo")
 TRACES = ROOT / "traces"
@@ -65,7 +69,17 @@ def make_program(unit: str, seed: int, index: int) -> Program:
     """Program `index` of `unit` for `seed`: the same arguments always give the same program."""
     rng = np.random.default_rng([seed, UNITS.index(unit), index])
     name = f"{unit}_s{seed}_{index:03d}"
-    if unit == "pdpwidth":
+    if unit == "pdpband3":
+        from scripts.ref_programs.pdp import pdp_band3_program
+        prog = pdp_band3_program(rng, name, ("INT16", "INT8", "FP16")[index % 3])
+    elif unit == "rubik":
+        from scripts.ref_programs.rubik import MODES, PRECISIONS, rubik_program
+        # every mode at every precision in turn; contracts walk x stride (then y stride) through 1..32 with
+        # the other one drawn; the rest drawn
+        walk = 1 + (index // 6) % 32
+        strides = (walk, None) if (index // 3) % 2 == 0 else (None, walk)
+        prog = rubik_program(rng, name, MODES[index % 3], PRECISIONS[(index // 3) % 3], strides)
+    elif unit == "pdpwidth":
         from scripts.ref_programs.pdp import pdp_width_program
         prog = pdp_width_program(rng, name, index)
     elif unit == "pdpsplit":

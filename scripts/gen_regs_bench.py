@@ -68,7 +68,8 @@ def _top_glb(gbit: dict[str, int]) -> tuple[list[str], list[str]]:
              f".pdp_done_intr({done('PDP')})", f".bdma_done_intr({done('BDMA')})",
              # CDMA's two interrupts both follow its layer's end here (no datapath tells them apart)
              f".cdma_dat_done_intr({done('CDMA')})", f".cdma_wt_done_intr({done('CDMA')})",
-             f".cacc_done_intr({done('CACC')})", ".intr(intr)"]
+             f".cacc_done_intr({done('CACC')})",
+             f".rubik_done_intr({done('RUBIK')})", ".intr(intr)"]
     return [], conns
 
 

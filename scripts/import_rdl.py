@@ -6,7 +6,10 @@ a copy is in ../shared/nvdla/regmap/rdl). It reads the subset of SystemRDL NVIDI
 enum, `->desc`, `@offset`), maps NVIDIA's `spec_access` to the description's access names as the first
 import did (scripts/import_regmap.py: rw -> RW, r -> RO, c -> RO-const, rwto -> RW-special) and applies the
 project keys listed in PROJECT below. Re-run only to refresh from NVIDIA's files:
-`python -m scripts.import_rdl <rdl folder> CDMA CSC CMAC_A CMAC_B CACC`.
+`python -m scripts.import_rdl <rdl folder> CDMA CSC CMAC_A CMAC_B CACC RUBIK`.
+
+RUBIK (nv_full only) comes from NVIDIA's NVDLA_RBK.rdl (FILE_OF): the unit keeps the name the CSB maps and
+GLB's RUBIK_DONE bits give it.
 """
 
 from __future__ import annotations
@@ -29,6 +32,12 @@ STAT_LATCH = {
              "D_PERF_DAT_READ_LATENCY", "D_PERF_WT_READ_LATENCY"),
     "CACC": ("D_OUT_SATURATION",),
 }
+# Statistics of the holding style: NV_NVDLA_RUBIK_seq_gen.v loads dp2reg_dN_rd_stall_cnt when the read side
+# of a layer ends (rd_req_done, into the consumer group) and never clears it; NV_NVDLA_RUBIK_wr_req.v the
+# same for the write side.
+STAT_HOLD = {"RUBIK": ("D_PERF_READ_STALL", "D_PERF_WRITE_STALL")}
+# the RDL file of a unit whose project name differs from NVIDIA's file name
+FILE_OF = {"RUBIK": "RBK"}
 # S_CBUF_FLUSH_STATUS.FLUSH_DONE: NVIDIA's RTL raises it once CBUF's flush after reset is over (a few
 # hundred cycles, NV_NVDLA_CDMA_regfile.v dp2reg_flush_done); every trace polls it before its first layer.
 # This design has no flush to wait for, so the field is a constant 1.
@@ -81,6 +90,8 @@ def _unit(text: str, name: str) -> list[dict[str, Any]]:
                                "access": access, "fields": sorted(fields, key=lambda f: f["lsb"])}
         if rname in STAT_LATCH.get(name, ()):
             reg["stat"] = "latch"
+        if rname in STAT_HOLD.get(name, ()):
+            reg["stat"] = "hold"
         regs.append(reg)
     return regs
 
@@ -90,7 +101,8 @@ def main(argv: list[str]) -> int:
     rm = json.loads(OUT.read_text())
     have = [u["name"] for u in rm["units"]]
     for name in names:
-        unit = {"name": name, "registers": _unit((folder / f"NVDLA_{name}.rdl").read_text(), name)}
+        rdl = folder / f"NVDLA_{FILE_OF.get(name, name)}.rdl"
+        unit = {"name": name, "registers": _unit(rdl.read_text(), name)}
         if name in have:
             rm["units"][have.index(name)] = unit
         else:

@@ -28,10 +28,10 @@ from models.replay import (
 from tb.benches import find
 
 # The datapath units whose RTL computes INT16 when the top is built with INT16 = 1 (the others: INT8 only).
-RTL_INT16_UNITS = ("PDP", "SDP", "CDP")
+RTL_INT16_UNITS = ("PDP", "SDP", "CDP", "RUBIK")
 
 # The datapath units whose RTL computes FP16 when the top is built with FP16 = 1 (the others: none).
-RTL_FP16_UNITS = ("PDP", "SDP", "CDP")
+RTL_FP16_UNITS = ("PDP", "SDP", "CDP", "RUBIK")
 
 
 def rtl_capabilities(config: Configuration) -> frozenset[str]:
@@ -40,7 +40,7 @@ def rtl_capabilities(config: Configuration) -> frozenset[str]:
     (RTL_INT16_UNITS, RTL_FP16_UNITS) and only if the build's parameters include it."""
     has = set(capabilities(config))
     # the units the top does not have yet (configs.Configuration.units: the convolution pipeline)
-    has -= {u for u in configs.CONV_UNITS if u not in config.units}
+    has -= {u for u in (*configs.CONV_UNITS, *configs.MODEL_ONLY_UNITS) if u not in config.units}
     for precision, units in (("INT16", RTL_INT16_UNITS), ("FP16", RTL_FP16_UNITS)):
         built = config.verilog_parameters().get(precision)
         has -= {unit_precision(precision, u) for u in PRECISION_UNITS if not built or u not in units}

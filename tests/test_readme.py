@@ -40,7 +40,7 @@ def test_feature_table_matches_the_configuration(name: str) -> None:
     blocks = ["BS", "BN", *(["EW"] if cfg.sdp.ew else []), *(["LUT"] if cfg.sdp.lut else [])]
     assert sdp == ", ".join(blocks)
     assert (pdp, cdp) == ("yes", "yes")
-    assert bdma == ("yes" if cfg.bdma else "-")
+    assert bdma == f"{'yes' if cfg.bdma else '-'}" + (", yes" if cfg.rubik else "")
     assert second == ("yes" if cfg.second_memory else "-")
     assert precisions == ", ".join(cfg.precisions)
 

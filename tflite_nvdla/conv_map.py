@@ -32,7 +32,7 @@ from models.cdma import pack_weights
 from models.driver_common import run_atom_bytes
 from models.driver_conv import ConvLayer, SdpStage, conv_layer
 from models.driver_sdp import operand_dma
-from models.replay import MemWrite
+from models.steps import MemWrite
 from tflite_nvdla.conv_requant import BiasRange, ConvRequant, fit_conv
 from tflite_nvdla.hw_plan import (
     INPUT_BASES,

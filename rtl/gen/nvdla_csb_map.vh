@@ -15,6 +15,7 @@ localparam [5:0] CSB_WIN_CSC = 6'h04;
 localparam [5:0] CSB_WIN_CMAC_A = 6'h05;
 localparam [5:0] CSB_WIN_CMAC_B = 6'h06;
 localparam [5:0] CSB_WIN_CACC = 6'h07;
+localparam [5:0] CSB_WIN_RUBIK = 6'h11;
 // the same per named map (the top's CSB_MAP picks one; CSB_MAP_<map>: its number)
 localparam integer CSB_MAP_NV_SMALL = 0;
 localparam [5:0] CSB_WIN_NV_SMALL_GLB = 6'h01;
@@ -30,6 +31,7 @@ localparam [5:0] CSB_WIN_NV_SMALL_CSC = 6'h04;
 localparam [5:0] CSB_WIN_NV_SMALL_CMAC_A = 6'h05;
 localparam [5:0] CSB_WIN_NV_SMALL_CMAC_B = 6'h06;
 localparam [5:0] CSB_WIN_NV_SMALL_CACC = 6'h07;
+localparam [5:0] CSB_WIN_NV_SMALL_RUBIK = 6'h11;
 localparam integer CSB_MAP_NV_FULL = 1;
 localparam [5:0] CSB_WIN_NV_FULL_GLB = 6'h00;
 localparam [5:0] CSB_WIN_NV_FULL_SDP_RDMA = 6'h0a;
@@ -44,6 +46,7 @@ localparam [5:0] CSB_WIN_NV_FULL_CSC = 6'h06;
 localparam [5:0] CSB_WIN_NV_FULL_CMAC_A = 6'h07;
 localparam [5:0] CSB_WIN_NV_FULL_CMAC_B = 6'h08;
 localparam [5:0] CSB_WIN_NV_FULL_CACC = 6'h09;
+localparam [5:0] CSB_WIN_NV_FULL_RUBIK = 6'h10;
 // GLB interrupt bits (the same in S_INTR_MASK, S_INTR_SET and S_INTR_STATUS)
 localparam integer GLB_INTR_SDP_DONE0 = 0;
 localparam integer GLB_INTR_SDP_DONE1 = 1;

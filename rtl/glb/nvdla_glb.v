@@ -5,7 +5,7 @@
 // A unit's done pulse for group g, or software writing 1 to S_INTR_SET, sets the status bit (whatever the
 // mask); writing 1 to S_INTR_STATUS clears it, and a set in the same cycle wins. A mask bit of 1 masks the
 // bit: intr = |(status & ~mask), registered (a level). Status bits of units the design lacks
-// (STATUS_IMPL = 0; nv_small has no BDMA, no configuration here has RUBIK) read 0.
+// (STATUS_IMPL = 0; nv_small has no BDMA and no RUBIK, only nv_full has them) read 0.
 // parameter check: none needed (any 32-bit STATUS_IMPL is a valid set of implemented status bits)
 module nvdla_glb #(
     parameter [31:0] STATUS_IMPL = 32'h003f_003f
@@ -26,6 +26,7 @@ module nvdla_glb #(
     input  wire [1:0]  cdma_dat_done_intr,  // the convolution pipeline's (tie 0 without it, as BDMA)
     input  wire [1:0]  cdma_wt_done_intr,
     input  wire [1:0]  cacc_done_intr,
+    input  wire [1:0]  rubik_done_intr, // tie 0 without Rubik (likewise)
     output reg         intr
 );
     /* verilator lint_off UNUSEDPARAM */
@@ -50,6 +51,8 @@ module nvdla_glb #(
         set_hw[GLB_INTR_CDMA_WT_DONE1] = cdma_wt_done_intr[1];
         set_hw[GLB_INTR_CACC_DONE0] = cacc_done_intr[0];
         set_hw[GLB_INTR_CACC_DONE1] = cacc_done_intr[1];
+        set_hw[GLB_INTR_RUBIK_DONE0] = rubik_done_intr[0];
+        set_hw[GLB_INTR_RUBIK_DONE1] = rubik_done_intr[1];
     end
 
     nvdla_glb_regs u_regs (

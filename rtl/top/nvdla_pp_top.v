@@ -4,9 +4,10 @@
 // and statistics bundles, rtl/gen/nvdla_<unit>_fields.vh), the units SDP, PDP and CDP (each with its RDMA),
 // the memory interfaces (rtl/dma/nvdla_axi_memif.v: each DMA request goes to the memory its *_RAM_TYPE
 // register names, CV to c_axi and MC to m_axi, everything to m_axi when SEC_MEM = 0; one arbiter per memory,
-// the port index in the AXI ID: PDP 0, CDP 1, SDP 2, BDMA 3, then CDMA's feature and weight reads), BDMA when
-// BDMA = 1 (nv_full), the convolution pipeline when CONV = 1 (CDMA, CSC, CMAC_A, CMAC_B, CACC register blocks
-// and rtl/conv/nvdla_conv.v, its output on the fly into SDP) and GLB.
+// the port index in the AXI ID: PDP 0, CDP 1, SDP 2, BDMA 3, RUBIK 3 + BDMA, then CDMA's feature and weight
+// reads), BDMA when BDMA = 1 (nv_full), Rubik when RUBIK = 1 (nv_full; rtl/rubik), the convolution pipeline
+// when CONV = 1 (CDMA, CSC, CMAC_A, CMAC_B, CACC register blocks and rtl/conv/nvdla_conv.v, its output on
+// the fly into SDP) and GLB.
 // Addresses outside the units' windows answer as NVDLA's unmapped ones (reads 0, writes dropped, non-posted
 // writes acknowledged); LUT accesses are the register blocks' own (LUT_ACCESS_* bundle slices).
 //
@@ -26,6 +27,7 @@
 `include "nvdla_cmac_a_fields.vh"
 `include "nvdla_cmac_b_fields.vh"
 `include "nvdla_cacc_fields.vh"
+`include "nvdla_rubik_fields.vh"
 module nvdla_pp_top #(
     parameter ATOM            = 8,    // memory atom in bytes = AXI data bytes (int8 lanes per beat)
     parameter CSB_MAP         = 0,    // CSB address map: 0 NVIDIA's master branch (nv_small..nv_large), 1 nv_full
@@ -34,6 +36,7 @@ module nvdla_pp_top #(
     parameter MAX_OUTSTANDING = 8,
     parameter SEC_MEM         = 0,    // 1: the CV SRAM interface c_axi exists; 0: c_axi idle, all on m_axi
     parameter BDMA            = 0,    // 1: BDMA (nv_full's bridge DMA) on the CSB and the memories; needs SEC_MEM
+    parameter RUBIK           = 0,    // 1: Rubik (contract/split/merge) on the CSB and the memories; needs BDMA
     parameter SDP_EW          = 1,    // 0: SDP without its EW (Y) block (bypassed whatever the registers say)
     parameter SDP_LUT         = 1,    // 0: SDP without its LUT
     parameter INT16           = 0,    // 1: the configuration's precisions include INT16 (PDP, SDP, CDP compute it)
@@ -125,11 +128,13 @@ module nvdla_pp_top #(
     initial begin
         if (PDP_MAX_W < 8 || PDP_MAX_W % 8 != 0 || MAX_BURST < 1 || MAX_OUTSTANDING < 1 || CSB_MAP < 0 || CSB_MAP > 1
             || (SEC_MEM != 0 && SEC_MEM != 1) || (BDMA != 0 && BDMA != 1) || (BDMA == 1 && SEC_MEM == 0)
+            || (RUBIK != 0 && RUBIK != 1) || (RUBIK == 1 && BDMA == 0)
             || (INT16 != 0 && INT16 != 1) || (CDP_LUT_PAIRED != 0 && CDP_LUT_PAIRED != 1)
             || (FP16 != 0 && FP16 != 1) || (CONV != 0 && CONV != 1) || (CONV == 1 && ATOMIC_K != ATOM)) begin
             $display("ERROR: nvdla_pp_top %m: PDP_MAX_W a multiple of 8 (PDP's 8 line-buffer banks), ",
                      "MAX_BURST, MAX_OUTSTANDING >= 1, CSB_MAP 0 or 1, ",
-                     "SEC_MEM 0 or 1, BDMA 0 or 1 and only with SEC_MEM, INT16, CDP_LUT_PAIRED and FP16 0 or 1, ",
+                     "SEC_MEM 0 or 1, BDMA 0 or 1 and only with SEC_MEM, RUBIK 0 or 1 and only with BDMA (its ",
+                     "CSB window follows BDMA's), INT16, CDP_LUT_PAIRED and FP16 0 or 1, ",
                      "CONV 0 or 1 and with it ATOMIC_K = ATOM (a CACC beat is one SDP atom) ",
                      "(the units check the rest)");
             $finish;
@@ -141,15 +146,17 @@ module nvdla_pp_top #(
     `include "nvdla_axi_macros.vh"
     localparam AXI_AW = 32, AXI_DW = ATOM * 8, AXI_IW = 4;
 
-    // unit order on the CSB slave: GLB, PDP_RDMA, PDP, CDP_RDMA, CDP, SDP_RDMA, SDP, then BDMA if present,
-    // then CDMA, CSC, CMAC_A, CMAC_B, CACC if CONV
-    localparam NUNITS = 7 + BDMA + 5 * CONV;
+    // unit order on the CSB slave: GLB, PDP_RDMA, PDP, CDP_RDMA, CDP, SDP_RDMA, SDP, then BDMA and RUBIK if
+    // present, then CDMA, CSC, CMAC_A, CMAC_B, CACC if CONV
+    localparam NUNITS = 7 + BDMA + RUBIK + 5 * CONV;
     localparam U_GLB = 0, U_PDP_RDMA = 1, U_PDP = 2, U_CDP_RDMA = 3, U_CDP = 4, U_SDP_RDMA = 5, U_SDP = 6;
-    localparam U_BDMA = 7;
-    localparam U_CDMA = 7 + BDMA, U_CSC = 8 + BDMA, U_CMAC_A = 9 + BDMA, U_CMAC_B = 10 + BDMA, U_CACC = 11 + BDMA;
+    localparam U_BDMA = 7, U_RUBIK = 7 + BDMA;
+    localparam U_CDMA = 7 + BDMA + RUBIK, U_CSC = 8 + BDMA + RUBIK, U_CMAC_A = 9 + BDMA + RUBIK,
+               U_CMAC_B = 10 + BDMA + RUBIK, U_CACC = 11 + BDMA + RUBIK;
     // memory-interface ports (= AXI IDs on both memories)
-    localparam NMASTERS = 3 + BDMA + 2 * CONV;
-    localparam M_PDP = 0, M_CDP = 1, M_SDP = 2, M_BDMA = 3, M_CDMA_DAT = 3 + BDMA, M_CDMA_WT = 4 + BDMA;
+    localparam NMASTERS = 3 + BDMA + RUBIK + 2 * CONV;
+    localparam M_PDP = 0, M_CDP = 1, M_SDP = 2, M_BDMA = 3, M_RUBIK = 3 + BDMA;
+    localparam M_CDMA_DAT = 3 + BDMA + RUBIK, M_CDMA_WT = 4 + BDMA + RUBIK;
 
     wire [NUNITS-1:0]    reg_sel;
     wire [9:0]           reg_offset;
@@ -157,18 +164,18 @@ module nvdla_pp_top #(
     wire                 reg_write;
     wire [NUNITS*32-1:0] reg_rdata;
 
-    localparam [8*6-1:0] WINDOWS_PP = CSB_MAP == CSB_MAP_NV_FULL
-        ? {CSB_WIN_NV_FULL_BDMA, CSB_WIN_NV_FULL_SDP, CSB_WIN_NV_FULL_SDP_RDMA, CSB_WIN_NV_FULL_CDP,
+    localparam [9*6-1:0] WINDOWS_PP = CSB_MAP == CSB_MAP_NV_FULL
+        ? {CSB_WIN_NV_FULL_RUBIK, CSB_WIN_NV_FULL_BDMA, CSB_WIN_NV_FULL_SDP, CSB_WIN_NV_FULL_SDP_RDMA, CSB_WIN_NV_FULL_CDP,
            CSB_WIN_NV_FULL_CDP_RDMA, CSB_WIN_NV_FULL_PDP, CSB_WIN_NV_FULL_PDP_RDMA, CSB_WIN_NV_FULL_GLB}
-        : {CSB_WIN_NV_SMALL_BDMA, CSB_WIN_NV_SMALL_SDP, CSB_WIN_NV_SMALL_SDP_RDMA, CSB_WIN_NV_SMALL_CDP,
+        : {CSB_WIN_NV_SMALL_RUBIK, CSB_WIN_NV_SMALL_BDMA, CSB_WIN_NV_SMALL_SDP, CSB_WIN_NV_SMALL_SDP_RDMA, CSB_WIN_NV_SMALL_CDP,
            CSB_WIN_NV_SMALL_CDP_RDMA, CSB_WIN_NV_SMALL_PDP, CSB_WIN_NV_SMALL_PDP_RDMA, CSB_WIN_NV_SMALL_GLB};
     localparam [5*6-1:0] WINDOWS_CONV = CSB_MAP == CSB_MAP_NV_FULL
         ? {CSB_WIN_NV_FULL_CACC, CSB_WIN_NV_FULL_CMAC_B, CSB_WIN_NV_FULL_CMAC_A, CSB_WIN_NV_FULL_CSC,
            CSB_WIN_NV_FULL_CDMA}
         : {CSB_WIN_NV_SMALL_CACC, CSB_WIN_NV_SMALL_CMAC_B, CSB_WIN_NV_SMALL_CMAC_A, CSB_WIN_NV_SMALL_CSC,
            CSB_WIN_NV_SMALL_CDMA};
-    // BDMA's window only when it exists, the convolution units' only with CONV
-    localparam [(12+BDMA)*6-1:0] WINDOWS_ALL = {WINDOWS_CONV, WINDOWS_PP[(7+BDMA)*6-1:0]};
+    // BDMA's and RUBIK's windows only when they exist, the convolution units' only with CONV
+    localparam [(12+BDMA+RUBIK)*6-1:0] WINDOWS_ALL = {WINDOWS_CONV, WINDOWS_PP[(7+BDMA+RUBIK)*6-1:0]};
     localparam [NUNITS*6-1:0] WINDOWS = WINDOWS_ALL[NUNITS*6-1:0];
     nvdla_csb_slave #(.NUNITS(NUNITS), .UNIT_IDS(WINDOWS)) u_csb (
         .clk(clk), .rst_n(rst_n),
@@ -370,10 +377,33 @@ module nvdla_pp_top #(
         end
     endgenerate
 
+    // ---- Rubik (configurations with it): registers (two groups), unit on the last memory-interface port --
+    wire [1:0] rubik_done;
+    generate
+        if (RUBIK == 1) begin : g_rubik
+            wire                     op_en, consumer, done, busy_unused;
+            wire [`RUBIK_CFG_W-1:0]  cfg;
+            wire [`RUBIK_STAT_W-1:0] stat;
+            nvdla_rubik_regs u_rubik_regs (
+                .clk(clk), .rst_n(rst_n), .reg_sel(reg_sel[U_RUBIK]), .reg_offset(reg_offset),
+                .reg_wdata(reg_wdata), .reg_write(reg_write), .reg_rdata(reg_rdata[U_RUBIK*32 +: 32]),
+                .dp_done(done), .op_en(op_en), .consumer(consumer), .cfg(cfg), .stat(stat)
+            );
+            nvdla_rubik #(.ATOM(ATOM), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_rubik (
+                .clk(clk), .rst_n(rst_n), .op_en(op_en), .cfg(cfg), .stat(stat), .done(done), .busy(busy_unused),
+                `NVDLA_AXI_UNIT_TO_ARB(M_RUBIK)
+            );
+            assign rubik_done = {done & consumer, done & ~consumer};
+        end else begin : g_no_rubik
+            assign rubik_done = 2'b00;
+        end
+    endgenerate
+
     // ---- GLB: interrupt status per unit and group --------------------------------------------------------
     nvdla_glb #(.STATUS_IMPL(32'h003f_003f | (BDMA == 1 ? (32'h3 << GLB_INTR_BDMA_DONE0) : 32'h0)
                              | (CONV == 1 ? (32'h3 << GLB_INTR_CDMA_DAT_DONE0) | (32'h3 << GLB_INTR_CDMA_WT_DONE0)
-                                            | (32'h3 << GLB_INTR_CACC_DONE0) : 32'h0))) u_glb (
+                                            | (32'h3 << GLB_INTR_CACC_DONE0) : 32'h0)
+                             | (RUBIK == 1 ? (32'h3 << GLB_INTR_RUBIK_DONE0) : 32'h0))) u_glb (
         .clk(clk), .rst_n(rst_n),
         .reg_sel(reg_sel[U_GLB]), .reg_offset(reg_offset), .reg_wdata(reg_wdata), .reg_write(reg_write),
         .reg_rdata(reg_rdata[U_GLB*32 +: 32]),
@@ -382,6 +412,7 @@ module nvdla_pp_top #(
         .pdp_done_intr({pdp_done & pdp_consumer, pdp_done & ~pdp_consumer}),
         .bdma_done_intr(bdma_done),
         .cdma_dat_done_intr(cdma_dat_intr), .cdma_wt_done_intr(cdma_wt_intr), .cacc_done_intr(cacc_intr),
+        .rubik_done_intr(rubik_done),
         .intr(intr)
     );
 

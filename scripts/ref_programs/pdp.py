@@ -262,3 +262,44 @@ def pdp_width_program(rng: np.random.Generator, name: str, index: int) -> Progra
              "band_out_widths": ",".join(str(band.out_width) for band in cfg.bands()),
              "src_ram": "CV" if not src.ram_mc else "MC", "dst_ram": "CV" if not dst.ram_mc else "MC"}
     return Program(name, list(prog.writes), [(addr, "input.dat", data)], extent(dst_layout(cfg)), about)
+
+
+# ---- the "band3" family: one padded shape split into three bands -----------------------------------------
+
+BAND3 = {"cube": (32, 4, 16), "kernel": (6, 6), "stride": (2, 1), "pads": (4, 4, 4, 2)}  # pads l, r, t, b
+
+
+def pdp_band3_program(rng: np.random.Generator, name: str, precision: str = "INT16") -> Program:
+    """Average pooling of a 32x4x16 cube, kernel 6x6, stride 2x1, padding left 4 top 4 right 4 bottom 2,
+    split into three bands of drawn widths, with raw pad values (and sometimes reciprocals): the shape where
+    an independent NVIDIA-RTL program showed the first band's right edge (docs/pdp_arithmetic.md)."""
+    (w, h, c), (kw, kh), (sw, sh) = BAND3["cube"], BAND3["kernel"], BAND3["stride"]
+    pads = BAND3["pads"]
+    out_w = (pads[0] + w + pads[1] - kw) // sw + 1
+    out_h = (pads[2] + h + pads[3] - kh) // sh + 1
+    while True:
+        first, last = (int(v) for v in rng.integers(1, out_w - 1, size=2))
+        mid = out_w - first - last
+        if mid < 1:
+            continue
+        src = surface(rng, 0, w, h, cv=rng.random() < 0.2)
+        dst = surface(rng, 1, out_w, out_h, cv=rng.random() < 0.2)
+        first_in = (first - 1) * sw + kw - pads[0]
+        mid_in = (mid - 1) * sw + kw - (kw - sw)
+        last_in = w - first_in - mid_in
+        split = SplitWidths(3, first_in, mid_in, last_in, first, mid, last)
+        try:
+            prog = pdp_layer(w, h, c, method="average", kernel=(kw, kh), stride=(sw, sh), pads=pads,
+                             src=src, dst=dst, split=split, precision=precision)
+        except ConfigError:
+            continue
+        break
+    prog = with_raw_fields(prog, _raw_pad_fields(rng, precision))
+    cfg = prog.config
+    addr, data = image_of(rng, src_layout(cfg), _ELEM[precision], None, fp16=precision == "FP16")
+    about = {"unit": "PDP", "precision": precision, "method": "average", "cube": f"{w}x{h}x{c}",
+             "kernel": f"{kw}x{kh}", "stride": f"{sw}x{sh}", "pads": ",".join(map(str, pads)),
+             "bands": f"{first},{mid},{last}", "band_in": f"{first_in},{mid_in},{last_in}",
+             "pad_value_fields": ",".join(f"{v:#x}" for v in cfg.pad_values),
+             "recip": f"{cfg.recip_width:#x},{cfg.recip_height:#x}"}
+    return Program(name, list(prog.writes), [(addr, "input.dat", data)], extent(dst_layout(cfg)), about)

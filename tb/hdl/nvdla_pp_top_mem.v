@@ -10,6 +10,7 @@ module nvdla_pp_top_mem #(
     parameter PDP_MAX_W = 64,
     parameter SEC_MEM   = 0,
     parameter BDMA      = 0,
+    parameter RUBIK     = 0,
     parameter SDP_EW    = 1,
     parameter SDP_LUT   = 1,
     parameter INT16     = 0,
@@ -71,7 +72,7 @@ module nvdla_pp_top_mem #(
     assign mem_error = m_error | c_error;
 
     nvdla_pp_top #(.ATOM(ATOM), .CSB_MAP(CSB_MAP), .PDP_MAX_W(PDP_MAX_W), .SEC_MEM(SEC_MEM), .BDMA(BDMA),
-                   .SDP_EW(SDP_EW), .SDP_LUT(SDP_LUT), .INT16(INT16), .CDP_LUT_PAIRED(CDP_LUT_PAIRED),
+                   .RUBIK(RUBIK), .SDP_EW(SDP_EW), .SDP_LUT(SDP_LUT), .INT16(INT16), .CDP_LUT_PAIRED(CDP_LUT_PAIRED),
                    .FP16(FP16), .CONV(CONV), .ATOMIC_C(ATOMIC_C), .ATOMIC_K(ATOMIC_K),
                    .CBUF_BANKS(CBUF_BANKS), .CBUF_DEPTH(CBUF_DEPTH), .CBUF_ENTRY(CBUF_ENTRY)) u_top (
         .clk(clk), .rst_n(rst_n),

@@ -53,6 +53,7 @@ module nvdla_regs_sdp_top (
         .cdma_dat_done_intr(2'b00),
         .cdma_wt_done_intr(2'b00),
         .cacc_done_intr(2'b00),
+        .rubik_done_intr(2'b00),
         .intr(intr)
     );
 

@@ -25,6 +25,7 @@ from tb.registry import top_cdp, top_mem, top_pdp, top_sdp, top_secmem
 from tb.registry.top import TIMING_ARGS, TOP, TOP_MEM, TOP_PARAMS
 
 LAYERS = 2   # a short batch: one layer in each register group, seconds of simulation per unit
+RUBIK_LAYERS = 6   # Rubik's short batch: each mode twice
 UNITS = {"sdp": "tb.test_top_sdp", "pdp": "tb.test_top_pdp", "cdp": "tb.test_top_cdp"}
 # The shared builds, keyed by parameter tag under these names: configurations with the same top parameters
 # build it once.
@@ -70,6 +71,9 @@ def _benches() -> tuple[Bench, ...]:
             extra = ("missing_blocks_are_bypassed",) if unit == "sdp" and not (sdp.ew and sdp.lut) else ()
             out.append(Bench(f"{name}_{unit}", module=module, tests=("random_layers", *extra), layers=LAYERS,
                              **on_mem))  # type: ignore[arg-type]
+        if configs.load(name).rubik:   # random Rubik layers, model against RTL (every mode twice)
+            out.append(Bench(f"{name}_rubik", module="tb.test_top_rubik", tests=("random_layers",),
+                             layers=RUBIK_LAYERS, **on_mem))  # type: ignore[arg-type]
         out += _nightly(name, params)
     return tuple(out)
 

@@ -22,7 +22,7 @@ from models.driver_common import Surface
 from models.driver_conv import ConvLayer, ConvProgram, InputCvt, SdpStage, conv_layer
 from models.errors import ConfigError
 from models.memory import Memory
-from models.replay import MemWrite, Step, WaitInterrupt
+from models.steps import MemWrite, Step, WaitInterrupt
 
 SRC, WEIGHTS, DST = 0x10000, 0x80000, 0x200000
 

@@ -137,3 +137,19 @@ def test_generator_is_reproducible(tmp_path: Path) -> None:
         texts.append({p.relative_to(out): p.read_text() for p in sorted(out.rglob("*")) if p.is_file()})
     assert texts[0] == texts[1] and len(texts[0]) >= 12
     assert all("# seed = 7" in t for p, t in texts[0].items() if p.name == "input.txn")
+
+
+RUBIK_MODES = ("CONTRACT", "SPLIT", "MERGE")
+
+
+def test_rubik_programs_cover_the_modes_precisions_and_strides() -> None:
+    """traces/nv_full_ref/rubik (docs/rubik.md): >= 300 programs, every mode at every precision (>= 30 each),
+    contract deconvolution strides 1..32 in x and in y."""
+    progs = [_about(f) for f in FOLDERS if f.parent.name == "rubik"]
+    assert len(progs) >= 300, f"{len(progs)} Rubik programs under {REF / 'rubik'}, expected >= 300"
+    for mode in RUBIK_MODES:
+        for precision in ("INT8", "INT16", "FP16"):
+            n = sum(1 for a in progs if a["mode"] == mode and a["precision"] == precision)
+            assert n >= 30, f"{n} Rubik {mode} {precision} programs, expected >= 30"
+    strides = [tuple(int(v) for v in a["deconv_stride"].split("x")) for a in progs if a["mode"] == "CONTRACT"]
+    assert {s[0] for s in strides} >= set(range(1, 33)) and {s[1] for s in strides} >= set(range(1, 33))

@@ -1,0 +1,72 @@
+// Rubik's reorder buffer: two banks (one filled from memory while the other drains to memory) of 32 byte
+// lanes x 64 columns. An atom stored by column puts its byte b in lane b (a feature atom: lane = channel
+// byte); a plane stored by row puts its elements along one lane (INT8: plane j = lane j) or a lane pair
+// (INT16/FP16: plane j = lanes 2j (low bytes) and 2j+1 (high bytes)). Split stores input atoms by column and
+// reads plane lines by row; merge the reverse; contract stores and reads whole atoms by column (slots).
+//   write: kind 0 column `col` <- data; kind 1 plane `plane`, segment `seg` (INT8: columns 32*seg..+31,
+//          INT16: 16*seg..+15) <- data.
+//   read (registered: rd_data the cycle after rd_en): kind 0 column `col`, lanes >= keep_bytes read 0
+//          (merge: the channels past C); kind 1 plane `plane` segment `seg`, columns >= keep_cols read 0
+//          (split: the bytes past the line's last element).
+// Flops rather than RAM: a column access touches every lane, a row access one or two lanes' 32 columns.
+module nvdla_rubik_buf (
+    input  wire         clk,
+    input  wire         rst_n,
+    input  wire         byte_data,     // INT8 (1-byte elements), else 2-byte
+    input  wire         wr_en,
+    input  wire         wr_bank,
+    input  wire         wr_kind,
+    input  wire [5:0]   wr_col,
+    input  wire [4:0]   wr_plane,
+    input  wire [1:0]   wr_seg,
+    input  wire [255:0] wr_data,
+    input  wire         rd_en,
+    input  wire         rd_bank,
+    input  wire         rd_kind,
+    input  wire [5:0]   rd_col,
+    input  wire [4:0]   rd_plane,
+    input  wire [1:0]   rd_seg,
+    input  wire [6:0]   keep_bytes,
+    input  wire [6:0]   keep_cols,
+    output reg  [255:0] rd_data
+);
+    reg [7:0] mem [0:4095];  // bank*2048 + lane*64 + column
+
+    integer i;
+    always @(posedge clk) begin
+        if (wr_en) begin
+            for (i = 0; i < 32; i = i + 1) begin
+                if (!wr_kind)
+                    mem[{wr_bank, i[4:0], wr_col}] <= wr_data[8*i +: 8];
+                else if (byte_data)
+                    mem[{wr_bank, wr_plane, wr_seg[0], i[4:0]}] <= wr_data[8*i +: 8];
+                else  // element i/2 of the segment: low byte to lane 2j, high byte to lane 2j+1
+                    mem[{wr_bank, wr_plane[3:0], i[0], wr_seg, i[4:1]}] <= wr_data[8*i +: 8];
+            end
+        end
+    end
+
+    // the read, combinational from the flops, registered below
+    reg [255:0] rd_next;
+    reg [6:0]   col_of;
+    always @(*) begin
+        rd_next = 256'h0;
+        col_of  = 7'h0;
+        for (i = 0; i < 32; i = i + 1) begin
+            if (!rd_kind) begin
+                rd_next[8*i +: 8] = ({2'b00, i[4:0]} < keep_bytes) ? mem[{rd_bank, i[4:0], rd_col}] : 8'h00;
+            end else if (byte_data) begin
+                col_of = {1'b0, rd_seg[0], i[4:0]};
+                rd_next[8*i +: 8] = (col_of < keep_cols) ? mem[{rd_bank, rd_plane, rd_seg[0], i[4:0]}] : 8'h00;
+            end else begin
+                col_of = {1'b0, rd_seg, i[4:1]};
+                rd_next[8*i +: 8] = (col_of < keep_cols) ? mem[{rd_bank, rd_plane[3:0], i[0], rd_seg, i[4:1]}]
+                                                         : 8'h00;
+            end
+        end
+    end
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n)     rd_data <= 256'h0;
+        else if (rd_en) rd_data <= rd_next;
+    end
+endmodule

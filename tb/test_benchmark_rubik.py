@@ -1,0 +1,88 @@
+"""Rubik benchmark on the RTL top level: OP_ENABLE-to-interrupt cycles against the busier channel's bus bound.
+
+Large contract, split and merge layers (models/driver_rubik.py) run on the top with the simulation memory
+(tb/hdl/nvdla_pp_top_mem.v; latency 0 and no stalls unless --latency or --random-mem), at a configuration
+with Rubik (nv_full; elsewhere the benchmark reports SKIP). The table shows cycles, the bytes read and
+written (counted in the memory), bound = the busier of read and written bytes / bus bytes (AR/R and AW/W run
+in parallel: the channel that moves more is the limit), and cycles/bound (target: within 1.1). Each layer's
+whole destination span is checked against the model (models/rubik.py); a wrong result sets the exit code,
+timing never does.
+
+Usage: .venv/bin/python -m scripts.benchmark_top rubik [--seed N] [--latency N] [--random-mem] (run by `make
+benchmark` at configurations with Rubik). The host side (scripts/benchmark_top.py) builds the top and runs
+this module's cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import cocotb
+import numpy as np
+
+from models import configs
+from models.driver_rubik import RubikLayer, Side, rubik_layer
+from models.steps import MemCheck, MemWrite, Step, WaitInterrupt
+from models.subsystem import ModelTarget
+from tb import outcome
+from tb.bench_target import BenchTarget, Row, bench_timing, start_top
+from tb.common import bench_params, make_rng
+
+A = 32
+SRC, DST = 0x1000_0000, 0x2000_0000
+LAYERS = (
+    RubikLayer("CONTRACT", "INT8", 32, 8, 2 * 2 * 64, Side(SRC, 32 * A, 8 * 32 * A),
+               Side(DST, 64 * A, 16 * 64 * A), x_stride=2, y_stride=2),
+    RubikLayer("CONTRACT", "INT16", 16, 4, 4 * 2 * 32, Side(SRC, 16 * A, 4 * 16 * A),
+               Side(DST, 64 * A, 8 * 64 * A), x_stride=4, y_stride=2),
+    RubikLayer("SPLIT", "INT8", 256, 8, 64, Side(SRC, 256 * A, 8 * 256 * A), Side(DST, 256, planar=8 * 256)),
+    RubikLayer("MERGE", "INT8", 256, 8, 64, Side(SRC, 256, planar=8 * 256), Side(DST, 256 * A, 8 * 256 * A)),
+    RubikLayer("SPLIT", "FP16", 128, 8, 32, Side(SRC, 128 * A, 8 * 128 * A), Side(DST, 256, planar=8 * 256)),
+    RubikLayer("MERGE", "INT16", 128, 8, 32, Side(SRC, 256, planar=8 * 256), Side(DST, 128 * A, 8 * 128 * A)),
+)
+
+
+def _name(layer: RubikLayer) -> str:
+    extra = f"_{layer.x_stride}x{layer.y_stride}" if layer.mode == "CONTRACT" else ""
+    cube = f"{layer.width}x{layer.height}x{layer.channels}"
+    return f"rubik_{layer.mode.lower()}_{layer.precision.lower()}_{cube}{extra}"
+
+
+def layer_steps(layer: RubikLayer, rng: np.random.Generator) -> list[Step]:
+    """Load a random input, program the layer, wait for its interrupt, check the output span (the model's)."""
+    model = ModelTarget(configs.load())
+    lo, hi = layer.src_span()
+    data = rng.integers(0, 256, size=hi - lo, dtype=np.uint8)
+    steps: list[Step] = [MemWrite(0, lo, data)]
+    model.mem_write(0, lo, data)
+    for w in rubik_layer(layer):
+        steps.append(w)
+        model.reg_write(w.unit, w.reg, w.value)
+    d_lo, d_hi = layer.dst_span()
+    steps += [WaitInterrupt("RUBIK", 0, _name(layer)),
+              MemCheck(0, d_lo, model.mem_read(0, d_lo, d_hi - d_lo), f"{_name(layer)}: output")]
+    return steps
+
+
+@cocotb.test()
+async def rubik_benchmark(dut: Any) -> None:
+    if not bench_params().get("RUBIK", 0):
+        outcome.skip(f"configuration {configs.load().name} has no Rubik (nv_full has)")
+    rng = make_rng("rubik_bench")
+    data_rng = np.random.default_rng(rng.getrandbits(32))
+    timing = bench_timing(rng)
+    target = BenchTarget(dut, await start_top(dut, timing), timing)
+    rows: list[Row] = []
+    out = Path(os.environ.get("BENCH_OUT", "bench_rubik.json"))
+    for layer in LAYERS:
+        await target.start_case()
+        row = await target.run_steps(_name(layer), layer_steps(layer, data_rng), score_layers=False)
+        dut._log.info("%s: %d cycles, %s %s", row.name, row.cycles, "ok" if row.ok else "FAIL", row.message)
+        rows.append(row)
+        out.write_text(json.dumps([asdict(r) for r in rows]))
+    outcome.checked(len(rows), "layers")
+    assert all(r.ok for r in rows), f"wrong results: {[r.name for r in rows if not r.ok]}"
