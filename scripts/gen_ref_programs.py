@@ -48,8 +48,10 @@ from scripts.ref_programs.common import GOLDEN, UNREAD, Program, dat_text, write
 # pdpsplit: PDP split width with a band narrower than the kernel overlap (INT16)
 # pdpwidth: PDP bands exactly as wide as NVIDIA's line buffer holds for the kernel (INT8, INT16, FP16:
 # scripts/ref_programs/pdp.py WIDTH_CASES, a fixed list of 108 programs; index 108 is program 0's case)
+# conv: INT8 direct convolution, CDMA to SDP on the fly (scripts/ref_programs/conv.py, needs nvdla-ref built with
+# CONV=1); stored under traces/nv_full_ref/conv
 UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16", "sdpfp16", "cdpfp16", "sdplutfp16", "sdpcvt", "lutfn",
-         "pdppad", "pdppad8", "cdprange", "cdprange8", "pdpsplit", "pdpwidth")
+         "pdppad", "pdppad8", "cdprange", "cdprange8", "pdpsplit", "pdpwidth", "conv")
 NVIDIA_BRANCH = "nvdlav1"
 MIRROR = Path("/work/.mirror/nvdla+hw/repo")
 TRACES = ROOT / "traces"
@@ -67,7 +69,10 @@ def make_program(unit: str, seed: int, index: int) -> Program:
     """Program `index` of `unit` for `seed`: the same arguments always give the same program."""
     rng = np.random.default_rng([seed, UNITS.index(unit), index])
     name = f"{unit}_s{seed}_{index:03d}"
-    if unit == "pdpwidth":
+    if unit == "conv":
+        from scripts.ref_programs.conv import conv_program
+        prog = conv_program(rng, name, index)
+    elif unit == "pdpwidth":
         from scripts.ref_programs.pdp import pdp_width_program
         prog = pdp_width_program(rng, name, index)
     elif unit == "pdpsplit":

@@ -109,8 +109,13 @@ def txn_text(prog: Program) -> str:
     out += [f"# {k} = {v}" for k, v in prog.about.items()]
     for addr, fname, data in prog.loads:
         out.append(f"load_mem {addr:#x} {data.size:#x} {fname}")
+    polls = [read_reg_line(u, reg, value) for u, reg, value in prog.polls]
     for writes in (prog.writes, *prog.again):
-        out += [f"write_reg {csb_word(u, reg):#010x} {value:#x} # {u}.{reg}" for u, reg, value in writes]
+        for u, reg, value in writes:
+            if reg == "D_OP_ENABLE" and polls:
+                out += polls
+                polls = []
+            out.append(f"write_reg {csb_word(u, reg):#010x} {value:#x} # {u}.{reg}")
         out.append("wait")
         # The harness waits for the interrupt level: clear it as NVIDIA's traces do.
         out.append(f"write_reg {csb_word('GLB', 'S_INTR_STATUS'):#010x} 0xffffffff # GLB.S_INTR_STATUS")
@@ -133,5 +138,7 @@ def write_program(folder: Path, prog: Program) -> None:
     """The program's folder: input.txn and its input images (the golden output comes from nvdla-ref)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "input.txn").write_text(txn_text(prog))
+    if prog.plusargs:
+        (folder / "plusargs.txt").write_text(prog.plusargs + "\n")
     for addr, fname, data in prog.loads:
         (folder / fname).write_text(dat_text(data, {"Address": f"{addr:#x}", "Data_size": f"{data.size:#x}"}))
