@@ -43,6 +43,14 @@ def pdp_row_groups(kernel_height: int, stride_height: int) -> int:
     return 1 if rows == 1 else 2 if rows == 2 else 4 if rows <= 4 else 8
 
 
+# NVDLA's convolution core (spec/defs/<config>.spec): MAC_ATOMIC_C_SIZE_*, MAC_ATOMIC_K_SIZE_*, CBUF_BANK_*
+ATOMIC_C = (8, 16, 32, 64)
+ATOMIC_K = (8, 16, 32)
+CBUF_BANKS = (16, 32)           # CDMA/CSC D_BANK counts banks in a 5-bit field (value = banks - 1)
+CBUF_BANK_ENTRIES = (128, 256, 512)
+CONV_UNITS = ("CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC")
+
+
 class ConfigurationError(ConfigError):
     """A configuration file that cannot describe a subsystem; the message names the parameter."""
 
@@ -54,6 +62,26 @@ class SdpFeatures:
     ew_throughput: int   # 0: no EW
     lut: bool
     ew: bool
+
+
+@dataclass(frozen=True)
+class ConvGeometry:
+    """The convolution core's sizes: CMAC's atomic C (input channels a MAC cell sums) and atomic K (kernels
+    computed at once), and CBUF: banks of entries, an entry holding one atomic C of INT8 elements."""
+
+    atomic_c: int
+    atomic_k: int
+    cbuf_banks: int
+    cbuf_bank_entries: int
+    cbuf_entry_bytes: int
+
+    @property
+    def macs(self) -> int:
+        return self.atomic_c * self.atomic_k
+
+    @property
+    def cbuf_bytes(self) -> int:
+        return self.cbuf_banks * self.cbuf_bank_entries * self.cbuf_entry_bytes
 
 
 @dataclass(frozen=True)
@@ -75,6 +103,7 @@ class Configuration:
     # (START[21:0] on every channel: the master branch's RTL, nv_small) or "paired" (nvdlav1: two INT8
     # channels share an INT16 lane; the even one uses the whole START)
     cdp_int8_lut: str
+    conv: ConvGeometry
 
     @property
     def second_memory(self) -> bool:
@@ -109,8 +138,9 @@ class Configuration:
 
     @property
     def units(self) -> tuple[str, ...]:
-        """The units of the register description this configuration's top has (BDMA only where declared)."""
-        return tuple(u for u in regmap.UNITS if u != "BDMA" or self.bdma)
+        """The units of the register description this configuration's top has (BDMA only where declared;
+        the convolution pipeline's CONV_UNITS are in the model, not in the RTL top yet)."""
+        return tuple(u for u in regmap.UNITS if (u != "BDMA" or self.bdma) and u not in CONV_UNITS)
 
     @property
     def csb_windows(self) -> dict[str, int]:
@@ -135,12 +165,13 @@ def _fail(path: Path, param: str, why: str) -> ConfigurationError:
     return ConfigurationError(f"configuration {path.stem}: {param}: {why}", {"file": str(path)})
 
 
-def _int(path: Path, raw: dict[str, Any], key: str, allowed: tuple[int, ...] | None = None) -> int:
+def _int(path: Path, raw: dict[str, Any], key: str, allowed: tuple[int, ...] | None = None,
+         prefix: str = "") -> int:
     value = raw.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise _fail(path, key, f"an integer is required, not {value!r}")
+        raise _fail(path, prefix + key, f"an integer is required, not {value!r}")
     if allowed is not None and value not in allowed:
-        raise _fail(path, key, f"{value} is not one of {allowed}")
+        raise _fail(path, prefix + key, f"{value} is not one of {allowed}")
     return value
 
 
@@ -195,7 +226,26 @@ def parse(path: Path) -> Configuration:
                     f"{lbuf} holds no column in each of {PDP_BANKS} banks of {PDP_ACC_BITS}-bit accumulators "
                     f"of a {atom}-byte atom")
     return Configuration(raw["name"], str(raw.get("desc", "")), str(raw.get("source", "")), raw["csb_map"],
-                         atom, bus, second, bool(raw.get("bdma")), precisions, sdp, cdp, pdp, lbuf, lut_kind)
+                         atom, bus, second, bool(raw.get("bdma")), precisions, sdp, cdp, pdp, lbuf, lut_kind,
+                         _conv(path, raw.get("conv", {}), atom))
+
+
+def _conv(path: Path, raw: dict[str, Any], atom: int) -> ConvGeometry:
+    """The convolution core's geometry, checked as NVIDIA's spec files combine it."""
+    def get(key: str, allowed: tuple[int, ...] | None = None) -> int:
+        return _int(path, raw, key, allowed, "conv.")
+
+    geo = ConvGeometry(get("atomic_c", ATOMIC_C), get("atomic_k", ATOMIC_K), get("cbuf_banks", CBUF_BANKS),
+                       get("cbuf_bank_entries", CBUF_BANK_ENTRIES), get("cbuf_entry_bytes"))
+    if geo.atomic_k > geo.atomic_c:
+        raise _fail(path, "conv.atomic_k", f"{geo.atomic_k} above atomic_c {geo.atomic_c} (no NVIDIA size)")
+    if geo.cbuf_entry_bytes != geo.atomic_c:
+        # a CBUF entry is one atomic C of INT8 data or weights (CBUF_BANK_WIDTH = MAC_ATOMIC_C_SIZE)
+        raise _fail(path, "conv.cbuf_entry_bytes", f"{geo.cbuf_entry_bytes} must be atomic_c {geo.atomic_c}")
+    if geo.atomic_c < atom:
+        # CDMA packs whole memory atoms into an entry
+        raise _fail(path, "conv.atomic_c", f"{geo.atomic_c} below the {atom}-byte memory atom")
+    return geo
 
 
 def names() -> list[str]:

@@ -31,17 +31,25 @@ def markdown() -> str:
            "needing what it lacks being a SKIP that names it.", "",
            "| configuration | atom (bytes) | bus (bits) | second memory (bits) | BDMA | CSB map | "
            "SDP BS/BN/EW per cycle | SDP LUT, EW | CDP, PDP per cycle | PDP line buffer | precisions | "
-           "top parameters |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "convolution: atomic C x K, CBUF | top parameters |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in rows:
         params = ", ".join(f"{k}={v}" for k, v in c.verilog_parameters().items())
         out.append(f"| `{c.name}` | {c.atom_bytes} | {c.bus_bits} | {c.second_memory_bits or 'none'} | "
                    f"{_yes(c.bdma)} | {c.csb_map} | {c.sdp.bs_throughput}/{c.sdp.bn_throughput}/"
                    f"{c.sdp.ew_throughput or '-'} | {_yes(c.sdp.lut)}, {_yes(c.sdp.ew)} | "
                    f"{c.cdp_throughput}, {c.pdp_throughput} | {c.pdp_line_buffer_bytes} B "
-                   f"({c.pdp_max_width} columns) | {', '.join(c.precisions)} | {params} |")
+                   f"({c.pdp_max_width} columns) | {', '.join(c.precisions)} | {c.conv.atomic_c} x "
+                   f"{c.conv.atomic_k}, {c.conv.cbuf_banks} x {c.conv.cbuf_bank_entries} x "
+                   f"{c.conv.cbuf_entry_bytes} B ({c.conv.cbuf_bytes // 1024} KiB) | {params} |")
     out += ["", "## What each configuration is", ""]
     out += [f"- `{c.name}`: {c.desc}. Source: {c.source}." for c in rows]
+    out += ["", "`conv` (NVIDIA's `MAC_ATOMIC_C_SIZE`, `MAC_ATOMIC_K_SIZE`, `CBUF_BANK_NUMBER`, "
+            "`CBUF_BANK_DEPTH`, `CBUF_BANK_WIDTH`): CMAC's atomic C (input channels one MAC cell sums) and "
+            "atomic K (kernels at once), CBUF's banks, entries per bank and bytes per entry (one atomic C of "
+            "INT8). The model and the convolution driver follow them (weight layout, CBUF bank choice, "
+            "docs/convolution.md); an entry must be one atomic C, atomic K at most atomic C, atomic C at "
+            "least the memory atom."]
     out += ["", "## What the RTL takes from it today", "",
             "- `ATOM`: the memory atom is the AXI data width (one atom a beat) and the lanes of every "
             "datapath; 8, 16 and 32 build and run.",

@@ -47,10 +47,26 @@ def test_pdp_band_width_follows_the_rows_in_flight(kernel_h: int, stride_h: int,
         assert configs.load(name).pdp_band_width(kernel_h, stride_h) == width
 
 
+@pytest.mark.parametrize(("name", "geometry"), [
+    ("nv_small", (8, 8, 32, 512, 128)), ("nv_small_256_full", (32, 8, 32, 128, 128)),
+    ("nv_medium_512", (32, 16, 32, 512, 512)), ("nv_medium_1024_full", (32, 32, 32, 512, 512)),
+    ("nv_large", (64, 32, 16, 512, 512)), ("nv_full", (64, 32, 16, 512, 512))])
+def test_convolution_geometry_is_nvidias(name: str, geometry: tuple[int, ...]) -> None:
+    """MAC_ATOMIC_C/K and CBUF_BANK_* of NVIDIA's spec/defs/<name>.spec (nv_full: branch nvdlav1)."""
+    conv = configs.load(name).conv
+    assert (conv.atomic_c, conv.atomic_k, conv.cbuf_banks, conv.cbuf_bank_entries,
+            conv.cbuf_bytes // 1024) == geometry
+
+
 def test_nv_full_uses_nvidias_nvdlav1_csb_windows() -> None:
     windows = configs.load("nv_full").csb_windows
     got = (windows["GLB"], windows["SDP_RDMA"], windows["BDMA"], windows["CDP"])
     assert got == (0, 0xA000, 0x4000, 0xF000)
+    conv = tuple(windows[u] for u in ("CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC"))
+    assert conv == (0x5000, 0x6000, 0x7000, 0x8000, 0x9000)   # nvdlav1 cmod/include/arnvdla.h
+    small = configs.load("nv_small").csb_windows
+    assert tuple(small[u] for u in ("CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC")) == (
+        0x3000, 0x4000, 0x5000, 0x6000, 0x7000)
     assert configs.load("nv_large").csb_windows["SDP_RDMA"] == regmap.UNITS["SDP_RDMA"]["base"] == 0x8000
 
 
@@ -78,6 +94,12 @@ def _write(tmp_path: Path, **changes: object) -> Path:
     ({"precisions": ["FP16"]}, "precisions"),
     ({"pdp_line_buffer_bytes": 16}, "pdp_line_buffer_bytes"),
     ({"bdma": True, "second_memory_bits": 0}, "bdma"),
+    ({"conv__atomic_c": 24}, "conv.atomic_c"),
+    ({"conv__atomic_k": 64}, "conv.atomic_k"),
+    ({"conv__cbuf_banks": 64}, "conv.cbuf_banks"),
+    ({"conv__cbuf_bank_entries": 100}, "conv.cbuf_bank_entries"),
+    ({"conv__cbuf_entry_bytes": 32}, "conv.cbuf_entry_bytes"),   # an entry is one atomic C (64 here)
+    ({"conv__atomic_c": 16, "conv__atomic_k": 16, "conv__cbuf_entry_bytes": 16}, "conv.atomic_c"),  # < atom
 ])
 def test_a_configuration_that_makes_no_sense_names_the_parameter(tmp_path: Path, changes: dict[str, object],
                                                                    param: str) -> None:
