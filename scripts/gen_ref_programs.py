@@ -48,8 +48,8 @@ from scripts.ref_programs.common import GOLDEN, UNREAD, Program, dat_text, write
 # pdpsplit: PDP split width with a band narrower than the kernel overlap (INT16)
 # pdpwidth: PDP bands exactly as wide as NVIDIA's line buffer holds for the kernel (INT8, INT16, FP16:
 # scripts/ref_programs/pdp.py WIDTH_CASES, a fixed list of 108 programs; index 108 is program 0's case)
-# conv: INT8 direct convolution, CDMA to SDP on the fly (scripts/ref_programs/conv.py, needs nvdla-ref built with
-# CONV=1); stored under traces/nv_full_ref/conv
+# conv: INT8 direct convolution, CDMA to SDP on the fly (scripts/ref_programs/conv.py; needs nvdla-ref built
+# with CONV=1), stored under traces/nv_full_ref/conv
 UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16", "sdpfp16", "cdpfp16", "sdplutfp16", "sdpcvt", "lutfn",
          "pdppad", "pdppad8", "cdprange", "cdprange8", "pdpsplit", "pdpwidth", "conv")
 NVIDIA_BRANCH = "nvdlav1"
@@ -242,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--out", type=Path, required=True)
     r = sub.add_parser("run")
     r.add_argument("--ref", type=Path, required=True, help="nvdla-ref build directory")
+    r.add_argument("--timeout", type=int, default=300, help="seconds of simulation a program may take")
+    r.add_argument("--max-cycles", type=int, default=MAX_CYCLES)
     r.add_argument("folders", nargs="+", type=Path)
     s = sub.add_parser("store")
     s.add_argument("--dest", type=Path, default=TRACES / "nv_full_ref" / "int16")
@@ -253,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.cmd == "run":
         bad = 0
         for folder in args.folders:
-            status = run_on_ref(args.ref, folder)
+            status = run_on_ref(args.ref, folder, args.timeout, args.max_cycles)
             bad += status != "ok"
             print(f"{folder.name}: {status}", flush=True)
         print(f"{len(args.folders) - bad} of {len(args.folders)} programs have NVIDIA's output")

@@ -9,8 +9,11 @@ mirror of github.com/nvdla/hw when the tool runs (nothing of it is kept). `mem_l
 `load_mem` of flat `.dat` images; `poll_reg_equal` a `read_reg` (retried, plusargs.txt); the interrupts the
 trace waits for are the only ones GLB leaves unmasked, and one `wait` follows the last OP_ENABLE, so the dump
 comes after SDP's (or PDP's) done and not after CDMA's. `check_crc` regions become `dump_mem` of a file of
-zeros: the harness then reports a mismatch, and this tool's `crc` command compares the CRC of what NVIDIA's RTL
-wrote (`<out>/<file>.actual`) with the trace's.
+zeros: the harness then reports a mismatch, and this tool's `crc` command compares the CRC of what NVIDIA's
+RTL wrote (`<out>/<file>.actual`) with the trace's.
+
+--any-interrupt leaves GLB's mask as the trace sets it, without the trace's own GLB writes (every done
+interrupt unmasked): the one `wait` then ends at the first done of any unit.
 
 --nv-full-entries rewrites CDMA/CSC D_ENTRY_PER_SLICE for nv_full's CBUF (128-byte entries of four 32-byte
 atoms, nvdlav1 cmod/cdma/NV_NVDLA_cdma.cpp) instead of nv_large's (64-byte entries of two atoms).
@@ -28,13 +31,14 @@ from pathlib import Path
 MIRROR = Path("/work/.mirror/nvdla+hw/repo")
 _CALL = re.compile(r"^\s*([a-z_]+)\s*\((.*)\)\s*;")
 _ADDR = re.compile(r"^#define\s+NVDLA_([A-Z0-9_]+)_0\s+_MK_ADDR_CONST\((0x[0-9a-fA-F]+)\)", re.M)
-_RECORD = re.compile(r"\{\s*offset\s*:\s*(0x[0-9a-fA-F]+|\d+)\s*,\s*size\s*:\s*(\d+)\s*,\s*payload\s*:\s*([^}]*)\}")
+_RECORD = re.compile(r"\{\s*offset\s*:\s*(0x[0-9a-fA-F]+|\d+)\s*,\s*size\s*:\s*(\d+)\s*,"
+                     r"\s*payload\s*:\s*([^}]*)\}")
 # GLB S_INTR_MASK/S_INTR_STATUS bits (both register groups) of the units whose done a trace may wait for
 INTR_BITS = {"SDP": 0x3, "CDP": 0xC, "PDP": 0x30, "BDMA": 0xC0, "RUBIK": 0x300, "CDMA_DAT": 0x30000,
              "CDMA_WT": 0xC0000, "CACC": 0x300000}
 ALL_INTR = sum(INTR_BITS.values())
-_INTR_NAME = {"sdp": "SDP", "cdp": "CDP", "pdp": "PDP", "bdma": "BDMA", "rubik": "RUBIK", "cdma_dat": "CDMA_DAT",
-              "cdma_wt": "CDMA_WT", "cacc": "CACC"}
+_INTR_NAME = {"sdp": "SDP", "cdp": "CDP", "pdp": "PDP", "bdma": "BDMA", "rubik": "RUBIK",
+              "cdma_dat": "CDMA_DAT", "cdma_wt": "CDMA_WT", "cacc": "CACC"}
 
 
 def nv_full_addresses(mirror: Path) -> dict[str, int]:
@@ -71,8 +75,16 @@ def entries_per_slice(width: int, channels: int, bytes_per_elem: int, atoms_per_
     return entries
 
 
-def convert(trace: Path, out: Path, mirror: Path, nv_full_entries: bool) -> None:
+def _name(text: str) -> str:
+    """`NVDLA_CDMA.D_BANK_0` -> `CDMA_D_BANK`."""
+    return text.removeprefix("NVDLA_").replace(".", "_").removesuffix("_0")
+
+
+def convert(trace: Path, out: Path, mirror: Path, nv_full_entries: bool, any_interrupt: bool = False) -> None:
     addrs = nv_full_addresses(mirror)
+
+    def word(name: str) -> int:
+        return 0xFFFF0000 | addrs[name] >> 2
     cfg = next(trace.glob("*.cfg"))
     out.mkdir(parents=True, exist_ok=True)
     memory: dict[int, int] = {}
@@ -86,9 +98,9 @@ def convert(trace: Path, out: Path, mirror: Path, nv_full_entries: bool) -> None
             continue
         op, args = m.group(1), [a.strip() for a in m.group(2).split(",")]
         if op == "reg_write":
-            regs.append((args[0].removeprefix("NVDLA_").replace(".", "_").removesuffix("_0"), int(args[1], 0)))
+            regs.append((_name(args[0]), int(args[1], 0)))
         elif op == "poll_reg_equal":
-            polls.append((args[0].removeprefix("NVDLA_").replace(".", "_").removesuffix("_0"), int(args[1], 0)))
+            polls.append((_name(args[0]), int(args[1], 0)))
         elif op == "mem_init":
             base, size = int(args[1], 0), int(args[2], 0)
             if args[3] != "ALL_ZERO":
@@ -126,25 +138,29 @@ def convert(trace: Path, out: Path, mirror: Path, nv_full_entries: bool) -> None
         (out / name).write_text(dat_text(data, {"Address": hex(base), "Data_size": hex(size)}))
         lines.append(f"load_mem {base:#x} {size:#x} {name}")
     unmask = sum(INTR_BITS[u] for u in (waits & {"SDP", "PDP", "CDP"}) or waits)
-    lines.append(f"write_reg {0xFFFF0000 | addrs['GLB_S_INTR_MASK'] >> 2:#010x} {ALL_INTR & ~unmask:#x} # GLB.S_INTR_MASK")
+    if any_interrupt:
+        regs = [(n, v) for n, v in regs if not n.startswith("GLB_")]
+    else:
+        lines.append(f"write_reg {word('GLB_S_INTR_MASK'):#010x} {ALL_INTR & ~unmask:#x} # GLB_S_INTR_MASK")
     ops = [(n, v) for n, v in regs if n.endswith("_D_OP_ENABLE")]
     for name, value in [(n, v) for n, v in regs if not n.endswith("_D_OP_ENABLE")]:
         if name not in addrs:
             raise SystemExit(f"{cfg}: {name} is not a register of nvdlav1's map")
-        lines.append(f"write_reg {0xFFFF0000 | addrs[name] >> 2:#010x} {value:#x} # {name}")
+        lines.append(f"write_reg {word(name):#010x} {value:#x} # {name}")
     for name, value in polls:
-        lines.append(f"read_reg {0xFFFF0000 | addrs[name] >> 2:#010x} 0xffffffff {value:#x} # {name}")
+        lines.append(f"read_reg {word(name):#010x} 0xffffffff {value:#x} # {name}")
     for name, value in ops:
-        lines.append(f"write_reg {0xFFFF0000 | addrs[name] >> 2:#010x} {value:#x} # {name}")
+        lines.append(f"write_reg {word(name):#010x} {value:#x} # {name}")
     lines.append("wait")
-    lines.append(f"write_reg {0xFFFF0000 | addrs['GLB_S_INTR_STATUS'] >> 2:#010x} 0xffffffff # GLB.S_INTR_STATUS")
+    lines.append(f"write_reg {word('GLB_S_INTR_STATUS'):#010x} 0xffffffff # GLB_S_INTR_STATUS")
     for i, (base, size, crc) in enumerate(checks):
         name = f"check{i}.dat"
         (out / name).write_text(dat_text(bytes(size), {"Address": hex(base), "CRC": hex(crc)}))
         lines.append(f"dump_mem {base:#x} {size:#x} {name}")
     (out / "input.txn").write_text("\n".join(lines) + "\n")
     (out / "plusargs.txt").write_text("+read_reg_poll_retries=1000\n")
-    print(f"{out}: {len(regs)} writes, {len(runs)} images, waits for {sorted(waits)}, {len(checks)} CRC regions")
+    print(f"{out}: {len(regs)} writes, {len(runs)} images, waits for {sorted(waits)}, "
+          f"{len(checks)} CRC regions")
 
 
 def crc(out: Path) -> int:
@@ -159,7 +175,8 @@ def crc(out: Path) -> int:
             continue
         data = bytes(int(t, 16) for t in re.findall(r"0x[0-9a-fA-F]{2}\b", actual.read_text()))
         got = zlib.crc32(data)
-        print(f"{check.name}: CRC {got:#010x}, NVIDIA's golden {want:#010x}: {'PASS' if got == want else 'FAIL'}")
+        verdict = "PASS" if got == want else "FAIL"
+        print(f"{check.name}: CRC {got:#010x}, NVIDIA's golden {want:#010x}: {verdict}")
         bad += got != want
     return bad
 
@@ -171,12 +188,13 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("trace", type=Path)
     c.add_argument("out", type=Path)
     c.add_argument("--nv-full-entries", action="store_true")
+    c.add_argument("--any-interrupt", action="store_true")
     c.add_argument("--mirror", type=Path, default=MIRROR)
     k = sub.add_parser("crc")
     k.add_argument("out", type=Path, help="the converted folder, with nvdla-ref's .actual files in it")
     args = ap.parse_args(argv)
     if args.cmd == "convert":
-        convert(args.trace, args.out, args.mirror, args.nv_full_entries)
+        convert(args.trace, args.out, args.mirror, args.nv_full_entries, args.any_interrupt)
         return 0
     return 1 if crc(args.out) else 0
 

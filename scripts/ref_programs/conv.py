@@ -25,11 +25,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from models.cube import CubeLayout
-from models.driver_sdp import EwBlock, OutputCvt, XBlock, sdp_layer
 from models.driver_common import Surface
+from models.driver_sdp import EwBlock, OutputCvt, XBlock, sdp_layer
 from models.errors import ConfigError
-from models.registers import encode_fields, registers
 from models.regfile import RegWrite
+from models.registers import encode_fields, registers
 from scripts.ref_programs.common import ATOM, CVSRAM, DRAM, REGION, Program, extent, random_image
 from scripts.ref_programs.sdp import _cvt, _ew, _xblock
 
@@ -42,9 +42,11 @@ WEIGHT_ALIGN = 128           # D_WEIGHT_BYTES counts 128-byte units in nvdlav1's
 # truncation 5 bits; the CSC kernel width and height 5 bits.
 PAD_LT, PAD_RB, STRIDE, DILATION, TRUNCATE, KERNEL = 31, 63, 8, 32, 31, 32
 # A program's size in atomic operations and atom moves; about 1.5 simulated cycles each on nvdla-ref.
-COST_LIMIT = 6000
+COST_LIMIT = 3500
 KINDS = ("basic", "odd", "wide", "deep", "pad", "stride", "dilation", "kernel")
-GLB_UNMASK_SDP = 0x3F03FC    # GLB.S_INTR_MASK: every done interrupt masked but SDP's (NVIDIA's nv_large traces)
+# GLB.S_INTR_MASK: every done interrupt masked but SDP's (as NVIDIA's nv_large traces), so that the `.txn`
+# wait (any interrupt) ends with the layer and not with CDMA's data or weight done
+GLB_UNMASK_SDP = 0x3F03FC
 
 
 @dataclass(frozen=True)
@@ -139,37 +141,38 @@ def _exact_pad(size: int, kernel: int, dil: int, stride: int, lead: int, trail_m
     return out, trail
 
 
-def _shape(rng: np.random.Generator, kind: str) -> dict[str, object]:
-    """Kind-specific draws of the layer's shape."""
+def _shape(rng: np.random.Generator, kind: str, big: bool) -> dict[str, object]:
+    """Kind-specific draws of the layer's shape (`big`: W or C exactly 8192 for the wide and deep kinds)."""
     ri = rng.integers
-    if kind == "wide":        # one or two long lines: W up to 8192, few channels, a short kernel row
-        return dict(width=int(rng.choice([int(ri(64, 600)), int(ri(600, 8193))])), height=int(ri(1, 3)),
-                    channels=int(ri(1, 33)), kernels=int(ri(1, 20)), r=1, s=int(ri(1, 4)))
+    if kind == "wide":        # one or two long lines (W up to 8192), few channels, a short kernel row
+        w = 8192 if big else int(ri(64, 2049))
+        return dict(width=w, height=1 if big else int(ri(1, 3)), channels=int(ri(1, 9 if big else 33)),
+                    kernels=int(ri(1, 9 if big else 20)), r=1, s=int(ri(1, 4)))
     if kind == "deep":        # a 1x1 or 2x1 cube of up to 8192 channels
-        return dict(width=int(ri(1, 3)), height=1, channels=int(rng.choice([int(ri(65, 1024)),
-                                                                            int(ri(1024, 8193))])),
-                    kernels=int(ri(1, 12)), r=1, s=1)
+        return dict(width=1 if big else int(ri(1, 3)), height=1, channels=8192 if big else int(ri(65, 4097)),
+                    kernels=int(ri(1, 9)), r=1, s=1)
     if kind == "odd":         # C and K just off the atoms (63, 65, 31, 33, ...)
         c = int(rng.choice([1, 2, 31, 33, 63, 65, 95, 97, 127, 129, 191]))
         k = int(rng.choice([1, 3, 15, 17, 31, 33, 47, 63, 65]))
         return dict(width=int(ri(1, 7)), height=int(ri(1, 6)), channels=c, kernels=k, r=int(ri(1, 4)),
                     s=int(ri(1, 4)))
     if kind == "kernel":      # large kernels (the CSC fields hold 32x32)
-        return dict(width=int(ri(4, 40)), height=int(ri(4, 40)), channels=int(ri(1, 40)), kernels=int(ri(1, 34)),
+        return dict(width=int(ri(4, 40)), height=int(ri(4, 40)), channels=int(ri(1, 40)),
+                    kernels=int(ri(1, 34)),
                     r=int(ri(4, KERNEL + 1)), s=int(ri(4, KERNEL + 1)))
     return dict(width=int(ri(1, 12)), height=int(ri(1, 10)), channels=int(ri(1, 160)), kernels=int(ri(1, 70)),
                 r=int(ri(1, 6)), s=int(ri(1, 6)))
 
 
-def draw_layer(rng: np.random.Generator, kind: str) -> ConvLayer | None:
-    """A random legal layer of this kind within COST_LIMIT and the CBUF, or None (the caller draws again)."""
+def draw_layer(rng: np.random.Generator, kind: str, big: bool = False) -> ConvLayer | None:
+    """A random legal layer of this kind within its cost limit and the CBUF, or None (draw again)."""
     ri = rng.integers
-    shape = _shape(rng, kind)
+    shape = _shape(rng, kind, big)
     width, height = int(shape["width"]), int(shape["height"])  # type: ignore[call-overload]
     r, s = int(shape["r"]), int(shape["s"])  # type: ignore[call-overload]
     stride = (int(ri(1, 4)), int(ri(1, 4))) if rng.random() < 0.5 else (1, 1)
     dilation = (1, 1)
-    if kind == "stride":
+    if kind == "stride" or (kind == "wide" and big):
         stride = (int(ri(1, STRIDE + 1)), int(ri(1, STRIDE + 1)))
     if kind == "dilation":
         dilation = (int(ri(1, DILATION + 1)), int(ri(1, DILATION + 1)))
@@ -196,14 +199,16 @@ def draw_layer(rng: np.random.Generator, kind: str) -> ConvLayer | None:
                       pad=(lead_x, ox[1], lead_y, oy[1]), truncate=0, cdma_pad=pad_values, csc_pad=csc_pad,
                       cvt=cvt, skip_data_rls=int(rng.random() < 0.1), skip_weight_rls=int(rng.random() < 0.1),
                       data_cv=bool(rng.random() < 0.1), weight_cv=bool(rng.random() < 0.1))
-    if layer.cost > COST_LIMIT or layer.data_banks + layer.weight_banks > CBUF_BANKS:
+    limit = COST_LIMIT * (3 if kind == "wide" and big else 1)
+    if layer.cost > limit or layer.data_banks + layer.weight_banks > CBUF_BANKS:
         return None
     grains = max(1, layer.data_banks * BANK_ENTRIES // layer.entries_per_slice)
     return dataclasses.replace(layer, fetch_grain=int(ri(0, min(height, grains)))
                                if rng.random() < 0.5 else 0)
 
 
-def _strides(rng: np.random.Generator, slot: int, width: int, height: int, channels: int, cv: bool) -> Surface:
+def _strides(rng: np.random.Generator, slot: int, width: int, height: int, channels: int,
+             cv: bool) -> Surface:
     """A cube's place: packed for a 1x1 cube (seed 001 Limitation), else strides with 0..2 atoms of slack."""
     base = (CVSRAM if cv else DRAM) + slot * REGION
     if width == 1 and height == 1:
@@ -223,7 +228,8 @@ def conv_fields(layer: ConvLayer, src: Surface, weights: int, dst: Surface) -> d
     bank = {"D_BANK.DATA_BANK": layer.data_banks - 1, "D_BANK.WEIGHT_BANK": layer.weight_banks - 1}
     misc = {"D_MISC_CFG.CONV_MODE": 0, "D_MISC_CFG.IN_PRECISION": 0, "D_MISC_CFG.PROC_PRECISION": 0,
             "D_MISC_CFG.DATA_REUSE": 0, "D_MISC_CFG.WEIGHT_REUSE": 0,
-            "D_MISC_CFG.SKIP_DATA_RLS": layer.skip_data_rls, "D_MISC_CFG.SKIP_WEIGHT_RLS": layer.skip_weight_rls}
+            "D_MISC_CFG.SKIP_DATA_RLS": layer.skip_data_rls,
+            "D_MISC_CFG.SKIP_WEIGHT_RLS": layer.skip_weight_rls}
     en, off, scale, tr = layer.cvt
     cdma = {
         **misc, "D_DATAIN_FORMAT.DATAIN_FORMAT": 0, "D_DATAIN_FORMAT.PIXEL_FORMAT": 0,
@@ -257,8 +263,10 @@ def conv_fields(layer: ConvLayer, src: Surface, weights: int, dst: Surface) -> d
         **misc, "D_DATAIN_FORMAT.DATAIN_FORMAT": 0,
         "D_DATAIN_SIZE_EXT_0.DATAIN_WIDTH_EXT": w - 1, "D_DATAIN_SIZE_EXT_0.DATAIN_HEIGHT_EXT": h - 1,
         "D_DATAIN_SIZE_EXT_1.DATAIN_CHANNEL_EXT": c - 1, "D_BATCH_NUMBER.BATCHES": 0,
-        "D_POST_Y_EXTENSION.Y_EXTENSION": 0, "D_ENTRY_PER_SLICE.ENTRIES": eps, "D_WEIGHT_FORMAT.WEIGHT_FORMAT": 0,
-        "D_WEIGHT_SIZE_EXT_0.WEIGHT_WIDTH_EXT": layer.s - 1, "D_WEIGHT_SIZE_EXT_0.WEIGHT_HEIGHT_EXT": layer.r - 1,
+        "D_POST_Y_EXTENSION.Y_EXTENSION": 0, "D_ENTRY_PER_SLICE.ENTRIES": eps,
+        "D_WEIGHT_FORMAT.WEIGHT_FORMAT": 0,
+        "D_WEIGHT_SIZE_EXT_0.WEIGHT_WIDTH_EXT": layer.s - 1,
+        "D_WEIGHT_SIZE_EXT_0.WEIGHT_HEIGHT_EXT": layer.r - 1,
         "D_WEIGHT_SIZE_EXT_1.WEIGHT_CHANNEL_EXT": c - 1, "D_WEIGHT_SIZE_EXT_1.WEIGHT_KERNEL": k - 1,
         "D_WEIGHT_BYTES.WEIGHT_BYTES": layer.weight_bytes, "D_WMB_BYTES.WMB_BYTES": 0,
         "D_DATAOUT_SIZE_0.DATAOUT_WIDTH": wo - 1, "D_DATAOUT_SIZE_0.DATAOUT_HEIGHT": ho - 1,
@@ -276,7 +284,8 @@ def conv_fields(layer: ConvLayer, src: Surface, weights: int, dst: Surface) -> d
         "D_DATAOUT_SIZE_1.DATAOUT_CHANNEL": k - 1, "D_DATAOUT_ADDR.DATAOUT_ADDR": dst.base,
         "D_BATCH_NUMBER.BATCHES": 0, "D_LINE_STRIDE.LINE_STRIDE": dst.line_stride,
         "D_SURF_STRIDE.SURF_STRIDE": dst.surface_stride,
-        "D_DATAOUT_MAP.LINE_PACKED": int(wo == 1 and ho == 1), "D_DATAOUT_MAP.SURF_PACKED": int(wo == 1 and ho == 1),
+        "D_DATAOUT_MAP.LINE_PACKED": int(wo == 1 and ho == 1),
+        "D_DATAOUT_MAP.SURF_PACKED": int(wo == 1 and ho == 1),
         "D_CLIP_CFG.CLIP_TRUNCATE": layer.truncate,
     }
     return {"CDMA": cdma, "CSC": csc, "CMAC_A": mac, "CMAC_B": dict(mac), "CACC": cacc}
@@ -286,7 +295,8 @@ def _register_only(blk: XBlock) -> XBlock:
     return dataclasses.replace(blk, alu_from_mem=False, mul_from_mem=False)
 
 
-def _sdp_writes(rng: np.random.Generator, layer: ConvLayer, dst: Surface, bits: int) -> tuple[list[RegWrite], str]:
+def _sdp_writes(rng: np.random.Generator, layer: ConvLayer, dst: Surface,
+                bits: int) -> tuple[list[RegWrite], str]:
     """SDP on the fly from CACC: BS, BN, EW with register operands (or bypassed) and the output convertor,
     INT8 out; the SDP driver's program with FLYING_MODE on and without SDP_RDMA (nothing read from memory)."""
     k, wo, ho = layer.kernels, layer.out_width, layer.out_height
@@ -328,7 +338,8 @@ def _describe(blk: XBlock) -> str:
     return "+".join(parts) or "pass"
 
 
-def _truncate(rng: np.random.Generator, layer: ConvLayer, data_bits: int, weight_bits: int) -> tuple[int, int]:
+def _truncate(rng: np.random.Generator, layer: ConvLayer, data_bits: int,
+              weight_bits: int) -> tuple[int, int]:
     """(CACC truncation, bits the truncated sums keep): planned from the sums' spread so most outputs are
     neither 0 nor saturated, a third drawn over the whole field 0..31."""
     taps = layer.r * layer.s * layer.channels
@@ -344,7 +355,7 @@ def conv_program(rng: np.random.Generator, name: str, index: int) -> Program:
     """Program `index` of the series: its kind is KINDS[index % len(KINDS)], the rest drawn from rng."""
     kind = KINDS[index % len(KINDS)]
     for _ in range(1000):
-        layer = draw_layer(rng, kind)
+        layer = draw_layer(rng, kind, big=index // len(KINDS) % 4 == 0)
         if layer is not None:
             break
     else:
@@ -380,7 +391,8 @@ def conv_program(rng: np.random.Generator, name: str, index: int) -> Program:
         "kernels": f"{layer.kernels} of {layer.s}x{layer.r}x{layer.channels}"
                    f"{' (CV SRAM)' if layer.weight_cv else ''}",
         "output": f"{layer.out_width}x{layer.out_height}x{layer.kernels}",
-        "stride": f"{layer.stride[0]}x{layer.stride[1]}", "dilation": f"{layer.dilation[0]}x{layer.dilation[1]}",
+        "stride": f"{layer.stride[0]}x{layer.stride[1]}",
+        "dilation": f"{layer.dilation[0]}x{layer.dilation[1]}",
         "pad": "left {} right {} top {} bottom {}".format(*layer.pad),
         "pad_values": f"CDMA {layer.cdma_pad:#06x} CSC {layer.csc_pad:#06x}",
         "cdma_cvt": "off" if not layer.cvt[0] else "offset {} scale {} truncate {}".format(*layer.cvt[1:]),
