@@ -67,7 +67,7 @@ class SdpFeatures:
 @dataclass(frozen=True)
 class ConvGeometry:
     """The convolution core's sizes: CMAC's atomic C (input channels a MAC cell sums) and atomic K (kernels
-    computed at once), and CBUF: banks of entries, an entry holding one atomic C of INT8 elements."""
+    computed at once), and CBUF: banks of entries, an entry holding one atomic C of the widest precision."""
 
     atomic_c: int
     atomic_k: int
@@ -227,10 +227,10 @@ def parse(path: Path) -> Configuration:
                     f"of a {atom}-byte atom")
     return Configuration(raw["name"], str(raw.get("desc", "")), str(raw.get("source", "")), raw["csb_map"],
                          atom, bus, second, bool(raw.get("bdma")), precisions, sdp, cdp, pdp, lbuf, lut_kind,
-                         _conv(path, raw.get("conv", {}), atom))
+                         _conv(path, raw.get("conv", {}), atom, precisions))
 
 
-def _conv(path: Path, raw: dict[str, Any], atom: int) -> ConvGeometry:
+def _conv(path: Path, raw: dict[str, Any], atom: int, precisions: tuple[str, ...]) -> ConvGeometry:
     """The convolution core's geometry, checked as NVIDIA's spec files combine it."""
     def get(key: str, allowed: tuple[int, ...] | None = None) -> int:
         return _int(path, raw, key, allowed, "conv.")
@@ -239,9 +239,12 @@ def _conv(path: Path, raw: dict[str, Any], atom: int) -> ConvGeometry:
                        get("cbuf_bank_entries", CBUF_BANK_ENTRIES), get("cbuf_entry_bytes"))
     if geo.atomic_k > geo.atomic_c:
         raise _fail(path, "conv.atomic_k", f"{geo.atomic_k} above atomic_c {geo.atomic_c} (no NVIDIA size)")
-    if geo.cbuf_entry_bytes != geo.atomic_c:
-        # a CBUF entry is one atomic C of INT8 data or weights (CBUF_BANK_WIDTH = MAC_ATOMIC_C_SIZE)
-        raise _fail(path, "conv.cbuf_entry_bytes", f"{geo.cbuf_entry_bytes} must be atomic_c {geo.atomic_c}")
+    entry = geo.atomic_c * (2 if set(precisions) & {"INT16", "FP16"} else 1)
+    if geo.cbuf_entry_bytes != entry:
+        # a CBUF entry is one atomic C of the widest precision (master: CBUF_BANK_WIDTH = MAC_ATOMIC_C_SIZE,
+        # INT8 only; nvdlav1's nv_full: 128-byte entries, 64 INT16 channels)
+        raise _fail(path, "conv.cbuf_entry_bytes",
+                    f"{geo.cbuf_entry_bytes} must be one atomic C of the widest precision: {entry}")
     if geo.atomic_c < atom:
         # CDMA packs whole memory atoms into an entry
         raise _fail(path, "conv.atomic_c", f"{geo.atomic_c} below the {atom}-byte memory atom")

@@ -24,6 +24,8 @@ from models.subsystem import ModelTarget
 from models.trace import Command, TraceError, load_dat, parse_cfg, parse_int, trace_cfg
 
 MEMORIES = {"pri_mem": 0, "1": 0, "0": 0, "sec_mem": 1, "2": 1}
+# poll_reg_equal: reads a target retries (the RTL: POLL_CYCLES apart) before the value must match
+POLL_RETRIES = 1000
 
 
 class Target(Protocol):
@@ -127,6 +129,21 @@ def _resolve(folder: Path, cmd: Command, fired: set[str]) -> list[Step]:
         except KeyError as err:
             raise TraceError(f"{where}: {err.args[0]}") from None
         return [RegWrite(unit, reg, parse_int(cmd.args[1], where) & 0xFFFFFFFF)]
+    if cmd.op == "poll_reg_equal":
+        try:
+            unit, reg = regmap.lookup_trace_name(cmd.args[0])
+        except KeyError as err:
+            raise TraceError(f"{where}: {err.args[0]}") from None
+        expected = parse_int(cmd.args[1], where) & 0xFFFFFFFF
+        return [RegRead(unit, reg, 0xFFFFFFFF, expected, POLL_RETRIES, where)]
+    if cmd.op in ("sync_notify", "sync_wait"):
+        # NVIDIA's player runs each unit's commands in its own thread and orders them with these; replayed
+        # in file order, a wait is met by a notify written before it
+        if cmd.op == "sync_notify":
+            fired.add(f"sync:{cmd.args[1]}")
+        elif f"sync:{cmd.args[1]}" not in fired:
+            raise TraceError(f"{where}: sync_wait for {cmd.args[1]}, which no earlier sync_notify fired")
+        return []
     if cmd.op == "mem_init":
         if cmd.args[3] != "ALL_ZERO":
             raise TraceError(f"{where}: mem_init pattern {cmd.args[3]} is not supported (ALL_ZERO is)")
@@ -136,7 +153,7 @@ def _resolve(folder: Path, cmd: Command, fired: set[str]) -> list[Step]:
         mem, base = _mem_id(cmd.args[0], where), parse_int(cmd.args[1], where)
         return [MemWrite(mem, base + off, data) for off, data in load_dat(folder / cmd.args[2].strip('"'))]
     if cmd.op == "intr_notify":
-        unit, _, group = cmd.args[0].rpartition("_")
+        unit, _, group = cmd.args[0].upper().rpartition("_")   # the convolution traces write cdma_dat_0
         if unit not in INTR_UNITS or group not in ("0", "1"):
             raise TraceError(f"{where}: unknown interrupt {cmd.args[0]!r}")
         fired.add(cmd.args[1])
@@ -184,7 +201,8 @@ def capabilities(config: Configuration) -> frozenset[str]:
     unit's precisions as far as it has them: tb/trace_rtl.py rtl_capabilities). A precision is there both
     plainly ("INT16") and per datapath unit ("INT16 PDP"), the form trace_needs names it in."""
     extra = set(config.precisions) - {"INT8"}
-    return frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP} | ({SECOND_MEMORY} if config.second_memory else set())
+    return frozenset({"PDP", "CDP", "SDP", SDP_TO_PDP, *configs.CONV_UNITS, conv_layout(config)}
+                     | ({SECOND_MEMORY} if config.second_memory else set())
                      | ({BDMA} if config.bdma else set()) | set(config.precisions)
                      | {unit_precision(p, u) for p in extra for u in PRECISION_UNITS})
 
@@ -210,6 +228,21 @@ def trace_needs(steps: list[Step]) -> set[str]:
     if any(isinstance(s, RegWrite) and s.unit == BDMA for s in steps):
         needed.add(BDMA)
     return needed | _precisions_written(steps)
+
+
+def conv_layout(config: Configuration) -> str:
+    """The capability a convolution trace's weight image needs: NVIDIA's weight layout in memory follows the
+    configuration's atomic C and K (docs/convolution.md), so a trace runs only where they are its own."""
+    return f"convolution weights laid out for atomic C {config.conv.atomic_c}, K {config.conv.atomic_k}"
+
+
+def folder_needs(folder: Path, steps: list[Step]) -> set[str]:
+    """trace_needs, and for a trace enabling the convolution pipeline the weight layout of its own
+    configuration (its folder's: trace_config(env=False))."""
+    needed = trace_needs(steps)
+    if needed & set(configs.CONV_UNITS):
+        needed.add(conv_layout(trace_config(folder, env=False)))
+    return needed
 
 
 def _precisions_written(steps: list[Step]) -> set[str]:
@@ -267,7 +300,8 @@ def replay(folder: Path, target: Target, locate: Locator | None = None) -> Trace
         if skip:
             return TraceResult(name, False, 0, f"SKIP: {skip}")
         config = getattr(target, "config", None)
-        lacks = trace_needs(steps) - capabilities(config) if isinstance(config, Configuration) else set()
+        lacks = (folder_needs(folder, steps) - capabilities(config) if isinstance(config, Configuration)
+                 else set())
         if lacks:
             return TraceResult(name, False, 0, f"SKIP: needs {', '.join(sorted(lacks))}, which configuration "
                                                f"{config.name} lacks")

@@ -5,8 +5,9 @@ drives like the hardware.
 groups, S_POINTER, D_OP_ENABLE, write protection, statistics, the LUT port), the GLB interrupt registers,
 and the memories (0: the primary memory, MC; 1: the CV SRAM, used by every DMA client whose RAM_TYPE is CV
 when the target has a second memory, else everything stays in memory 0). A unit runs when its own
-D_OP_ENABLE and the D_OP_ENABLE of every partner it needs (its RDMA, or the SDP feeding PDP on the fly) are
-set for the groups their consumer pointers select, in whatever order the writes come.
+D_OP_ENABLE and the D_OP_ENABLE of every partner it needs (its RDMA, the SDP feeding PDP on the fly, or the
+convolution pipeline CDMA, CSC, CMAC_A, CMAC_B, CACC feeding SDP on the fly: models/conv.py) are set for the
+groups their consumer pointers select, in whatever order the writes come.
 
 With a configuration that has BDMA (nv_full) it also holds BDMA (models/bdma.py): its writes run the
 launched groups at once and set their GLB BDMA_DONE bits, which the GLB then implements.
@@ -28,12 +29,16 @@ from models.bdma import Bdma
 from models.cdp_fp16 import LAST_COMMAND_BEATS, InputCounter
 from models.configs import Configuration
 from models.cube import CubeLayout
+from models.errors import ConfigError
 from models.memory import Memory, memory_index
 from models.regfile import Glb, RegisterFile, intr_bit, intr_mask
 from models.trace import TraceError
 
 # a unit -> the RDMA whose OP_EN its layers reading memory need (the description's "rdma" key)
 RDMA_OF = {u: d["rdma"] for u, d in regmap.UNITS.items() if "rdma" in d}
+# the GLB done interrupts of a convolution layer -> the units whose D_OP_ENABLE reads 1 until the host has
+# waited for it (NVIDIA: CDMA raises its data and weight dones, CACC its own)
+CONV_DONES = {"CDMA_DAT": ("CDMA",), "CDMA_WT": ("CDMA",), "CACC": ("CACC", "CMAC_A", "CMAC_B", "CSC")}
 
 
 @dataclass
@@ -203,6 +208,32 @@ class ModelTarget:
         self._done("PDP", {}, pdp.dst_layout(cfg), self._out_mem(cfg.dst_ram_mc))
         return True
 
+    def _run_conv(self, cfg: Any) -> NDArray[np.int64]:
+        """The convolution layer feeding SDP on the fly (CDMA..CACC armed): SDP's input cube, CACC's INT32
+        outputs in its first K lanes (the lanes of the last atom past K: 0, the sum over zero weights); each
+        unit finishes its group, GLB gets CDMA's data and weight dones and CACC's."""
+        from models import conv
+
+        c = conv.ConvConfig.from_fields(self._fields(*configs.CONV_UNITS), self.config)
+        if (cfg.width, cfg.height, cfg.channels) != (c.out_width, c.out_height, c.kernels):
+            raise ConfigError("SDP's D_DATA_CUBE_* must be CACC's output cube when SDP takes it on the fly",
+                              {"SDP": f"{cfg.width}x{cfg.height}x{cfg.channels}",
+                               "CACC": f"{c.out_width}x{c.out_height}x{c.kernels}"})
+        res = conv.run_conv(c, self.memories[0], self._sec_mem)
+        cube = np.zeros((cfg.padded_channels, c.out_height, c.out_width), dtype=np.int64)
+        cube[:c.kernels] = res.output
+        stats = {"CACC": {"D_OUT_SATURATION": res.saturation_count}}
+        for unit in configs.CONV_UNITS:
+            group = self.units[unit].done(stats.get(unit, {}))
+            self.runs.append(RunRecord(unit, group, None, stats.get(unit, {})))
+        for source, units in CONV_DONES.items():
+            self._unseen[(source, group)] = [(u, group) for u in units]
+            self.glb.unit_done(source, group)
+        return cube
+
+    def _conv_armed(self) -> bool:
+        return all(self.units[u].running for u in configs.CONV_UNITS)
+
     def _run_sdp(self) -> bool:
         from models import sdp
 
@@ -213,7 +244,11 @@ class ModelTarget:
             return False
         if cfg.to_pdp and not self.units["PDP"].running:
             return False  # on the fly to PDP: both must be enabled, SDP stalls otherwise
-        res = sdp.run_sdp(cfg, self.memories[0], sec_mem=self._sec_mem, lut_tables=self._lut_tables("SDP"))
+        if cfg.flying_in and not self._conv_armed():
+            return False  # on the fly from CACC: waits for the whole convolution pipeline
+        flying = self._run_conv(cfg) if cfg.flying_in else None
+        res = sdp.run_sdp(cfg, self.memories[0], flying_input=flying, sec_mem=self._sec_mem,
+                          lut_tables=self._lut_tables("SDP"))
         layout = sdp.dst_layout(cfg) if res.written else None
         # the LUT and saturation counters as their D_PERF_ENABLE fields gate them (the stall counts depend
         # on the memory's timing: not modelled, their registers keep their value)

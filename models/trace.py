@@ -1,7 +1,9 @@
 """Parser of NVDLA trace tests (a folder with one .cfg command file and .dat memory images).
 
 Commands (docs: ../shared/notes/nvdla-traces.md): reg_write, mem_init, mem_load, intr_notify, check_crc,
-check_nothing. Anything else is an error naming the file and line, never silently skipped.
+check_nothing; the convolution traces add poll_reg_equal (CDMA S_CBUF_FLUSH_STATUS before the first layer)
+and sync_notify/sync_wait (NVIDIA's player orders its per-unit threads with them). Anything else is an error
+naming the file and line, never silently skipped.
 
 Where the traces are is defined here once: NVIDIA's traces live in the repository under traces/
 (traces/PROVENANCE.md); the default configuration's are the nv_small family (traces/nv_small*). The
@@ -39,7 +41,8 @@ class Command:
 
 
 _CALL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*;\s*$")
-KNOWN = {"reg_write": 2, "mem_init": 4, "mem_load": 3, "intr_notify": 2, "check_crc": 5, "check_nothing": 1}
+KNOWN = {"reg_write": 2, "mem_init": 4, "mem_load": 3, "intr_notify": 2, "check_crc": 5, "check_nothing": 1,
+         "poll_reg_equal": 2, "sync_notify": 2, "sync_wait": 2}
 _RECORD = re.compile(r"\{\s*offset\s*:\s*(0x[0-9a-fA-F]+|\d+)\s*,\s*size\s*:\s*(\d+)\s*,"
                      r"\s*payload\s*:\s*([^}]*)\}")
 

@@ -47,9 +47,10 @@ def markdown() -> str:
     out += ["", "`conv` (NVIDIA's `MAC_ATOMIC_C_SIZE`, `MAC_ATOMIC_K_SIZE`, `CBUF_BANK_NUMBER`, "
             "`CBUF_BANK_DEPTH`, `CBUF_BANK_WIDTH`): CMAC's atomic C (input channels one MAC cell sums) and "
             "atomic K (kernels at once), CBUF's banks, entries per bank and bytes per entry (one atomic C of "
-            "INT8). The model and the convolution driver follow them (weight layout, CBUF bank choice, "
-            "docs/convolution.md); an entry must be one atomic C, atomic K at most atomic C, atomic C at "
-            "least the memory atom."]
+            "the widest precision: nv_full's nvdlav1 CBUF has 256 entries of 128 bytes a bank, which its "
+            "spec file does not say). The model and the convolution driver follow them (weight layout, CBUF "
+            "bank choice, docs/convolution.md); atomic K is at most atomic C, atomic C at least the memory "
+            "atom."]
     out += ["", "## What the RTL takes from it today", "",
             "- `ATOM`: the memory atom is the AXI data width (one atom a beat) and the lanes of every "
             "datapath; 8, 16 and 32 build and run.",

@@ -20,9 +20,9 @@ from models.replay import (
     PRECISION_UNITS,
     TraceResult,
     capabilities,
+    folder_needs,
     load_steps,
     trace_config,
-    trace_needs,
     unit_precision,
 )
 from tb.benches import find
@@ -39,6 +39,8 @@ def rtl_capabilities(config: Configuration) -> frozenset[str]:
     come from it: models/replay.py capabilities), with INT16 (FP16) only in the units that compute it
     (RTL_INT16_UNITS, RTL_FP16_UNITS) and only if the build's parameters include it."""
     has = set(capabilities(config))
+    # the units the top does not have yet (configs.Configuration.units: the convolution pipeline)
+    has -= {u for u in configs.CONV_UNITS if u not in config.units}
     for precision, units in (("INT16", RTL_INT16_UNITS), ("FP16", RTL_FP16_UNITS)):
         built = config.verilog_parameters().get(precision)
         has -= {unit_precision(precision, u) for u in PRECISION_UNITS if not built or u not in units}
@@ -48,13 +50,13 @@ def rtl_capabilities(config: Configuration) -> frozenset[str]:
 
 
 def units_needed(folder: Path) -> set[str]:
-    """The units and capabilities a trace needs (models/replay.py trace_needs); empty if it cannot be read
+    """The units and capabilities a trace needs (models/replay.py folder_needs); empty if it cannot be read
     (the replay itself then reports why)."""
     try:
         steps, _skip = load_steps(folder)
     except Exception:  # noqa: BLE001
         return set()
-    return trace_needs(steps)
+    return folder_needs(folder, steps)
 
 
 def replay_on_rtl(folders: list[Path], sim: str | None = None, seed: int | None = None) -> list[TraceResult]:

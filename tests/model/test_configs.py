@@ -50,9 +50,10 @@ def test_pdp_band_width_follows_the_rows_in_flight(kernel_h: int, stride_h: int,
 @pytest.mark.parametrize(("name", "geometry"), [
     ("nv_small", (8, 8, 32, 512, 128)), ("nv_small_256_full", (32, 8, 32, 128, 128)),
     ("nv_medium_512", (32, 16, 32, 512, 512)), ("nv_medium_1024_full", (32, 32, 32, 512, 512)),
-    ("nv_large", (64, 32, 16, 512, 512)), ("nv_full", (64, 32, 16, 512, 512))])
+    ("nv_large", (64, 32, 16, 512, 512)), ("nv_full", (64, 32, 16, 256, 512))])
 def test_convolution_geometry_is_nvidias(name: str, geometry: tuple[int, ...]) -> None:
-    """MAC_ATOMIC_C/K and CBUF_BANK_* of NVIDIA's spec/defs/<name>.spec (nv_full: branch nvdlav1)."""
+    """MAC_ATOMIC_C/K and CBUF_BANK_* of NVIDIA's spec/defs/<name>.spec; nv_full: branch nvdlav1, whose CBUF
+    is 256 entries of 128 bytes a bank (its cmod and RTL), not its spec file's 512 x 64."""
     conv = configs.load(name).conv
     assert (conv.atomic_c, conv.atomic_k, conv.cbuf_banks, conv.cbuf_bank_entries,
             conv.cbuf_bytes // 1024) == geometry
@@ -165,16 +166,21 @@ def test_an_sdp_without_ew_or_lut_bypasses_them_and_the_driver_refuses_them(
 
 def test_kin_without_traces_of_its_own_replays_its_kins_traces(monkeypatch: pytest.MonkeyPatch) -> None:
     """nv_medium_1024_full has no NVDLA traces; nv_large's (same 32-byte atom and CSB map, other throughputs)
-    run on it unchanged, and must pass (its RTL replays them in the bench nv_medium_1024_full_traces)."""
+    run on it unchanged, and must pass (its RTL replays them in the bench nv_medium_1024_full_traces), but
+    for the convolution traces: their weight images are laid out for nv_large's atomic C 64
+    (nv_medium_1024_full has 32), a SKIP naming that."""
     kin = configs.load("nv_medium_1024_full")
     assert kindred_configurations(kin) == ["nv_large"]
     assert kindred_configurations(configs.load("nv_medium_512")) == []   # no other 16-byte atom
     monkeypatch.setenv("CONFIG", kin.name)
     folders = default_trace_folders()
-    assert [f.parent.name for f in folders] == ["nv_large"] * 9
+    assert [f.parent.name for f in folders] == ["nv_large"] * 11
     for folder in folders:
         result = replay_on_model(folder)
-        assert result.passed, f"{folder.name} on {kin.name}: {result.message}"
+        if folder.name.startswith("dc_"):
+            assert result.message.startswith("SKIP") and "atomic C 64, K 32" in result.message, result.message
+        else:
+            assert result.passed, f"{folder.name} on {kin.name}: {result.message}"
 
 
 def test_a_configuration_file_outside_configs_is_loaded_by_path(tmp_path: Path,
@@ -191,6 +197,6 @@ def test_a_configuration_file_outside_configs_is_loaded_by_path(tmp_path: Path,
     assert (cfg.name, cfg.atom_bytes, cfg.pdp_max_width) == ("my_npu", 32, 64)   # 8 columns a bank
     assert cfg.verilog_parameters()["PDP_MAX_W"] == 64
     assert kindred_configurations(cfg) == ["nv_large", "nv_medium_1024_full"]
-    assert [f.parent.name for f in default_trace_folders()] == ["nv_large"] * 9
+    assert [f.parent.name for f in default_trace_folders()] == ["nv_large"] * 11
     with pytest.raises(configs.ConfigurationError, match="no configuration|cannot read"):
         configs.load(str(tmp_path / "absent.json"))
