@@ -75,15 +75,20 @@ class CdmaConfig:
                           self.height, self.channels, self.atom_bytes)
 
 
+def cvt_int8(x: NDArray[np.integer] | int, offset: int, scale: int, truncate: int) -> NDArray[np.int64]:
+    """The convertor at INT8: offset and scale raw 16-bit register values (read as signed), truncate 0..63."""
+    data = np.asarray(x, dtype=np.int64)
+    if truncate >= CVT_SHIFT_ZERO:
+        return np.zeros_like(data)
+    product = (data - as_signed(offset, 16)) * as_signed(scale, 16)
+    return np.clip(rshift_round(product, truncate), -128, 127)
+
+
 def convert_input(x: NDArray[np.integer], cfg: CdmaConfig) -> NDArray[np.int64]:
     """CDMA's input convertor on INT8 feature data (identity when CVT_EN is 0)."""
-    data = np.asarray(x, dtype=np.int64)
     if not cfg.cvt_en:
-        return data
-    if cfg.cvt_truncate >= CVT_SHIFT_ZERO:
-        return np.zeros_like(data)
-    product = (data - as_signed(cfg.cvt_offset, 16)) * as_signed(cfg.cvt_scale, 16)
-    return np.clip(rshift_round(product, cfg.cvt_truncate), -128, 127)
+        return np.asarray(x, dtype=np.int64)
+    return cvt_int8(x, cfg.cvt_offset, cfg.cvt_scale, cfg.cvt_truncate)
 
 
 def read_feature(cfg: CdmaConfig, mem: object, sec_mem: object | None = None) -> NDArray[np.int64]:

@@ -17,12 +17,13 @@ CACC, bit-exact, as one numpy function of the registers and the memory. SDP take
   accumulates in 48 bits instead: they differ only where a sum passes 34 bits; the RTL decides.
 
 The sums are exact in float64 (at most 8192 channels x 32 x 32 taps of 2^14 products, far below 2^53), so the
-convolution runs as one BLAS matrix product per kernel tap; where 34 bits could overflow (C*R*S >= 2^19) the
-accumulation runs in CACC's order with its saturation.
+convolution runs as BLAS matrix products of the kernels by the im2col columns (in chunks of output rows);
+where 34 bits could overflow (C*R*S >= 2^19) the accumulation runs in CACC's order with its saturation.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -169,6 +170,29 @@ def _tap(padded: NDArray[np.int64], c: ConvConfig, r: int, s: int) -> NDArray[np
                   x0:x0 + (c.out_width - 1) * c.stride_x + 1:c.stride_x]
 
 
+COLUMN_ELEMENTS = 1 << 24   # im2col chunk: at most this many float64 elements (128 MiB) at once
+
+
+def _exact_sum(padded: NDArray[np.int64], w: NDArray[np.int64], c: ConvConfig) -> NDArray[np.int64]:
+    """The whole sum as one matrix product per chunk of output rows: [K, R*S*C] by the im2col columns
+    [R*S*C, rows*W'] (float64, exact: every sum stays below 2^53)."""
+    k, ch, kh, kw = w.shape
+    wmat = w.transpose(0, 2, 3, 1).reshape(k, kh * kw * ch).astype(np.float64)   # (r, s, c) order
+    src = padded.astype(np.float64)
+    out = np.empty((k, c.out_height, c.out_width), dtype=np.int64)
+    rows = max(1, min(c.out_height, COLUMN_ELEMENTS // max(1, kh * kw * ch * c.out_width)))
+    for y0 in range(0, c.out_height, rows):
+        y1 = min(y0 + rows, c.out_height)
+        band = dataclasses.replace(c, out_height=y1 - y0)
+        part = src[:, y0 * c.stride_y:]
+        cols = np.empty((kh, kw, ch, (y1 - y0) * c.out_width))
+        for r in range(kh):
+            for s in range(kw):
+                cols[r, s] = _tap(part, band, r, s).reshape(ch, -1)
+        out[:, y0:y1] = (wmat @ cols.reshape(kh * kw * ch, -1)).astype(np.int64).reshape(k, y1 - y0, -1)
+    return out
+
+
 def accumulate(data: NDArray[np.integer], weights: NDArray[np.integer], c: ConvConfig) -> NDArray[np.int64]:
     """CACC's accumulator [K, H', W'] after the last stripe operation (34 bits, saturating)."""
     padded = padded_input(np.asarray(data, dtype=np.int64), c)
@@ -177,12 +201,7 @@ def accumulate(data: NDArray[np.integer], weights: NDArray[np.integer], c: ConvC
     positions = c.out_height * c.out_width
     limit = 1 << (ACC_BITS - 1)
     if ch * kh * kw * PRODUCT_MAX < limit:   # no partial sum can reach 34 bits: one exact sum
-        acc = np.zeros((k, positions))
-        for r in range(kh):
-            for s in range(kw):
-                taps = _tap(padded, c, r, s).reshape(ch, -1).astype(np.float64)
-                acc += w[:, :, r, s].astype(np.float64) @ taps
-        return acc.astype(np.int64).reshape(k, c.out_height, c.out_width)
+        return _exact_sum(padded, w, c)
     acc_i = np.zeros((k, positions), dtype=np.int64)
     for b in range(0, ch, c.atomic_c):         # CSC's order: channel blocks, then taps r*S + s
         for r in range(kh):
@@ -191,6 +210,24 @@ def accumulate(data: NDArray[np.integer], weights: NDArray[np.integer], c: ConvC
                         @ _tap(padded[b:b + c.atomic_c], c, r, s).reshape(min(c.atomic_c, ch - b), -1))
                 acc_i = np.clip(acc_i + part.astype(np.int64), -limit, limit - 1)
     return acc_i.reshape(k, c.out_height, c.out_width)
+
+
+def partial_sums(data: NDArray[np.integer], weights: NDArray[np.integer], c: ConvConfig) -> NDArray[np.int64]:
+    """CMAC's outputs, one per stripe operation, in CSC's order: [channel block, r, s, K, H', W'], each the
+    exact sum over the block's atomic C channels at tap (r, s) (what CACC adds, 34-bit saturating; for the
+    unit benches of CMAC and CACC: accumulate() is their saturating sum)."""
+    padded = padded_input(np.asarray(data, dtype=np.int64), c)
+    w = np.asarray(weights, dtype=np.int64)
+    k, ch, kh, kw = w.shape
+    blocks = -(-ch // c.atomic_c)
+    out = np.empty((blocks, kh, kw, k, c.out_height, c.out_width), dtype=np.int64)
+    for b in range(blocks):
+        lo, hi = b * c.atomic_c, min(ch, (b + 1) * c.atomic_c)
+        for r in range(kh):
+            for s in range(kw):
+                taps = _tap(padded[lo:hi], c, r, s).reshape(hi - lo, -1)
+                out[b, r, s] = np.einsum("kc,cp->kp", w[:, lo:hi, r, s], taps).reshape(k, c.out_height, -1)
+    return out
 
 
 def cacc_output(acc: NDArray[np.integer], truncate: int) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:

@@ -13,10 +13,11 @@ writes each register once with its final value, and writes every register the mo
 an earlier layer left in the same register group changes this one.
 
 Everything is validated before a single write is returned, so a rejected layer never reaches the hardware:
-- the description: sizes >= 1, register group 0/1, input from memory (this subsystem has no convolution
-  core, so FLYING_MODE is refused), an output surface unless nothing is written (EQL mode, output to PDP),
-  every signed value in the range of the datapath it feeds, ALU algorithms that exist in their block,
-  DATA_USE MUL/ALU/BOTH, operands in external memory (no secondary memory here), an SDP LUT;
+- the description: sizes >= 1, register group 0/1, input from memory (src) or on the fly from the
+  convolution pipeline (flying_in, which models/driver_conv.py uses), an output surface unless nothing is
+  written (EQL mode, output to PDP), every signed value in the range of the datapath it feeds, ALU
+  algorithms that exist in their block, DATA_USE MUL/ALU/BOTH, operands in external memory (no secondary
+  memory here), an SDP LUT;
 - register fields must fit (ConfigError naming the field);
 - seed 001's SDP rules through `SdpConfig.from_fields` (models/sdp.validate) and the data-format rules through
   `check_memory_layout`; the rules the model only reports (`sdp.advisories`: PReLU with its block's ALU)
@@ -235,15 +236,16 @@ def _check_lut(lut: LutConfig) -> None:
 
 
 def _check_description(width: int, height: int, channels: int, group: int, src: Surface | None,
-                       dst: Surface | None, writes_output: bool) -> None:
+                       dst: Surface | None, writes_output: bool, flying_in: bool = False) -> None:
     if min(width, height, channels) < 1:
         raise ConfigError("SDP driver: cube width, height and channels must be >= 1",
                           {"width": width, "height": height, "channels": channels})
     if group not in (0, 1):
         raise ConfigError("SDP driver: register group must be 0 or 1", {"group": group})
-    if src is None:
-        raise ConfigError("SDP driver: SDP input on the fly needs the convolution core, which this subsystem "
-                          "does not have (FLYING_MODE must be OFF: give src)", {"FLYING_MODE": 1})
+    if (src is None) != flying_in:
+        raise ConfigError("SDP driver: the input comes from memory (src) or on the fly from the convolution "
+                          "pipeline (flying_in=True, no src: models/driver_conv.py), one of the two",
+                          {"FLYING_MODE": int(flying_in), "src": int(src is not None)})
     if dst is None and writes_output:
         raise ConfigError("SDP driver: an output to memory needs its dst surface (only EQL mode and "
                           "output to PDP write nothing)", {"OUTPUT_DST_PDP": 0})
@@ -314,11 +316,12 @@ class _Parts:
         return INT8 if sixteen_to_eight else self.in_precision
 
 
-def _fields(width: int, height: int, channels: int, parts: _Parts, lut: LutConfig | None, src: Surface,
-            dst: Surface | None) -> dict[str, dict[str, int]]:
+def _fields(width: int, height: int, channels: int, parts: _Parts, lut: LutConfig | None, src: Surface | None,
+            dst: Surface | None, flying_in: bool = False) -> dict[str, dict[str, int]]:
     out = dst if dst is not None else Surface(0, 0, 0)
+    src = src if src is not None else Surface(0, 0, 0)   # on the fly: no source cube
     rdma = {
-        "D_FEATURE_MODE_CFG.FLYING_MODE": 0, "D_FEATURE_MODE_CFG.WINOGRAD": 0,
+        "D_FEATURE_MODE_CFG.FLYING_MODE": int(flying_in), "D_FEATURE_MODE_CFG.WINOGRAD": 0,
         "D_FEATURE_MODE_CFG.IN_PRECISION": parts.in_precision,
         "D_FEATURE_MODE_CFG.PROC_PRECISION": parts.proc_precision,
         "D_FEATURE_MODE_CFG.OUT_PRECISION": parts.out_precision, "D_FEATURE_MODE_CFG.BATCH_NUMBER": 0,
@@ -342,7 +345,7 @@ def _fields(width: int, height: int, channels: int, parts: _Parts, lut: LutConfi
         "D_DST_LINE_STRIDE.DST_LINE_STRIDE": out.line_stride,
         "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": out.surface_stride,
         **_xblock_fields("BS", parts.bs), **_xblock_fields("BN", parts.bn), **_ew_fields(parts.ew),
-        "D_FEATURE_MODE_CFG.FLYING_MODE": 0, "D_FEATURE_MODE_CFG.OUTPUT_DST": int(parts.to_pdp),
+        "D_FEATURE_MODE_CFG.FLYING_MODE": int(flying_in), "D_FEATURE_MODE_CFG.OUTPUT_DST": int(parts.to_pdp),
         "D_FEATURE_MODE_CFG.WINOGRAD": 0, "D_FEATURE_MODE_CFG.NAN_TO_ZERO": 0,
         "D_FEATURE_MODE_CFG.BATCH_NUMBER": 0, "D_DST_DMA_CFG.DST_RAM_TYPE": int(out.ram_mc),
         "D_DATA_FORMAT.PROC_PRECISION": parts.proc_precision,
@@ -402,8 +405,9 @@ def _cubes(cfg: SdpConfig) -> dict[str, CubeLayout]:
             return CubeLayout.packed(base, w, h, c, atom, elem)
         return CubeLayout(base, line, surf, w, h, c, atom, elem)
 
-    cubes = {"SRC": cube(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.src_elem_bytes,
-                         cfg.is_1x1, cfg.src_lanes)}
+    cubes = {} if cfg.flying_in else {
+        "SRC": cube(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, cfg.src_elem_bytes, cfg.is_1x1,
+                    cfg.src_lanes)}
     for name, blk, dma in _blocks(cfg):
         if dma.enabled and _reads_memory(blk):
             bpe = dma.bytes_per_element
@@ -431,19 +435,20 @@ def sdp_layer(width: int, height: int, channels: int, *, bs: XBlock = BYPASSED_X
               nrdma: OperandDma = NO_DMA, erdma: OperandDma = NO_DMA,
               lut: LutConfig | LutProgram | None = None, src: Surface | None, dst: Surface | None = None,
               to_pdp: bool = False, group: int = 0, load_lut: bool = True, perf: bool = True,
-              in_precision: str = "INT8", out_precision: str = "INT8") -> SdpProgram:
+              in_precision: str = "INT8", out_precision: str = "INT8", flying_in: bool = False) -> SdpProgram:
     """Validate one SDP layer and return its register program (see the module docstring).
 
     bs/bn/ew/cvt hold signed values (operands, convertor offsets and scales); brdma/nrdma/erdma are the
     operand DMAs (`operand_dma(...)`, disabled by default). `lut` is the LUT the layer uses, tables
     included (a LutConfig, or a models.lut_program LutProgram, both SDP); when given, its tables and S_LUT_*
-    registers are written unless load_lut=False. src=None (input on the fly) is refused; dst may be None
+    registers are written unless load_lut=False. flying_in=True (with src=None): the input comes on the fly
+    from CACC (models/driver_conv.py programs the convolution pipeline); SDP_RDMA is then written and enabled
+    only when an operand DMA is, as NVIDIA's convolution traces leave it alone otherwise. dst may be None
     only when nothing is written (EQL mode, or to_pdp: the output goes to PDP on the fly). `perf` sets
     D_PERF_ENABLE (DMA, LUT, SAT, NAN_INF) as the KMD does with statistics enabled.
     """
     lut_cfg = lut.lut_config() if isinstance(lut, LutProgram) else lut
-    _check_description(width, height, channels, group, src, dst, not (to_pdp or ew.eql))
-    assert src is not None
+    _check_description(width, height, channels, group, src, dst, not (to_pdp or ew.eql), flying_in)
     _check_xblock("BS", bs)
     _check_xblock("BN", bn)
     _check_ew(ew)
@@ -460,7 +465,7 @@ def sdp_layer(width: int, height: int, channels: int, *, bs: XBlock = BYPASSED_X
                               f"({', '.join(precisions)})", {name: value})
     parts = _Parts(bs, bn, ew, cvt, (brdma, nrdma, erdma), to_pdp, perf, PRECISIONS[in_precision],
                    PRECISIONS[out_precision])
-    fields = _fields(width, height, channels, parts, lut_cfg, src, dst)
+    fields = _fields(width, height, channels, parts, lut_cfg, src, dst, flying_in)
     for unit, unit_fields in fields.items():
         check_fits(unit, unit_fields)
     cfg = SdpConfig.from_fields(fields, run_atom_bytes(), precisions)
@@ -475,4 +480,6 @@ def sdp_layer(width: int, height: int, channels: int, *, bs: XBlock = BYPASSED_X
     rdma_order = _RDMA_ORDER + (("D_PERF_ENABLE",) if in_precision == "FP16" else ())
     writes = lut_unit_writes("SDP", fields, group, rdma_order=rdma_order, unit_order=_SDP_ORDER,
                              lut_order=_LUT_ORDER, lut=lut_cfg if load_lut else None)
+    if flying_in and not any(d.enabled for d in (brdma, nrdma, erdma)):
+        writes = [w for w in writes if w.unit != "SDP_RDMA"]
     return SdpProgram(group, fields, cfg, tuple(writes), lut_cfg)

@@ -1,4 +1,5 @@
-"""Throughput of the model (elements of input per second) on ~1M-element cubes: LUT, CDP, PDP, SDP.
+"""Throughput of the model (elements of input per second) on ~1M-element cubes: LUT, CDP, PDP, SDP; and the
+convolution of a 64x64x64 cube with 64 3x3 kernels (MACs per second and the time of the layer).
 
 Usage: python scripts/bench_model.py [--repeat N]
 """
@@ -16,6 +17,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from models.cdp import CdpConfig, cdp_compute  # noqa: E402
+from models.conv import ConvConfig, conv_compute  # noqa: E402
 from models.driver_pdp import recip_kernel  # noqa: E402
 from models.lut import LutConfig, lut_lookup  # noqa: E402
 from models.pdp import PdpConfig, pdp_pool  # noqa: E402
@@ -106,6 +108,27 @@ def cdp_config() -> CdpConfig:
     return CdpConfig.from_fields({"CDP": cdp, "CDP_RDMA": rdma}, tables=lut_tables())
 
 
+def conv_config() -> ConvConfig:
+    """64x64x64, 64 3x3 kernels, padding 1 (64x64 outputs), at nv_large's geometry (one hardware layer)."""
+    import os
+
+    from models.driver_common import Surface
+    from models.driver_conv import ConvLayer, SdpStage, conv_layer
+
+    saved = os.environ.get("CONFIG")
+    os.environ["CONFIG"] = "nv_large"
+    try:
+        layer = ConvLayer(64, 64, 64, 64, 3, 3, src=Surface(0, 64 * 32, 64 * 64 * 32), weight_base=1 << 24,
+                          sdp=SdpStage(dst=Surface(1 << 25, 64 * 32, 64 * 64 * 32)), pads=(1, 1, 1, 1),
+                          truncate=8)
+        return conv_layer(layer).layers[0].config
+    finally:
+        if saved is None:
+            os.environ.pop("CONFIG")
+        else:
+            os.environ["CONFIG"] = saved
+
+
 def rate(fn: Callable[[], object], elements: int, repeat: int) -> float:
     fn()   # warm-up
     best = float("inf")
@@ -140,6 +163,12 @@ def main() -> None:
                    bs_mul=rng.integers(-128, 128, size=(C, H, W)))
     r = rate(lambda: sdp_compute(cube, scfg, ops), cube.size, args.repeat)
     print(f"SDP BS(mem)+BN+EW+cvt  : {r / 1e6:8.2f} M elements/s ({cube.size} elements)")
+    vcfg = conv_config()
+    data = rng.integers(-128, 128, size=(64, 64, 64))
+    weights = rng.integers(-128, 128, size=(64, 64, 3, 3))
+    macs = 64 * 64 * 64 * 64 * 9
+    r = rate(lambda: conv_compute(data, weights, vcfg), macs, args.repeat)
+    print(f"Conv 64^3 x 64 3x3      : {r / 1e6:8.2f} M MACs/s ({macs / r:.3f} s a layer)")
 
 
 if __name__ == "__main__":

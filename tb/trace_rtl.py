@@ -74,9 +74,12 @@ def replay_on_rtl(folders: list[Path], sim: str | None = None, seed: int | None 
             runnable = [f for f in group if units_needed(f) <= has]
             for f in group:
                 if f not in runnable:
-                    lacks = ", ".join(sorted(units_needed(f) - has))
+                    missing = units_needed(f) - has
+                    lacks = ", ".join(sorted(missing))
+                    why = (" (the convolution pipeline, not in this top yet)"
+                           if missing & set(configs.CONV_UNITS) else "")
                     results.append(TraceResult(f.name, False, 0,
-                                               f"SKIP: needs {lacks}, which the RTL at {name} lacks"))
+                                               f"SKIP: needs {lacks}, which the RTL at {name} lacks{why}"))
             results += _run_batches(runnable, config, sim, seed)
     finally:  # the simulation reads them from the environment; leave it as it was for whoever runs next
         for key, value in saved.items():

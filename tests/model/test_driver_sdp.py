@@ -401,7 +401,7 @@ _EQL = EwBlock(bypass=False, alu_bypass=False, alu_algo=ALU_EQL)
     ({"width": 0}, "cube width, height and channels must be >= 1"),
     ({"channels": 8193}, "CHANNEL does not fit its 13-bit register field"),
     ({"group": 2}, "register group must be 0 or 1"),
-    ({"src": None}, "SDP input on the fly needs the convolution core, which this subsystem does not have"),
+    ({"src": None}, "the input comes from memory (src) or on the fly from the convolution pipeline"),
     ({"dst": None}, "an output to memory needs its dst surface"),
     ({"bn": dataclasses.replace(_X_ON, alu_algo=ALU_EQL)}, "BN_ALU_ALGO must be MAX, MIN or SUM"),
     ({"ew": EwBlock(bypass=False, alu_bypass=False, alu_algo=4)}, "EW_ALU_ALGO must be MAX, MIN, SUM or EQL"),
