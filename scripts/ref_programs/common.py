@@ -43,6 +43,11 @@ class Program:
     again: list[list[RegWrite]] = field(default_factory=list)
     """The writes of further layers, each run after the one before it finished (the hardware consumes
     the register groups in turn: the next layer is the other group's), so a statistic one layer late shows."""
+    polls: list[tuple[str, str, int]] = field(default_factory=list)
+    """(unit, register, value) read before the first D_OP_ENABLE until it reads value (CDMA's
+    S_CBUF_FLUSH_STATUS before a convolution), retried as plusargs.txt says."""
+    plusargs: str = ""
+    """The program's plusargs.txt (+read_reg_poll_retries=N for its polls); none when empty."""
 
 
 def surface(rng: np.random.Generator, slot: int, width: int, height: int, *, cv: bool = False,

