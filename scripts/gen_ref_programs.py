@@ -6,6 +6,8 @@
                                   ../shared/nvdla-ref/README.md) and make its output the golden output.dat
     store DIR... --dest traces/nv_full_ref/int16   copy programs that have a golden into the repository and
                                   rewrite their rows of traces/manifest.tsv
+    check DIR...                  replay programs that have a golden on the model; each difference located
+                                  (scripts/ref_programs/check.py)
 
 A program is seeded by (seed, unit, index), so `generate` with the same arguments writes the same files; the
 seed is printed and written into each input.txn. The register writes come from the project's drivers
@@ -249,6 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--dest", type=Path, default=TRACES / "nv_full_ref" / "int16")
     s.add_argument("folders", nargs="+", type=Path)
     sub.add_parser("manifest")
+    k = sub.add_parser("check", help="replay programs that have NVIDIA's output on the model")
+    k.add_argument("folders", nargs="+", type=Path)
     args = ap.parse_args(argv)
     if args.cmd == "generate":
         generate(args.unit, args.count, args.seed, args.out, args.start)
@@ -261,6 +265,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(args.folders) - bad} of {len(args.folders)} programs have NVIDIA's output")
     elif args.cmd == "store":
         store(args.folders, args.dest)
+    elif args.cmd == "check":
+        from scripts.ref_programs.check import check
+        return 1 if check([f for f in args.folders if (f / GOLDEN).is_file()]) else 0
     else:
         write_manifest()
     return 0
