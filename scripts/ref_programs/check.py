@@ -10,6 +10,7 @@ import numpy as np
 
 from models import registers
 from models.cube import CubeLayout
+from models.errors import ConfigError
 from models.replay import (
     MemCheck,
     MemWrite,
@@ -21,6 +22,7 @@ from models.replay import (
     trace_config,
 )
 from models.subsystem import ModelTarget
+from models.trace import TraceError
 
 
 def _sdp_output(writes: list[RegWrite]) -> CubeLayout | None:
@@ -77,7 +79,11 @@ def check(folders: list[Path]) -> int:
             print(f"{folder.name}: PASS", flush=True)
             continue
         bad += 1
-        detail = locate(folder) if not res.message.startswith("SKIP") else res.message
+        try:
+            detail = locate(folder) if res.message.startswith(str(folder)) and "differs" in res.message \
+                else res.message
+        except (TraceError, ConfigError) as err:
+            detail = f"{res.message} ({err})"
         print(f"{folder.name}: DIFFERS: {detail}", flush=True)
     print(f"{len(folders) - bad} of {len(folders)} programs bit-exact on the model")
     return bad
