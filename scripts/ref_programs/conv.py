@@ -403,6 +403,10 @@ def _conv_program(rng: np.random.Generator, name: str, index: int) -> Program:
     truncate, bits = _truncate(rng, layer, data_bits, weight_bits)
     layer = dataclasses.replace(layer, truncate=truncate)
     src = _strides(rng, 0, layer.width, layer.height, layer.channels, layer.data_cv)
+    if src.line_stride != layer.width * ATOM:
+        # an unpacked line is fetched one slice at a time: FETCH_GRAIN 0 (seed 001; NVIDIA's C model
+        # refuses any other value, its RTL ignores it)
+        layer = dataclasses.replace(layer, fetch_grain=0)
     dst = _strides(rng, 2, layer.out_width, layer.out_height, layer.kernels, False)
     weights = (CVSRAM if layer.weight_cv else DRAM) + 1 * REGION
     fields = conv_fields(layer, src, weights, dst)
