@@ -124,14 +124,16 @@ def entries_per_slice(width: int, channels: int, elem_bytes: int = 1) -> int:
 
 
 def _exact_pad(size: int, kernel: int, dil: int, stride: int, lead: int, trail_max: int,
-               rng: np.random.Generator, big: bool) -> tuple[int, int] | None:
+               rng: np.random.Generator, big: bool, limit: bool = False) -> tuple[int, int] | None:
     """(output size, trailing pad) with the input consumed exactly (seed 001 Limitation: (out-1)*stride +
     kernel' == lead + size + trail), the trailing pad drawn below the dilated kernel, or (big) up to
-    trail_max; None if none fits."""
+    trail_max, or (limit) exactly trail_max; None if none fits."""
     eff = (kernel - 1) * dil + 1
     span = lead + size
     lo = max(0, eff - span)           # the kernel must fit at least once
-    if not big:
+    if limit:
+        trail = trail_max
+    elif not big:
         trail = int(rng.integers(lo, max(lo, eff - 1) + 1))
     elif rng.random() < 0.8:
         trail = int(rng.integers(lo, max(lo, min(trail_max, lo + 2 * eff + 4)) + 1))
@@ -158,7 +160,7 @@ def _shape(rng: np.random.Generator, kind: str, big: bool) -> dict[str, object]:
                     kernels=int(ri(1, 9)), r=1, s=1)
     if kind == "odd":         # C and K just off the atoms (63, 65, 31, 33, ...)
         c = int(rng.choice([1, 2, 31, 33, 63, 65, 95, 97, 127, 129, 191]))
-        k = int(rng.choice([1, 3, 15, 17, 31, 33, 47, 63, 65]))
+        k = int(rng.choice([1, 3, 15, 17, 31, 33, 47, 63, 65, 95, 97, 127, 129, 255, 257]))
         return dict(width=int(ri(1, 7)), height=int(ri(1, 6)), channels=c, kernels=k, r=int(ri(1, 4)),
                     s=int(ri(1, 4)))
     if kind == "kernel":      # large kernels (the CSC fields hold 32x32)
@@ -169,7 +171,7 @@ def _shape(rng: np.random.Generator, kind: str, big: bool) -> dict[str, object]:
                 r=int(ri(1, 6)), s=int(ri(1, 6)))
 
 
-def draw_layer(rng: np.random.Generator, kind: str, big: bool = False) -> ConvLayer | None:
+def draw_layer(rng: np.random.Generator, kind: str, big: bool = False, index: int = 0) -> ConvLayer | None:
     """A random legal layer of this kind within its cost limit and the CBUF, or None (draw again)."""
     ri = rng.integers
     shape = _shape(rng, kind, big)
@@ -187,8 +189,15 @@ def draw_layer(rng: np.random.Generator, kind: str, big: bool = False) -> ConvLa
     big_pad = kind in ("pad", "dilation")
     lead_x = int(ri(0, PAD_LT + 1)) if big_pad and rng.random() < 0.7 else int(ri(0, min(s, 3)))
     lead_y = int(ri(0, PAD_LT + 1)) if big_pad and rng.random() < 0.7 else int(ri(0, min(r, 3)))
-    ox = _exact_pad(width, s, dilation[0], stride[0], lead_x, PAD_RB, rng, big_pad)
-    oy = _exact_pad(height, r, dilation[1], stride[1], lead_y, PAD_RB, rng, big_pad)
+    # the pad kind's `big` programs: one axis's pads at the fields' limits (31 before, 63 after), the x axis
+    # in one of two, the other axis's pads small
+    edge_x = kind == "pad" and big and index // 32 % 2 == 0
+    edge_y = kind == "pad" and big and not edge_x
+    if edge_x or edge_y:
+        stride, dilation = (1, 1), (1, 1)
+        lead_x, lead_y = (PAD_LT, int(ri(0, min(r, 3)))) if edge_x else (int(ri(0, min(s, 3))), PAD_LT)
+    ox = _exact_pad(width, s, dilation[0], stride[0], lead_x, PAD_RB, rng, big_pad and not edge_y, edge_x)
+    oy = _exact_pad(height, r, dilation[1], stride[1], lead_y, PAD_RB, rng, big_pad and not edge_x, edge_y)
     if ox is None or oy is None:
         return None
     # CDMA input convertor: enabled in a quarter of the programs, values over their fields
@@ -385,7 +394,7 @@ def conv_program(rng: np.random.Generator, name: str, index: int) -> Program:
     again (up to 50 times) while the output would hold fewer than 8 distinct values."""
     for _ in range(50):
         prog = _conv_program(rng, name, index)
-        if _distinct_outputs(prog) >= 8 or rng.random() < 0.05:
+        if index % 26 == 5 or _distinct_outputs(prog) >= 8 or rng.random() < 0.05:
             return prog
     return prog
 
@@ -393,7 +402,7 @@ def conv_program(rng: np.random.Generator, name: str, index: int) -> Program:
 def _conv_program(rng: np.random.Generator, name: str, index: int) -> Program:
     kind = KINDS[index % len(KINDS)]
     for _ in range(1000):
-        layer = draw_layer(rng, kind, big=index // len(KINDS) % 4 == 0)
+        layer = draw_layer(rng, kind, big=index // len(KINDS) % 4 == 0, index=index)
         if layer is not None:
             break
     else:
@@ -401,6 +410,8 @@ def _conv_program(rng: np.random.Generator, name: str, index: int) -> Program:
     data_bits = 8 if rng.random() < 0.6 else int(rng.integers(2, 8))
     weight_bits = 8 if rng.random() < 0.6 else int(rng.integers(2, 8))
     truncate, bits = _truncate(rng, layer, data_bits, weight_bits)
+    if index % 26 == 5:      # CACC's truncation at the field's top (29..31): outputs of a few values
+        truncate = TRUNCATE - index // 26 % 3
     layer = dataclasses.replace(layer, truncate=truncate)
     src = _strides(rng, 0, layer.width, layer.height, layer.channels, layer.data_cv)
     if src.line_stride != layer.width * ATOM:
