@@ -6,6 +6,8 @@
                                   ../shared/nvdla-ref/README.md) and make its output the golden output.dat
     store DIR... --dest traces/nv_full_ref/int16   copy programs that have a golden into the repository and
                                   rewrite their rows of traces/manifest.tsv
+    check DIR...                  replay programs that have a golden on the model; each difference located
+                                  (scripts/ref_programs/check.py)
 
 A program is seeded by (seed, unit, index), so `generate` with the same arguments writes the same files; the
 seed is printed and written into each input.txn. The register writes come from the project's drivers
@@ -50,8 +52,13 @@ ROOT = Path(__file__).resolve().parent.parent
 # traces/nv_full_ref/rubik)
 # pdpband3: PDP average pooling 32x4x16, kernel 6x6, stride 2x1, pads 4/4/4/2 in three bands, raw pad values
 # (INT16, INT8, FP16 in turn)
+# conv: INT8 direct convolution, CDMA to SDP on the fly (scripts/ref_programs/conv.py; needs nvdla-ref built
+# with CONV=1), stored under traces/nv_full_ref/conv
 UNITS = ("pdp", "sdp", "cdp", "sdplut", "pdpfp16", "sdpfp16", "cdpfp16", "sdplutfp16", "sdpcvt", "lutfn",
-         "pdppad", "pdppad8", "cdprange", "cdprange8", "pdpsplit", "pdpwidth", "rubik", "pdpband3")
+         "pdppad", "pdppad8", "cdprange", "cdprange8", "pdpsplit", "pdpwidth", "rubik", "pdpband3", "conv")
+# each unit's random stream: its position in UNITS, except conv's, which was generated (and run on NVIDIA's
+# RTL) while it was 16th, on a branch beside rubik's: its programs stay reproducible with 16
+STREAM = {unit: i for i, unit in enumerate(UNITS)} | {"conv": 16}
 NVIDIA_BRANCH = "nvdlav1"
 MIRROR = Path("/work/.mirror/nvdla+hw/repo")
 TRACES = ROOT / "traces"
@@ -67,9 +74,12 @@ _ACTUAL_BYTE = re.compile(r"0x[0-9a-fA-F]{2}")
 
 def make_program(unit: str, seed: int, index: int) -> Program:
     """Program `index` of `unit` for `seed`: the same arguments always give the same program."""
-    rng = np.random.default_rng([seed, UNITS.index(unit), index])
+    rng = np.random.default_rng([seed, STREAM[unit], index])
     name = f"{unit}_s{seed}_{index:03d}"
-    if unit == "pdpband3":
+    if unit == "conv":
+        from scripts.ref_programs.conv import conv_program
+        prog = conv_program(rng, name, index)
+    elif unit == "pdpband3":
         from scripts.ref_programs.pdp import pdp_band3_program
         prog = pdp_band3_program(rng, name, ("INT16", "INT8", "FP16")[index % 3])
     elif unit == "rubik":
@@ -249,23 +259,30 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--out", type=Path, required=True)
     r = sub.add_parser("run")
     r.add_argument("--ref", type=Path, required=True, help="nvdla-ref build directory")
+    r.add_argument("--timeout", type=int, default=300, help="seconds of simulation a program may take")
+    r.add_argument("--max-cycles", type=int, default=MAX_CYCLES)
     r.add_argument("folders", nargs="+", type=Path)
     s = sub.add_parser("store")
     s.add_argument("--dest", type=Path, default=TRACES / "nv_full_ref" / "int16")
     s.add_argument("folders", nargs="+", type=Path)
     sub.add_parser("manifest")
+    k = sub.add_parser("check", help="replay programs that have NVIDIA's output on the model")
+    k.add_argument("folders", nargs="+", type=Path)
     args = ap.parse_args(argv)
     if args.cmd == "generate":
         generate(args.unit, args.count, args.seed, args.out, args.start)
     elif args.cmd == "run":
         bad = 0
         for folder in args.folders:
-            status = run_on_ref(args.ref, folder)
+            status = run_on_ref(args.ref, folder, args.timeout, args.max_cycles)
             bad += status != "ok"
             print(f"{folder.name}: {status}", flush=True)
         print(f"{len(args.folders) - bad} of {len(args.folders)} programs have NVIDIA's output")
     elif args.cmd == "store":
         store(args.folders, args.dest)
+    elif args.cmd == "check":
+        from scripts.ref_programs.check import check
+        return 1 if check([f for f in args.folders if (f / GOLDEN).is_file()]) else 0
     else:
         write_manifest()
     return 0

@@ -43,6 +43,11 @@ class Program:
     again: list[list[RegWrite]] = field(default_factory=list)
     """The writes of further layers, each run after the one before it finished (the hardware consumes
     the register groups in turn: the next layer is the other group's), so a statistic one layer late shows."""
+    polls: list[tuple[str, str, int]] = field(default_factory=list)
+    """(unit, register, value) read before the first D_OP_ENABLE until it reads value (CDMA's
+    S_CBUF_FLUSH_STATUS before a convolution), retried as plusargs.txt says."""
+    plusargs: str = ""
+    """The program's plusargs.txt (+read_reg_poll_retries=N for its polls); none when empty."""
 
 
 def surface(rng: np.random.Generator, slot: int, width: int, height: int, *, cv: bool = False,
@@ -109,8 +114,13 @@ def txn_text(prog: Program) -> str:
     out += [f"# {k} = {v}" for k, v in prog.about.items()]
     for addr, fname, data in prog.loads:
         out.append(f"load_mem {addr:#x} {data.size:#x} {fname}")
+    polls = [read_reg_line(u, reg, value) for u, reg, value in prog.polls]
     for writes in (prog.writes, *prog.again):
-        out += [f"write_reg {csb_word(u, reg):#010x} {value:#x} # {u}.{reg}" for u, reg, value in writes]
+        for u, reg, value in writes:
+            if reg == "D_OP_ENABLE" and polls:
+                out += polls
+                polls = []
+            out.append(f"write_reg {csb_word(u, reg):#010x} {value:#x} # {u}.{reg}")
         out.append("wait")
         # The harness waits for the interrupt level: clear it as NVIDIA's traces do.
         out.append(f"write_reg {csb_word('GLB', 'S_INTR_STATUS'):#010x} 0xffffffff # GLB.S_INTR_STATUS")
@@ -133,5 +143,7 @@ def write_program(folder: Path, prog: Program) -> None:
     """The program's folder: input.txn and its input images (the golden output comes from nvdla-ref)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "input.txn").write_text(txn_text(prog))
+    if prog.plusargs:
+        (folder / "plusargs.txt").write_text(prog.plusargs + "\n")
     for addr, fname, data in prog.loads:
         (folder / fname).write_text(dat_text(data, {"Address": f"{addr:#x}", "Data_size": f"{data.size:#x}"}))
