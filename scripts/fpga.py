@@ -1,6 +1,6 @@
-"""FPGA fit and clock: the top (or one module) synthesized for a Lattice ECP5 LFE5U-85F with Yosys `synth_ecp5`
-and placed and routed out of context with nextpnr-ecp5 (both PyPI's yowasp WebAssembly builds, pinned in
-requirements.txt), per unit and in total, into reports/fpga.json and docs/fpga.md.
+"""FPGA fit and clock: the top (or one module) synthesized for a Lattice ECP5 LFE5U-85F with Yosys
+`synth_ecp5` and placed and routed out of context with nextpnr-ecp5 (both PyPI's yowasp WebAssembly
+builds, pinned in requirements.txt), per unit and in total, into reports/fpga.json and docs/fpga.md.
 
 Synthesis is bottom-up, module by module (as scripts/synth_hier.py does for `make synth`): the top is
 elaborated at the configuration's parameters, each distinct module of it is run through `synth_ecp5` alone,
@@ -33,10 +33,11 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -52,7 +53,8 @@ DEVICE = "LFE5U-85F"
 NEXTPNR_DEVICE = ["--85k", "--package", "CABGA381"]
 TARGET_MHZ = 100.0
 # nextpnr's bel counts of the LFE5U-85F: the fallback when nextpnr did not run
-CAPACITY = {"TRELLIS_COMB": 83640, "TRELLIS_FF": 83640, "TRELLIS_RAMW": 10455, "DP16KD": 208, "MULT18X18D": 156}
+CAPACITY = {"TRELLIS_COMB": 83640, "TRELLIS_FF": 83640, "TRELLIS_RAMW": 10455, "DP16KD": 208,
+            "MULT18X18D": 156}
 # the synthesized cell types reported (Yosys's ECP5 primitives)
 CELL_TYPES = ("LUT4", "CCU2C", "TRELLIS_FF", "TRELLIS_DPR16X4", "DP16KD", "MULT18X18D", "ALU54B", "PFUMX",
               "L6MUX21")
@@ -134,7 +136,8 @@ def synthesize(modules: dict[str, list[str]], work: Path, jobs: int) -> Synth:
         if returncode != 0 or not (ROOT / stat).exists():
             errors.append(f"{base_name(name)}: synth_ecp5 failed ({log}): {stderr[-500:]}")
             return name, seconds
-        by_type = json.loads((ROOT / stat).read_text())["modules"].get("\\m0", {}).get("num_cells_by_type", {})
+        entry = json.loads((ROOT / stat).read_text())["modules"].get("\\m0", {})
+        by_type = entry.get("num_cells_by_type", {})
         own[name] = {back.get(t.lstrip("\\"), t.lstrip("\\")): n for t, n in by_type.items()}
         netlists[name] = net
         children[name] = kids
@@ -199,7 +202,8 @@ def record(config: str, unit: str, cells: dict[str, int], pnr: Pnr | None) -> di
         "logic_cells_available": comb[1] if comb else CAPACITY["TRELLIS_COMB"],
         "block_rams_available": util.get("DP16KD", (0, CAPACITY["DP16KD"]))[1],
         "multipliers_available": util.get("MULT18X18D", (0, CAPACITY["MULT18X18D"]))[1],
-        "placed": bool(pnr and pnr.placed), "fmax_mhz": round(pnr.fmax_mhz, 1) if pnr and pnr.fmax_mhz else None,
+        "placed": bool(pnr and pnr.placed),
+        "fmax_mhz": round(pnr.fmax_mhz, 1) if pnr and pnr.fmax_mhz else None,
         "target_mhz": TARGET_MHZ, "pnr_attempted": pnr is not None,
         "pnr_note": (pnr.reason if pnr else "not run (--no-pnr)"),
         "pnr_cpu_s": round(pnr.cpu_s, 1) if pnr else None,
@@ -225,7 +229,7 @@ def run(config: configs.Configuration | None, top: str, jobs: int, pnr: bool,
             units.setdefault(unit_of(ctype), []).append(cell)
     if config is None:
         units = {}
-    for unit, cells in units.items():
+    for unit in units:
         drop = {c for u, cs in units.items() if u != unit for c in cs}
         modules[f"\\unit_{fpga_netlist.slug(unit)}"] = fpga_netlist.without_cells(modules[top_name], drop)
     synth = synthesize(modules, work, jobs)
@@ -250,8 +254,9 @@ def run(config: configs.Configuration | None, top: str, jobs: int, pnr: bool,
 
 def line(rec: dict[str, Any]) -> str:
     fmax = f"{rec['fmax_mhz']:.1f} MHz" if rec["fmax_mhz"] else "-"
-    return (f"  {rec['unit']:10s} LUT4 {rec['luts']:>7,}  CCU2C {rec['carry_cells']:>6,}  FF {rec['flip_flops']:>6,}"
-            f"  DP16KD {rec['block_rams']:>3}  MULT18 {rec['multipliers']:>3}  DPR16X4 {rec['distributed_ram']:>4}"
+    return (f"  {rec['unit']:10s} LUT4 {rec['luts']:>7,}  CCU2C {rec['carry_cells']:>6,}"
+            f"  FF {rec['flip_flops']:>6,}  DP16KD {rec['block_rams']:>3}  MULT18 {rec['multipliers']:>3}"
+            f"  DPR16X4 {rec['distributed_ram']:>4}"
             f"  cells {rec['logic_cells']:>7,}/{rec['logic_cells_available']:,} ({rec['logic_cells_pct']}%)"
             f"  placed {'yes' if rec['placed'] else 'no '}  fmax {fmax}"
             + (f"  ({rec['pnr_note'][:90]})" if rec["pnr_note"] else ""))
@@ -260,7 +265,8 @@ def line(rec: dict[str, Any]) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--config", default=None, help="configuration (default: $CONFIG, else nv_small)")
-    ap.add_argument("--top", default=SUBSYSTEM_TOP, help="another module at its default parameters (smoke test)")
+    ap.add_argument("--top", default=SUBSYSTEM_TOP,
+                    help="another module at its default parameters (smoke test)")
     ap.add_argument("--no-pnr", action="store_true", help="synthesis only")
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("FPGA_JOBS", "1")))
     ap.add_argument("--json", type=Path, default=ROOT / "reports" / "fpga.json")

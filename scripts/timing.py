@@ -1,6 +1,7 @@
 """Logic depth per module: the deepest path between registers (and from inputs, to outputs, marked) in simple
 gates, with its start and end, checked against the depth of NVIDIA's corresponding unit
-(scripts/nvidia_depth_reference.json, measured the same way by scripts/nvidia_depth.py).
+(scripts/nvidia_depth_reference.json, measured the same way by
+scripts/nvidia_depth.py).
 
 How: the top is elaborated at the configuration's parameters; every distinct module of it goes through Yosys
 alone (its sub-modules black boxes): the coarse synthesis (`synth -run begin:fine`: word-level optimization,
@@ -10,9 +11,9 @@ children's timing models, so a path through a sub-module counts whole, as in a f
 level. Yosys's `ltp -noff` on a flattened module gives the same figures (checked on nvdla_fp_add).
 
 Budget: every module of a unit that NVIDIA's anchors cover (SDP, PDP, CDP) is held to the deepest
-register-to-register path of NVIDIA's unit at the same configuration (nv_small: NVIDIA's nv_small branch; every
-other configuration: nvdlav1, nv_full); a module of any other unit (BDMA, DMA, CSB/GLB, a new unit) to the
-deepest of those anchors. Every kind of path counts (a combinational module's input-to-output path would be a
+register-to-register path of NVIDIA's unit at the same configuration (nv_small: NVIDIA's nv_small branch;
+every other configuration: nvdlav1, nv_full); a module of any other unit (BDMA, DMA, CSB/GLB, a new
+unit) to the deepest of those anchors. Every kind of path counts (a combinational module's input-to-output path would be a
 whole pipeline stage). `make timing` prints the table and fails above the budget.
 
 Usage: .venv/bin/python scripts/timing.py [--config NAME] [--top MODULE] [--json FILE] [--no-check]
@@ -140,7 +141,7 @@ def budgets(config: str) -> tuple[dict[str, int], int | None, str]:
 
 
 def main() -> int:
-    from scripts.fpga import unit_of   # one naming of units for both flows
+    from scripts.fpga import unit_of  # one naming of units for both flows
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--config", default=None, help="configuration (default: $CONFIG, else nv_small)")
@@ -176,13 +177,15 @@ def main() -> int:
                      "reg_to_out": path_dict(rep.reg_to_out), "in_to_out": path_dict(rep.in_to_out)})
     print(f"timing {label}: {len(rows)} modules, Yosys {cpu:.0f} s CPU, {wall:.0f} s wall; budget: NVIDIA "
           f"{branch} " + ", ".join(f"{u} {n}" for u, n in by_unit.items()) + f" (other units {default})")
-    print(f"  {'module':34s} {'units':14s} {'levels':>6s} {'kind':7s} {'budget':>6s}  deepest path (start -> end)")
+    print(f"  {'module':34s} {'units':14s} {'levels':>6s} {'kind':7s} {'budget':>6s}"
+          "  deepest path (start -> end)")
     for r in rows:
         p = r[{"reg-reg": "reg_to_reg", "in-reg": "in_to_reg", "reg-out": "reg_to_out",
                "in-out": "in_to_out"}.get(r["kind"], "reg_to_reg")]
         where = f"{p['start']} -> {p['end']}" if p else ""
         print(f"  {r['module']:34s} {','.join(r['units'])[:14]:14s} {r['levels']:6d} {r['kind']:7s} "
-              f"{r['budget'] if r['budget'] is not None else '-':>6}  {'OVER ' if r['over'] else ''}{where[:120]}")
+              f"{r['budget'] if r['budget'] is not None else '-':>6}  "
+              f"{'OVER ' if r['over'] else ''}{where[:120]}")
     old = json.loads(args.json.read_text()) if args.json.exists() else []
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps([r for r in old if r.get("config") != label] + rows, indent=1) + "\n")

@@ -92,12 +92,14 @@ def analyse(module: dict[str, Any], children: dict[str, tuple[str, Model]]) -> t
                             arrival[b] = {REG: (0, names.get(b, cname))}
                 elif pin not in _FF_CLOCKS:
                     q = [b for p, bs in conns.items() if dirs.get(p) == "output" for b in bs]
-                    endpoints.append((bits, 0, names.get(q[0], cname) if q and isinstance(q[0], int) else cname))
+                    end = names.get(q[0], cname) if q and isinstance(q[0], int) else cname
+                    endpoints.append((bits, 0, end))
         elif ctype in children:
             label, model = children[ctype]
             inst = f"{cname.lstrip(chr(92))}"
             if model.worst:
-                worst = _better(worst, (model.worst[0], f"{inst}/{model.worst[1]}", f"{inst}/{model.worst[2]}"))
+                inner = (model.worst[0], f"{inst}/{model.worst[1]}", f"{inst}/{model.worst[2]}")
+                worst = _better(worst, inner)
             for pin, bits in conns.items():
                 if pin in model.out_arcs:
                     for i, b in enumerate(bits):
