@@ -7,9 +7,9 @@ For a branch: `git archive <branch> vmod` (and master's vmod/rams/fpga/model, th
 (NV_NVDLA_sdp, NV_NVDLA_pdp, NV_NVDLA_cdp and the float cores HLS_fp17_add, HLS_fp32_add, ...) is read
 with the files it needs (module index of vmod/nvdla/*, the RAM models and vmod/vlibs; nv_full's defines),
 elaborated, and every module under it measured (scripts/timing.py measure: Yosys `abc -g simple`,
-bottom-up). The nvdlav1
-branch (nv_full) is plain Verilog; the nv_small branch's vmod must first be built by NVIDIA's own tmake flow
-(cpp + eperl: `--vmod` points at its outdir/nv_small/vmod).
+bottom-up). The nvdlav1 branch (nv_full) is plain Verilog; the nv_small branch's vmod must first be built
+by NVIDIA's own tmake flow (cpp + eperl: `--vmod` points at its outdir/nv_small/vmod; see
+docs/timing.md for the steps).
 
 Usage: .venv/bin/python scripts/nvidia_depth.py --branch nvdlav1 [--mirror DIR] [--scratch DIR] [--vmod DIR]
 """
