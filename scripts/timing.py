@@ -13,8 +13,8 @@ level. Yosys's `ltp -noff` on a flattened module gives the same figures (checked
 Budget: every module of a unit that NVIDIA's anchors cover (SDP, PDP, CDP) is held to the deepest
 register-to-register path of NVIDIA's unit at the same configuration (nv_small: NVIDIA's nv_small branch;
 every other configuration: nvdlav1, nv_full); a module of any other unit (BDMA, DMA, CSB/GLB, a new
-unit) to the deepest of those anchors. Every kind of path counts (a combinational module's input-to-output path would be a
-whole pipeline stage). `make timing` prints the table and fails above the budget.
+unit) to the deepest of those anchors. Every kind of path counts (a combinational module's input-to-output
+path would be a whole pipeline stage). `make timing` prints the table and fails above the budget.
 
 Usage: .venv/bin/python scripts/timing.py [--config NAME] [--top MODULE] [--json FILE] [--no-check]
 """
