@@ -36,6 +36,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from models import configs  # noqa: E402
+from scripts import timing_docs  # noqa: E402
 from scripts.rtl_check import INCLUDES, SUBSYSTEM_TOP, rtl_files  # noqa: E402
 from scripts.synth_hier import base_name, module_file, run_timed, split_rtlil  # noqa: E402
 from scripts.timing_paths import Model, Report, analyse  # noqa: E402
@@ -148,6 +149,7 @@ def main() -> int:
     ap.add_argument("--top", default=SUBSYSTEM_TOP, help="another module at its default parameters")
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("TIMING_JOBS", "1")))
     ap.add_argument("--json", type=Path, default=ROOT / "reports" / "timing.json")
+    ap.add_argument("--docs", type=Path, default=ROOT / "docs" / "timing.md")
     ap.add_argument("--no-check", action="store_true", help="report only, no budget")
     args = ap.parse_args()
     config = configs.load(args.config)
@@ -188,7 +190,12 @@ def main() -> int:
               f"{'OVER ' if r['over'] else ''}{where[:120]}")
     old = json.loads(args.json.read_text()) if args.json.exists() else []
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps([r for r in old if r.get("config") != label] + rows, indent=1) + "\n")
+    every = [r for r in old if r.get("config") != label] + rows
+    args.json.write_text(json.dumps(every, indent=1) + "\n")
+    if args.top == SUBSYSTEM_TOP:
+        ref = json.loads(REFERENCE.read_text()) if REFERENCE.exists() else {}
+        timing_docs.write_docs(args.docs, [r for r in every if r["config"] in configs.names()], ref,
+                               f"make timing CONFIG={label}")
     print(f"timing {label}: {failures} module(s) deeper than the budget" if failures else
           f"timing {label}: every module within the budget")
     return 1 if failures and not args.no_check else 0
