@@ -91,6 +91,13 @@ class Synth:
         return out
 
 
+def logged_cpu(log: Path) -> float:
+    """The CPU seconds a Yosys log reports for its script (user + system), 0 when absent."""
+    text = log.read_text() if log.exists() else ""
+    m = re.search(r"End of script.*?user: ([\d.]+)s, system: ([\d.]+)s", text)
+    return float(m.group(1)) + float(m.group(2)) if m else 0.0
+
+
 def elaborate(top: str, params: dict[str, int], work: Path) -> dict[str, list[str]]:
     """The top elaborated at `params` (Yosys `hierarchy -check`), as RTLIL modules."""
     needed = " ".join(map(str, dependencies(top, module_names(rtl_files()))))
@@ -126,7 +133,7 @@ def synthesize(modules: dict[str, list[str]], work: Path, jobs: int) -> Synth:
             own[name] = {back.get(t.lstrip("\\"), t.lstrip("\\")): n for t, n in by_type.items()}
             netlists[name] = net
             children[name] = kids
-            return name, 0.0
+            return name, logged_cpu(ROOT / log)
         (ROOT / net).unlink(missing_ok=True)
         (ROOT / il).write_text(text)
         script = (f"read_rtlil {il}; hierarchy -top \\m0; synth_ecp5 -top \\m0 -noflatten; "
