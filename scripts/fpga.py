@@ -220,7 +220,7 @@ def record(config: str, unit: str, cells: dict[str, int], pnr: Pnr | None) -> di
 
 
 def run(config: configs.Configuration | None, top: str, jobs: int, pnr: bool,
-        save: Callable[[list[dict[str, Any]]], None]) -> list[dict[str, Any]]:
+        save: Callable[[list[dict[str, Any]]], None], only: list[str] | None = None) -> list[dict[str, Any]]:
     """Every unit's record and the total's (the total first: over capacity, nextpnr stops after packing);
     `save` gets the records so far after each one."""
     label = config.name if config else top
@@ -229,23 +229,32 @@ def run(config: configs.Configuration | None, top: str, jobs: int, pnr: bool,
     start = time.monotonic()
     modules = elaborate(top, config.verilog_parameters() if config else {}, work)
     top_name = next(m for m in modules if base_name(m) == top)
-    # one wrapper per unit: the top without the other units' instances
-    units: dict[str, list[str]] = {}
+    # a unit of one instance is placed as its module (its ports out of context); a unit of several (CSB/GLB)
+    # as a wrapper: the top without the other units' instances, its own kept (`keep`: an instance whose
+    # outputs reach no port of the wrapper would otherwise be removed as unused)
+    units: dict[str, list[tuple[str, str]]] = {}
     for cell, ctype in fpga_netlist.instances(modules[top_name]):
         if ctype in modules:
-            units.setdefault(unit_of(ctype), []).append(cell)
+            units.setdefault(unit_of(ctype), []).append((cell, ctype))
     if config is None:
         units = {}
-    for unit in units:
-        drop = {c for u, cs in units.items() if u != unit for c in cs}
-        modules[f"\\unit_{fpga_netlist.slug(unit)}"] = fpga_netlist.without_cells(modules[top_name], drop)
+    roots = [("total", top_name)]
+    for unit, cells in units.items():
+        if len(cells) == 1:
+            roots.append((unit, cells[0][1]))
+            continue
+        drop = {c for u, cs in units.items() if u != unit for c, _ in cs}
+        wrapper = f"\\unit_{fpga_netlist.slug(unit)}"
+        modules[wrapper] = fpga_netlist.keep_cells(fpga_netlist.without_cells(modules[top_name], drop))
+        roots.append((unit, wrapper))
+    if only:
+        roots = [(u, r) for u, r in roots if u in only]
     synth = synthesize(modules, work, jobs)
     if synth.errors:
         raise RuntimeError("\n".join(synth.errors[:10]))
     print(f"fpga {label}: {len(modules)} modules mapped by synth_ecp5 in {synth.cpu_s:.0f} s CPU "
           f"({time.monotonic() - start:.0f} s wall)", flush=True)
     records = []
-    roots = [("total", top_name)] + [(u, f"\\unit_{fpga_netlist.slug(u)}") for u in units]
     for unit, root in roots:
         joined = work / f"{fpga_netlist.slug(unit)}.joined.json"
         fpga_netlist.join(root, synth.netlists, synth.children, ROOT, ROOT / joined)
@@ -274,6 +283,7 @@ def main() -> int:
     ap.add_argument("--config", default=None, help="configuration (default: $CONFIG, else nv_small)")
     ap.add_argument("--top", default=SUBSYSTEM_TOP,
                     help="another module at its default parameters (smoke test)")
+    ap.add_argument("--unit", action="append", default=[], help="only this unit (or total); repeatable")
     ap.add_argument("--no-pnr", action="store_true", help="synthesis only")
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("FPGA_JOBS", "1")))
     ap.add_argument("--json", type=Path, default=ROOT / "reports" / "fpga.json")
@@ -285,14 +295,16 @@ def main() -> int:
         return 0 if all(r["placed"] for r in records) or args.no_pnr else 1
     # reports/fpga.json keeps every configuration's records: this run's replace its configuration's
     old = json.loads(args.json.read_text()) if args.json.exists() else []
-    keep = [r for r in old if r.get("config") != config.name]
+    # this run's records replace its configuration's (with --unit: those units' only)
+    keep = [r for r in old
+            if r.get("config") != config.name or (args.unit and r.get("unit") not in args.unit)]
 
     def save(records: list[dict[str, Any]]) -> None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(keep + records, indent=1) + "\n")
         fpga_docs.write_docs(args.docs, keep + records, f"make fpga CONFIG={config.name}")
 
-    run(config, args.top, args.jobs, not args.no_pnr, save)
+    run(config, args.top, args.jobs, not args.no_pnr, save, args.unit)
     return 0
 
 

@@ -39,6 +39,16 @@ def without_cells(lines: list[str], drop: set[str]) -> list[str]:
     return out
 
 
+def keep_cells(lines: list[str]) -> list[str]:
+    """An RTLIL module's lines with every cell marked `keep`."""
+    out: list[str] = []
+    for line in lines:
+        if _CELL.match(line):
+            out.append("  attribute \\keep 1")
+        out.append(line)
+    return out
+
+
 def subtree(root: str, children: dict[str, dict[str, int]]) -> list[str]:
     seen: list[str] = []
     stack = [root]
