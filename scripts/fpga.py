@@ -216,6 +216,13 @@ def record(config: str, unit: str, cells: dict[str, int], pnr: Pnr | None) -> di
         "pnr_cpu_s": round(pnr.cpu_s, 1) if pnr else None,
     }
     rec["logic_cells_pct"] = round(100.0 * rec["logic_cells"] / rec["logic_cells_available"], 1)
+    over = sorted(f"{k} {u:,}/{a:,}" for k, (u, a) in util.items() if u > a)
+    if pnr and not pnr.placed and over:
+        rec["pnr_note"] = "over capacity: " + ", ".join(over)
+    if comb and comb[0] < cells.get("LUT4", 0) // 2:
+        # the placed netlist lost logic the synthesis counted: never report such a run as placed
+        rec["placed"], rec["fmax_mhz"] = False, None
+        rec["pnr_note"] = f"netlist error: nextpnr saw {comb[0]:,} logic cells, synthesis {logic_synth:,}"
     return rec
 
 
