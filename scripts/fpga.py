@@ -46,7 +46,7 @@ if str(ROOT) not in sys.path:
 from models import configs  # noqa: E402
 from scripts import fpga_docs, fpga_netlist  # noqa: E402
 from scripts.rtl_check import INCLUDES, SUBSYSTEM_TOP, rtl_files  # noqa: E402
-from scripts.synth_hier import base_name, module_file, run_timed, split_rtlil  # noqa: E402
+from scripts.synth_hier import base_name, logged_cpu, module_file, run_timed, split_rtlil  # noqa: E402
 from tb.rtl_deps import dependencies, module_names  # noqa: E402
 
 DEVICE = "LFE5U-85F"
@@ -89,13 +89,6 @@ class Synth:
             for t, m in self.totals(child).items():
                 out[t] = out.get(t, 0) + n * m
         return out
-
-
-def logged_cpu(log: Path) -> float:
-    """The CPU seconds a Yosys log reports for its script (user + system), 0 when absent."""
-    text = log.read_text() if log.exists() else ""
-    m = re.search(r"End of script.*?user: ([\d.]+)s, system: ([\d.]+)s", text)
-    return float(m.group(1)) + float(m.group(2)) if m else 0.0
 
 
 def elaborate(top: str, params: dict[str, int], work: Path) -> dict[str, list[str]]:

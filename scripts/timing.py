@@ -38,7 +38,7 @@ if str(ROOT) not in sys.path:
 from models import configs  # noqa: E402
 from scripts import timing_docs  # noqa: E402
 from scripts.rtl_check import INCLUDES, SUBSYSTEM_TOP, rtl_files  # noqa: E402
-from scripts.synth_hier import base_name, module_file, run_timed, split_rtlil  # noqa: E402
+from scripts.synth_hier import base_name, logged_cpu, module_file, run_timed, split_rtlil  # noqa: E402
 from scripts.timing_paths import Model, Report, analyse  # noqa: E402
 from tb.rtl_deps import dependencies, module_names  # noqa: E402
 
@@ -82,7 +82,7 @@ def measure(modules: dict[str, list[str]], top: str, work: Path, jobs: int, base
         netlists[name] = net
         # unchanged since the last run (same RTLIL, same mapping script): its netlist stands
         if (base / il).exists() and (base / il).read_text() == text and (base / net).exists():
-            return 0.0
+            return logged_cpu(base / log)
         (base / net).unlink(missing_ok=True)
         (base / il).write_text(text)
         script = f"read_rtlil {il}; hierarchy -top \\m0; {MAP}; write_json {net}"
@@ -136,6 +136,8 @@ def budgets(config: str) -> tuple[dict[str, int], int | None, str]:
         return {}, None, "(no reference)"
     ref = json.loads(REFERENCE.read_text())
     branch = "nv_small" if config == "nv_small" else "nvdlav1"
+    if branch not in ref.get("branches", {}):
+        return {}, None, f"{branch} (not measured yet)"
     anchors = ref["branches"][branch]["modules"]
     by_unit = {u: anchors[m]["reg_to_reg"]["levels"] for u, m in ANCHORS.items() if m in anchors}
     return by_unit, max(by_unit.values()), branch
