@@ -12,8 +12,9 @@ flat synthesis.
 
 Units are discovered from the top, never listed here: every instance in the top is a unit named after its
 module (nvdla_sdp -> SDP, nvdla_axi_memif -> MEMIF); the CSB slave, the GLB block and every register file
-(nvdla_*_regs) form one unit, CSB/GLB. A unit's netlist is the top with every other unit's instance removed:
-the top's own glue (wiring only, by the RTL standard) comes along.
+(nvdla_*_regs) form one unit, CSB/GLB. A unit of one instance is placed as its own module (its ports out of
+context); a unit of several instances as the top with every other unit's instance removed (its own marked
+`keep`), the top's glue (wiring only, by the RTL standard) coming along. The total is the whole top.
 
 Out of context (nextpnr --out-of-context): no IO buffers and no global clock buffers are inserted and the
 ports of the netlist are left unplaced, so the top's ~1000 AXI/CSB port bits neither need pins nor are
