@@ -48,7 +48,7 @@ def write_docs(path: Path, records: list[dict[str, Any]], command: str) -> None:
         for r in rows:
             note = (r.get("pnr_note") or "").replace("|", "/")[:120]
             lines.append("| " + " | ".join(cell(r, k) for k, _ in COLUMNS) + f" | {note} |")
-        cpu = rows[0].get("synth_cpu_s")
+        cpu = max(r.get("synth_cpu_s") or 0 for r in rows)
         pnr = sum(r.get("pnr_cpu_s") or 0 for r in rows)
         lines += ["", f"synth_ecp5 {cpu} s CPU in all; nextpnr {pnr:.0f} s CPU in all.", ""]
     path.write_text("\n".join(lines))
