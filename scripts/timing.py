@@ -140,6 +140,8 @@ def budgets(config: str) -> tuple[dict[str, int], int | None, str]:
         return {}, None, f"{branch} (not measured yet)"
     anchors = ref["branches"][branch]["modules"]
     by_unit = {u: anchors[m]["reg_to_reg"]["levels"] for u, m in ANCHORS.items() if m in anchors}
+    if not by_unit:
+        return {}, None, f"{branch} (no unit anchor measured yet)"
     return by_unit, max(by_unit.values()), branch
 
 
