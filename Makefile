@@ -6,7 +6,7 @@
 #   make SEED=123        reproduce a run (the summary table prints the seed of each test)
 #   make BENCH=top_pdp TESTCASE=random_layers [PARAMS=tag] WAVES=1 SEED=123   one test of one bench
 #   make nightly         long randomized regression in NIGHTLY_SHARDS parallel shards, JUnit XML under reports/,
-#                        model tests, synthesis, then make coverage (Verilator)
+#                        model tests, synthesis, make coverage (Verilator), then make fpga and make timing
 #   make nightly-shard-K one shard of it (what each CI nightly job runs): reports/nightly-K.xml
 #   make coverage        the regression with line/toggle + functional coverage, report in reports/coverage/,
 #                        fails below tb/coverage_thresholds.json
@@ -16,6 +16,10 @@
 #                        reports/bench.json (every configuration's records); LATENCY: fixed memory latency
 #                        (with NVIDIA's nv_small cycle counts at nv_small)
 #   make benchmark-all [LATENCY=n]   the top-level benchmarks and area at every configuration, one table
+#   make fpga [CONFIG=name]   ECP5 LFE5U-85F synthesis + out-of-context place and route per unit and in total
+#                        (scripts/fpga.py): reports/fpga.json and docs/fpga.md; nightly and on demand (~1 h)
+#   make timing [CONFIG=name]   logic depth per module in simple gates (scripts/timing.py), fails above NVIDIA's
+#                        depth (scripts/nvidia_depth_reference.json); reports/timing.json (minutes)
 #   make lint | synth | ruff | clean
 #   CONFIG=<name>        any target at an NVDLA configuration (configs/<name>.json; default nv_small): the top
 #                        benches, traces, synth and bench build at its parameters; every other configuration
@@ -51,7 +55,7 @@ REGRESS_ARGS := --sim $(SIM) $(if $(filter 1,$(WAVES)),--waves) $(if $(SEED),--s
 SHARDS := $(shell seq 1 $(NIGHTLY_SHARDS))
 
 .DEFAULT_GOAL := regress
-.PHONY: regress test nightly nightly-model coverage lint synth traces regs benchmark bench benchmark-all bench-all lut-report tflite-report tflite-models ruff sysdeps venv clean
+.PHONY: regress test nightly nightly-model coverage lint synth fpga timing traces regs benchmark bench benchmark-all bench-all lut-report tflite-report tflite-models ruff sysdeps venv clean
 
 $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
@@ -85,6 +89,8 @@ nightly-model: venv
 	$(PYTHON) -m pytest -n $(JOBS) tests/model --junitxml=reports/nightly-model.xml
 	$(PYTHON) -m scripts.rtl_check synth
 	$(if $(filter verilator,$(SIM)),$(PYTHON) -m scripts.coverage)
+	$(PYTHON) -m scripts.fpga
+	$(PYTHON) -m scripts.timing
 
 coverage: venv sysdeps
 	$(PYTHON) -m scripts.coverage $(if $(SEED),--seed $(SEED))
@@ -94,6 +100,12 @@ lint: venv
 
 synth: venv
 	$(PYTHON) -m scripts.rtl_check synth
+
+fpga: venv
+	$(PYTHON) -m scripts.fpga $(if $(CONFIG),--config $(CONFIG))
+
+timing: venv
+	$(PYTHON) -m scripts.timing $(if $(CONFIG),--config $(CONFIG))
 
 regs: venv
 	$(PYTHON) -m scripts.gen_regs

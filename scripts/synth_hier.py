@@ -137,6 +137,13 @@ def module_file(name: str, modules: dict[str, list[str]]) -> tuple[str, dict[str
     return "\n".join(out) + "\n", children
 
 
+def logged_cpu(log: Path) -> float:
+    """The CPU seconds a Yosys log reports for its script (user + system), 0 when absent."""
+    text = log.read_text() if log.exists() else ""
+    m = re.search(r"End of script.*?user: ([\d.]+)s, system: ([\d.]+)s", text)
+    return float(m.group(1)) + float(m.group(2)) if m else 0.0
+
+
 def run_timed(cmd: list[str], cwd: Path) -> tuple[int, str, float]:
     """Run `cmd`: (exit status, its stderr, its CPU seconds). The CPU time is the process's own (os.wait4),
     so processes running side by side do not count each other's."""
