@@ -287,6 +287,7 @@ def drive_layer(dut, layer: Layer) -> None:
     cfg.apply()
     for name, dma in layer.ops.items():
         getattr(dut, f"{name}_en").value = int(dma.enabled)
+    dut.mr_en.value = 1   # the input cube is read from memory (0 only when SDP takes it on the fly)
 
 
 @dataclass
@@ -440,6 +441,7 @@ async def setup(dut) -> AxiRamRead:
     for name in OPERANDS:
         getattr(dut, f"{name}_op_ready").value = 0
         getattr(dut, f"{name}_en").value = 0
+    dut.mr_en.value = 1
     # In reset before the AxiRam starts: on Icarus its monitors would otherwise sample X valids at time 0.
     dut.rst_n.value = 0
     await Timer(1, "ns")

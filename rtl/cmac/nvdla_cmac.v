@@ -55,7 +55,7 @@ module nvdla_cmac #(
 
     assign swap_done = en[0] & s_valid & s_swap;
 
-    reg [SIDE_W-1:0] side [0:LEVELS];
+    (* mem2reg *) reg [SIDE_W-1:0] side [0:LEVELS];   // a shift register: registers, not a RAM
     integer i;
     always @(posedge clk) begin
         if (en[0]) side[0] <= s_side;

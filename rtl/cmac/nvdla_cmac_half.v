@@ -7,7 +7,11 @@
 // `en` is the stall pipeline's load enables (nvdla_pipe_ctrl in nvdla_cmac): stage 0 multiplies.
 module nvdla_cmac_half #(
     parameter AC = 8,            // atomic C: channels per operation
-    parameter NK = 4             // kernels of this half
+    parameter NK = 4,            // kernels of this half
+    // derived (do not set; declared here because the ports use them)
+    parameter LEVELS = $clog2(AC),
+    parameter PSW    = 16 + LEVELS,          // |sum of AC products| <= AC * 2^14
+    parameter KW     = (NK > 1) ? $clog2(NK) : 1
 ) (
     input  wire                   clk,
     input  wire                   rst_n,
@@ -19,21 +23,19 @@ module nvdla_cmac_half #(
     input  wire [AC*8-1:0]        wt_data,
     output wire [NK*PSW-1:0]      out_sum    // NK signed partial sums of PSW bits
 );
-    localparam LEVELS = $clog2(AC);
-    localparam PSW    = 16 + LEVELS;          // |sum of AC products| <= AC * 2^14
-    localparam KW     = (NK > 1) ? $clog2(NK) : 1;
     localparam NODES  = 2 * AC - 1;           // the tree: level l's AC >> l nodes after level l - 1's
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (AC < 2 || (AC & (AC - 1)) != 0 || NK < 1) begin
-            $display("ERROR: nvdla_cmac_half %m: AC a power of two >= 2 (a full adder tree), NK >= 1");
+        if (AC < 2 || (AC & (AC - 1)) != 0 || NK < 1 || LEVELS != $clog2(AC) || PSW != 16 + LEVELS
+            || KW != ((NK > 1) ? $clog2(NK) : 1)) begin
+            $display("ERROR: nvdla_cmac_half %m: AC a power of two >= 2 (a full adder tree), NK >= 1, LEVELS PSW KW not set");
             $finish;
         end
     end
 
-    reg [AC*8-1:0] shadow [0:NK-1];
-    reg [AC*8-1:0] active [0:NK-1];
+    (* mem2reg *) reg [AC*8-1:0] shadow [0:NK-1];   // registers, not a RAM: read in parallel
+    (* mem2reg *) reg [AC*8-1:0] active [0:NK-1];
     integer k;
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
@@ -57,7 +59,7 @@ module nvdla_cmac_half #(
     generate
         for (gk = 0; gk < NK; gk = gk + 1) begin : g_k
             wire [AC*8-1:0] w = in_swap ? shadow[gk] : active[gk];
-            reg signed [PSW-1:0] node [0:NODES-1];
+            (* mem2reg *) reg signed [PSW-1:0] node [0:NODES-1];   // the adder tree's registers
             for (gi = 0; gi < AC; gi = gi + 1) begin : g_mul
                 wire signed [15:0] prod = $signed(in_data[gi*8 +: 8]) * $signed(w[gi*8 +: 8]);
                 always @(posedge clk)

@@ -16,7 +16,10 @@ module nvdla_csc_dat #(
     parameter AC     = 8,
     parameter BANKS  = 32,
     parameter DEPTH  = 512,
-    parameter STRIPE = 16
+    parameter STRIPE = 16,
+    // derived (do not set; declared here because the ports use them)
+    parameter A_W = $clog2(BANKS) + $clog2(DEPTH),
+    parameter PW = $clog2(STRIPE)
 ) (
     input  wire              clk,
     input  wire              rst_n,
@@ -55,8 +58,6 @@ module nvdla_csc_dat #(
     output wire [PW+1:0]     op_side,     // {position, first, last} for CACC
     output wire              busy
 );
-    localparam A_W = $clog2(BANKS) + $clog2(DEPTH);
-    localparam PW  = $clog2(STRIPE);
     localparam OW  = $clog2(AC);
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)

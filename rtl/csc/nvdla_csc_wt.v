@@ -20,7 +20,11 @@ module nvdla_csc_wt #(
     parameter AK     = 8,
     parameter BANKS  = 32,
     parameter DEPTH  = 512,
-    parameter STRIPE = 16
+    parameter STRIPE = 16,
+    // derived (do not set; declared here because the ports use them)
+    parameter A_W = $clog2(BANKS) + $clog2(DEPTH),
+    parameter KW = $clog2(AK),
+    parameter PW = $clog2(STRIPE)
 ) (
     input  wire              clk,
     input  wire              rst_n,
@@ -60,9 +64,6 @@ module nvdla_csc_wt #(
     output reg  [PW:0]       desc_len,       // positions in the stripe, 1..STRIPE
     output wire              done            // every atom loaded and handed over
 );
-    localparam A_W = $clog2(BANKS) + $clog2(DEPTH);
-    localparam KW  = $clog2(AK);
-    localparam PW  = $clog2(STRIPE);
     localparam OW  = $clog2(AC);            // byte offset in an entry (entry = AC bytes)
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)

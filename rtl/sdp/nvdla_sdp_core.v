@@ -233,8 +233,10 @@ module nvdla_sdp_core #(
             // NaN then flushed to +0 with NAN_TO_ZERO (only NaNs: the flush looks at the FP32 value)
             genvar g;
             for (g = 0; g < FL; g = g + 1) begin : g_in
+                // the FP16 lane: 16 bits a lane, or (CONV = 1: the skid carries 32-bit lanes, the memory
+                // input's 16-bit lanes sign-extended into them) the low half of lane g
                 nvdla_fp_widen #(.EI(5), .MI(10), .EO(8), .MO(23), .DENORM(1)) u_w (
-                    .x(x_data[g*16*(EW_B-1) +: 16]), .y(xw[g*32 +: 32])
+                    .x(CONV == 1 ? x_data[g*32 +: 16] : x_data[g*16*(EW_B-1) +: 16]), .y(xw[g*32 +: 32])
                 );
             end
             always @(*) begin

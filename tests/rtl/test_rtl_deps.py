@@ -26,8 +26,10 @@ def test_top_level_sources_and_headers() -> None:
     """The top needs every unit's generated register block and the CSB map header it `include`s; the
     wrapper in tb/hdl brings the simulation memory; modules nothing instantiates stay out."""
     top, top_mem = find("top_pdp"), find("top_mem")
-    # BDMA's block too: the top instantiates it in a generate branch (configurations with BDMA)
-    units = ("glb", "sdp_rdma", "sdp", "pdp_rdma", "pdp", "cdp_rdma", "cdp", "bdma")
+    # BDMA's, Rubik's and the convolution units' blocks too: the top instantiates them in generate branches
+    # (configurations with BDMA, RUBIK, CONV)
+    units = ("glb", "sdp_rdma", "sdp", "pdp_rdma", "pdp", "cdp_rdma", "cdp", "bdma", "rubik",
+             "cdma", "csc", "cmac_a", "cmac_b", "cacc")
     assert {f"rtl/gen/nvdla_{u}_regs.v" for u in units} <= set(top.sources)
     fields = {f"rtl/gen/nvdla_{u}_fields.vh" for u in units if u != "glb"}  # GLB has no bundles
     # the sub-bundle layouts (nvdla_lut_cfg.vh, nvdla_dma_surf.vh): each has a consumer in the top
