@@ -50,7 +50,7 @@ CBUF_BANKS = (16, 32)           # CDMA/CSC D_BANK counts banks in a 5-bit field 
 CBUF_BANK_ENTRIES = (128, 256, 512)
 CONV_UNITS = ("CDMA", "CSC", "CMAC_A", "CMAC_B", "CACC")
 RUBIK = "RUBIK"
-# units the model has but the RTL top does not have yet
+# units the model has but the RTL top does not have yet (none today)
 MODEL_ONLY_UNITS: tuple[str, ...] = ()
 
 
