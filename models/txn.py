@@ -24,8 +24,8 @@ from numpy.typing import NDArray
 
 from models import configs
 from models import registers as regmap
-from models.bdma import LAUNCH, memory_of
-from models.memory import Memory
+from models.bdma.model import LAUNCH, memory_of
+from models.common.memory import Memory
 from models.regfile import INTR_UNITS
 from models.steps import MemCheck, MemWrite, RegRead, RegWrite, Step, WaitInterrupt
 from models.trace import TXN_FILE, Command, TraceError, parse_int
@@ -250,7 +250,7 @@ def _reason(what: str, uses: list[str]) -> str:
 
 class _CopyCheck:
     """The check of BDMA's copies, which `.txn` traces do not dump: a plain replay of each launched copy on
-    the images the trace loads (its own few lines, not models/bdma.py), and at the end of the trace one
+    the images the trace loads (its own few lines, not models/bdma/model.py), and at the end of the trace one
     MemCheck per destination run of lines: the target's memory must hold what the copies put there."""
 
     def __init__(self) -> None:

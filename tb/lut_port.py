@@ -20,7 +20,7 @@ from cocotb.handle import SimHandleBase
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 from numpy.typing import NDArray
 
-from models.lut import LE_ENTRIES, LO_ENTRIES
+from models.lut.model import LE_ENTRIES, LO_ENTRIES
 from tb.bundle import LUT_PORT, CfgBundle, read_stat
 from tb.stimulus.lut import random_table
 

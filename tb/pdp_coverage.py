@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from models.driver_common import run_atom_bytes
-from models.pdp import AVERAGE, MAX, MIN, PdpConfig
+from models.common.driver import run_atom_bytes
+from models.pdp.model import AVERAGE, MAX, MIN, PdpConfig
 from tb.funcov import Covergroup
 
 ATOM = run_atom_bytes()

@@ -1,6 +1,6 @@
 """Bench of BDMA (rtl/bdma/nvdla_bdma.v behind rtl/gen/nvdla_bdma_regs.v, harness tb/hdl/nvdla_bdma_top.v):
 random copy programs over both AXI masters (MC and CV SRAM, one cocotbext-axi AxiRam each, random stalls on
-every channel), scored byte for byte against models/bdma.py, which sees the same register writes.
+every channel), scored byte for byte against models/bdma/model.py, which sees the same register writes.
 
 Each round queues one or two groups (1..6 operations each, launch order random, the second group's
 operations programmed while the first runs), waits for each group's done pulse, and compares every
@@ -23,8 +23,8 @@ from cocotbext.axi import AxiBus
 from cocotbext.axi.constants import AxiResp
 
 from models import registers as regmap
-from models.bdma import QUEUE_DEPTH, Bdma, BdmaOp
-from models.memory import Memory
+from models.bdma.model import QUEUE_DEPTH, Bdma, BdmaOp
+from models.common.memory import Memory
 from tb import outcome
 from tb.bfm.axi_ram import ErrorRam, junk, set_memory_pauses
 from tb.common import bench_params, make_rng, nightly, scaled, start_clock_and_reset

@@ -39,10 +39,11 @@ from typing import Any
 import cocotb
 import numpy as np
 
-from models import configs, lut_program
-from models.cdp import cdp_compute, input_convert
-from models.driver_cdp import Convertor, Surface, cdp_layer
-from models.lut_fp16_program import lrn_fp16
+from models import configs
+from models.cdp.driver import Convertor, Surface, cdp_layer
+from models.cdp.model import cdp_compute, input_convert
+from models.lut import program as lut_program
+from models.lut.fp16_program import lrn_fp16
 from models.replay import unit_precision
 from models.steps import (
     MemWrite,

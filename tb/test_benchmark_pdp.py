@@ -39,8 +39,8 @@ import cocotb
 import numpy as np
 
 from models import configs
-from models.driver_pdp import PdpProgram, Surface, pdp_layer
-from models.pdp import AVERAGE, MAX, max_band_width
+from models.pdp.driver import PdpProgram, Surface, pdp_layer
+from models.pdp.model import AVERAGE, MAX, max_band_width
 from models.steps import (
     MemWrite,
     RegWrite,

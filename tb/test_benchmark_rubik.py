@@ -1,11 +1,12 @@
 """Rubik benchmark on the RTL top level: OP_ENABLE-to-interrupt cycles against the busier channel's bus bound.
 
-Large contract, split and merge layers (models/driver_rubik.py) run on the top with the simulation memory
+Large contract, split and merge layers (models/rubik/driver.py) run on the top with the simulation memory
 (tb/hdl/nvdla_pp_top_mem.v; latency 0 and no stalls unless --latency or --random-mem), at a configuration
 with Rubik (nv_full; elsewhere the benchmark reports SKIP). The table shows cycles, the bytes read and
 written (counted in the memory), bound = the busier of read and written bytes / bus bytes (AR/R and AW/W run
 in parallel: the channel that moves more is the limit), and cycles/bound (target: within 1.1). Each layer's
-whole destination span is checked against the model (models/rubik.py); a wrong result sets the exit code,
+whole destination span is checked against the model (models/rubik/model.py); a wrong result sets the exit
+code,
 timing never does.
 
 Usage: .venv/bin/python -m scripts.benchmark_top rubik [--seed N] [--latency N] [--random-mem] (run by `make
@@ -25,7 +26,7 @@ import cocotb
 import numpy as np
 
 from models import configs
-from models.driver_rubik import RubikLayer, Side, rubik_layer
+from models.rubik.driver import RubikLayer, Side, rubik_layer
 from models.steps import MemCheck, MemWrite, Step, WaitInterrupt
 from models.subsystem import ModelTarget
 from tb import outcome

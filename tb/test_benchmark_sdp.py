@@ -2,12 +2,12 @@
 
 For every SDP NVDLA trace of the configuration ($CONFIG; models/trace.py trace_roots) that the RTL runs
 (tb/trace_rtl.py's units_needed and rtl_capabilities decide; the others are listed as SKIP with the
-capability they need) and for synthetic layers programmed through the SDP driver layer (models/driver_sdp.py)
+capability they need) and for synthetic layers programmed through the SDP driver layer (models/sdp/driver.py)
 on int8 cubes laid out at the configuration's atom:
   cube64_pass     64x64x64, every block bypassed;
   cube64_bs_bn    64x64x64, BS and BN with per-channel ALU and MUL operands (2 bytes each) from memory;
   cube64_ew_lut   64x64x64, EW MUL with a per-element 2-byte operand from memory, then the EW LUT
-                  (models.lut_program.sigmoid, hybrid);
+                  (models.lut.program.sigmoid, hybrid);
   cube64_eql      64x64x64, EW compare (EQL) against a per-element 1-byte cube that differs in one element:
                   nothing is written, D_STATUS reports the difference;
   cube8_ew_lut    8x8x64, the same layer as cube64_ew_lut;
@@ -31,7 +31,8 @@ same steps, LUT writes included) and the bytes written must be exactly the outpu
 EQL mode); D_PERF_LUT_{LE_HIT,LO_HIT,UFLOW,OFLOW,HYBRID}, D_PERF_OUT_SATURATION and D_STATUS of each
 register group the model ran, read over CSB, must hold the model's values (0 for the LUT counters of a layer
 without the LUT); traces must match their golden CRCs; synthetic layers are also scored against
-models.sdp.run_sdp run directly on the driver's SdpConfig (output bytes and statistics). A failed check is
+models.sdp.model.run_sdp run directly on the driver's SdpConfig (output bytes and statistics). A failed check
+is
 printed in the table and sets the exit code. Figures only: no timed pass/fail.
 
 Measured (seed 1234): every layer takes its busier channel's beats plus 28..55 cycles, whatever its size, so
@@ -61,8 +62,12 @@ import cocotb
 import numpy as np
 from numpy.typing import NDArray
 
-from models import configs, lut_program
-from models.driver_sdp import (
+from models import configs
+from models.common.memory import Memory
+from models.lut import program as lut_program
+from models.replay import SDP_TO_PDP
+from models.sdp.datapath import ALU_EQL, ALU_SUM
+from models.sdp.driver import (
     EwBlock,
     OutputCvt,
     SdpProgram,
@@ -71,10 +76,7 @@ from models.driver_sdp import (
     operand_dma,
     sdp_layer,
 )
-from models.memory import Memory
-from models.replay import SDP_TO_PDP
-from models.sdp import SdpResult, run_sdp
-from models.sdp_datapath import ALU_EQL, ALU_SUM
+from models.sdp.model import SdpResult, run_sdp
 from models.steps import (
     MemWrite,
     RegWrite,
@@ -119,7 +121,7 @@ class SdpRow(Row):
 # ---------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Synthetic:
-    """A driver-built layer: its replay steps and what models.sdp.run_sdp says about it."""
+    """A driver-built layer: its replay steps and what models.sdp.model.run_sdp says about it."""
 
     steps: list[Step]
     prog: SdpProgram
@@ -285,7 +287,7 @@ async def check_stats(target: BenchTarget) -> str:
 
 
 async def check_run_sdp(target: BenchTarget, layer: Synthetic) -> str:
-    """'' if the RTL's output bytes and statistics equal models.sdp.run_sdp's on the driver's config."""
+    """'' if the RTL's output bytes and statistics equal models.sdp.model.run_sdp's on the driver's config."""
     res = layer.expected
     if layer.dst_bytes is not None:
         got = np.frombuffer(target.mem.read(DST_BASE, layer.dst_bytes.size), dtype=np.uint8)

@@ -1,4 +1,4 @@
-"""Bench of the CDP datapath core (rtl/cdp/nvdla_cdp_core.v) against models/cdp.py cdp_compute.
+"""Bench of the CDP datapath core (rtl/cdp/nvdla_cdp_core.v) against models/cdp/model.py cdp_compute.
 
 Every layer is a set of raw CDP / CDP_RDMA register fields: the model's CdpConfig is decoded from them by
 CdpConfig.from_fields (so the Limitation rules hold), and the DUT gets the same raw values packed in its
@@ -10,7 +10,7 @@ Layers run back to back without a reset.
 
 - random_layers: random cubes (C not a multiple of the atom, W not a multiple of the chunk), every
   NORMALZ_LEN, the bypass modes, random convertors, LUT configurations from tb/test_lut.py's generator, one
-  aimed at the layer's LUT inputs, and models.lut_program's LRN (exponential and linear LE) and sigmoid;
+  aimed at the layer's LUT inputs, and models.lut.program's LRN (exponential and linear LE) and sigmoid;
   coverage of all of these is checked at the end. NIGHTLY runs >= 100 layers.
 - lut_readback: tables written through the access port read back through it.
 - throughput: no backpressure, an 8x8x64 LRN-5 cube: one atom per cycle after the pipeline fills.
@@ -20,7 +20,7 @@ cubes, are INT16 (both D_DATA_FORMAT fields INT16, elem16 high): ATOM/2 int16 la
 way against the model at INT16. With FP16 = 1 as well, every third layer from the third on (and some edge and
 throughput cubes) is FP16 (both fields FP16, fp16 high): FP16 data with NaNs, infinities, subnormals and
 65504s, NaN flush on and off, the FP16 LUT programs and random FP16 LUTs around the layer's sums, scored
-against models/cdp_fp16.py, D_NAN_OUTPUT_NUM (the layer before's NaN outputs) included.
+against models/cdp/fp16.py, D_NAN_OUTPUT_NUM (the layer before's NaN outputs) included.
 """
 
 from __future__ import annotations
@@ -37,11 +37,21 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 from cocotb.utils import get_sim_time
 from numpy.typing import NDArray
 
-from models import lut_program, nvfloat
-from models.cdp import FP16, INT16, CdpConfig, CdpResult, cdp_compute, input_convert, lut_lanes, square_sum
-from models.lut import EXPONENT, LutConfig, lut_lookup
-from models.lut_regs import lut_fields
-from models.nvfloat import FP16 as FP16F
+from models.cdp.model import (
+    FP16,
+    INT16,
+    CdpConfig,
+    CdpResult,
+    cdp_compute,
+    input_convert,
+    lut_lanes,
+    square_sum,
+)
+from models.common import nvfloat
+from models.common.nvfloat import FP16 as FP16F
+from models.lut import program as lut_program
+from models.lut.model import EXPONENT, LutConfig, lut_lookup
+from models.lut.regs import lut_fields
 from tb import outcome
 from tb.bfm.stream import StreamBus, StreamMonitor, StreamSink, StreamSource, never_pause, pick_pause
 from tb.bundle import CfgBundle, read_stat, statistics
@@ -149,7 +159,7 @@ class CdpDriver(LutPortDriver):
 
     def expected_statistics(self, res: CdpResult) -> dict[str, int]:
         """The whole statistics bundle the model predicts: the LUT counts, the output saturation and the
-        NaN outputs of the layer before (models/subsystem.py); NaN/Inf inputs read 0 (models/cdp_fp16.py
+        NaN outputs of the layer before (models/subsystem.py); NaN/Inf inputs read 0 (models/cdp/fp16.py
         InputCounter) and the core counts no write stalls. Moves the NaN outputs on to the next layer."""
         want = dict.fromkeys(statistics("CDP"), 0)
         want.update({self.LUT_STATS[name]: count for name, count in res.lut_counts.items()})
@@ -328,7 +338,7 @@ def make_layer(rng: random.Random, geo: Geometry, index: int, lut_kind: str | No
 
 def make_fp16_layer(rng: random.Random, geo: Geometry, index: int, lut_kind: str | None = None,
                     dims: tuple[int, int, int] | None = None, normalz: int | None = None) -> Layer:
-    """A random FP16 layer (models/cdp_fp16.py): FP16 data around a random power of two with a share of
+    """A random FP16 layer (models/cdp/fp16.py): FP16 data around a random power of two with a share of
     specials, NaN flush on or off, every bypass mode, a FP16 LUT (FP16_LUT_KINDS) around the layer's LUT
     inputs, random convertor registers (FP16 ignores them)."""
     w, h, c = dims or random_cube(rng, geo, nightly())

@@ -1,5 +1,5 @@
 """Bench of the CDP datapath's FP16 parts around its LUT (tb/hdl/nvdla_cdp_fp_tb.v) against
-models/cdp_fp16.py, bit for bit, with random backpressure on every stream:
+models/cdp/fp16.py, bit for bit, with random backpressure on every stream:
 
 - front_layers: random FP16 cubes (NaNs, infinities, subnormals, +-65504 among them) in the CDP stream order
   through nvdla_cdp_icvt -> nvdla_cdp_sqsum at FP16, every NORMALZ_LEN, NaN flush on and off: each output
@@ -17,9 +17,9 @@ import numpy as np
 from cocotb.triggers import RisingEdge
 from numpy.typing import NDArray
 
-from models import nvfloat
-from models.cdp_fp16 import square_sum
-from models.nvfloat import FP16, FP17, FP32
+from models.cdp.fp16 import square_sum
+from models.common import nvfloat
+from models.common.nvfloat import FP16, FP17, FP32
 from tb import outcome
 from tb.bfm.stream import StreamBus, StreamMonitor, StreamSink, StreamSource, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
@@ -43,7 +43,7 @@ async def _reset(dut) -> None:
 
 
 def front_expected(cube: Bits, channels: int, local_size: int, flush: bool) -> tuple[Bits, Bits]:
-    """(FP17 x, FP32 sums) per channel of a [c, h, w] cube of FP16 patterns (models/cdp_fp16.py 1-3)."""
+    """(FP17 x, FP32 sums) per channel of a [c, h, w] cube of FP16 patterns (models/cdp/fp16.py 1-3)."""
     h = np.where(flush & FP16.is_nan(cube), 0, cube)
     x17 = nvfloat.fp16_to_fp17(h)
     x17[channels:] = 0
@@ -98,7 +98,7 @@ async def front_layers(dut) -> None:
 
 
 def back_expected(x: Bits, lut: Bits, bypass: bool) -> tuple[Bits, Bits]:
-    """(FP16 output, saturation flag) per lane (models/cdp_fp16.py 5-6)."""
+    """(FP16 output, saturation flag) per lane (models/cdp/fp16.py 5-6)."""
     v = np.where(FP17.is_nan(x), x, lut) if bypass else nvfloat.mul(FP17, x, lut)
     out = nvfloat.fp17_to_fp16(v)
     return out, ((out & 0x7FFF) == 0x7BFF).astype(np.int64)

@@ -1,4 +1,4 @@
-"""CMAC feeding CACC (tb/hdl/nvdla_conv_mac_tb.v) against the model's arithmetic (models/conv.py): each
+"""CMAC feeding CACC (tb/hdl/nvdla_conv_mac_tb.v) against the model's arithmetic (models/conv/conv.py): each
 operation multiplies AC int8 data by the AK kernels of the held weight atom and sums exactly; CACC adds the
 partial sums of a stripe's atoms into 34-bit saturating accumulators (ACC_BITS) and delivers each position's
 final sum through cacc_output (truncate, NVIDIA's rounding, INT32 saturation, counted in sat_count).
@@ -17,7 +17,7 @@ import cocotb
 import numpy as np
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 
-from models.conv import ACC_BITS, cacc_output
+from models.conv.conv import ACC_BITS, cacc_output
 from tb import outcome
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 

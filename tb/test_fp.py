@@ -1,4 +1,4 @@
-"""Bench of the float primitives (rtl/fp/) against models/nvfloat.py, bit for bit.
+"""Bench of the float primitives (rtl/fp/) against models/common/nvfloat.py, bit for bit.
 
 The DUTs are combinational; tb/hdl wrappers put LANES copies side by side (nvdla_fp_ops_tb: add, sub, mul,
 max, min of one format; nvdla_fp_cvt_tb: widen and narrow between two formats), so each simulation step
@@ -17,8 +17,8 @@ import cocotb
 import numpy as np
 from cocotb.triggers import Timer
 
-from models import nvfloat
-from models.nvfloat import Format
+from models.common import nvfloat
+from models.common.nvfloat import Format
 from tb import outcome
 from tb.common import bench_params, make_rng, scaled
 
@@ -78,7 +78,7 @@ def _compare(what: str, fmt_in: Format, fmt_out: Format, operands: list[Bits], e
         lines.append(f"  {what}({ops}): expected {_fmt_hex(fmt_out, int(expected[i]))}, "
                      f"got {_fmt_hex(fmt_out, int(actual[i]))}")
     raise AssertionError(f"{what} E{fmt_out.expo}M{fmt_out.mant}: {len(bad)} of {len(expected)} results "
-                         "differ from models/nvfloat.py:\n" + "\n".join(lines))
+                         "differ from models/common/nvfloat.py:\n" + "\n".join(lines))
 
 
 # ---------------------------------------------------------------- operands

@@ -1,4 +1,4 @@
-"""Bench of the hybrid LUT (rtl/lut/nvdla_lut.v) against models/lut.py.
+"""Bench of the hybrid LUT (rtl/lut/nvdla_lut.v) against models/lut/model.py.
 
 - table_port: the table port the register block drives (write strobe, table, address, data; same-cycle
   read data): random writes and reads at any 10-bit address mirrored on a model of the two tables (past a
@@ -6,7 +6,8 @@
   pointer styles live in the register block (tb/test_regs.py) and are checked end to end in tb/lut_access.py.
 - random_configs: random valid configurations (both LE modes, every priority setting, slopes, shifts of both
   signs) with tables programmed through the access port, samples aimed at every hit/miss case, random
-  backpressure on both sides; every lane scored against models.lut.lut_lookup, the five statistics counters
+  backpressure on both sides; every lane scored against models.lut.model.lut_lookup, the five statistics
+  counters
   compared after every run, and a coverage check that every LE/LO state pair and priority was exercised.
 - start_width: directed CDP configurations (START with bits above bit 21, differences past 2^22 and 2^23,
   exponential START/END extremes) where the lanes of the bench's START_MODE read START differently.
@@ -28,8 +29,9 @@ from cocotb.handle import SimHandleBase
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 from cocotb.utils import get_sim_time
 
-from models import lut_program as lp
-from models.lut import (
+from models.common.precision import as_signed
+from models.lut import program as lp
+from models.lut.model import (
     EXPONENT,
     HIT,
     LE_ENTRIES,
@@ -42,8 +44,7 @@ from models.lut import (
     LutResult,
     lut_lookup,
 )
-from models.lut_program import LutProgram
-from models.precision import as_signed
+from models.lut.program import LutProgram
 from tb import outcome
 from tb.common import make_rng, scaled
 from tb.funcov import Covergroup
@@ -228,7 +229,8 @@ async def random_configs(dut) -> None:
 @cocotb.test()
 async def start_width(dut) -> None:
     """Directed CDP configurations where the ways a lane forms x - START disagree (tb/stimulus/lut.py
-    start_width_cases; models/lut.py FULL / NARROW / PAIRED_LOW, the bench's START_MODE): every lane scored
+    start_width_cases; models/lut/model.py FULL / NARROW / PAIRED_LOW, the bench's START_MODE): every lane
+    scored
     against the model, which must see different states in the lanes of different kinds somewhere."""
     shape = Shape.current()
     if shape.sdp:

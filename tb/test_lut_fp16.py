@@ -1,4 +1,4 @@
-"""Bench of the hybrid LUT's FP16 path (rtl/lut/nvdla_lut.v built with FP16 = 1) against models/lut_fp16.py.
+"""Bench of the hybrid LUT's FP16 path (rtl/lut/nvdla_lut.v built with FP16 = 1) against models/lut/fp16.py.
 
 - random_fp16: random legal FP16 configurations (tb/stimulus/lut_fp16.py: FP32 START/END over every select
   and offset, FP16 tables and slopes with NaN, infinities and subnormals), FP32 samples at the bounds and
@@ -6,10 +6,10 @@
   (an FP16 atom's elements) scored bit for bit (the FP32 result in SDP, the FP17 one in CDP) with its table,
   state and index, the upper lanes 0, the five counters after every configuration as the unit counts them
   (SDP: the lower lanes, cnt_half; CDP: int16 set, the upper lanes hybrid), and a coverage check.
-- helper_programs: the FP16 programming helper's sigmoid, tanh and LRN tables (models/lut_fp16_program.py)
+- helper_programs: the FP16 programming helper's sigmoid, tanh and LRN tables (models/lut/fp16_program.py)
   over every FP16 input of their range and beyond.
 - integer_path: the same build with fp16 low: random integer configurations (tb/test_lut.py's generator)
-  scored against models/lut.py, so the FP16 build leaves the integer LUT as it was.
+  scored against models/lut/model.py, so the FP16 build leaves the integer LUT as it was.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import random
 import cocotb
 import numpy as np
 
-from models import lut_fp16_program as lfp
-from models import nvfloat
-from models.lut import EXPONENT, HIT, OFLOW, UFLOW, LutConfig, LutResult
-from models.lut_fp16 import lookup_fp16
+from models.common import nvfloat
+from models.lut import fp16_program as lfp
+from models.lut.fp16 import lookup_fp16
+from models.lut.model import EXPONENT, HIT, OFLOW, UFLOW, LutConfig, LutResult
 from tb import outcome
 from tb.bfm.stream import never_pause, pick_pause
 from tb.common import make_rng, scaled
@@ -92,7 +92,7 @@ async def stream_fp16(drv: LutDriver, cfg: LutConfig, xs: list[int], rng: random
         lanes.append(low + [rng.getrandbits(shape.in_w) for _ in range(shape.lanes - half)])
     drv.apply(cfg)
     dut.fp16.value = 1
-    dut.int16.value = int(not shape.sdp)   # CDP at FP16: the upper lanes count as hybrid (models/cdp_fp16.py)
+    dut.int16.value = int(not shape.sdp)   # CDP at FP16: the upper lanes count as hybrid (models/cdp/fp16.py)
     dut.cnt_half.value = int(shape.sdp)    # SDP at FP16: only the lower lanes count
     dut.cnt_en.value = int(cnt_en)
     await drv.clear_counters()
@@ -192,7 +192,7 @@ async def helper_programs(dut) -> None:
 
 @cocotb.test()
 async def integer_path(dut) -> None:
-    """fp16 low on the FP16 build: random integer configurations scored against models/lut.py."""
+    """fp16 low on the FP16 build: random integer configurations scored against models/lut/model.py."""
     shape = Shape.current()
     rng = make_rng("integer_path")
     drv = LutDriver(dut, shape)

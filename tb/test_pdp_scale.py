@@ -1,5 +1,5 @@
 """Bench of PDP's output scaling (rtl/pdp/nvdla_pdp_scale.v): out = rnd(rnd(sum * recip_w / 2^16) *
-recip_h / 2^16) per lane at NVIDIA's fixed widths (models/pdp.py WIDTHS, scale_round), or the max/min
+recip_h / 2^16) per lane at NVIDIA's fixed widths (models/pdp/model.py WIDTHS, scale_round), or the max/min
 element as it is, through the three pipeline stages with random stalls (all enables low).
 
 The lanes' multipliers build only the product bits the rounding keeps and take the product's sign from
@@ -20,7 +20,7 @@ import numpy as np
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 
-from models.pdp import INT8, INT16, PRECISION_NAMES, WIDTHS, scale_round
+from models.pdp.model import INT8, INT16, PRECISION_NAMES, WIDTHS, scale_round
 from tb import outcome
 from tb.common import bench_params, make_rng, nightly, scaled
 

@@ -1,4 +1,5 @@
-"""Bench of the precision path (seed 002): nvdla_cvt, nvdla_trunc and nvdla_shl against models/precision.py.
+"""Bench of the precision path (seed 002): nvdla_cvt, nvdla_trunc and nvdla_shl against
+models/common/precision.py.
 
 Random configurations and data, random backpressure on both sides, every output and saturation flag
 scored against the model, and the saturation counter compared with the model's count after every run.
@@ -15,7 +16,14 @@ import cocotb
 import numpy as np
 from cocotb.triggers import ClockCycles
 
-from models.precision import Converted, ConvertorParams, as_signed, convert, shift_left_saturate, truncate
+from models.common.precision import (
+    Converted,
+    ConvertorParams,
+    as_signed,
+    convert,
+    shift_left_saturate,
+    truncate,
+)
 from tb import outcome
 from tb.bfm.stream import StreamBus, StreamSink, StreamSource, pick_pause
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset

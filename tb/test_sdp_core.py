@@ -1,4 +1,4 @@
-"""Bench of the SDP datapath core (rtl/sdp/nvdla_sdp_core.v) against models/sdp.py sdp_compute.
+"""Bench of the SDP datapath core (rtl/sdp/nvdla_sdp_core.v) against models/sdp/model.py sdp_compute.
 
 Every configuration is a set of raw SDP / SDP_RDMA register fields: the model's SdpConfig comes from
 SdpConfig.from_fields (so the Limitation rules hold), and the DUT gets the same raw values in its cfg bundle.
@@ -13,7 +13,7 @@ counters as D_PERF_ENABLE's PERF_LUT_EN / PERF_SAT_EN gate them, drawn off now a
 - random_configs: random register fields (every ALU algo of BS/BN/EW incl. EQL, PReLU with and without
   ALU, ReLU, every register/memory source combination, shifts up to their field maximum, EW truncate up to
   1023, EW input convertors bypassed or not), random cubes, LUTs from tb/test_lut.py's generator, aimed at
-  the layer's LUT inputs, or models.lut_program's sigmoid / tanh; the run continues (at most 4x) until the
+  the layer's LUT inputs, or models.lut.program's sigmoid / tanh; the run continues (at most 4x) until the
   coverage goal is met. NIGHTLY: >= 200 configurations.
 - unused_stream_reads_zero: a memory operand whose stream is not enabled reads 0 and is never waited for
   (the driver rejects such programs; the core must not hang): scored against the model with zero operands.
@@ -35,12 +35,11 @@ import cocotb
 import numpy as np
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 
+from models.common.precision import as_signed, shift_left_saturate
 from models.errors import ConfigError
-from models.lut import LutConfig, lut_lookup
+from models.lut.model import LutConfig, lut_lookup
 from models.perf import PerfCounters, sdp_counts
-from models.precision import as_signed, shift_left_saturate
-from models.sdp import SdpConfig, sdp_compute
-from models.sdp_datapath import (
+from models.sdp.datapath import (
     ALU_EQL,
     ALU_SUM,
     DatapathResult,
@@ -49,6 +48,7 @@ from models.sdp_datapath import (
     x_block,
     y_block,
 )
+from models.sdp.model import SdpConfig, sdp_compute
 from tb import outcome
 from tb.bfm.stream import StreamBus, StreamMonitor, StreamSink, StreamSource, never_pause, pick_pause
 from tb.bundle import read_stat

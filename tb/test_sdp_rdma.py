@@ -3,7 +3,7 @@
 Random layers (geometry incl. 1x1 and C not a multiple of 8, lines crossing 4 KiB pages, large strides;
 per stream on/off, DATA_USE, DATA_SIZE, DATA_MODE, base, strides) are read from a cocotbext-axi AxiRamRead
 with random AR/R stalls, every output stream under its own random backpressure. Expected atoms come from
-models/sdp.py's own read functions (_read_feature, _to_cube, _read_operands) on the same memory image.
+models/sdp/model.py's own read functions (_read_feature, _to_cube, _read_operands) on the same memory image.
 Also checked: AXI rules (burst length, 4 KiB, outstanding bursts, size/burst/id), the exact number of beats
 read (nothing twice, nothing for a disabled stream), disabled streams never valid, busy from the cycle after
 start until the last atom, nothing after it. A larger layer without stalls prints the bus efficiency.
@@ -23,9 +23,9 @@ from cocotb.types import LogicArray
 from cocotbext.axi import AxiRamRead, AxiReadBus
 from cocotbext.axi.axi_channels import AxiARBus, AxiRBus
 
+from models.common.memory import Memory
 from models.errors import ConfigError
-from models.memory import Memory
-from models.sdp import (
+from models.sdp.model import (
     USE_ALU,
     USE_BOTH,
     USE_MUL,

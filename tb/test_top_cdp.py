@@ -1,9 +1,10 @@
 """Top-level tests of the CDP slice (rtl/top/nvdla_pp_top.v), driven the way software drives NVDLA.
 
-Layers are programmed over CSB from the CDP driver layer's register writes (models/driver_cdp.py: the LUT
+Layers are programmed over CSB from the CDP driver layer's register writes (models/cdp/driver.py: the LUT
 tables through S_LUT_ACCESS_CFG/DATA, the S_LUT_* registers, both register groups), the AXI memory
 (cocotbext-axi AxiRam) stalls every channel at random, and each layer's destination region, guard bytes and
-line/surface gaps included, is compared byte for byte with models.cdp.run_cdp run on a mirror of the memory.
+line/surface gaps included, is compared byte for byte with models.cdp.model.run_cdp run on a mirror of the
+memory.
 After every layer the LUT statistics (D_PERF_LUT_LE_HIT, _LO_HIT, _UFLOW, _OFLOW, _HYBRID),
 D_OUT_SATURATION and the NaN/Inf counters (D_NAN_INPUT_NUM, D_INF_INPUT_NUM: 0; D_NAN_OUTPUT_NUM: the NaN
 outputs of the CDP layer before) of BOTH register groups are read over CSB: the group that ran must hold the
@@ -16,7 +17,7 @@ model's CdpResult, the other one what its own last layer left (per-group latchin
   NaN flush, the FP16 LUT programs and random FP16 LUTs; the NaN/Inf counters read back too);
 - lut_readback: both tables written and read back over CSB with the access pointer's auto-increment, then
   random accesses (any start address, past the end, reads in write mode and writes in read mode) scored
-  against the model of the access port (models.lut.LutRam);
+  against the model of the access port (models.lut.model.LutRam);
 - queued_groups: group 1 programmed while group 0 runs (LUT kept), enabled behind it: both outputs and
   each group's statistics correct although group 1 starts right after group 0's done;
 - pdp_and_cdp_concurrent: a PDP layer and a CDP layer running at the same time through the AXI arbiter
@@ -30,9 +31,9 @@ from collections.abc import Mapping, Sequence
 import cocotb
 from cocotb.handle import SimHandleBase
 
-from models.driver_cdp import cdp_layer
-from models.lut import EXPONENT
-from models.pdp import run_pdp
+from models.cdp.driver import cdp_layer
+from models.lut.model import EXPONENT
+from models.pdp.model import run_pdp
 from tb import lut_access
 from tb.batch import Batch
 from tb.bench_target import batch_count, short_batch

@@ -1,5 +1,5 @@
 """Random direct-convolution layers on the top (tb/hdl/nvdla_pp_top_mem.v) at the run's configuration:
-each layer from tb/stimulus/conv_top.py through the driver (models/driver_conv.py), run with random memory
+each layer from tb/stimulus/conv_top.py through the driver (models/conv/driver.py), run with random memory
 latency and backpressure, its output scored against the model running the same steps (tb/bench_target.py:
 the first wrong element named by unit, coordinate, expected and actual)."""
 
@@ -10,8 +10,8 @@ import numpy as np
 from cocotb.utils import get_sim_time
 
 from models import configs
-from models.driver_common import Surface
-from models.driver_conv import ConvLayer, SdpStage
+from models.common.driver import Surface
+from models.conv.driver import ConvLayer, SdpStage
 from models.regfile import intr_bit
 from tb import outcome
 from tb.bench_target import CLK_NS, BenchTarget, reset, start_top, wait_status_bit

@@ -28,10 +28,10 @@ from cocotb.handle import SimHandleBase
 from cocotb.triggers import ReadOnly, RisingEdge
 from cocotbext.axi.constants import AxiResp
 
-from models.cdp import cube_layouts
-from models.pdp import dst_layout, run_pdp, src_layout
+from models.cdp.model import cube_layouts
+from models.pdp.model import dst_layout, run_pdp, src_layout
 from models.regfile import intr_bit
-from models.sdp import run_sdp
+from models.sdp.model import run_sdp
 from tb import outcome
 from tb.bfm.axi_ram import ErrorRam, junk
 from tb.common import scaled

@@ -1,6 +1,6 @@
 """Top-level tests of the PDP slice (rtl/top/nvdla_pp_top.v), driven the way software drives NVDLA.
 
-Layers are programmed over CSB from the driver layer's register writes (models/driver_pdp.py), the AXI memory
+Layers are programmed over CSB from the driver layer's register writes (models/pdp/driver.py), the AXI memory
 (cocotbext-axi AxiRam, which also checks the AXI protocol) stalls every channel at random, and each layer's
 destination region, guard bytes and line/surface gaps included, is compared byte for byte with the model
 (models/pdp.run_pdp) run on a mirror of the memory (harness and layers: tb/env/pdp.py). Tests:
@@ -28,10 +28,10 @@ from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
 from models import configs
 from models import registers as regmap
-from models.driver_pdp import PdpProgram, Surface, pdp_layer
-from models.driver_sdp import sdp_layer
 from models.errors import ConfigError
-from models.pdp import PdpConfig, check_memory_layout, max_band_width, run_pdp
+from models.pdp.driver import PdpProgram, Surface, pdp_layer
+from models.pdp.model import PdpConfig, check_memory_layout, max_band_width, run_pdp
+from models.sdp.driver import sdp_layer
 from tb.bench_target import batch_count
 from tb.common import scaled
 from tb.env import pdp as pdp_env

@@ -11,7 +11,7 @@ from __future__ import annotations
 import cocotb
 from cocotb.handle import SimHandleBase
 
-from models.driver_pdp import PdpProgram, Surface, pdp_layer
+from models.pdp.driver import PdpProgram, Surface, pdp_layer
 from tb import outcome
 from tb.env.pdp import ATOM, DST_REGION, SRC_REGION, band_limit, run_layer, setup
 

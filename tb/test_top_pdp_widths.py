@@ -1,5 +1,5 @@
 """Directed PDP layers on the subsystem top for the fixed widths of average pooling that NVIDIA's hardware
-has whatever the register values (models/pdp.py WIDTHS, docs/pdp_arithmetic.md; nvdlav1 and nv_small
+has whatever the register values (models/pdp/model.py WIDTHS, docs/pdp_arithmetic.md; nvdlav1 and nv_small
 NV_NVDLA_PDP_CORE_cal1d.v and cal2d.v): raw PAD_VALUE_{n}X and RECIP_KERNEL_* values (not what a driver
 writes) and a constant input make one width wrap per layer. Each layer's output is scored byte for byte
 against the model (tb/env/pdp.py run_layer), and its first element must be the value worked out by hand
@@ -15,8 +15,8 @@ import cocotb
 import numpy as np
 from cocotb.handle import SimHandleBase
 
-from models.driver_pdp import PdpProgram, Surface, pdp_layer, with_raw_fields
-from models.precision import as_signed
+from models.common.precision import as_signed
+from models.pdp.driver import PdpProgram, Surface, pdp_layer, with_raw_fields
 from tb.env.pdp import ATOM, DST_REGION, SRC_REGION, Top, prepare, run_layer, setup, src_span
 
 ONE = 1 << 16

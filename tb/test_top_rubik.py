@@ -3,7 +3,8 @@
 Each layer is one of scripts/ref_programs/rubik.py's programs (the modes in turn at every precision, contract
 strides over 1..32, odd sizes, widths across the 64-element chunks, planes at the 64-byte limit, either
 memory), drawn from the run's seed, run on the RTL with a new random memory latency and backpressure and on
-the model (models/rubik.py); the whole destination span (gaps included) must be the model's bytes. 12 layers
+the model (models/rubik/model.py); the whole destination span (gaps included) must be the model's bytes. 12
+layers
 at the run's own configuration, 6 (BENCH_LAYERS) on nv_full from another one, 150 under NIGHTLY=1. Needs a
 top built with RUBIK = 1 (nv_full); elsewhere SKIP.
 """
@@ -14,8 +15,7 @@ import cocotb
 import numpy as np
 
 from models import configs
-from models.regfile import RegWrite
-from models.steps import MemCheck, MemWrite, WaitInterrupt
+from models.steps import MemCheck, MemWrite, RegWrite, WaitInterrupt
 from models.subsystem import ModelTarget
 from scripts.ref_programs.common import CVSRAM, REGION
 from scripts.ref_programs.rubik import MODES, PRECISIONS, rubik_program

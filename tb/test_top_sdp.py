@@ -1,9 +1,9 @@
 """Top-level tests of the SDP slice (rtl/top/nvdla_pp_top.v), driven the way software drives NVDLA.
 
-Layers are programmed over CSB from the SDP driver layer's register writes (models/driver_sdp.py: SDP_RDMA
+Layers are programmed over CSB from the SDP driver layer's register writes (models/sdp/driver.py: SDP_RDMA
 group, LUT tables through S_LUT_ACCESS_CFG/DATA and the S_LUT_* registers, SDP group, both register groups),
 the AXI memory (cocotbext-axi AxiRam) stalls every channel at random, and each layer's destination region,
-guard bytes and line/surface gaps included, is compared byte for byte with models.sdp.run_sdp run on a
+guard bytes and line/surface gaps included, is compared byte for byte with models.sdp.model.run_sdp run on a
 mirror of the memory. The input cube and the operand cubes (BS/BN/EW, per channel or per element, 1 or 2
 bytes, DATA_USE ALU/MUL/BOTH) are written by this bench in the layout of docs/CONTRACTS.md; the model reads
 them back from the mirror itself, and the bench checks that it read what was written (sdp_compute on the
@@ -15,7 +15,7 @@ Tests:
 - random_layers: random legal layers in groups 0 and 1 alternately: cubes with W, C mostly not multiples of
   8 (1x1 included), every block combination (BS/BN/EW bypassed or not, ALU MAX/MIN/SUM, PReLU, ReLU,
   operands from registers or memory, per channel and per element, 1 and 2 bytes, DATA_USE both), EW input
-  convertors, the EW LUT (models.lut_program sigmoid/tanh, random legal tables with exponential and linear
+  convertors, the EW LUT (models.lut.program sigmoid/tanh, random legal tables with exponential and linear
   LE, tables aimed at the layer's LUT inputs), random output convertors aimed at the data, EQL mode (nothing
   written, STATUS_UNEQUAL equal and unequal); the first layers and a bounded continuation aim at coverage
   goals still missing; NIGHTLY >= 100 layers; where the top has INT16 (nv_full), a third of the layers are
@@ -24,7 +24,7 @@ Tests:
   (tb/stimulus/sdp_top_fp16.py);
 - lut_readback: both SDP tables written and read back over CSB (auto-increment), then random accesses
   (any start address, past the end, reads in write mode, writes in read mode) scored against
-  models.lut.LutRam (the SDP port's wrapping pointer);
+  models.lut.model.LutRam (the SDP port's wrapping pointer);
 - queued_groups: group 1 programmed while group 0 runs (LUT kept: load_lut=False), enabled behind it:
   S_STATUS RUNNING/PENDING, both outputs and each group's statistics right although group 1 starts at once;
 - sdp_with_cdp_or_pdp: an SDP layer and a CDP (even rounds) or PDP (odd rounds) layer running at the same
@@ -40,10 +40,10 @@ import cocotb
 from cocotb.handle import SimHandleBase
 
 from models import registers as regmap
-from models.driver_sdp import sdp_layer
-from models.lut import EXPONENT
-from models.pdp import run_pdp
-from models.sdp import USE_BOTH
+from models.lut.model import EXPONENT
+from models.pdp.model import run_pdp
+from models.sdp.driver import sdp_layer
+from models.sdp.model import USE_BOTH
 from tb import lut_access, outcome
 from tb.batch import Batch
 from tb.bench_target import batch_count, short_batch

@@ -6,7 +6,7 @@ SEC_MEM=1 and SEC_MEM=0).
   RAM_TYPE MC and CV; SDP layers reading the input and all three operand streams from memory, with each of
   its five DMA sides alone in CV, none, and all. With SEC_MEM=1 a CV side must use memory 1 (c_axi) and an MC
   side memory 0; with SEC_MEM=0 everything memory 0 (c_axi idle). Checked three ways per layer: the output
-  against the model in both memories (the written one and the untouched one: models.memory.pick_memory
+  against the model in both memories (the written one and the untouched one: models.common.memory.pick_memory
   decides which), the source regions holding different random data in the other memory (a read from the
   wrong memory gives a wrong output), and the bytes each memory served and stored (zero where no side of
   that direction uses it, non-zero where one does). The layers of one unit are the same layer (one seed)
@@ -22,8 +22,8 @@ import cocotb
 from cocotb.handle import SimHandleBase
 
 from models import configs
-from models.cdp import cube_layouts
-from models.pdp import run_pdp
+from models.cdp.model import cube_layouts
+from models.pdp.model import run_pdp
 from tb import outcome
 from tb.bfm.sim_memory import SimMemory
 from tb.env import cdp as cdp_env

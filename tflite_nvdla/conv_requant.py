@@ -15,7 +15,7 @@ tflite_nvdla/conv_map.py) reaches 2^20 on the shipped models: one 16-bit BS oper
 
 The fit (m_c, t) is requant.py's: for t near the largest that keeps every m_c in 16 bits, the m_c around
 M_c * 2^t matching TFLite on the most accumulators of the channel's unsaturated range, evaluated by the
-project's SDP data path (models.sdp_datapath).
+project's SDP data path (models.sdp.datapath).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from models.sdp_datapath import ALU_MAX, ALU_SUM, EwBlock, Operands, OutputCvt, XBlock, sdp_datapath
+from models.sdp.datapath import ALU_MAX, ALU_SUM, EwBlock, Operands, OutputCvt, XBlock, sdp_datapath
 from tflite_nvdla import tflite_arith as ta
 from tflite_nvdla.requant import INT16_MAX, MAX_TRUNCATE, Quant, tflite_requant
 

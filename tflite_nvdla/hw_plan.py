@@ -11,8 +11,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models import executor
-from models.cube import CubeLayout
-from models.driver_common import Surface, run_atom_bytes
+from models.common.cube import CubeLayout
+from models.common.driver import Surface, run_atom_bytes
 from models.executor import Target
 from models.steps import MemWrite, RegWrite, WaitInterrupt
 

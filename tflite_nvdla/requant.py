@@ -14,7 +14,7 @@ TFLite computes clamp(zp_out + MBQM(acc + bias_c, M_c, shift_c), lo, hi) with a 
 The fit takes, for each candidate truncate t near the largest that keeps every m_c in 16 bits, the m_c
 around M_c * 2^t that matches TFLite on the most accumulators of the channel's whole unsaturated range (all
 of them up to 2^18 values, else a seeded sample), and keeps the t with the fewest mismatches. Every value
-is evaluated by the project's SDP data path (models.sdp_datapath), not by a formula.
+is evaluated by the project's SDP data path (models.sdp.datapath), not by a formula.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from models.sdp_datapath import ALU_MAX, ALU_MIN, ALU_SUM, EwBlock, Operands, OutputCvt, XBlock, sdp_datapath
+from models.sdp.datapath import ALU_MAX, ALU_MIN, ALU_SUM, EwBlock, Operands, OutputCvt, XBlock, sdp_datapath
 from tflite_nvdla import tflite_arith as ta
 from tflite_nvdla.reader import ACTIVATIONS, ModelInfo, OperatorInfo
 

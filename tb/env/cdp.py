@@ -1,6 +1,6 @@
 """The CDP top-level environment: `CdpTop` (tb/env/pdp.py's `Top` plus the CDP statistics each register group
 must hold and the interrupt wait), its start-up, and how a CDP layer is placed in memory, run and scored
-against models.cdp.run_cdp; the AR monitor of the concurrency tests.
+against models.cdp.model.run_cdp; the AR monitor of the concurrency tests.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import TypeVar
 from cocotb.handle import SimHandleBase
 from cocotb.triggers import ReadOnly, RisingEdge
 
-from models.cdp import CdpConfig, cube_layouts, run_cdp
+from models.cdp.model import CdpConfig, cube_layouts, run_cdp
 from models.regfile import intr_bit
 from tb.bench_target import wait_status_bit
 from tb.bfm.sim_memory import SimMemory

@@ -26,12 +26,12 @@ from cocotbext.axi import AxiBus, AxiRam
 
 from models import configs
 from models import registers as regmap
-from models.cube import run_atom_bytes
-from models.driver_pdp import PdpProgram, SplitWidths, Surface, band_inputs, pdp_layer, with_raw_fields
+from models.common.cube import run_atom_bytes
+from models.common.memory import Memory, memory_index
+from models.common.precision import as_signed
 from models.errors import ConfigError
-from models.memory import Memory, memory_index
-from models.pdp import PdpConfig, dst_layout, max_band_width, run_pdp, src_layout
-from models.precision import as_signed
+from models.pdp.driver import PdpProgram, SplitWidths, Surface, band_inputs, pdp_layer, with_raw_fields
+from models.pdp.model import PdpConfig, dst_layout, max_band_width, run_pdp, src_layout
 from models.regfile import intr_bit
 from tb import pdp_coverage
 from tb.batch import Batch
@@ -377,7 +377,8 @@ PAD_FIELD_BITS, RECIP_BITS = 19, 17
 def raw_pad_fields(rng: random.Random, elem_bits: int) -> dict[str, int]:
     """PAD_VALUE_{1..7}X over the whole 19-bit field (uniform, near a power of two of either sign, or a
     driver's n x element), and in a third of the draws RECIP_KERNEL_{WIDTH,HEIGHT} over their 17 bits: the
-    register values no driver writes, which the hardware computes with at fixed widths (models/pdp.py)."""
+    register values no driver writes, which the hardware computes with at fixed widths
+    (models/pdp/model.py)."""
     def pad(n: int) -> int:
         pick = rng.random()
         if pick < 0.4:

@@ -1,6 +1,6 @@
 """The SDP top-level environment: `SdpTop` (tb/env/cdp.py's `CdpTop` plus what each SDP register group's
 statistics registers must hold), its start-up, and how an SDP layer's input and operand cubes are written
-in memory, run and scored against models.sdp.run_sdp.
+in memory, run and scored against models.sdp.model.run_sdp.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import numpy as np
 from cocotb.handle import SimHandleBase
 from numpy.typing import NDArray
 
-from models.cube import CubeLayout
-from models.driver_sdp import SdpProgram
-from models.memory import Memory
+from models.common.cube import CubeLayout
+from models.common.memory import Memory
 from models.perf import PerfCounters, sdp_counts
 from models.regfile import intr_bit
-from models.sdp import OperandDma, SdpConfig, SdpResult, dst_layout, run_sdp, sdp_compute
+from models.sdp.driver import SdpProgram
+from models.sdp.model import OperandDma, SdpConfig, SdpResult, dst_layout, run_sdp, sdp_compute
 from tb.bfm.sim_memory import SimMemory
 from tb.common import bench_params
 from tb.env.cdp import CdpTop, check_idle, make_top
@@ -115,7 +115,7 @@ def operand_bytes(od: OperandData, lanes: int = ATOM) -> NDArray[np.uint8]:
 
 def packed(dma: OperandDma, cfg: SdpConfig) -> bool:
     """An operand read as one block from its base: per kernel, or per element of a 1x1 cube (packed like
-    the input: nvdlav1's operand RDMAs, models/sdp.py)."""
+    the input: nvdlav1's operand RDMAs, models/sdp/model.py)."""
     return not dma.per_element or cfg.is_1x1
 
 

@@ -1,5 +1,6 @@
 """Benches of the convolution pipeline: CMAC feeding CACC (tb/hdl/nvdla_conv_mac_tb.v, tb/test_conv_mac.py)
-scored against models/conv.py's accumulation and output stage; random convolution layers on the top at the
+scored against models/conv/conv.py's accumulation and output stage; random convolution layers on the top at
+the
 run's configuration (tb/test_top_conv.py, on the trace bench's build)."""
 
 from __future__ import annotations

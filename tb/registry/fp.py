@@ -1,5 +1,5 @@
 """Benches of the float primitives (rtl/fp/): add, sub, mul, max/min at FP16, FP17 and FP32, and the width
-conversions between them, every result bit for bit against models/nvfloat.py (tb/test_fp.py)."""
+conversions between them, every result bit for bit against models/common/nvfloat.py (tb/test_fp.py)."""
 
 from __future__ import annotations
 

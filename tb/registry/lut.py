@@ -1,7 +1,7 @@
 """Benches of the hybrid LUT (rtl/lut/): SDP (32-bit input and START/END) and CDP (37-bit square sums,
 38-bit START/END) shapes, each with one lane and with several; and CDP's INT8 shape (21-bit LUT input) with
 the index of nv_small's LUT control (START_MODE 1: START[21:0]) and of nvdlav1's paired lanes (2). Bench
-lut_fp16: the FP16 path (FP16 = 1, models/lut_fp16.py) in SDP's and CDP's shapes (tb/test_lut_fp16.py)."""
+lut_fp16: the FP16 path (FP16 = 1, models/lut/fp16.py) in SDP's and CDP's shapes (tb/test_lut_fp16.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Bench of PDP's output scaling (rtl/pdp/nvdla_pdp_scale.v, one nvdla_pdp_scale_lane per lane) against
-models/pdp.py scale_round, bit for bit (tb/test_pdp_scale.py): INT8 lanes, and INT16 lanes that also
+models/pdp/model.py scale_round, bit for bit (tb/test_pdp_scale.py): INT8 lanes, and INT16 lanes that also
 compute INT8 layers."""
 
 from __future__ import annotations

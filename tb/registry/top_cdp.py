@@ -1,5 +1,5 @@
 """The subsystem top level driven like software drives NVDLA's CDP: LRN layers programmed through the CDP
-driver layer (models/driver_cdp.py) over CSB, LUT tables through the access registers, both register groups,
+driver layer (models/cdp/driver.py) over CSB, LUT tables through the access registers, both register groups,
 random AXI latency and backpressure, outputs and the LUT / saturation statistics registers scored against
 the model (tb/test_top_cdp.py); LUT read-back over CSB; PDP and CDP running at the same time.
 top_cdp_mem: random_layers alone on the top with the simulation memory (TOP_MEM), the long nightly batch."""

@@ -1,5 +1,5 @@
 """The subsystem top level driven like software drives NVDLA: PDP layers programmed through the driver layer
-(models/driver_pdp.py) over CSB, random AXI latency and backpressure, outputs scored against the model
+(models/pdp/driver.py) over CSB, random AXI latency and backpressure, outputs scored against the model
 (tb/test_top_pdp.py): random legal layers, register groups, unmapped/read-only registers, reset in the
 middle of a layer, driver rejections, and random register values that must never hang the unit.
 top_pdp_widths, top_pdp_lbuf: directed layers (average pooling's fixed widths; the line buffer's narrow and
