@@ -2,7 +2,8 @@
 scripts/gen_regs_rtl.py; rtl/regs/nvdla_reg_groups.v; rtl/glb/nvdla_glb.v), built only from the tables of
 models/registers.py (regmap README: "Register groups", "LUT access", "GLB interrupts").
 
-One model for the subsystem model (models/subsystem.py) and the register bench's shadow (tb/test_regs.py):
+One model for the subsystem model (models/subsystem.py) and the register bench's shadow
+(tb/tests/test_regs.py):
 - S_ registers: one copy; D_ registers: one copy per group, CSB reads and writes reach the PRODUCER group
   (S_POINTER), the datapath sees the CONSUMER group;
 - writes keep only RW fields (reserved and RO bits are not stored); writes to a group whose OP_EN is set

@@ -1,4 +1,4 @@
-"""The hybrid LUT's bench library (tb/test_lut.py, tb/test_lut_fp16.py): the driver of nvdla_lut's
+"""The hybrid LUT's bench library (tb/tests/test_lut.py, tb/tests/test_lut_fp16.py): the driver of nvdla_lut's
 configuration, table port and statistics inputs, the scoring of every lane (output and debug word) and of the
 five counters against models/lut/model.py, and integer samples aimed at a configuration's boundaries."""
 

@@ -1,4 +1,5 @@
-"""Functional coverage of PDP layers run on the top (tb/test_top_pdp.py): kernel sizes, strides, pads, split
+"""Functional coverage of PDP layers run on the top (tb/tests/test_top_pdp.py): kernel sizes, strides, pads,
+split
 width, on-the-fly input, pooling methods, register groups, cube shapes; and the aim that steers the random
 layer generator at bins still missing."""
 

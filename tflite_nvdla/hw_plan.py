@@ -1,6 +1,6 @@
 """A mapped operator as steps (models/steps.py MemWrite / RegWrite / WaitInterrupt, the steps every trace
 and benchmark is made of), run by the one executor (models/executor.py) on a target: the model's
-ModelTarget, or the RTL (tb/test_tflite_rtl.py)."""
+ModelTarget, or the RTL (tb/tests/test_tflite_rtl.py)."""
 
 from __future__ import annotations
 

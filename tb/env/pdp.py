@@ -1,4 +1,5 @@
-"""PDP layers on the subsystem top, shared by its tests (tb/test_top_pdp.py: bench top_pdp on cocotbext-axi's
+"""PDP layers on the subsystem top, shared by its tests (tb/tests/test_top_pdp.py: bench top_pdp on
+cocotbext-axi's
 AxiRam, top_pdp_mem on the simulation memory of tb/hdl/nvdla_pp_top_mem.v) and the CDP/SDP top tests:
 the `Top` harness (CSB master, the memory, its model mirror, interrupt waits), random legal layers, and
 running one layer and scoring it byte for byte against the model (models/pdp.run_pdp).

@@ -1,4 +1,4 @@
-"""Random stimulus of the CDP datapath core bench (tb/test_cdp_core.py), also used by the CDP and SDP
+"""Random stimulus of the CDP datapath core bench (tb/tests/test_cdp_core.py), also used by the CDP and SDP
 top-level layers: input cubes, input/output convertors aimed at the data, LUT configurations aimed at the
 layer's LUT inputs."""
 

@@ -1,4 +1,5 @@
-"""Random INT8 direct-convolution layers for the top (tb/test_top_conv.py): a layer description the driver
+"""Random INT8 direct-convolution layers for the top (tb/tests/test_top_conv.py): a layer description the
+driver
 (models/conv/driver.py) accepts, its input cube and kernels, and the replay steps that load them, program
 every hardware layer and wait for its SDP interrupt (tb/bench_target.py scores each layer against the model).
 

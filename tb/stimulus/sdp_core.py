@@ -1,4 +1,5 @@
-"""Random configurations of the SDP datapath core bench (tb/test_sdp_core.py): a `Case` is a set of raw SDP /
+"""Random configurations of the SDP datapath core bench (tb/tests/test_sdp_core.py): a `Case` is a set of raw
+SDP /
 SDP_RDMA register fields, the model's SdpConfig of them, the input cube, the memory operands and their
 streams, and the LUT tables. The SDP top-level layers (tb/stimulus/sdp_top.py) reuse its aimed LUT, output
 convertor, programs and data.

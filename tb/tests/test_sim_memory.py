@@ -5,7 +5,7 @@ top-level wrapper tb/hdl/nvdla_pp_top_mem.v:
   traces_with_stalls  small NVIDIA traces of every unit replayed through tb/bench_target.py with random
                       latency and ready/valid stalls on every channel (a new draw per trace, from the seed),
                       outputs checked against their golden CRCs and the model (each layer lets only
-                      its last interrupt reach `intr`, as tb/test_benchmark_sdp.py does).
+                      its last interrupt reach `intr`, as tb/tests/test_benchmark_sdp.py does).
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 - table_port: the table port the register block drives (write strobe, table, address, data; same-cycle
   read data): random writes and reads at any 10-bit address mirrored on a model of the two tables (past a
   table's end nothing is stored and reads give 0), then the whole tables looked up by the datapath. The
-  pointer styles live in the register block (tb/test_regs.py) and are checked end to end in tb/lut_access.py.
+  pointer styles live in the register block (tb/tests/test_regs.py) and are checked end to end in
+  tb/lut_access.py.
 - random_configs: random valid configurations (both LE modes, every priority setting, slopes, shifts of both
   signs) with tables programmed through the access port, samples aimed at every hit/miss case, random
   backpressure on both sides; every lane scored against models.lut.model.lut_lookup, the five statistics

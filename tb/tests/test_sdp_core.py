@@ -12,7 +12,8 @@ counters as D_PERF_ENABLE's PERF_LUT_EN / PERF_SAT_EN gate them, drawn off now a
 
 - random_configs: random register fields (every ALU algo of BS/BN/EW incl. EQL, PReLU with and without
   ALU, ReLU, every register/memory source combination, shifts up to their field maximum, EW truncate up to
-  1023, EW input convertors bypassed or not), random cubes, LUTs from tb/test_lut.py's generator, aimed at
+  1023, EW input convertors bypassed or not), random cubes, LUTs from tb/tests/test_lut.py's generator, aimed
+  at
   the layer's LUT inputs, or models.lut.program's sigmoid / tanh; the run continues (at most 4x) until the
   coverage goal is met. NIGHTLY: >= 200 configurations.
 - unused_stream_reads_zero: a memory operand whose stream is not enabled reads 0 and is never waited for

@@ -8,7 +8,7 @@
   (SDP: the lower lanes, cnt_half; CDP: int16 set, the upper lanes hybrid), and a coverage check.
 - helper_programs: the FP16 programming helper's sigmoid, tanh and LRN tables (models/lut/fp16_program.py)
   over every FP16 input of their range and beyond.
-- integer_path: the same build with fp16 low: random integer configurations (tb/test_lut.py's generator)
+- integer_path: the same build with fp16 low: random integer configurations (tb/tests/test_lut.py's generator)
   scored against models/lut/model.py, so the FP16 build leaves the integer LUT as it was.
 """
 

@@ -9,7 +9,8 @@ statistics bundle (five LUT counters, output saturation, the rest 0) is compared
 Layers run back to back without a reset.
 
 - random_layers: random cubes (C not a multiple of the atom, W not a multiple of the chunk), every
-  NORMALZ_LEN, the bypass modes, random convertors, LUT configurations from tb/test_lut.py's generator, one
+  NORMALZ_LEN, the bypass modes, random convertors, LUT configurations from tb/tests/test_lut.py's generator,
+  one
   aimed at the layer's LUT inputs, and models.lut.program's LRN (exponential and linear LE) and sigmoid;
   coverage of all of these is checked at the end. NIGHTLY runs >= 100 layers.
 - lut_readback: tables written through the access port read back through it.
