@@ -39,20 +39,11 @@ from tb.batch import Batch
 from tb.bench_target import batch_count, short_batch
 from tb.bfm.axi_ram import set_memory_pauses
 from tb.common import scaled
-from tb.env.cdp import (
-    INTR_BIT,
-    check_idle,
-    check_queued,
-    compare,
-    expect_stats,
-    prepare,
-    record_reads,
-    run_layer,
-    setup,
-)
+from tb.env.cdp import INTR_BIT, compare, expect_stats, prepare, run_layer, setup
 from tb.env.pdp import compare as compare_pdp
 from tb.env.pdp import fixed_program, random_rams
 from tb.env.pdp import prepare as prepare_pdp
+from tb.env.top import check_idle, check_queued, record_reads
 from tb.funcov import Covergroup
 from tb.stimulus.cdp_top import (
     ATOM,
@@ -103,7 +94,7 @@ async def random_layers(dut: SimHandleBase) -> None:
     goals = not short_batch()           # a short batch (another configuration's) requires no coverage goal
     batch = Batch(dut, after_reset=top.after_reset)  # a failed layer alone fails: expectations reset too
     i = fp16_layers = 0
-    # the top's precisions that its CDP computes (the top has them: tb/env/pdp.py Top.precisions)
+    # the top's precisions that its CDP computes (the top has them: tb/env/top.py Top.precisions)
     units = {"INT16": RTL_INT16_UNITS, "FP16": RTL_FP16_UNITS}
     precisions = tuple(p for p in top.precisions if p == "INT8" or "CDP" in units.get(p, ()))
     with Coverage(precisions).written("random_layers") as cov:

@@ -38,7 +38,8 @@ from tb.common import scaled
 from tb.env import cdp as cdp_env
 from tb.env import pdp as pdp_env
 from tb.env import sdp as sdp_env
-from tb.env.pdp import ATOM, DST_REGION, SRC_REGION, Top
+from tb.env.pdp import DST_REGION, SRC_REGION
+from tb.env.top import ATOM, Top
 from tb.perf import (
     RDMA,
     READ_STALL,

@@ -36,18 +36,10 @@ from tb.bench_target import batch_count
 from tb.common import scaled
 from tb.env import pdp as pdp_env
 from tb.env.pdp import (
-    ATOM,
-    DONE_BOUND,
     DST_REGION,
     FEED_REGION,
-    IDLE,
-    PDP_INTR_BIT,
-    PENDING,
-    RUNNING,
     SDP_INTR_BIT,
     SRC_REGION,
-    TOP_UNITS,
-    Top,
     band_limit,
     compare,
     describe,
@@ -59,6 +51,7 @@ from tb.env.pdp import (
     setup,
     src_span,
 )
+from tb.env.top import ATOM, DONE_BOUND, IDLE, PDP_INTR_BIT, PENDING, RUNNING, TOP_UNITS, Top
 
 
 @cocotb.test()

@@ -13,7 +13,8 @@ from cocotb.handle import SimHandleBase
 
 from models.pdp.driver import PdpProgram, Surface, pdp_layer
 from tb import outcome
-from tb.env.pdp import ATOM, DST_REGION, SRC_REGION, band_limit, run_layer, setup
+from tb.env.pdp import DST_REGION, SRC_REGION, band_limit, run_layer, setup
+from tb.env.top import ATOM
 
 # (kernel, stride, pads (left, right, top, bottom)): rows in flight 1, 2, 2, 3, 4, 5, 8
 KERNELS = (

@@ -17,7 +17,8 @@ from cocotb.handle import SimHandleBase
 
 from models.common.precision import as_signed
 from models.pdp.driver import PdpProgram, Surface, pdp_layer, with_raw_fields
-from tb.env.pdp import ATOM, DST_REGION, SRC_REGION, Top, prepare, run_layer, setup, src_span
+from tb.env.pdp import DST_REGION, SRC_REGION, prepare, run_layer, setup, src_span
+from tb.env.top import ATOM, Top
 
 ONE = 1 << 16
 

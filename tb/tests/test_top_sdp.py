@@ -49,7 +49,7 @@ from tb.batch import Batch
 from tb.bench_target import batch_count, short_batch
 from tb.bfm.axi_ram import set_memory_pauses
 from tb.common import scaled
-from tb.env.cdp import INTR_BIT, check_idle, check_queued, record_reads
+from tb.env.cdp import INTR_BIT
 from tb.env.cdp import compare as compare_cdp
 from tb.env.cdp import expect_stats as expect_cdp_stats
 from tb.env.cdp import prepare as prepare_cdp
@@ -57,6 +57,7 @@ from tb.env.pdp import compare as compare_pdp
 from tb.env.pdp import fixed_program, random_rams
 from tb.env.pdp import prepare as prepare_pdp
 from tb.env.sdp import SDP_AXI_ID, SDP_INTR_BIT, compare, expect, prepare, run_layer, setup
+from tb.env.top import check_idle, check_queued, record_reads
 from tb.funcov import Covergroup
 from tb.stimulus.cdp_top import make_layer as make_cdp_layer
 from tb.stimulus.sdp_top import (

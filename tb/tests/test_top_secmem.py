@@ -29,7 +29,7 @@ from tb.bfm.sim_memory import SimMemory
 from tb.env import cdp as cdp_env
 from tb.env import pdp as pdp_env
 from tb.env import sdp as sdp_env
-from tb.env.sdp import SdpTop
+from tb.env.top import StatsTop
 from tb.stimulus.cdp_top import make_layer as make_cdp_layer
 from tb.stimulus.sdp_top import Wants
 from tb.stimulus.sdp_top import make_layer as make_sdp_layer
@@ -48,7 +48,7 @@ def combos(sides: tuple[str, ...]) -> list[dict[str, bool]]:
     return out
 
 
-def decoys(top: SdpTop, spans: list[tuple[int, int]]) -> None:
+def decoys(top: StatsTop, spans: list[tuple[int, int]]) -> None:
     """Different random data over each source span in both memories (the layer's own fill then overwrites
     the memory its RAM type names): a read served by the other memory cannot give the model's output."""
     for lo, hi in spans:
@@ -59,12 +59,12 @@ def decoys(top: SdpTop, spans: list[tuple[int, int]]) -> None:
 class Traffic:
     """Bytes each simulation memory served (R) and stored (W) during one layer."""
 
-    def __init__(self, top: SdpTop) -> None:
+    def __init__(self, top: StatsTop) -> None:
         self.mems = [m for m in top.rams if isinstance(m, SimMemory)]
         assert len(self.mems) == 2, "this bench runs on the wrapper with both simulation memories"
         self.before = [(m.read_bytes, m.write_bytes) for m in self.mems]
 
-    def check(self, top: SdpTop, reads: Mapping[str, bool], writes: Mapping[str, bool], label: str) -> None:
+    def check(self, top: StatsTop, reads: Mapping[str, bool], writes: Mapping[str, bool], label: str) -> None:
         """reads/writes: the side -> RAM_TYPE MC of the layer's read and write DMAs."""
         for k, (m, (r0, w0)) in enumerate(zip(self.mems, self.before, strict=True)):
             used_r = any(top.index(mc) == k for mc in reads.values())
@@ -78,7 +78,7 @@ def name_of(rams: Mapping[str, bool]) -> str:
     return ", ".join(f"{side} {'MC' if mc else 'CV'}" for side, mc in rams.items())
 
 
-async def pdp_layer(top: SdpTop, rng: random.Random, rams: dict[str, bool], group: int, label: str) -> int:
+async def pdp_layer(top: StatsTop, rng: random.Random, rams: dict[str, bool], group: int, label: str) -> int:
     desc, prog = pdp_env.random_program(rng, top.max_w, group, ram_mc=rams)
     cfg = prog.config
     decoys(top, [pdp_env.src_span(cfg)])
@@ -93,7 +93,7 @@ async def pdp_layer(top: SdpTop, rng: random.Random, rams: dict[str, bool], grou
     return waited
 
 
-async def cdp_layer(top: SdpTop, rng: random.Random, rams: dict[str, bool], group: int, label: str) -> int:
+async def cdp_layer(top: StatsTop, rng: random.Random, rams: dict[str, bool], group: int, label: str) -> int:
     layer = make_cdp_layer(rng, 0, group, ram_mc=rams)
     cfg = layer.prog.config
     decoys(top, [cube_layouts(cfg)[0].extent()])
@@ -103,7 +103,7 @@ async def cdp_layer(top: SdpTop, rng: random.Random, rams: dict[str, bool], grou
     return cycles
 
 
-async def sdp_layer(top: SdpTop, rng: random.Random, rams: dict[str, bool], group: int, label: str) -> int:
+async def sdp_layer(top: StatsTop, rng: random.Random, rams: dict[str, bool], group: int, label: str) -> int:
     layer = make_sdp_layer(rng, group, ALL_OPERANDS, ram_mc=rams)
     cfg = layer.prog.config
     ods = {name: od for name, od in layer.operands.items() if od is not None}
