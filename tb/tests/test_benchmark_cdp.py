@@ -30,10 +30,7 @@ cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 
 from __future__ import annotations
 
-import json
-import os
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import cocotb
@@ -51,21 +48,16 @@ from models.steps import (
     Step,
     WaitInterrupt,
 )
-from models.trace import default_trace_folders, is_reference_program
-from tb import outcome
 from tb.bench_target import (
     ATOM_BYTES,
     BenchTarget,
     Row,
-    bench_timing,
-    case_row,
     csb_address,
-    start_top,
     trace_case,
 )
-from tb.common import make_rng
+from tb.benchmark import record_rows, run_case, start_benchmark, unit_traces
 from tb.stimulus.cube_data import cube_data
-from tb.trace_rtl import rtl_capabilities, units_needed
+from tb.trace_rtl import rtl_capabilities
 
 SRC_BASE = 0x1000_0000
 DST_BASE = 0x2000_0000
@@ -127,11 +119,6 @@ def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step] | 
     return steps
 
 
-def cdp_traces() -> list[Path]:
-    """NVIDIA's CDP-only traces of the configuration (not the reference programs kept with nv_full)."""
-    return [f for f in default_trace_folders() if units_needed(f) == {"CDP"} and not is_reference_program(f)]
-
-
 # ---------------------------------------------------------------------------------------------------------
 # Simulation side
 # ---------------------------------------------------------------------------------------------------------
@@ -148,30 +135,19 @@ async def check_stats(target: BenchTarget) -> str:
 
 @cocotb.test()
 async def cdp_benchmark(dut: Any) -> None:
-    rng = make_rng("cdp_bench")
-    data_rng = np.random.default_rng(rng.getrandbits(32))
-    timing = bench_timing(rng)
-    target = BenchTarget(dut, await start_top(dut, timing), timing)
-    cases: list[tuple[str, list[Step] | str]] = []
-    for folder in cdp_traces():
-        cases.append((folder.name, trace_case(folder)))
+    target, data_rng = await start_benchmark(dut, "cdp_bench", BenchTarget)
+    cases: list[tuple[str, list[Step] | str]] = [(f.name, trace_case(f)) for f in unit_traces("CDP")]
     cases += [(layer.name, cube_steps(layer, data_rng)) for layer in CUBE_LAYERS]
     layers = {layer.name: layer for layer in CUBE_LAYERS}
-    rows: list[Row] = []
-    out = Path(os.environ.get("BENCH_OUT", "bench_cdp.json"))
-    for name, steps in cases:
-        await target.start_case()
-        row = case_row(name, steps) if isinstance(steps, str) else await target.run_steps(name, steps)
+
+    async def run(name: str, steps: list[Step] | str) -> Row:
+        row = await run_case(target, name, steps)
         if name in layers and not isinstance(steps, str):
             layer = layers[name]
             row.elements, row.precision = layer.width * layer.height * layer.channels, layer.precision
         if row.ok:
             row.message = await check_stats(target)
             row.ok = not row.message
-        dut._log.info("%s: %d cycles, %s %s", name, row.cycles, "ok" if row.ok else "FAIL", row.message)
-        rows.append(row)
-        out.write_text(json.dumps([asdict(r) for r in rows]))
-    if not rows:
-        outcome.skip("no layer to benchmark (BENCH_ONLY / --only selected none)")
-    outcome.checked(len(rows), "layers")
-    assert all(r.ok for r in rows), f"wrong results: {[r.name for r in rows if not r.ok]}"
+        return row
+
+    await record_rows(dut, cases, run, "bench_cdp.json")

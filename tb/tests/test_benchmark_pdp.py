@@ -29,10 +29,7 @@ cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 
 from __future__ import annotations
 
-import json
-import os
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import cocotb
@@ -47,20 +44,14 @@ from models.steps import (
     Step,
     WaitInterrupt,
 )
-from models.trace import default_trace_folders, is_reference_program
-from tb import outcome
 from tb.bench_target import (
     ATOM_BYTES,
     BenchTarget,
     Row,
-    bench_timing,
-    case_row,
-    start_top,
     trace_case,
 )
-from tb.common import make_rng
+from tb.benchmark import record_rows, run_case, start_benchmark, unit_traces
 from tb.stimulus.cube_data import cube_data
-from tb.trace_rtl import units_needed
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -114,36 +105,20 @@ def cube_steps(layer: CubeLayer, data_rng: np.random.Generator) -> list[Step]:
     return steps
 
 
-def pdp_traces() -> list[Path]:
-    """NVIDIA's PDP-only traces of the configuration (not the reference programs kept with nv_full)."""
-    return [f for f in default_trace_folders() if units_needed(f) == {"PDP"} and not is_reference_program(f)]
-
-
 # ---------------------------------------------------------------------------------------------------------
-# Simulation side (the target, its memory and reset live in tb/bench_target.py)
+# Simulation side (the target, its memory and reset live in tb/bench_target.py, the loop in tb/benchmark.py)
 # ---------------------------------------------------------------------------------------------------------
 @cocotb.test()
 async def pdp_benchmark(dut: Any) -> None:
-    rng = make_rng("pdp_bench")
-    data_rng = np.random.default_rng(rng.getrandbits(32))
-    timing = bench_timing(rng)
-    target = BenchTarget(dut, await start_top(dut, timing), timing)
-    cases: list[tuple[str, list[Step] | str]] = []
-    for folder in pdp_traces():
-        cases.append((folder.name, trace_case(folder)))
+    target, data_rng = await start_benchmark(dut, "pdp_bench", BenchTarget)
+    cases: list[tuple[str, list[Step] | str]] = [(f.name, trace_case(f)) for f in unit_traces("PDP")]
     cases += [(layer.name, cube_steps(layer, data_rng)) for layer in CUBE_LAYERS]
     layers = {layer.name: layer for layer in CUBE_LAYERS}
-    rows: list[Row] = []
-    out = Path(os.environ.get("BENCH_OUT", "bench_pdp.json"))
-    for name, steps in cases:
-        await target.start_case()
-        row = case_row(name, steps) if isinstance(steps, str) else await target.run_steps(name, steps)
+
+    async def run(name: str, steps: list[Step] | str) -> Row:
+        row = await run_case(target, name, steps)
         if name in layers:
             row.elements, row.precision = layers[name].size ** 3, layers[name].precision
-        dut._log.info("%s: %d cycles, %s %s", name, row.cycles, "ok" if row.ok else "FAIL", row.message)
-        rows.append(row)
-        out.write_text(json.dumps([asdict(r) for r in rows]))
-    if not rows:
-        outcome.skip("no layer to benchmark (BENCH_ONLY / --only selected none)")
-    outcome.checked(len(rows), "layers")
-    assert all(r.ok for r in rows), f"wrong results: {[r.name for r in rows if not r.ok]}"
+        return row
+
+    await record_rows(dut, cases, run, "bench_pdp.json")

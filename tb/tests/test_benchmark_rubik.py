@@ -6,8 +6,7 @@ with Rubik (nv_full; elsewhere the benchmark reports SKIP). The table shows cycl
 written (counted in the memory), bound = the busier of read and written bytes / bus bytes (AR/R and AW/W run
 in parallel: the channel that moves more is the limit), and cycles/bound (target: within 1.1). Each layer's
 whole destination span is checked against the model (models/rubik/model.py); a wrong result sets the exit
-code,
-timing never does.
+code, timing never does.
 
 Usage: .venv/bin/python -m scripts.benchmark_top rubik [--seed N] [--latency N] [--random-mem] (run by `make
 benchmark` at configurations with Rubik). The host side (scripts/benchmark_top.py) builds the top and runs
@@ -16,10 +15,6 @@ this module's cocotb test, which writes its rows as JSON to the file named by BE
 
 from __future__ import annotations
 
-import json
-import os
-from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
 import cocotb
@@ -30,8 +25,9 @@ from models.rubik.driver import RubikLayer, Side, rubik_layer
 from models.steps import MemCheck, MemWrite, Step, WaitInterrupt
 from models.subsystem import ModelTarget
 from tb import outcome
-from tb.bench_target import BenchTarget, Row, bench_timing, start_top
-from tb.common import bench_params, make_rng
+from tb.bench_target import BenchTarget, Row
+from tb.benchmark import record_rows, run_case, start_benchmark
+from tb.common import bench_params
 
 A = 32
 SRC, DST = 0x1000_0000, 0x2000_0000
@@ -73,17 +69,9 @@ def layer_steps(layer: RubikLayer, rng: np.random.Generator) -> list[Step]:
 async def rubik_benchmark(dut: Any) -> None:
     if not bench_params().get("RUBIK", 0):
         outcome.skip(f"configuration {configs.load().name} has no Rubik (nv_full has)")
-    rng = make_rng("rubik_bench")
-    data_rng = np.random.default_rng(rng.getrandbits(32))
-    timing = bench_timing(rng)
-    target = BenchTarget(dut, await start_top(dut, timing), timing)
-    rows: list[Row] = []
-    out = Path(os.environ.get("BENCH_OUT", "bench_rubik.json"))
-    for layer in LAYERS:
-        await target.start_case()
-        row = await target.run_steps(_name(layer), layer_steps(layer, data_rng), score_layers=False)
-        dut._log.info("%s: %d cycles, %s %s", row.name, row.cycles, "ok" if row.ok else "FAIL", row.message)
-        rows.append(row)
-        out.write_text(json.dumps([asdict(r) for r in rows]))
-    outcome.checked(len(rows), "layers")
-    assert all(r.ok for r in rows), f"wrong results: {[r.name for r in rows if not r.ok]}"
+    target, data_rng = await start_benchmark(dut, "rubik_bench", BenchTarget)
+
+    async def run(name: str, layer: RubikLayer) -> Row:
+        return await run_case(target, name, layer_steps(layer, data_rng), score_layers=False)
+
+    await record_rows(dut, [(_name(layer), layer) for layer in LAYERS], run, "bench_rubik.json")

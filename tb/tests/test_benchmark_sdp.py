@@ -51,7 +51,6 @@ cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -85,18 +84,15 @@ from models.steps import (
 )
 from models.subsystem import RunRecord
 from models.trace import default_trace_folders, is_reference_program
-from tb import outcome
 from tb.bench_target import (
     ATOM_BYTES,
     BenchTarget,
     Row,
-    bench_timing,
     csb_address,
-    start_top,
     trace_case,
     with_interrupt_masks,
 )
-from tb.common import make_rng
+from tb.benchmark import record_rows, start_benchmark
 from tb.stimulus.cube_data import cube_data
 from tb.trace_rtl import rtl_capabilities, units_needed
 
@@ -360,18 +356,9 @@ def synthetic_missing(name: str) -> str:
 
 @cocotb.test()
 async def sdp_benchmark(dut: Any) -> None:
-    rng = make_rng("sdp_bench")
-    data_rng = np.random.default_rng(rng.getrandbits(32))
-    timing = bench_timing(rng)
-    target = SdpBenchTarget(dut, await start_top(dut, timing), timing)
-    rows: list[SdpRow] = []
-    out = Path(os.environ.get("BENCH_OUT", "bench_sdp.json"))
-    for name, case in cases(data_rng):
-        row = await run_case(dut, target, name, case)
-        dut._log.info("%s: %d cycles, %s %s", name, row.cycles, "ok" if row.ok else "FAIL", row.message)
-        rows.append(row)
-        out.write_text(json.dumps([asdict(r) for r in rows]))
-    if not rows:
-        outcome.skip("no layer to benchmark (BENCH_ONLY / --only selected none)")
-    outcome.checked(len(rows), "layers")
-    assert all(r.ok for r in rows), f"wrong results: {[r.name for r in rows if not r.ok]}"
+    target, data_rng = await start_benchmark(dut, "sdp_bench", SdpBenchTarget)
+
+    async def run(name: str, case: list[Step] | Synthetic | str) -> SdpRow:
+        return await run_case(dut, target, name, case)
+
+    await record_rows(dut, cases(data_rng), run, "bench_sdp.json")
