@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from models.cdp.fp16 import cdp_fp16
-from models.common.cube import CubeLayout
+from models.common.cube import AtomLanes, CubeLayout, check_layout
 from models.common.memory import pick_memory
 from models.common.nvfloat import FP16 as FP16_FORMAT
 from models.common.precision import ConvertorParams, as_signed, convert
@@ -71,7 +71,7 @@ def _field(fields: Mapping[str, Mapping[str, int]], unit: str, name: str, defaul
 
 
 @dataclass(frozen=True)
-class CdpConfig:
+class CdpConfig(AtomLanes):
     """CDP configuration; sizes in elements (register value + 1 applied), converter fields raw."""
 
     width: int
@@ -162,19 +162,6 @@ class CdpConfig:
     def widths(self) -> Widths:
         return WIDTHS[self.precision]
 
-    @property
-    def lanes(self) -> int:
-        """Elements per memory atom: atom_bytes at INT8, half as many at INT16."""
-        return self.atom_bytes // self.widths.elem_bytes
-
-    @property
-    def surfaces(self) -> int:
-        return -(-self.channels // self.lanes)
-
-    @property
-    def padded_channels(self) -> int:
-        return self.surfaces * self.lanes
-
 
 def validate(cfg: CdpConfig) -> None:
     """Seed 001's Limitation rules that a CDP layer can break (the LUT's are checked by LutConfig)."""
@@ -182,39 +169,6 @@ def validate(cfg: CdpConfig) -> None:
             "elem_bytes": cfg.widths.elem_bytes, "align": cfg.atom_bytes}
     check_layout("CDP", "SRC", cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, **dims)
     check_layout("CDP", "DST", cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, **dims)
-
-
-def check_layout(unit: str, side: str, base: int, line_stride: int, surface_stride: int, *, width: int,
-                 height: int, channels: int, atom_bytes: int, elem_bytes: int = 1,
-                 align: int | None = None) -> None:
-    """Seed 001 Limitation / Data Format rules on one cube in memory; SDP and PDP use it too.
-
-    Alignment (nv_small: the memory atom, the datapaths drop address bits below it) of the base and of
-    each stride the hardware steps by, then: a line stride at least the bytes of a line (equal is
-    LINE_PACKED), a surface stride that holds a whole surface. A line stride is used only when height > 1
-    and a surface stride only with more than one surface: NVIDIA's traces leave unused ones arbitrary.
-    `side` names the registers (SRC, DST, BS, ...: <side>_LINE_STRIDE). atom_bytes counts the lanes of an
-    atom, each elem_bytes wide; `align` is the memory atom in bytes (default atom_bytes).
-    """
-    line_bytes = width * atom_bytes * elem_bytes
-    surfaces = -(-channels // atom_bytes)
-    used = {f"{side}_BASE_ADDR": base}
-    if height > 1:
-        used[f"{side}_LINE_STRIDE"] = line_stride
-    if surfaces > 1:
-        used[f"{side}_SURFACE_STRIDE"] = surface_stride
-    align = align or atom_bytes
-    misaligned = {name: value for name, value in used.items() if value % align}
-    if misaligned:
-        raise ConfigError(f"{unit}: the alignment for {side} address/line_stride/surf_stride should be "
-                          f"satisfied ({align}-byte memory atom)", misaligned)
-    if height > 1 and line_stride < line_bytes:
-        raise ConfigError(f"{unit}: {side}_LINE_STRIDE has to be bigger than the actual size per line",
-                          {f"{side}_LINE_STRIDE": line_stride, "bytes_per_line": line_bytes})
-    needed = line_stride * (height - 1) + line_bytes
-    if surfaces > 1 and surface_stride < needed:
-        raise ConfigError(f"{unit}: {side}_SURFACE_STRIDE must hold a whole surface (no overlap)",
-                          {f"{side}_SURFACE_STRIDE": surface_stride, "bytes_per_surface": needed})
 
 
 def advisories(cfg: CdpConfig) -> list[str]:

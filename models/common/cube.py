@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from models import configs
+from models.errors import ConfigError
 
 
 def run_atom_bytes() -> int:
@@ -125,3 +126,67 @@ class CubeLayout:
             for h in range(self.height):
                 line = np.ascontiguousarray(atoms[s, h]).reshape(-1)
                 mem.write(self.line_address(s, h), line.view(np.uint8))
+
+
+class _Element(Protocol):
+    @property
+    def elem_bytes(self) -> int: ...
+
+
+class AtomLanes:
+    """A unit configuration's channels in memory atoms (PDP, CDP, SDP): `lanes` elements an atom (the
+    memory atom over its precision's element size, `widths`, the unit's table row), `surfaces` atoms'
+    worth of channels, `padded_channels` their lanes. The unit's dataclass holds the fields."""
+
+    atom_bytes: int
+    channels: int
+
+    @property
+    def widths(self) -> _Element:
+        raise NotImplementedError
+
+    @property
+    def lanes(self) -> int:
+        """Elements per memory atom: atom_bytes at INT8, half as many at INT16/FP16."""
+        return self.atom_bytes // self.widths.elem_bytes
+
+    @property
+    def surfaces(self) -> int:
+        return -(-self.channels // self.lanes)
+
+    @property
+    def padded_channels(self) -> int:
+        return self.surfaces * self.lanes
+
+
+def check_layout(unit: str, side: str, base: int, line_stride: int, surface_stride: int, *, width: int,
+                 height: int, channels: int, atom_bytes: int, elem_bytes: int = 1,
+                 align: int | None = None) -> None:
+    """Seed 001 Limitation / Data Format rules on one cube in memory; SDP and PDP use it too.
+
+    Alignment (nv_small: the memory atom, the datapaths drop address bits below it) of the base and of
+    each stride the hardware steps by, then: a line stride at least the bytes of a line (equal is
+    LINE_PACKED), a surface stride that holds a whole surface. A line stride is used only when height > 1
+    and a surface stride only with more than one surface: NVIDIA's traces leave unused ones arbitrary.
+    `side` names the registers (SRC, DST, BS, ...: <side>_LINE_STRIDE). atom_bytes counts the lanes of an
+    atom, each elem_bytes wide; `align` is the memory atom in bytes (default atom_bytes).
+    """
+    line_bytes = width * atom_bytes * elem_bytes
+    surfaces = -(-channels // atom_bytes)
+    used = {f"{side}_BASE_ADDR": base}
+    if height > 1:
+        used[f"{side}_LINE_STRIDE"] = line_stride
+    if surfaces > 1:
+        used[f"{side}_SURFACE_STRIDE"] = surface_stride
+    align = align or atom_bytes
+    misaligned = {name: value for name, value in used.items() if value % align}
+    if misaligned:
+        raise ConfigError(f"{unit}: the alignment for {side} address/line_stride/surf_stride should be "
+                          f"satisfied ({align}-byte memory atom)", misaligned)
+    if height > 1 and line_stride < line_bytes:
+        raise ConfigError(f"{unit}: {side}_LINE_STRIDE has to be bigger than the actual size per line",
+                          {f"{side}_LINE_STRIDE": line_stride, "bytes_per_line": line_bytes})
+    needed = line_stride * (height - 1) + line_bytes
+    if surfaces > 1 and surface_stride < needed:
+        raise ConfigError(f"{unit}: {side}_SURFACE_STRIDE must hold a whole surface (no overlap)",
+                          {f"{side}_SURFACE_STRIDE": surface_stride, "bytes_per_surface": needed})

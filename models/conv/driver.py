@@ -34,7 +34,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from models import configs, registers
-from models.cdp.model import check_layout
+from models.common.cube import check_layout
 from models.common.driver import RegWrite, Surface, check_fits, check_placement
 from models.conv.cdma import cvt_int8, weight_image_bytes
 from models.conv.conv import ConvConfig

@@ -24,8 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models import configs
-from models.cdp.model import check_layout
-from models.common.cube import CubeLayout
+from models.common.cube import AtomLanes, CubeLayout, check_layout
 from models.common.memory import pick_memory
 from models.common.precision import as_signed
 from models.errors import ConfigError
@@ -95,7 +94,7 @@ class PdpBand:
 
 
 @dataclass(frozen=True)
-class PdpConfig:
+class PdpConfig(AtomLanes):
     """PDP configuration with every size in elements (register value + 1 already applied)."""
 
     in_width: int
@@ -198,19 +197,6 @@ class PdpConfig:
     @property
     def widths(self) -> Widths:
         return WIDTHS[self.precision]
-
-    @property
-    def lanes(self) -> int:
-        """Elements per memory atom: atom_bytes at INT8, half as many at INT16."""
-        return self.atom_bytes // self.widths.elem_bytes
-
-    @property
-    def surfaces(self) -> int:
-        return -(-self.channels // self.lanes)
-
-    @property
-    def padded_channels(self) -> int:
-        return self.surfaces * self.lanes
 
     def bands(self) -> list[PdpBand]:
         """The split-width bands in the order the hardware runs them (one band when SPLIT_NUM is 0)."""

@@ -28,8 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from models.cdp.model import check_layout
-from models.common.cube import CubeLayout
+from models.common.cube import AtomLanes, CubeLayout, check_layout
 from models.common.memory import pick_memory
 from models.configs import SdpFeatures
 from models.errors import ConfigError
@@ -75,7 +74,7 @@ class OperandDma:
 
 
 @dataclass(frozen=True)
-class SdpConfig:
+class SdpConfig(AtomLanes):
     width: int
     height: int
     channels: int
@@ -239,13 +238,6 @@ class SdpConfig:
     def out_lanes(self) -> int:
         return self.atom_bytes // self.out_elem_bytes
 
-    @property
-    def surfaces(self) -> int:
-        return -(-self.channels // self.lanes)
-
-    @property
-    def padded_channels(self) -> int:
-        return self.surfaces * self.lanes
 
     @property
     def is_1x1(self) -> bool:
