@@ -43,6 +43,7 @@ from models.common.driver import (
     lut_unit_writes,
     program_fields,
     run_atom_bytes,
+    surface_registers,
 )
 from models.errors import ConfigError
 from models.lut.model import LutConfig
@@ -127,15 +128,11 @@ def _fields(width: int, height: int, channels: int, local_size: int, sqsum_bypas
     rdma = {
         "D_DATA_CUBE_WIDTH.WIDTH": width - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": height - 1,
         "D_DATA_CUBE_CHANNEL.CHANNEL": channels - 1,
-        "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": src.base, "D_SRC_BASE_ADDR_HIGH.SRC_BASE_ADDR_HIGH": 0,
-        "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": src.line_stride,
-        "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": src.surface_stride,
+        **surface_registers("src", src),
         "D_SRC_DMA_CFG.SRC_RAM_TYPE": int(src.ram_mc), "D_DATA_FORMAT.INPUT_DATA": precision,
     }
     cdp = {
-        "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": dst.base, "D_DST_BASE_ADDR_HIGH.DST_BASE_ADDR_HIGH": 0,
-        "D_DST_LINE_STRIDE.DST_LINE_STRIDE": dst.line_stride,
-        "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": dst.surface_stride,
+        **surface_registers("dst", dst),
         "D_DST_DMA_CFG.DST_RAM_TYPE": int(dst.ram_mc), "D_DATA_FORMAT.INPUT_DATA_TYPE": precision,
         # the KMD's map_local_size: 3/5/7/9 -> 0/1/2/3
         "D_LRN_CFG.NORMALZ_LEN": (local_size - 1) // 2 - 1,

@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from models.cdp.fp16 import cdp_fp16
-from models.common.cube import AtomLanes, CubeLayout, check_layout
+from models.common.cube import AtomLanes, CubeLayout, check_layout, surface_fields
 from models.common.memory import pick_memory
 from models.common.nvfloat import FP16 as FP16_FORMAT
 from models.common.precision import ConvertorParams, as_signed, convert
@@ -132,12 +132,8 @@ class CdpConfig(AtomLanes):
             width=r("D_DATA_CUBE_WIDTH.WIDTH") + 1,
             height=r("D_DATA_CUBE_HEIGHT.HEIGHT") + 1,
             channels=r("D_DATA_CUBE_CHANNEL.CHANNEL") + 1,
-            src_base=r("D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW"),
-            src_line_stride=r("D_SRC_LINE_STRIDE.SRC_LINE_STRIDE"),
-            src_surface_stride=r("D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE"),
-            dst_base=c("D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW"),
-            dst_line_stride=c("D_DST_LINE_STRIDE.DST_LINE_STRIDE"),
-            dst_surface_stride=c("D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE"),
+            **surface_fields(r, "src"),
+            **surface_fields(c, "dst"),
             local_size=2 * normalz + 3,
             sqsum_bypass=bool(c("D_FUNC_BYPASS.SQSUM_BYPASS")),
             mul_bypass=bool(c("D_FUNC_BYPASS.MUL_BYPASS")),

@@ -13,6 +13,7 @@ back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -190,3 +191,13 @@ def check_layout(unit: str, side: str, base: int, line_stride: int, surface_stri
     if surfaces > 1 and surface_stride < needed:
         raise ConfigError(f"{unit}: {side}_SURFACE_STRIDE must hold a whole surface (no overlap)",
                           {f"{side}_SURFACE_STRIDE": surface_stride, "bytes_per_surface": needed})
+
+
+def surface_fields(get: Callable[[str], int], side: str) -> dict[str, int]:
+    """A cube's address registers as a unit configuration's fields: <side>_base, <side>_line_stride and
+    <side>_surface_stride from D_<SIDE>_BASE_ADDR_LOW, D_<SIDE>_LINE_STRIDE and D_<SIDE>_SURFACE_STRIDE
+    (`get` reads "REGISTER.FIELD" of the unit that holds them: the RDMA for the source)."""
+    reg = side.upper()
+    return {f"{side}_base": get(f"D_{reg}_BASE_ADDR_LOW.{reg}_BASE_ADDR_LOW"),
+            f"{side}_line_stride": get(f"D_{reg}_LINE_STRIDE.{reg}_LINE_STRIDE"),
+            f"{side}_surface_stride": get(f"D_{reg}_SURFACE_STRIDE.{reg}_SURFACE_STRIDE")}

@@ -83,6 +83,16 @@ def lut_unit_writes(unit: str, fields: Mapping[str, Mapping[str, int]], group: i
     return writes
 
 
+def surface_registers(side: str, surface: Surface) -> dict[str, int]:
+    """A cube's address fields (the inverse of models/common/cube.py surface_fields): D_<SIDE>_BASE_ADDR_LOW
+    and _HIGH (0: 32-bit addresses), D_<SIDE>_LINE_STRIDE and D_<SIDE>_SURFACE_STRIDE."""
+    reg = side.upper()
+    return {f"D_{reg}_BASE_ADDR_LOW.{reg}_BASE_ADDR_LOW": surface.base,
+            f"D_{reg}_BASE_ADDR_HIGH.{reg}_BASE_ADDR_HIGH": 0,
+            f"D_{reg}_LINE_STRIDE.{reg}_LINE_STRIDE": surface.line_stride,
+            f"D_{reg}_SURFACE_STRIDE.{reg}_SURFACE_STRIDE": surface.surface_stride}
+
+
 def program_fields(writes: Sequence[RegWrite]) -> dict[str, dict[str, int]]:
     """The fields a write sequence leaves in the group it programs (for checks against the model)."""
     values: dict[str, dict[str, int]] = {}

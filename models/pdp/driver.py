@@ -32,7 +32,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from models import configs, registers
-from models.common.driver import RegWrite, Surface, check_fits, check_placement, run_atom_bytes
+from models.common.driver import (
+    RegWrite,
+    Surface,
+    check_fits,
+    check_placement,
+    run_atom_bytes,
+    surface_registers,
+)
 from models.common.nvfloat import fp17_of
 from models.errors import ConfigError
 from models.pdp.model import (
@@ -170,9 +177,7 @@ def _fields(width: int, height: int, channels: int, method: int, kernel: tuple[i
         "D_POOLING_PADDING_CFG.PAD_TOP": pt, "D_POOLING_PADDING_CFG.PAD_BOTTOM": pb,
         **{f"D_POOLING_PADDING_VALUE_{n}_CFG.PAD_VALUE_{n}X": pad_value_field(pad_value, n)
            for n in range(1, 8)},
-        "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": dst.base, "D_DST_BASE_ADDR_HIGH.DST_BASE_ADDR_HIGH": 0,
-        "D_DST_LINE_STRIDE.DST_LINE_STRIDE": dst.line_stride,
-        "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": dst.surface_stride,
+        **surface_registers("dst", dst),
         "D_DST_RAM_CFG.DST_RAM_TYPE": int(dst.ram_mc), "D_DATA_FORMAT.INPUT_DATA": fmt,
     }
     if src is None:
@@ -185,9 +190,7 @@ def _fields(width: int, height: int, channels: int, method: int, kernel: tuple[i
         "D_DATA_CUBE_IN_HEIGHT.CUBE_IN_HEIGHT": height - 1,
         "D_DATA_CUBE_IN_CHANNEL.CUBE_IN_CHANNEL": channels - 1,
         "D_FLYING_MODE.FLYING_MODE": FLYING_OFF,
-        "D_SRC_BASE_ADDR_HIGH.SRC_BASE_ADDR_HIGH": 0, "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": src.base,
-        "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": src.line_stride,
-        "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": src.surface_stride,
+        **surface_registers("src", src),
         "D_DATA_FORMAT.INPUT_DATA": fmt, "D_SRC_RAM_CFG.SRC_RAM_TYPE": int(src.ram_mc),
         "D_OPERATION_MODE_CFG.SPLIT_NUM": split_num,
         "D_POOLING_KERNEL_CFG.KERNEL_WIDTH": kw - 1, "D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH": sw - 1,

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models import configs
-from models.common.cube import AtomLanes, CubeLayout, check_layout
+from models.common.cube import AtomLanes, CubeLayout, check_layout, surface_fields
 from models.common.memory import pick_memory
 from models.common.precision import as_signed
 from models.errors import ConfigError
@@ -168,12 +168,8 @@ class PdpConfig(AtomLanes):
             pad_bottom=p("D_POOLING_PADDING_CFG.PAD_BOTTOM"),
             pad_values=tuple(p(f"D_POOLING_PADDING_VALUE_{n}_CFG.PAD_VALUE_{n}X") for n in range(1, 8)),
             # The input is fetched by PDP_RDMA, so its addresses are the RDMA's.
-            src_base=r("D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW"),
-            src_line_stride=r("D_SRC_LINE_STRIDE.SRC_LINE_STRIDE"),
-            src_surface_stride=r("D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE"),
-            dst_base=p("D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW"),
-            dst_line_stride=p("D_DST_LINE_STRIDE.DST_LINE_STRIDE"),
-            dst_surface_stride=p("D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE"),
+            **surface_fields(r, "src"),
+            **surface_fields(p, "dst"),
             atom_bytes=atom_bytes,
             src_ram_mc=bool(r("D_SRC_RAM_CFG.SRC_RAM_TYPE", 1)),
             dst_ram_mc=bool(p("D_DST_RAM_CFG.DST_RAM_TYPE", 1)),

@@ -58,6 +58,7 @@ from models.common.driver import (
     lut_unit_writes,
     program_fields,
     run_atom_bytes,
+    surface_registers,
 )
 from models.common.precision import as_signed
 from models.errors import ConfigError
@@ -328,9 +329,7 @@ def _fields(width: int, height: int, channels: int, parts: _Parts, lut: LutConfi
         "D_FEATURE_MODE_CFG.OUT_PRECISION": parts.out_precision, "D_FEATURE_MODE_CFG.BATCH_NUMBER": 0,
         "D_DATA_CUBE_WIDTH.WIDTH": width - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": height - 1,
         "D_DATA_CUBE_CHANNEL.CHANNEL": channels - 1,
-        "D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW": src.base, "D_SRC_BASE_ADDR_HIGH.SRC_BASE_ADDR_HIGH": 0,
-        "D_SRC_LINE_STRIDE.SRC_LINE_STRIDE": src.line_stride,
-        "D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE": src.surface_stride,
+        **surface_registers("src", src),
         "D_SRC_DMA_CFG.SRC_RAM_TYPE": int(src.ram_mc),
     }
     for (letter, blk), dma in zip(_DMAS, parts.dmas, strict=True):
@@ -342,9 +341,7 @@ def _fields(width: int, height: int, channels: int, parts: _Parts, lut: LutConfi
     sdp = {
         "D_DATA_CUBE_WIDTH.WIDTH": width - 1, "D_DATA_CUBE_HEIGHT.HEIGHT": height - 1,
         "D_DATA_CUBE_CHANNEL.CHANNEL": channels - 1,
-        "D_DST_BASE_ADDR_HIGH.DST_BASE_ADDR_HIGH": 0, "D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW": out.base,
-        "D_DST_LINE_STRIDE.DST_LINE_STRIDE": out.line_stride,
-        "D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE": out.surface_stride,
+        **surface_registers("dst", out),
         **_xblock_fields("BS", parts.bs), **_xblock_fields("BN", parts.bn), **_ew_fields(parts.ew),
         "D_FEATURE_MODE_CFG.FLYING_MODE": int(flying_in), "D_FEATURE_MODE_CFG.OUTPUT_DST": int(parts.to_pdp),
         "D_FEATURE_MODE_CFG.WINOGRAD": 0, "D_FEATURE_MODE_CFG.NAN_TO_ZERO": 0,

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from models.common.cube import AtomLanes, CubeLayout, check_layout
+from models.common.cube import AtomLanes, CubeLayout, check_layout, surface_fields
 from models.common.memory import pick_memory
 from models.configs import SdpFeatures
 from models.errors import ConfigError
@@ -181,13 +181,9 @@ class SdpConfig(AtomLanes):
             width=s("D_DATA_CUBE_WIDTH.WIDTH") + 1,
             height=s("D_DATA_CUBE_HEIGHT.HEIGHT") + 1,
             channels=s("D_DATA_CUBE_CHANNEL.CHANNEL") + 1,
-            src_base=r("D_SRC_BASE_ADDR_LOW.SRC_BASE_ADDR_LOW"),
-            src_line_stride=r("D_SRC_LINE_STRIDE.SRC_LINE_STRIDE"),
-            src_surface_stride=r("D_SRC_SURFACE_STRIDE.SRC_SURFACE_STRIDE"),
+            **surface_fields(r, "src"),
             flying_in=bool(s("D_FEATURE_MODE_CFG.FLYING_MODE")),
-            dst_base=s("D_DST_BASE_ADDR_LOW.DST_BASE_ADDR_LOW"),
-            dst_line_stride=s("D_DST_LINE_STRIDE.DST_LINE_STRIDE"),
-            dst_surface_stride=s("D_DST_SURFACE_STRIDE.DST_SURFACE_STRIDE"),
+            **surface_fields(s, "dst"),
             to_pdp=bool(s("D_FEATURE_MODE_CFG.OUTPUT_DST")),
             bs=xblock("BS"),
             bn=xblock("BN"),
