@@ -76,11 +76,7 @@ def parse_txn(path: Path) -> list[Command]:
         if not words:
             continue
         op, args = words[0], tuple(words[1:])
-        if op not in KNOWN:
-            raise TraceError(f"{path}:{lineno}: unknown command {op!r} (known: {', '.join(sorted(KNOWN))})")
-        if len(args) != KNOWN[op]:
-            raise TraceError(f"{path}:{lineno}: {op} takes {KNOWN[op]} arguments, got {len(args)}")
-        commands.append(Command(op, args, str(path), lineno))
+        commands.append(Command.checked(op, args, path, lineno, KNOWN))
     return commands
 
 
