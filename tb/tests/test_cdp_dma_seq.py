@@ -13,7 +13,7 @@ from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
 from models import registers as regs
 from tb import outcome
-from tb.bfm.stream import StreamBus, StreamSink, pick_pause
+from tb.bfm.stream import start_and_expect_commands
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 
 ATOM = 8
@@ -67,17 +67,7 @@ async def run_geometry(dut, g: Geometry, chunk: int, rng: random.Random) -> None
     # the DMA_SURF sub-bundle has one layout in every unit that maps it (scripts/regdesc.py checks it)
     dut.surf.value = regs.pack_bundle("CDP", "DMA_SURF", {"BASE": g.base, "LINE_STRIDE": g.line_stride,
                                                           "SURFACE_STRIDE": g.surface_stride})
-    await RisingEdge(dut.clk)
-    dut.start.value = 1
-    await RisingEdge(dut.clk)
-    dut.start.value = 0
-    expected = expected_commands(g, chunk)
-    sink = StreamSink(StreamBus(dut, "cmd", data="addr", sideband=["beats"]), dut.clk, pick_pause(rng))
-    got = await sink.recv(len(expected))
-    for i, (exp, act) in enumerate(zip(expected, got, strict=True)):
-        if exp != act:
-            raise AssertionError(f"{g}: command {i} of {len(expected)}: expected addr {exp[0]:#x} "
-                                 f"beats {exp[1]}, got addr {act[0]:#x} beats {act[1]}")
+    await start_and_expect_commands(dut, str(g), expected_commands(g, chunk), rng)
     await expect_done(dut, g)
 
 

@@ -12,7 +12,7 @@ import cocotb
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
 from tb import outcome
-from tb.bfm.stream import StreamBus, StreamSink, pick_pause
+from tb.bfm.stream import start_and_expect_commands
 from tb.bundle import CfgBundle
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 
@@ -111,17 +111,7 @@ async def run_geometry(dut, g: Geometry, write_side: bool, rng: random.Random) -
     cfg.apply()
     rdma_cfg.apply()
     dut.elem16.value = int(g.elem16)
-    await RisingEdge(dut.clk)
-    dut.start.value = 1
-    await RisingEdge(dut.clk)
-    dut.start.value = 0
-    expected = expected_commands(g, write_side)
-    sink = StreamSink(StreamBus(dut, "cmd", data="addr", sideband=["beats"]), dut.clk, pick_pause(rng))
-    got = await sink.recv(len(expected))
-    for i, (exp, act) in enumerate(zip(expected, got, strict=True)):
-        if exp != act:
-            raise AssertionError(f"{g}: command {i} of {len(expected)}: expected addr {exp[0]:#x} "
-                                 f"beats {exp[1]}, got addr {act[0]:#x} beats {act[1]}")
+    await start_and_expect_commands(dut, str(g), expected_commands(g, write_side), rng)
     for _ in range(20):  # done must follow, and nothing more may be issued
         await ReadOnly()
         if int(dut.cmd_valid.value):
