@@ -42,19 +42,8 @@ from models.cdp.model import cdp_compute, input_convert
 from models.lut import program as lut_program
 from models.lut.fp16_program import lrn_fp16
 from models.replay import unit_precision
-from models.steps import (
-    MemWrite,
-    RegWrite,
-    Step,
-    WaitInterrupt,
-)
-from tb.bench_target import (
-    ATOM_BYTES,
-    BenchTarget,
-    Row,
-    csb_address,
-    trace_case,
-)
+from models.steps import MemWrite, RegWrite, Step, WaitInterrupt
+from tb.bench_target import ATOM_BYTES, BenchTarget, Row, csb_address, trace_case
 from tb.benchmark import record_rows, run_case, start_benchmark, unit_traces
 from tb.stimulus.cube_data import cube_data
 from tb.trace_rtl import rtl_capabilities

@@ -38,18 +38,8 @@ import numpy as np
 from models import configs
 from models.pdp.driver import PdpProgram, Surface, pdp_layer
 from models.pdp.model import AVERAGE, MAX, max_band_width
-from models.steps import (
-    MemWrite,
-    RegWrite,
-    Step,
-    WaitInterrupt,
-)
-from tb.bench_target import (
-    ATOM_BYTES,
-    BenchTarget,
-    Row,
-    trace_case,
-)
+from models.steps import MemWrite, RegWrite, Step, WaitInterrupt
+from tb.bench_target import ATOM_BYTES, BenchTarget, Row, trace_case
 from tb.benchmark import record_rows, run_case, start_benchmark, unit_traces
 from tb.stimulus.cube_data import cube_data
 

@@ -66,32 +66,12 @@ from models.common.memory import Memory
 from models.lut import program as lut_program
 from models.replay import SDP_TO_PDP
 from models.sdp.datapath import ALU_EQL, ALU_SUM
-from models.sdp.driver import (
-    EwBlock,
-    OutputCvt,
-    SdpProgram,
-    Surface,
-    XBlock,
-    operand_dma,
-    sdp_layer,
-)
+from models.sdp.driver import EwBlock, OutputCvt, SdpProgram, Surface, XBlock, operand_dma, sdp_layer
 from models.sdp.model import SdpResult, run_sdp
-from models.steps import (
-    MemWrite,
-    RegWrite,
-    Step,
-    WaitInterrupt,
-)
+from models.steps import MemWrite, RegWrite, Step, WaitInterrupt
 from models.subsystem import RunRecord
 from models.trace import default_trace_folders, is_reference_program
-from tb.bench_target import (
-    ATOM_BYTES,
-    BenchTarget,
-    Row,
-    csb_address,
-    trace_case,
-    with_interrupt_masks,
-)
+from tb.bench_target import ATOM_BYTES, BenchTarget, Row, csb_address, trace_case, with_interrupt_masks
 from tb.benchmark import record_rows, start_benchmark
 from tb.stimulus.cube_data import cube_data
 from tb.trace_rtl import rtl_capabilities, units_needed
