@@ -153,19 +153,24 @@ BASE = DeconvLayer(5, 3, 40, 7, 3, 3, (2, 2), src=Surface(SRC, 160, 480), weight
                    dst=Surface(DST, 12 * 32, 12 * 32 * 8))
 
 
-@pytest.mark.parametrize(("config", "change", "rule"), [
-    ("nv_small", {}, "Deconvolution DV1:"),                              # no Rubik at nv_small
-    ("nv_full", {"stride": (33, 1)}, "Deconvolution DV2:"),
-    ("nv_full", {"stride": (0, 2)}, "Deconvolution DV2:"),
-    ("nv_full", {"dst": None}, "Deconvolution DV2:"),
+CASES = [
+    pytest.param("nv_small", {}, "Deconvolution DV1:", id="DV1"),                 # no Rubik at nv_small
+    pytest.param("nv_full", {"stride": (33, 1)}, "Deconvolution DV2:", id="DV2"),
+    pytest.param("nv_full", {"stride": (0, 2)}, "Deconvolution DV2:", id="DV2-zero"),
+    pytest.param("nv_full", {"dst": None}, "Deconvolution DV2:", id="DV2-no-output"),
     # the first stride cube over the last phase's weights (each convolution layer alone is legal)
-    ("nv_full", {"mid_base": WEIGHTS + 3 * 1152}, "Deconvolution DV3:"),
-    ("nv_full", {"dst": Surface(SRC, 12 * 32, 12 * 32 * 8)}, "Deconvolution DV3:"),
-    ("nv_full", {"width": 300, "stride": (32, 1), "src": Surface(SRC, 9600, 9600 * 3)}, "Rubik RB4:"),
-    ("nv_full", {"dst": Surface(DST, 11 * 32, 12 * 32 * 8)}, "Rubik RB7:"),   # a line shorter than W'*sx
-    ("nv_full", {"src": Surface(SRC + 4, 160, 480)}, "Convolution CV14:"),
-    ("nv_full", {"truncate": 32}, "Convolution CV18:"),
-])
+    pytest.param("nv_full", {"mid_base": WEIGHTS + 3 * 1152}, "Deconvolution DV3:", id="DV3"),
+    pytest.param("nv_full", {"dst": Surface(SRC, 12 * 32, 12 * 32 * 8)}, "Deconvolution DV3:", id="DV3-dst"),
+    pytest.param("nv_full", {"width": 300, "stride": (32, 1), "src": Surface(SRC, 9600, 9600 * 3)},
+                 "Rubik RB4:", id="RB4"),
+    # a line shorter than W'*sx atoms
+    pytest.param("nv_full", {"dst": Surface(DST, 11 * 32, 12 * 32 * 8)}, "Rubik RB7:", id="RB7"),
+    pytest.param("nv_full", {"src": Surface(SRC + 4, 160, 480)}, "Convolution CV14:", id="CV14"),
+    pytest.param("nv_full", {"truncate": 32}, "Convolution CV18:", id="CV18"),
+]
+
+
+@pytest.mark.parametrize(("config", "change", "rule"), CASES)
 def test_illegal_deconvolutions_are_refused_naming_the_rule(config: str, change: dict[str, object], rule: str,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CONFIG", config)
@@ -191,3 +196,15 @@ def test_program_shape(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CONFIG", "nv_small")
     alone = deconv_layer(dataclasses.replace(BASE, contract=False, dst=None, src=Surface(SRC, 40, 120)))
     assert alone.contract is None and not alone.contract_writes and len(alone.convs) == 4
+
+
+def test_every_deconvolution_rule_has_a_test() -> None:
+    """docs/limitations.md's Deconvolution rows: DV1.. in order, each with a refusal case here."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "limitations.md").read_text()
+    ids = [m.group(1) for m in re.finditer(r"^\| (DV\d+) \|", doc, re.M)]
+    assert ids == [f"DV{i}" for i in range(1, len(ids) + 1)] and len(ids) >= 3
+    cases = {p.id.split("-")[0] for p in CASES}
+    assert set(ids) <= cases, f"rules without a case: {set(ids) - cases}"
