@@ -1,5 +1,5 @@
-"""Random deconvolutions for the top (tb/test_top_deconv.py): a layer description the driver
-(models/driver_rubik.py deconv_layer) accepts, its input cube and kernels, the replay steps (load the input
+"""Random deconvolutions for the top (tb/tests/test_top_deconv.py): a layer description the driver
+(models/rubik/driver.py deconv_layer) accepts, its input cube and kernels, the replay steps (load the input
 and the split kernels' images, every convolution hardware layer waiting for its SDP done, the contract waiting
 for RUBIK's), and a transposed convolution computed from the definition, independently of the model.
 
@@ -13,10 +13,10 @@ import random
 import numpy as np
 
 from models import configs
-from models.cube import CubeLayout
-from models.driver_common import Surface
-from models.driver_rubik import DeconvLayer, DeconvProgram, deconv_layer
-from models.memory import Memory
+from models.common.cube import CubeLayout
+from models.common.driver import Surface
+from models.common.memory import Memory
+from models.rubik.driver import DeconvLayer, DeconvProgram, deconv_layer
 from models.steps import MemWrite, Step
 
 SRC, WEIGHTS, MID, DST = 0x10000, 0x80000, 0x200000, 0x800000

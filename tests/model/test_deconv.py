@@ -1,5 +1,5 @@
 """Deconvolution (seed 001's schedule: stride_x*stride_y convolution layers, then one Rubik contract;
-models/driver_rubik.py deconv_layer) on the subsystem model, against a transposed convolution written here
+models/rubik/driver.py deconv_layer) on the subsystem model, against a transposed convolution written here
 from its definition (each input pixel's products added into the output at iy*sy + r, ix*sx + s), then CACC's
 rounding and SDP's INT8 saturation. At nv_full (the one configuration with Rubik) the contracted cube is
 checked whole; at the others the convolution layers' stride cubes are (cube dy*sx + dx is the reference's
@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from models import configs
-from models.cube import CubeLayout
-from models.driver_common import Surface
-from models.driver_rubik import DeconvLayer, deconv_layer
+from models.common.cube import CubeLayout
+from models.common.driver import Surface
 from models.errors import ConfigError
 from models.executor import run
+from models.rubik.driver import DeconvLayer, deconv_layer
 from models.subsystem import ModelTarget
 
 SEED = 31_2026

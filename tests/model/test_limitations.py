@@ -18,12 +18,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from models import cdp, lut, pdp, sdp
+from models.cdp import model as cdp
+from models.common.memory import Memory
 from models.errors import ConfigError
-from models.lut import EXPONENT, LINEAR
-from models.memory import Memory
+from models.lut import model as lut
+from models.lut.model import EXPONENT, LINEAR
+from models.pdp import model as pdp
 from models.registers import decode_fields, encode_fields, reset_values
-from models.sdp_datapath import ALU_EQL, ALU_MAX, ALU_SUM
+from models.sdp import model as sdp
+from models.sdp.datapath import ALU_EQL, ALU_MAX, ALU_SUM
 
 Spec = Mapping[str, Mapping[str, int]]
 """unit -> "REG.FIELD" -> value as stored (unsigned)."""
