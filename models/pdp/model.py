@@ -182,8 +182,9 @@ class PdpConfig(AtomLanes):
             if rdma_precision != cfg.precision:
                 raise ConfigError("PDP: PDP_RDMA INPUT_DATA must equal PDP's (invalid precision conversion)",
                                   {"PDP_RDMA INPUT_DATA": rdma_precision, "PDP INPUT_DATA": cfg.precision})
-            _check_rdma_agrees(cfg, fields)
         validate(cfg)
+        if not cfg.flying:   # after PDP's own rules: a layer breaking one names it, whatever its RDMA copy
+            _check_rdma_agrees(cfg, fields)
         return cfg
 
     @property
@@ -237,6 +238,14 @@ def _check_rdma_agrees(cfg: PdpConfig, fields: Mapping[str, Mapping[str, int]]) 
         "KERNEL_WIDTH": ("D_POOLING_KERNEL_CFG.KERNEL_WIDTH", cfg.kernel_width - 1),
         "KERNEL_STRIDE_WIDTH": ("D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH", cfg.stride_width - 1),
     }
+    if cfg.split_num:
+        # NVIDIA's PDP_RDMA reads each band by its own PARTIAL_WIDTH_IN (nv_full RTL: the RDMA's first band
+        # two columns wider than PDP's changes 2703 of 2880 output bytes); the model and the RTL read PDP's
+        first_in, mid_in, last_in = cfg.partial_in
+        pairs["PARTIAL_WIDTH_IN_FIRST"] = ("D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST", first_in - 1)
+        pairs["PARTIAL_WIDTH_IN_LAST"] = ("D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_LAST", last_in - 1)
+        if cfg.split_num > 1:
+            pairs["PARTIAL_WIDTH_IN_MID"] = ("D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_MID", mid_in - 1)
     for label, (name, expected) in pairs.items():
         got = _field(fields, "PDP_RDMA", name, expected)
         if got != expected:

@@ -1,4 +1,6 @@
-"""Rubik driver: a contract, split or merge layer -> RUBIK register writes, refusing what NVDLA forbids.
+"""Rubik driver: a contract, split or merge layer -> RUBIK register writes, refusing what NVDLA forbids; and
+seed 001's deconvolution (`deconv_layer`: stride_x*stride_y convolution layers of the split, reversed kernels
+through models/conv/driver.py, then one contract; rules DV1..DV3, docs/rubik.md "Deconvolution").
 
 Seed 001, "Rubik programming" (the registers each mode needs and the contract formulas) and Limitation /
 Rubik. Each rule broken raises ConfigError("Rubik RBn: ...") naming it (docs/limitations.md, Rubik section):
@@ -26,11 +28,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models import registers
-from models.common.driver import ADDRESS_SPACE, check_fits
+import numpy as np
+from numpy.typing import NDArray
+
+from models import configs, registers
+from models.common.driver import ADDRESS_SPACE, Surface, check_fits
+from models.conv.cdma import pack_weights, weight_image_bytes
+from models.conv.driver import WEIGHT_BYTES_ALIGN, ConvLayer, ConvProgram, SdpStage, conv_layer
 from models.errors import ConfigError
 from models.rubik.model import ATOM, MAX_CONTRACT_LINE_ATOMS, UNIT
-from models.steps import RegWrite
+from models.steps import MemWrite, RegWrite, Step, WaitInterrupt
 
 MODES = {"CONTRACT": 0, "SPLIT": 1, "MERGE": 2}
 PRECISIONS = {"INT8": 0, "INT16": 1, "FP16": 2}
@@ -262,3 +269,174 @@ def rubik_layer(layer: RubikLayer, group: int = 0) -> list[RegWrite]:
     return ([RegWrite(UNIT, "S_POINTER", group)]
             + [RegWrite(UNIT, name, regs[name]) for name in WRITE_ORDER]
             + [RegWrite(UNIT, "D_OP_ENABLE", 1)])
+
+
+# ---- deconvolution: stride_x*stride_y convolution layers, then one contract (seed 001) ------------------
+
+@dataclass(frozen=True)
+class DeconvLayer:
+    """An INT8 transposed convolution (deconvolution) of a feature cube as software describes it: input
+    W x H x C at `src`, K kernels of kernel_h x kernel_w (R x S) at stride (sx, sy), no padding (out[k, y, x]
+    sums in[c, iy, ix] * w[k, c, y - iy*sy, x - ix*sx] over every tap that lands there), CACC's CLIP_TRUNCATE
+    `truncate`, SDP writing INT8 (saturating). The driver places the split kernels' weight images from
+    `weight_base` on, the sx*sy convolution outputs (the stride cubes, Rubik's input) from `mid_base` on, and
+    the contracted cube at `dst`; `contract` False stops after the convolution layers (a configuration
+    without Rubik: the stride cubes are the result)."""
+
+    width: int
+    height: int
+    channels: int
+    kernels: int
+    kernel_w: int
+    kernel_h: int
+    stride: tuple[int, int]
+    src: Surface
+    weight_base: int
+    mid_base: int
+    dst: Surface | None
+    truncate: int = 0
+    contract: bool = True
+
+    @property
+    def split_kernel(self) -> tuple[int, int]:
+        """(S', R') = (ceil(S/stride_x), ceil(R/stride_y)): seed 001's split kernel."""
+        return -(-self.kernel_w // self.stride[0]), -(-self.kernel_h // self.stride[1])
+
+    @property
+    def mid_size(self) -> tuple[int, int]:
+        """(W', H') of each convolution layer's output: W + S' - 1, H + R' - 1."""
+        sp, rp = self.split_kernel
+        return self.width + sp - 1, self.height + rp - 1
+
+    @property
+    def out_size(self) -> tuple[int, int]:
+        """(W'*sx, H'*sy): the contracted cube; the transposed convolution's (W-1)*sx + S by (H-1)*sy + R in
+        its top-left corner, the rest what no tap reaches (0 before CACC's rounding and SDP)."""
+        w, h = self.mid_size
+        return w * self.stride[0], h * self.stride[1]
+
+
+@dataclass(frozen=True)
+class DeconvProgram:
+    """A validated deconvolution: the convolution programs of the stride phases k = dy*sx + dx (their weight
+    images at `weight_addrs[k]`, their outputs at `mid[k]`), then the contract (None without one)."""
+
+    layer: DeconvLayer
+    convs: tuple[ConvProgram, ...]
+    weight_addrs: tuple[int, ...]
+    mid: tuple[Surface, ...]
+    contract: RubikLayer | None
+    contract_writes: tuple[RegWrite, ...]
+
+    def weight_images(self, weights: NDArray[np.integer]) -> list[NDArray[np.uint8]]:
+        """Each phase's kernels [K, C, R', S'] (split_kernels) in NVIDIA's weight layout."""
+        geo = configs.load().conv
+        kernels = split_kernels(weights, self.layer.stride)
+        return [pack_weights(k, geo.atomic_c, geo.atomic_k) for k in kernels]
+
+    def steps(self, weights: NDArray[np.integer]) -> list[Step]:
+        """Load the weight images, run every convolution hardware layer (waiting for its SDP done), then the
+        contract (waiting for RUBIK's). The input cube is the caller's to load."""
+        images = self.weight_images(weights)
+        pairs = zip(self.weight_addrs, images, strict=True)
+        out: list[Step] = [MemWrite(0, addr, image) for addr, image in pairs]
+        for k, conv in enumerate(self.convs):
+            for n, hw in enumerate(conv.layers):
+                out += list(hw.writes)
+                out.append(WaitInterrupt("SDP", hw.group, f"deconvolution phase {k} hardware layer {n}"))
+        if self.contract is not None:
+            out += list(self.contract_writes)
+            out.append(WaitInterrupt(UNIT, 0, "deconvolution contract"))
+        return out
+
+
+def split_kernels(weights: NDArray[np.integer], stride: tuple[int, int]) -> list[NDArray[np.int64]]:
+    """Seed 001's kernel split: phase k = dy*sx + dx takes taps (r'*sy + dy, s'*sx + dx) of the kernels
+    [K, C, R, S] (0 past R, S), reversed in r' and s' so that a convolution padded by R'-1, S'-1 computes the
+    transposed convolution's outputs (y*sy + dy, x*sx + dx)."""
+    w = np.asarray(weights, dtype=np.int64)
+    k, c, r, s = w.shape
+    sx, sy = stride
+    rp, sp = -(-r // sy), -(-s // sx)
+    padded = np.zeros((k, c, rp * sy, sp * sx), dtype=np.int64)
+    padded[:, :, :r, :s] = w
+    return [np.ascontiguousarray(padded[:, :, dy::sy, dx::sx][:, :, ::-1, ::-1])
+            for dy in range(sy) for dx in range(sx)]
+
+
+def _deconv_rule(rule: str, values: dict[str, int | str]) -> ConfigError:
+    return ConfigError(f"Deconvolution {rule}", values)
+
+
+def deconv_layer(layer: DeconvLayer, *, group: int = 0) -> DeconvProgram:
+    """Seed 001's deconvolution schedule (a): stride_x*stride_y convolution layers (models/conv/driver.py),
+    each writing its stride cube, then one Rubik contract into the output cube. Refusals name the rule: DVn
+    (docs/limitations.md, Deconvolution), the convolution layers' CVn, the contract's RBn."""
+    config = configs.load()
+    sx, sy = layer.stride
+    if layer.contract and not config.rubik:
+        raise _deconv_rule("DV1: the contract needs Rubik, which this configuration does not have "
+                           "(configs/<name>.json \"rubik\")", {"config": config.name})
+    if not (1 <= sx <= MAX_DECONV_STRIDE and 1 <= sy <= MAX_DECONV_STRIDE):
+        raise _deconv_rule("DV2: deconvolution strides are 1..32 (Rubik's DECONV_X/Y_STRIDE are 5-bit "
+                           "fields)", {"stride_x": sx, "stride_y": sy})
+    if layer.contract and layer.dst is None:
+        raise _deconv_rule("DV2: a contract needs its output cube (dst)", {"contract": 1})
+    atom = config.atom_bytes
+    sp, rp = layer.split_kernel
+    wm, hm = layer.mid_size
+    contract = None
+    if layer.contract:
+        assert layer.dst is not None
+        mid_line = wm * atom
+        contract = RubikLayer("CONTRACT", "INT8", wm, hm, layer.kernels * sx * sy,
+                              Side(layer.mid_base, mid_line, mid_line * hm),
+                              Side(layer.dst.base, layer.dst.line_stride, layer.dst.surface_stride,
+                                   ram_mc=layer.dst.ram_mc), x_stride=sx, y_stride=sy,
+                              contract_stride0=-(-layer.kernels // ATOM) * mid_line * hm)
+        check_layer(contract)   # RB rules first: RB4 (deconv_x_stride * datain_width) before any layer
+    mid_line, mid_surf = wm * atom, wm * atom * hm
+    cube_step = -(-layer.kernels // atom) * mid_surf   # CONTRACT_STRIDE_0 (seed 001's formula)
+    image = weight_image_bytes(layer.kernels, layer.channels, rp, sp)
+    image = -(-image // WEIGHT_BYTES_ALIGN) * WEIGHT_BYTES_ALIGN   # each phase's image on a 128-byte boundary
+    convs: list[ConvProgram] = []
+    addrs, mids = [], []
+    g = group
+    for k in range(sx * sy):
+        addrs.append(layer.weight_base + k * image)
+        mids.append(Surface(layer.mid_base + k * cube_step, mid_line, mid_surf))
+        conv = ConvLayer(layer.width, layer.height, layer.channels, layer.kernels, sp, rp, src=layer.src,
+                         weight_base=addrs[-1], sdp=SdpStage(dst=mids[-1]),
+                         pads=(sp - 1, sp - 1, rp - 1, rp - 1), pad_value=0, truncate=layer.truncate)
+        prog = conv_layer(conv, group=g)
+        g = (prog.layers[-1].group + 1) % 2
+        convs.append(prog)
+    _check_deconv_placement(layer, addrs[-1] + image, mids[-1], contract)
+    writes = tuple(rubik_layer(contract)) if contract is not None else ()
+    return DeconvProgram(layer, tuple(convs), tuple(addrs), tuple(mids), contract, writes)
+
+
+def _check_deconv_placement(layer: DeconvLayer, weight_end: int, last_mid: Surface,
+                            contract: RubikLayer | None) -> None:
+    """DV3: the input, the weight images, the stride cubes and the output apart (in one memory) and inside
+    the address space: a later layer reads what an earlier one must not have overwritten."""
+    wm, hm = layer.mid_size
+    src = layer.src.layout(layer.width, layer.height, layer.channels).extent()
+    mid_end = last_mid.layout(wm, hm, layer.kernels).extent()[1]
+    regions: dict[str, tuple[int, int, bool]] = {
+        "src": (*src, layer.src.ram_mc), "weights": (layer.weight_base, weight_end, True),
+        "stride cubes": (layer.mid_base, mid_end, True)}
+    if contract is not None:
+        regions["dst"] = (*contract.dst_span(), contract.dst.ram_mc)
+    for name, (lo, hi, _mc) in regions.items():
+        if hi > ADDRESS_SPACE:
+            raise _deconv_rule("DV3: every region lies inside the 32-bit address space",
+                               {name: lo, "end": hi})
+    names = list(regions)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            (alo, ahi, amc), (blo, bhi, bmc) = regions[a], regions[b]
+            if amc == bmc and alo < bhi and blo < ahi:
+                raise _deconv_rule(f"DV3: the {a} and the {b} must not overlap (the layers run one after "
+                                   "another on the same memory)", {a: alo, f"{a}_end": ahi, b: blo,
+                                                                    f"{b}_end": bhi})

@@ -5,6 +5,7 @@ modules; each other one gets, in every run (`make`, `make test`):
   register group: every layer scored against the model, no coverage goal required) on the top with the
   simulation memory, the unit's random layer generator following the configuration's atom;
   <name>_sdp also runs missing_blocks_are_bypassed where the configuration's SDP lacks EW or the LUT;
+- <name>_rubik and <name>_deconv where it has Rubik: random Rubik layers, random deconvolutions;
 - <name>_traces: its NVIDIA traces (traces/<name>/, .cfg or .txn), or where it has none those of the
   configurations with its atom and CSB map (models/trace.py kindred_configurations), when there are some.
 These share one Verilator build per parameter set (configurations_top_mem/<tag>: nv_large and
@@ -74,6 +75,9 @@ def _benches() -> tuple[Bench, ...]:
         if configs.load(name).rubik:   # random Rubik layers, model against RTL (every mode twice)
             out.append(Bench(f"{name}_rubik", module="tb.tests.test_top_rubik", tests=("random_layers",),
                              layers=RUBIK_LAYERS, **on_mem))  # type: ignore[arg-type]
+            # random deconvolutions (convolution layers, then a contract), model and transposed convolution
+            out.append(Bench(f"{name}_deconv", module="tb.tests.test_top_deconv",
+                             tests=("random_deconvolutions",), **on_mem))  # type: ignore[arg-type]
         out += _nightly(name, params)
     return tuple(out)
 

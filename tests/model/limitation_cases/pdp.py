@@ -181,6 +181,9 @@ PDP_CASES = (
          "CUBE_OUT_CHANNEL must equal CUBE_IN_CHANNEL", {"CUBE_OUT_CHANNEL": 8, "CUBE_IN_CHANNEL": 16}),
     Case("P17", "pdp_main", {"PDP_RDMA:D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH": 0},
          "PDP_RDMA KERNEL_STRIDE_WIDTH must equal PDP's", {"PDP_RDMA": 0, "PDP": 1}),
+    # split: the RDMA reads each band by its own PARTIAL_WIDTH_IN (NVIDIA's nv_full RTL)
+    Case("P17-PARTIAL_IN", "pdp_split3", {"PDP_RDMA:D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST": 7},
+         "PDP_RDMA PARTIAL_WIDTH_IN_FIRST must equal PDP's", {"PDP_RDMA": 7, "PDP": 5}),
 )
 
 PDP_ADVISORIES = (
