@@ -32,9 +32,8 @@ from typing import Any
 
 from models import configs
 from scripts import synth_hier
-from scripts.rtl_check import INCLUDES, SUBSYSTEM_TOP, rtl_files, yosys_exe
+from scripts.rtl_check import SUBSYSTEM_TOP, read_sources, yosys_exe
 from scripts.synth_hier import base_name, recursive_totals
-from tb.rtl_deps import dependencies, module_names
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,14 +75,11 @@ class Area:
 def synthesize(config: configs.Configuration, level: str) -> Area:
     """Run Yosys on the top at the configuration's parameters. The memory bits are counted after `proc`,
     before the coarse stage turns each memory into one $mem_v2 cell whatever its size."""
-    needed = " ".join(map(str, dependencies(SUBSYSTEM_TOP, module_names(rtl_files()))))
-    params = config.verilog_parameters()
-    chparam = "".join(f"chparam -set {k} {v} {SUBSYSTEM_TOP}; " for k, v in params.items())
     out_dir = Path("build") / "area"   # repo-relative: yowasp's sandbox sees only the working directory
     (ROOT / out_dir).mkdir(parents=True, exist_ok=True)
     stem = out_dir / f"{config.name}_{level}"
     log, stat_json, mem_json = (Path(f"{stem}{suffix}") for suffix in (".log", ".json", "_memories.json"))
-    read = f"read_verilog -sv {' '.join(INCLUDES)} {needed}; {chparam}"
+    read = read_sources(SUBSYSTEM_TOP, config.verilog_parameters())
     coarse = level == "coarse"
     script = (f"{read} hierarchy -top {SUBSYSTEM_TOP}; proc; tee -q -o {mem_json} stat -json; "
               + (f"{LEVELS[level]}; tee -q -o {stat_json} stat -json" if coarse else ""))

@@ -41,7 +41,9 @@ def read_sources(top: str, params: Mapping[str, int | str], modules: dict[str, P
     """The Yosys commands that read `top`'s sources (the files of every module it instantiates, repo-relative:
     yowasp's sandbox sees only the working directory) and set its parameters."""
     needed = " ".join(map(str, dependencies(top, module_names(rtl_files()) if modules is None else modules)))
-    chparam = "".join(f"chparam -set {k} {v} {top}; " for k, v in params.items())
+    # every parameter in one chparam: set one at a time, an intermediate set can fail the top's own checks
+    # (nv_full: CONV = 1 before ATOMIC_K = ATOM)
+    chparam = f"chparam {' '.join(f'-set {k} {v}' for k, v in params.items())} {top}; " if params else ""
     return f"read_verilog -sv {' '.join(INCLUDES)} {needed}; {chparam}"
 
 
