@@ -2,11 +2,15 @@
 (models/driver_conv.py) accepts, its input cube and kernels, and the replay steps that load them, program
 every hardware layer and wait for its SDP interrupt (tb/bench_target.py scores each layer against the model).
 
-Ranges (the configuration's atoms): W, H 1..12, C 1..3 atomic C, K 1..2 atomic K + 2 (C and K mostly not
-multiples of the atoms), kernels 1..5 x 1..5, strides 1..3, dilation 1..3 (40 % of layers), left/top
-padding up to the dilated kernel - 1, right/bottom padding consuming the input exactly, any INT8 pad value,
-truncation 0..31 (sums of small layers mostly need less than 12), the input convertor on 30 % of layers,
-operands drawn over the whole INT8 range with extremes mixed in.
+Ranges (the configuration's atoms): mostly small layers (W, H 1..12, C 1..3 atomic C, K 1..2 atomic K + 2, C
+and K mostly not multiples of the atoms, kernels 1..5 x 1..5, strides 1..3, dilation 1..3 in 40 %), any INT8
+pad value, right/bottom padding consuming the input exactly, truncation 0..31, the input convertor on 30 %,
+skip-release bits, SDP on the fly with BS/BN/EW register operands and its output convertor in half; a layer
+aimed at a functional coverage bin still missing (tb/conv_coverage.py, AIM of the draws) reaches the rest of
+the registers' legal range: W up to 8192, C up to 8192, K past two atomic K, kernels of 8+, strides 1..8,
+dilation up to 32, pads to the fields' limits (31 left/top, 63 right/bottom), CBUF's partial-weight and
+split-H modes, a short last channel block packed in CBUF. Operands are drawn over the whole INT8 range with
+extremes mixed in. `cbuf_limit_layer` makes an input that fills its data banks exactly.
 """
 
 from __future__ import annotations
