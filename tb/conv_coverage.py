@@ -3,7 +3,7 @@ shapes (C and K against the atoms, W and C up to 8192), kernel sizes, padding up
 left/top, 63 right/bottom), strides 1..8, dilation up to 32, CACC truncation 0..31, CDMA's input convertor,
 CSC's skip-release bits, SDP's stage on the fly and CBUF's modes; `aim` is what tb/stimulus/conv_top.py
 steers the layer generator at (a bin still missing). Every bin is reachable by the generator at every
-configuration; the nightly-length run requires them all (tb/test_top_conv.py)."""
+configuration; tb/test_top_conv.py requires them all (about 50 to 80 layers hit them)."""
 
 from __future__ import annotations
 
