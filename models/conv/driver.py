@@ -127,6 +127,7 @@ class ConvLayer:
     truncate: int = 0
     cvt: InputCvt | None = None
     pdp: PdpStage | None = None
+    skip_release: tuple[bool, bool] = (False, False)   # CDMA/CSC D_MISC_CFG SKIP_DATA_RLS, SKIP_WEIGHT_RLS
 
     @property
     def kernel_span(self) -> tuple[int, int]:
@@ -317,8 +318,9 @@ def _conv_fields(layer: ConvLayer, hw: tuple[int, int, int, int, int, int], eps:
     weight_bytes = -(-weight_image_bytes(k, c, r, s) // WEIGHT_BYTES_ALIGN) * WEIGHT_BYTES_ALIGN
     cvt = layer.cvt
     misc = {"D_MISC_CFG.CONV_MODE": 0, "D_MISC_CFG.IN_PRECISION": 0, "D_MISC_CFG.PROC_PRECISION": 0,
-            "D_MISC_CFG.DATA_REUSE": 0, "D_MISC_CFG.WEIGHT_REUSE": 0, "D_MISC_CFG.SKIP_DATA_RLS": 0,
-            "D_MISC_CFG.SKIP_WEIGHT_RLS": 0}
+            "D_MISC_CFG.DATA_REUSE": 0, "D_MISC_CFG.WEIGHT_REUSE": 0,
+            "D_MISC_CFG.SKIP_DATA_RLS": int(layer.skip_release[0]),
+            "D_MISC_CFG.SKIP_WEIGHT_RLS": int(layer.skip_release[1])}
     bank = {"D_BANK.DATA_BANK": banks[0] - 1, "D_BANK.WEIGHT_BANK": banks[1] - 1}
     # seed 001: CDMA's pad value goes through its convertor, CSC's is applied as it is (and is what pads
     # the taps): the layer's pad value, in the input's domain, raw to CDMA and converted to CSC

@@ -9,6 +9,7 @@
 module nvdla_cdma_dat #(
     parameter ATOM            = 8,
     parameter AC              = 8,
+    parameter EPR             = 1,      // entries of AC bytes in one CBUF entry (D_ENTRY_PER_SLICE's unit)
     parameter BANKS           = 32,
     parameter DEPTH           = 512,
     parameter MAX_BURST       = 16,
@@ -23,6 +24,7 @@ module nvdla_cdma_dat #(
     input  wire [31:0]       base,
     input  wire [31:0]       line_stride,
     input  wire [31:0]       surf_stride,
+    input  wire [13:0]       entries_m1,     // D_ENTRY_PER_SLICE.ENTRIES
     input  wire              surf_packed,
     input  wire              ram_type,
     input  wire              cvt_en,
@@ -54,14 +56,14 @@ module nvdla_cdma_dat #(
     localparam RB    = $clog2(PARTS);
     localparam A_W   = $clog2(BANKS) + $clog2(DEPTH);
     localparam SB    = $clog2(ATOM);
-    localparam OW    = $clog2(AC);
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
         if (ATOM < 4 || (ATOM & (ATOM - 1)) != 0 || AC < ATOM || (AC & (AC - 1)) != 0 || BANKS < 2
-            || (BANKS & (BANKS - 1)) != 0 || DEPTH < 2 || (DEPTH & (DEPTH - 1)) != 0) begin
-            $display("ERROR: nvdla_cdma_dat %m: ATOM a power of two >= 4, AC a power of two >= ATOM, BANKS and ",
-                     "DEPTH powers of two >= 2");
+            || (BANKS & (BANKS - 1)) != 0 || DEPTH < 2 || (DEPTH & (DEPTH - 1)) != 0 || EPR < 1
+            || (EPR & (EPR - 1)) != 0) begin
+            $display("ERROR: nvdla_cdma_dat %m: ATOM a power of two >= 4, AC a power of two >= ATOM, BANKS, ",
+                     "DEPTH powers of two >= 2, EPR a power of two >= 1");
             $finish;
         end
     end
@@ -103,30 +105,45 @@ module nvdla_cdma_dat #(
     // ---- where each beat goes: counters in the walker's order (surface, line, column)
     reg  [A_W-1:0] pitch;
     reg  [39:0]    total, got;
-    wire [12:0]    blocks = (channel_m1 >> OW) + 13'd1;
     reg  [13:0]    w, h, sf;
     reg  [A_W-1:0] line_base, blk_base;
+    // the packed last block: its first surface, log2 of its atoms a pixel (r') and of its pixels an entry
+    reg  [13:0]    rem_sf;
+    reg  [7:0]     lg_r;
+    wire [7:0]     lg_share = RB[7:0] - lg_r;
     /* verilator lint_off UNUSEDSIGNAL */  // addresses wrap at the CBUF size: the low A_W bits
     wire [19:0]    w20 = {6'd0, w}, width20 = {6'd0, width};
-    wire [19:0]    blocks20 = {7'd0, blocks};
+    wire [19:0]    pitch20 = ({6'd0, entries_m1} + 20'd1) << $clog2(EPR);
+    wire [19:0]    w_rem = w20 >> lg_share;
     /* verilator lint_on UNUSEDSIGNAL */
+    wire [13:0]    rest = surfaces & (PARTS[13:0] - 14'd1);   // atoms of the last block (0: none short)
+    wire           in_rem = !pk && rest != 14'd0 && sf >= rem_sf;
     wire           last_w = pk ? (w == surfaces - 14'd1) : (w == width - 14'd1);
     wire           last_h = pk | (h == height - 14'd1);
-    wire [7:0]     part_src = pk ? w[7:0] : sf[7:0];
-    wire [7:0]     part = part_src & (PARTS[7:0] - 8'd1);   // the memory atom's part of its entry
+    wire [7:0]     sf_part = (pk ? w[7:0] : sf[7:0]) & (PARTS[7:0] - 8'd1);   // the atom in its block
+    wire [7:0]     share_m1 = (8'd1 << lg_share) - 8'd1;
+    wire [7:0]     part = in_rem ? (((w[7:0] & share_m1) << lg_r) | sf_part) : sf_part;
+    wire [13:0]    rest_m1 = rest - 14'd1;
+    integer        k;
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
             pitch <= {A_W{1'b0}};
             total <= 40'd0;
+            rem_sf <= 14'd0; lg_r <= 8'd0;
         end else begin
-            pitch <= blocks20[A_W-1:0] * width20[A_W-1:0];
+            pitch <= pitch20[A_W-1:0];
             total <= {26'd0, width} * {26'd0, height} * {26'd0, surfaces};
+            rem_sf <= surfaces - rest;
+            lg_r <= 8'd0;
+            for (k = 0; k < RB; k = k + 1)
+                if (rest_m1[k]) lg_r <= k[7:0] + 8'd1;   // the bits of r - 1
         end
     end
     /* verilator lint_off UNUSEDSIGNAL */
     wire [19:0]    w_blk = w20 >> RB;
     /* verilator lint_on UNUSEDSIGNAL */
-    wire [A_W-1:0] entry = pk ? w_blk[A_W-1:0] : line_base + blk_base + w20[A_W-1:0];
+    wire [A_W-1:0] entry = pk ? w_blk[A_W-1:0]
+                              : line_base + blk_base + (in_rem ? w_rem[A_W-1:0] : w20[A_W-1:0]);
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
             w <= 14'd0; h <= 14'd0; sf <= 14'd0; line_base <= {A_W{1'b0}}; blk_base <= {A_W{1'b0}};
@@ -152,7 +169,7 @@ module nvdla_cdma_dat #(
                             h <= 14'd0;
                             line_base <= {A_W{1'b0}};
                             sf <= sf + 14'd1;
-                            if (part == PARTS[7:0] - 8'd1) blk_base <= blk_base + width20[A_W-1:0];
+                            if (sf_part == PARTS[7:0] - 8'd1) blk_base <= blk_base + width20[A_W-1:0];
                         end
                     end
                 end

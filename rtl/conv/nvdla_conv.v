@@ -12,8 +12,9 @@
 // done to the next start (SDP then pads a layer that asked for more outputs than the convolution makes).
 //
 // CBUF layout: data banks 0..DATA_BANK, weight banks after them; feature line h at entry h * pitch
-// (pitch = ceil(C / AC) * W entries: NVIDIA's ENTRY_PER_SLICE wherever an entry holds one position's
-// block), block b's W entries at b * W in the slice; weights as the byte image NVIDIA's driver writes,
+// (pitch = D_ENTRY_PER_SLICE, CDMA's copy for the writes, CSC's for the reads), block b's W entries at b * W
+// in the slice, a short last block packed several pixels an entry as NVIDIA's CDMA packs it (nvdla_cdma_dat):
+// a slice takes NVIDIA's ENTRY_PER_SLICE, so an input filling DATA_BANK stays out of the weight banks; weights as the byte image NVIDIA's driver writes,
 // entry after entry in a circular region (partial-weight mode: CDMA refills what CSC releases).
 // Not built: Winograd, image input, INT16/FP16, compressed weights, multi-batch, data/weight reuse across
 // layers (CDMA always fetches); those registers are ignored (the layer runs as direct convolution).
@@ -89,6 +90,7 @@ module nvdla_conv #(
     localparam A_W    = $clog2(BANKS) + $clog2(D_EFF);
     localparam PARTS  = AC / ATOM;
     localparam PSW    = 16 + $clog2(AC);
+    localparam EPR    = EB / AC;
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
@@ -134,13 +136,13 @@ module nvdla_conv #(
     wire [AC*8-1:0]  dw_data, ww_data;
     wire [31:0]      wt_written, wt_released;
     wire             dat_stall, wt_stall, wt_blocked;
-    nvdla_cdma_dat #(.ATOM(ATOM), .AC(AC), .BANKS(BANKS), .DEPTH(D_EFF), .MAX_BURST(MAX_BURST),
+    nvdla_cdma_dat #(.ATOM(ATOM), .AC(AC), .EPR(EPR), .BANKS(BANKS), .DEPTH(D_EFF), .MAX_BURST(MAX_BURST),
                      .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_cdma_dat (
         .clk(clk), .rst_n(rst_n), .start(start),
         .width_m1(cdma_cfg[`CDMA_DATAIN_WIDTH]), .height_m1(cdma_cfg[`CDMA_DATAIN_HEIGHT]),
         .channel_m1(cdma_cfg[`CDMA_DATAIN_CHANNEL]), .base(cdma_cfg[`CDMA_DATAIN_ADDR_LOW_0]),
         .line_stride(cdma_cfg[`CDMA_LINE_STRIDE]), .surf_stride(cdma_cfg[`CDMA_SURF_STRIDE]),
-        .surf_packed(cdma_cfg[`CDMA_SURF_PACKED]), .ram_type(cdma_cfg[`CDMA_DATAIN_RAM_TYPE]),
+        .entries_m1(cdma_cfg[`CDMA_ENTRIES]), .surf_packed(cdma_cfg[`CDMA_SURF_PACKED]), .ram_type(cdma_cfg[`CDMA_DATAIN_RAM_TYPE]),
         .cvt_en(cdma_cfg[`CDMA_CVT_EN]), .cvt_offset(cdma_cfg[`CDMA_CVT_OFFSET]),
         .cvt_scale(cdma_cfg[`CDMA_CVT_SCALE]), .cvt_truncate(cdma_cfg[`CDMA_CVT_TRUNCATE]),
         .cb_we(dw_we), .cb_addr(dw_addr), .cb_data(dw_data), .done(dat_all), .ar_stall(dat_stall),
@@ -221,10 +223,11 @@ module nvdla_conv #(
     wire             op_valid, op_ready, op_swap;
     wire [AC*8-1:0]  op_data;
     wire [PW+1:0]    op_side;
-    nvdla_csc_dat #(.AC(AC), .BANKS(BANKS), .DEPTH(D_EFF), .STRIPE(STRIPE)) u_csc_dat (
+    nvdla_csc_dat #(.AC(AC), .ATOM(ATOM), .EPR(EPR), .BANKS(BANKS), .DEPTH(D_EFF), .STRIPE(STRIPE)) u_csc_dat (
         .clk(clk), .rst_n(rst_n), .start(start),
         .width_m1(csc_cfg[`CSC_DATAIN_WIDTH_EXT]), .height_m1(csc_cfg[`CSC_DATAIN_HEIGHT_EXT]),
-        .channel_m1(csc_cfg[`CSC_DATAIN_CHANNEL_EXT]), .out_w_m1(csc_cfg[`CSC_DATAOUT_WIDTH]),
+        .channel_m1(csc_cfg[`CSC_DATAIN_CHANNEL_EXT]), .entries_m1(csc_cfg[`CSC_ENTRIES]),
+        .out_w_m1(csc_cfg[`CSC_DATAOUT_WIDTH]),
         .sx_m1(csc_cfg[`CSC_CONV_X_STRIDE_EXT]), .sy_m1(csc_cfg[`CSC_CONV_Y_STRIDE_EXT]),
         .dx_m1(csc_cfg[`CSC_X_DILATION_EXT]), .dy_m1(csc_cfg[`CSC_Y_DILATION_EXT]),
         .pad_left(csc_cfg[`CSC_PAD_LEFT]), .pad_top(csc_cfg[`CSC_PAD_TOP]),

@@ -6,6 +6,8 @@ modules; each other one gets, in every run (`make`, `make test`):
   simulation memory, the unit's random layer generator following the configuration's atom;
   <name>_sdp also runs missing_blocks_are_bypassed where the configuration's SDP lacks EW or the LUT;
 - <name>_rubik and <name>_deconv where it has Rubik: random Rubik layers, random deconvolutions;
+- <name>_conv: the convolution buffer's data banks filled exactly
+  (tb/tests/test_top_conv.py cbuf_data_banks_full);
 - <name>_traces: its NVIDIA traces (traces/<name>/, .cfg or .txn), or where it has none those of the
   configurations with its atom and CSB map (models/trace.py kindred_configurations), when there are some.
 These share one Verilator build per parameter set (configurations_top_mem/<tag>: nv_large and
@@ -72,6 +74,9 @@ def _benches() -> tuple[Bench, ...]:
             extra = ("missing_blocks_are_bypassed",) if unit == "sdp" and not (sdp.ew and sdp.lut) else ()
             out.append(Bench(f"{name}_{unit}", module=module, tests=("random_layers", *extra), layers=LAYERS,
                              **on_mem))  # type: ignore[arg-type]
+        # the convolution buffer filled to its data banks' last entry at this configuration's CBUF and atoms
+        out.append(Bench(f"{name}_conv", module="tb.tests.test_top_conv", tests=("cbuf_data_banks_full",),
+                         **on_mem))  # type: ignore[arg-type]
         if configs.load(name).rubik:   # random Rubik layers, model against RTL (every mode twice)
             out.append(Bench(f"{name}_rubik", module="tb.tests.test_top_rubik", tests=("random_layers",),
                              layers=RUBIK_LAYERS, **on_mem))  # type: ignore[arg-type]

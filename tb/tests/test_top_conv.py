@@ -11,39 +11,111 @@ from cocotb.utils import get_sim_time
 
 from models import configs
 from models.common.driver import Surface
-from models.conv.driver import ConvLayer, SdpStage
+from models.conv.driver import ConvLayer, ConvProgram, SdpStage
 from models.regfile import intr_bit
-from tb import outcome
-from tb.bench_target import CLK_NS, BenchTarget, reset, start_top, wait_status_bit
+from models.steps import Step
+from tb import conv_coverage, outcome
+from tb.bench_target import CLK_NS, BenchTarget, reset, short_batch, start_top, wait_status_bit
 from tb.bfm.sim_memory import MemTiming
 from tb.common import make_rng, nightly, scaled
-from tb.stimulus.conv_top import DST, SRC, WEIGHTS, ConfigError, describe, layer_steps, random_layer
+from tb.stimulus.conv_top import (
+    DST,
+    SRC,
+    WEIGHTS,
+    ConfigError,
+    cbuf_limit_layer,
+    describe,
+    layer_steps,
+    random_layer,
+)
+
+
+async def run_scored(target: BenchTarget, label: str, layer: ConvLayer, prog: ConvProgram,
+                     steps: list[Step]) -> int:
+    """Run a layer's steps and score it against the model: each hardware layer's output as it ends, or,
+    split in H (several hardware layers write one cube), the whole output cube at the end. Returns the
+    cycles."""
+    split = len(prog.layers) > 1
+    row = await target.run_steps(label, steps, score_layers=not split)
+    # split: nothing scored per layer (the run's own checks, a hang or a bus protocol error, still fail)
+    problem = "" if row.ok or (split and row.message == "nothing was checked") else row.message
+    assert not problem, f"{label}: {describe(layer, prog)}: {problem}"
+    if split:
+        atom = configs.load().atom_bytes
+        dst = layer.sdp.dst
+        assert dst is not None
+        size = dst.surface_stride * -(-layer.kernels // atom)
+        actual = np.frombuffer(target.mems[0].read(dst.base, size), dtype=np.uint8)
+        expected = target.model.mem_read(0, dst.base, size)
+        bad = np.flatnonzero(actual != expected)
+        assert not bad.size, (f"{label}: {describe(layer, prog)}: {bad.size} output bytes differ from the "
+                              f"model, first at {dst.base + int(bad[0]):#x} (expected {expected[bad[0]]}, "
+                              f"actual {actual[bad[0]]})")
+    return row.cycles
 
 
 @cocotb.test()
 async def random_layers(dut) -> None:
+    """Random layers over the registers' whole legal range, steered at the functional coverage bins still
+    missing (tb/conv_coverage.py); every bin is required: past the planned count (30, nightly 300) the run
+    continues, bounded at four times it, while a bin is missing (about 50 to 80 layers hit them all)."""
     rng = make_rng("top_conv")
     mem = await start_top(dut, MemTiming())
     target = BenchTarget(dut, mem)
     count = scaled(30, 300)
+    goals = not short_batch()     # a short batch (BENCH_LAYERS) requires no coverage goal
     done = refused = 0
-    while done < count:
-        layer = random_layer(rng)
-        try:
-            prog, steps = layer_steps(rng, layer)
-        except ConfigError:       # a layer the driver refuses (a Limitation rule): drawn again
-            refused += 1
-            continue
+    with conv_coverage.conv_coverage().written("random_layers") as cov:
+        while done < count or (goals and cov.missing() and done < 4 * count):
+            layer = random_layer(rng, cov.missing())
+            try:
+                prog, steps = layer_steps(rng, layer)
+            except ConfigError:       # a layer the driver refuses (a Limitation rule): drawn again
+                refused += 1
+                continue
+            target.timing = MemTiming.random(rng)
+            mem.configure(target.timing)
+            await reset(dut)
+            await target.start_case()
+            cycles = await run_scored(target, f"layer {done}", layer, prog, steps)
+            conv_coverage.sample(cov, layer, prog)
+            cov.write("random_layers")
+            dut._log.info("layer %d: %s: %d cycles", done, describe(layer, prog), cycles)
+            done += 1
+            outcome.checked(done, "layers")
+        dut._log.info("%d layers passed (%d drawn layers refused by the driver), coverage: %s", done, refused,
+                      cov.summary())
+        assert not goals or not cov.missing(), f"coverage holes after {done} layers: {cov.missing()}"
+
+
+@cocotb.test()
+async def cbuf_data_banks_full(dut) -> None:
+    """Inputs that fill their data banks exactly at NVIDIA's ENTRY_PER_SLICE, the weights in the next bank:
+    CDMA must pack a short last channel block several pixels an entry as NVIDIA does (a slice one entry
+    longer spills into the weight banks), CSC read it back; scored against the model. One layer with a last
+    block of one memory atom (the most pixels an entry), one with the most atoms short of a whole entry."""
+    rng = make_rng("top_conv_cbuf")
+    config = configs.load()
+    per_entry = config.conv.cbuf_entry_bytes // config.atom_bytes
+    mem = await start_top(dut, MemTiming())
+    target = BenchTarget(dut, mem)
+    for n, rest in enumerate(sorted({1, max(1, per_entry - 1)})):
+        layer = cbuf_limit_layer(rng, rest)
+        prog, steps = layer_steps(rng, layer)
+        assert prog.mode == "full" and len(prog.layers) == 1, describe(layer, prog)
+        filled = prog.entry_per_slice * layer.height
+        assert filled == prog.data_banks * config.conv.cbuf_bank_entries, (
+            f"{describe(layer, prog)}: {filled} entries do not fill {prog.data_banks} banks")
         target.timing = MemTiming.random(rng)
         mem.configure(target.timing)
         await reset(dut)
         await target.start_case()
-        row = await target.run_steps(f"layer {done}", steps)
-        assert row.ok, f"layer {done}: {describe(layer, prog)}: {row.message}"
-        dut._log.info("layer %d: %s: %d cycles", done, describe(layer, prog), row.cycles)
-        done += 1
-        outcome.checked(done, "layers")
-    dut._log.info("%d layers passed (%d drawn layers refused by the driver)", done, refused)
+        row = await target.run_steps(f"limit layer {n}", steps)
+        assert row.ok, f"limit layer {n}: {describe(layer, prog)}: {row.message}"
+        dut._log.info("limit layer %d: %s: ENTRY_PER_SLICE %d x H %d = %d banks of %d entries, %d cycles", n,
+                      describe(layer, prog), prog.entry_per_slice, layer.height, prog.data_banks,
+                      config.conv.cbuf_bank_entries, row.cycles)
+        outcome.checked(n + 1, "layers")
 
 
 @cocotb.test()
