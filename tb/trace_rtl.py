@@ -54,7 +54,7 @@ def rtl_capabilities(config: Configuration) -> frozenset[str]:
 # the RTL in every regression: outside the nightly, the trace bench replays this many of the series, drawn
 # from the run's seed, an equal share of each kind (the `# kind` its generator wrote into input.txn); the
 # nightly replays all of them. The model replays every one in every run (tests/model/test_ref_programs.py).
-# conv: 208 INT8 convolutions, about 1.1 s of CPU each on the nv_full top, 226 s in all (docs/conv_configs.md).
+# conv: 208 INT8 convolutions, about 1.1 s of CPU each on the nv_full top, 226 s in all (conv_configs.md).
 REGRESSION_SAMPLE = {"conv": 24}
 
 
