@@ -1,5 +1,5 @@
 """The top-level benchmarks of one unit on the RTL top level: the command-line side of the cocotb modules
-tb/test_benchmark_{pdp,cdp,sdp}.py (what each measures: their docstrings). It builds the top with the
+tb/tests/test_benchmark_{pdp,cdp,sdp}.py (what each measures: their docstrings). It builds the top with the
 simulation memory, runs the unit's cocotb test, the plain C++ loop on the 64x64x64 layers
 (scripts/benchmark_cpp.py), prints the table and writes the records for reports/bench.json, with NVIDIA's
 nv_small cycle counts beside ours under --latency.
@@ -59,14 +59,15 @@ def memory_note(args: argparse.Namespace) -> str:
 def run_on_top(unit: str, args: argparse.Namespace) -> tuple[str, list[Any], list[dict[str, Any]]]:
     """Build the top with the simulation memory (tb/hdl/nvdla_pp_top_mem.v) in the build of bench `top_mem`
     (tb/registry/top_mem.py: one build for the three units and the memory's own test), run
-    tb/test_benchmark_<unit>.py's cocotb test `<unit>_benchmark`, then the C++ loop on the programs it wrote;
+    tb/tests/test_benchmark_<unit>.py's cocotb test `<unit>_benchmark`, then the C++ loop on the programs it
+    wrote;
     returns the parameter tag, the test results and the rows (JSON through the file
     named by BENCH_OUT)."""
     from scripts.benchmark_cpp import run_programs
     from tb.benches import find
     from tb.runner import run_bench
 
-    bench = dataclasses.replace(find("top_mem"), module=f"tb.test_benchmark_{unit}")
+    bench = dataclasses.replace(find("top_mem"), module=f"tb.tests.test_benchmark_{unit}")
     cpp_dir = ROOT / "sim_build" / "cpp" / "programs" / unit
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "rows.json"

@@ -22,10 +22,11 @@ INTRO = """# Benchmarks
 Generated from `reports/bench.json` by `python -m scripts.gen_benchmark_docs` (run at the end of
 `make benchmark`; `make benchmark-all` fills every configuration). Do not edit: rerun the command.
 
-What is measured (scripts/benchmark.py, scripts/benchmark_top.py, tb/test_benchmark_{pdp,cdp,sdp}.py): each
-unit's NVIDIA traces of the configuration and 64x64x64 cubes laid out at its atom run on the RTL top with the
-simulation memory (tb/hdl/nvdla_pp_top_mem.v), timed from the last D_OP_ENABLE to `intr`, every layer checked
-against the model (a failed check is a failed benchmark, never a figure). The bound is the busier AXI
+What is measured (scripts/benchmark.py, scripts/benchmark_top.py,
+tb/tests/test_benchmark_{pdp,cdp,sdp,rubik}.py): each unit's NVIDIA traces of the configuration and
+64x64x64 cubes laid out at its atom run on the RTL top with the simulation memory
+(tb/hdl/nvdla_pp_top_mem.v), timed from the last D_OP_ENABLE to `intr`, every layer checked against
+the model (a failed check is a failed benchmark, never a figure). The bound is the busier AXI
 direction's beats (max(read, written) bytes / bus bytes); the ratio cycles / bound says how close a layer
 runs to one atom a cycle. The C++ loop (tb/cpp/top_mem_main.cpp, scripts/benchmark_cpp.py) replays the
 64x64x64 layers without cocotb and checks their whole output span. Cells: Yosys, per unit (scripts/area.py).

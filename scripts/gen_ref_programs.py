@@ -12,7 +12,7 @@
 
 A program is seeded by (seed, unit, index), so `generate` with the same arguments writes the same files; the
 seed is printed and written into each input.txn. The register writes come from the project's drivers
-(models/driver_*.py, which refuse what seed 001's Limitation rules forbid) encoded at nv_full's CSB addresses
+(models/*/driver.py, which refuse what seed 001's Limitation rules forbid) encoded at nv_full's CSB addresses
 (models/txn.py csb_word). The model takes no part in making the golden data: output.dat is what NVIDIA's RTL
 wrote (nvdla-ref's FILE.actual), so `make traces TRACES=traces/nv_full_ref` compares the model with NVIDIA.
 """
@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # sdplutfp16: SDP at FP16 with the EW LUT (reads back the statistics)
 # lutfn: the FP16 LUT helper's sigmoid/tanh (SDP) and LRN (CDP) tables
 # sdpcvt: SDP INT16 -> FP16 (reads back the saturation and NaN counters); FP16 -> INT8 and INT8 -> FP16 are
-# refused (models/sdp.py advisories: NVIDIA's RTL hangs on the one and misplaces the other's output)
+# refused (models/sdp/model.py advisories: NVIDIA's RTL hangs on the one and misplaces the other's output)
 # pdppad, pdppad8: PDP average pooling with padding and raw pad values / reciprocals, INT16 and INT8
 # cdprange, cdprange8: CDP with LUT selects, index offsets, START and END over their whole legal ranges
 # pdpsplit: PDP split width with a band narrower than the kernel overlap (INT16)

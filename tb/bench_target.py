@@ -1,6 +1,8 @@
-"""The RTL top under the replay's step interface, shared by the top-level benchmarks (tb/test_benchmark_{pdp,
+"""The RTL top under the replay's step interface, shared by the top-level benchmarks
+(tb/tests/test_benchmark_{pdp,
 cdp,sdp}.py: timed layers, each scored against the model) and the NVDLA trace replay on the RTL
-(tb/test_trace_rtl.py: CRC, memory-image and register-read checks, the model alongside naming the first wrong
+(tb/tests/test_trace_rtl.py: CRC, memory-image and register-read checks, the model alongside naming the first
+wrong
 element). Steps run on tb/hdl/nvdla_pp_top_mem.v (the top, the simulation memories and a clock generated in
 Verilog), with the model fed the same steps alongside. Memory index 0 of a step is the primary memory (m_axi),
 1 the CV SRAM (c_axi, a trace's sec_mem); the model has the second memory when the top was built with SEC_MEM

@@ -1,6 +1,7 @@
 """`make traces TARGET=rtl`: NVDLA trace tests replayed on the RTL top level (host side of the replay).
 
-The traces run inside one cocotb simulation of the top (tb/test_trace_rtl.py) with random AXI latency and
+The traces run inside one cocotb simulation of the top (tb/tests/test_trace_rtl.py) with random AXI latency
+and
 backpressure; each trace is also run on the model alongside, so a failed CRC names the first mismatching
 element (unit, coordinate, expected, actual). Traces that enable a unit the RTL does not have yet are skipped,
 with the reason, and counted apart.

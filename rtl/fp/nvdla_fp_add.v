@@ -1,4 +1,4 @@
-// Combinational: a + b in NVIDIA's (non-IEEE) float arithmetic, bit for bit as models/nvfloat.py add, for any
+// Combinational: a + b in NVIDIA's (non-IEEE) float arithmetic, bit for bit as models/common/nvfloat.py add, for any
 // sign/E/M format (FP16 5/10, FP17 6/10, FP32 8/23). Subtraction is this adder with b's sign bit flipped.
 //   - an operand is {sign, E-bit exponent, M-bit mantissa}; a non-zero one has an implied 1 even on exponent 0
 //     (a subnormal is read as 1.mant x 2^(1-bias-1)); only a true zero has none;

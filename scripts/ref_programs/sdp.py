@@ -12,8 +12,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from models.cube import CubeLayout
-from models.driver_sdp import (
+from models.common.cube import CubeLayout
+from models.common.memory import Memory
+from models.errors import ConfigError
+from models.lut.model import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, lut_lookup
+from models.sdp.datapath import sdp_datapath
+from models.sdp.driver import (
     EwBlock,
     EwConverter,
     OperandDma,
@@ -23,11 +27,7 @@ from models.driver_sdp import (
     operand_dma,
     sdp_layer,
 )
-from models.errors import ConfigError
-from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, lut_lookup
-from models.memory import Memory
-from models.sdp import SdpConfig, read_inputs
-from models.sdp_datapath import sdp_datapath
+from models.sdp.model import SdpConfig, read_inputs
 from scripts.ref_programs.common import Program, extent, image_of, surface
 
 PRECISIONS = (("INT16", "INT16"), ("INT16", "INT16"), ("INT16", "INT8"), ("INT8", "INT16"))
@@ -78,7 +78,7 @@ def _xblock(rng: np.random.Generator, b: int) -> tuple[XBlock, bool, bool, int]:
     alu_mem, mul_mem = bool(rng.random() < 0.4), bool(rng.random() < 0.4)
     alu_bits, mul_bits = _near(rng, b, 16), int(rng.integers(2, 17))
     alu_shift = int(rng.integers(0, 3)) if rng.random() < 0.9 else int(rng.integers(0, 64))
-    # the truncate after the MUL shifts even when the MUL is bypassed (models/sdp_datapath.py x_block)
+    # the truncate after the MUL shifts even when the MUL is bypassed (models/sdp/datapath.py x_block)
     mul_shift = (_shift_near(rng, _OP_BITS if mul_mem else mul_bits, 63) if not mul_bypass
                  else int(rng.integers(0, 3)) if rng.random() < 0.9 else int(rng.integers(0, 64)))
     algo = int(rng.integers(0, 3))

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.cube import CubeLayout
-from models.driver_sdp import EwBlock, EwConverter, OperandDma, OutputCvt, XBlock, operand_dma, sdp_layer
+from models.common.cube import CubeLayout
+from models.common.precision import as_signed
 from models.errors import ConfigError
-from models.precision import as_signed
+from models.sdp.driver import EwBlock, EwConverter, OperandDma, OutputCvt, XBlock, operand_dma, sdp_layer
 from scripts.ref_programs.common import Program, extent, fp16_image, image_of, surface
 from scripts.ref_programs.sdp import _describe, _operand_layout
 
 _MAX_ATOMS = 64
 # The statistics read back after the layer (SDP's LUT counters and D_STATUS are not: on NVIDIA's nv_full
-# they depend on timing, or flag any non-zero output; see models/sdp_fp16.py)
+# they depend on timing, or flag any non-zero output; see models/sdp/fp16.py)
 READS = (("SDP", "D_STATUS_NAN_INPUT_NUM"), ("SDP", "D_STATUS_INF_INPUT_NUM"),
          ("SDP", "D_STATUS_NAN_OUTPUT_NUM"), ("SDP", "D_PERF_OUT_SATURATION"),
          ("SDP_RDMA", "D_STATUS_NAN_INPUT_NUM"), ("SDP_RDMA", "D_STATUS_INF_INPUT_NUM"))

@@ -12,15 +12,15 @@ import dataclasses
 import numpy as np
 from numpy.typing import NDArray
 
-from models import nvfloat
-from models.cube import CubeLayout
-from models.driver_sdp import EwBlock, OutputCvt, SdpProgram, sdp_layer
+from models.common import nvfloat
+from models.common.cube import CubeLayout
+from models.common.memory import Memory
 from models.errors import ConfigError
-from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
-from models.lut_fp16 import fp32_bits
-from models.memory import Memory
-from models.sdp import SdpConfig, read_inputs
-from models.sdp_fp16 import x_block, y_block
+from models.lut.fp16 import fp32_bits
+from models.lut.model import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
+from models.sdp.driver import EwBlock, OutputCvt, SdpProgram, sdp_layer
+from models.sdp.fp16 import x_block, y_block
+from models.sdp.model import SdpConfig, read_inputs
 from scripts.ref_programs.cdp_fp16 import _slope, _table
 from scripts.ref_programs.common import Program, extent, fp16_image, image_of, surface
 from scripts.ref_programs.sdp import _describe, _operand_layout

@@ -1,5 +1,6 @@
-"""Random INT8 direct-convolution layers for the top (tb/test_top_conv.py): a layer description the driver
-(models/driver_conv.py) accepts, its input cube and kernels, and the replay steps that load them, program
+"""Random INT8 direct-convolution layers for the top (tb/tests/test_top_conv.py): a layer description the
+driver
+(models/conv/driver.py) accepts, its input cube and kernels, and the replay steps that load them, program
 every hardware layer and wait for its SDP interrupt (tb/bench_target.py scores each layer against the model).
 
 Ranges (the configuration's atoms): W, H 1..12, C 1..3 atomic C, K 1..2 atomic K + 2 (C and K mostly not
@@ -16,12 +17,12 @@ import random
 import numpy as np
 
 from models import configs
-from models.cdma import pack_weights
-from models.cube import CubeLayout
-from models.driver_common import Surface
-from models.driver_conv import ConvLayer, ConvProgram, InputCvt, SdpStage, conv_layer
+from models.common.cube import CubeLayout
+from models.common.driver import Surface
+from models.common.memory import Memory
+from models.conv.cdma import pack_weights
+from models.conv.driver import ConvLayer, ConvProgram, InputCvt, SdpStage, conv_layer
 from models.errors import ConfigError
-from models.memory import Memory
 from models.steps import MemWrite, Step, WaitInterrupt
 
 SRC, WEIGHTS, DST = 0x10000, 0x80000, 0x200000
