@@ -21,8 +21,8 @@ from models.trace import default_trace_folders, trace_roots
 from tb import outcome
 from tb.bench_target import BenchTarget, reset, start_top
 from tb.bfm.sim_memory import MemTiming
-from tb.common import make_rng
-from tb.trace_rtl import rtl_capabilities, units_needed
+from tb.common import make_rng, nightly
+from tb.trace_rtl import regression_sample, rtl_capabilities, units_needed
 
 
 @cocotb.test()
@@ -41,6 +41,12 @@ async def replay_traces(dut) -> None:
             roots = ", ".join(map(str, trace_roots())) or f"traces/ for configuration {configs.load().name}"
             outcome.skip(f"no NVDLA trace the RTL can run under {roots} ({len(found)} trace folders found)")
         noun = f"traces of {len(found)}"  # the others need what the RTL lacks (make traces TARGET=rtl: why)
+        # long reference series: a seeded sample outside the nightly (tb/trace_rtl.py REGRESSION_SAMPLE)
+        folders, left_out = regression_sample(folders, make_rng("reference sample"), nightly())
+        for series, dropped in left_out.items():
+            kept = sorted(f.name for f in folders if f.parent.name == series)
+            dut._log.info("reference series %s: %d of %d programs replayed (NIGHTLY=1: all): %s", series,
+                          len(kept), len(kept) + len(dropped), " ".join(kept))
     out = Path(os.environ.get("TRACE_RESULTS", "trace_results.json"))
     running = out.with_suffix(".running")
     rng = make_rng("traces")
