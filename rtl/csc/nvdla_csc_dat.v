@@ -40,7 +40,7 @@ module nvdla_csc_dat #(
     input  wire [4:0]        pad_top,
     input  wire [7:0]        pad_value,
     input  wire              dat_ready,
-    input  wire [13:0]       slices,
+    input  wire [13:0]       slices,      // input lines CDMA has written whole (nvdla_cdma_dat)
     // atom descriptors
     input  wire              desc_valid,
     output wire              desc_take,

@@ -6,7 +6,7 @@
 module nvdla_cube_walker #(
     parameter ADDR_W     = 32,
     parameter LEN_W      = 16,
-    parameter LINE_MAJOR = 0
+    parameter LINE_MAJOR = 0     // 1: every surface of a line before the next line
 ) (
     input  wire              clk,
     input  wire              rst_n,
