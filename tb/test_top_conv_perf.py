@@ -27,6 +27,7 @@ from cocotb.triggers import ReadOnly, RisingEdge
 from models.regfile import intr_bit
 from models.steps import MemCheck, MemWrite, RegWrite, Step, WaitInterrupt
 from tb import outcome
+from tb.bench_target import reset
 from tb.common import bench_params, scaled
 from tb.env import pdp as pdp_env
 from tb.stimulus.conv_top import ConfigError, describe, layer_steps, output_check, random_layer
@@ -99,6 +100,9 @@ async def perf_counters_cdma(dut: SimHandleBase) -> None:
             prog, steps = layer_steps(top.rng, layer)
         except ConfigError:
             continue
+        # every program of the driver starts at register group 0: a reset puts both pointers back there
+        await reset(dut)
+        top.reset_shadow()
         top.stall, dma_en = fixed[n] if n < len(fixed) else (top.rng.random() < 0.7, top.rng.getrandbits(1))
         top.new_pauses()
         steps = with_dma_en(steps, dma_en)
