@@ -32,8 +32,8 @@ runs to one atom a cycle. The C++ loop (tb/cpp/top_mem_main.cpp, scripts/benchma
 64x64x64 layers without cocotb and checks their whole output span. Cells: Yosys, per unit (scripts/area.py).
 Wall-clock rates (cycles/s) depend on the machine and its load; cycle counts do not.
 Convolution layers (tb/tests/test_benchmark_conv.py) are timed from the first hardware layer's enable to
-the last one's interrupt; MAC utilization = useful MACs / (atomic C x atomic K x cycles); their data + weights bound is
-the input cube and weight image in bus beats (the read channel brings both).
+the last one's interrupt; MAC utilization = useful MACs / (atomic C x atomic K x cycles); their data +
+weights bound is the input cube and weight image in bus beats (the read channel brings both).
 """
 
 
