@@ -22,6 +22,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 UNITS = ("pdp", "cdp", "sdp", "rubik", "conv")
 RATIO_NOTE = 1.3     # the busier-channel ratio above which the SDP summary asks for an explanation
+# A tiny layer: at most this many beats on its busier channel. Its cycles beyond those beats are the fixed
+# cost of a layer (start, the memory's latency each way, the pipelines, done to the interrupt): the overhead
+# figure, targeted at 2 x the memory latency + OVERHEAD_SLACK cycles (issue 32).
+TINY_BEATS = 64
+OVERHEAD_SLACK = 16
 
 # NVIDIA's nv_small RTL with a 32-cycle memory: cycles from the last D_OP_ENABLE to the interrupt
 REFERENCE = ROOT / "scripts" / "nv_small_reference.json"
@@ -108,6 +113,7 @@ def records(unit: str, rows: list[Any], args: argparse.Namespace) -> list[dict[s
             "bus_bytes": BUS_BYTES, "cycles": r.cycles,
             "bound_cycles": max(r.read_bytes, r.write_bytes) // BUS_BYTES,
             "shared_bound_cycles": (r.read_bytes + r.write_bytes) // BUS_BYTES,
+            "overhead_cycles": overhead(r),
             "sim_cycles_per_s": round(r.cycles / r.wall_s) if r.wall_s > 0 else 0,
             "check": "ok" if r.ok and not skipped else (r.message or "failed"),
             "memory": memory_note(args),
@@ -127,6 +133,33 @@ def records(unit: str, rows: list[Any], args: argparse.Namespace) -> list[dict[s
             rec["nvidia_cycles"] = ref[r.name]
         out.append(rec)
     return out
+
+
+def overhead(r: Any) -> int:
+    """The cycles of a layer beyond its busier channel's beats: OP_ENABLE to the interrupt less the beats."""
+    from tb.bench_target import BUS_BYTES
+
+    return r.cycles - -(-max(r.read_bytes, r.write_bytes) // BUS_BYTES) if r.cycles else 0
+
+
+def overhead_lines(rows: list[Any], args: argparse.Namespace) -> list[str]:
+    """The fixed overhead of a layer: the largest excess over the busier channel's beats among the tiny layers
+    (at most TINY_BEATS beats), against 2 x latency + OVERHEAD_SLACK under --latency."""
+    from tb.bench_target import BUS_BYTES
+
+    tiny = [r for r in rows if r.cycles and not r.skipped
+            and -(-max(r.read_bytes, r.write_bytes) // BUS_BYTES) <= TINY_BEATS]
+    if not tiny:
+        return []
+    worst = max(tiny, key=overhead)
+    line = (f"fixed overhead per layer (the {len(tiny)} layers of at most {TINY_BEATS} beats on the busier "
+            f"channel): at most {overhead(worst)} cycles beyond the beats ({worst.name}), least "
+            f"{min(overhead(r) for r in tiny)}")
+    if args.latency >= 0:
+        target = 2 * args.latency + OVERHEAD_SLACK
+        verdict = "within" if overhead(worst) <= target else "ABOVE"
+        line += f"; {verdict} 2 x latency + {OVERHEAD_SLACK} = {target}"
+    return [line]
 
 
 def cpp_lines(rows: list[Any]) -> list[str]:
@@ -173,7 +206,8 @@ def element_lines(rows: list[Any]) -> list[str]:
 
 def finish(unit: str, rows: list[Any], results: list[Any], args: argparse.Namespace) -> int:
     """Print the per-element, C++ and reference comparisons, write the records, return the exit code."""
-    for line in element_lines(rows) + cpp_lines(rows) + reference_lines(rows, args):
+    lines = element_lines(rows) + cpp_lines(rows) + reference_lines(rows, args) + overhead_lines(rows, args)
+    for line in lines:
         print(line)
     if args.json:
         Path(args.json).write_text(json.dumps(records(unit, rows, args), indent=1))
@@ -192,7 +226,7 @@ def table(rows: list[Any]) -> str:
     """One line per layer: cycles, bytes each way, the bounds (one shared bus; the busier direction), the
     simulated cycles per second (cocotb, C++ loop) and the check."""
     head = ("layer", "cycles", "read B", "written B", "bound", "busier", "cycles/bound", "cycles/busier",
-            "sim cycles/s", "C++ cycles/s", "check")
+            "overhead", "sim cycles/s", "C++ cycles/s", "check")
     body = [_cells(r) for r in rows]
     widths = [max(len(x[i]) for x in (head, *body)) for i in range(len(head))]
     rule = "-+-".join("-" * w for w in widths)
@@ -204,12 +238,12 @@ def _cells(r: Any) -> tuple[str, ...]:
     from tb.bench_target import BUS_BYTES
 
     if r.skipped:
-        return (r.name, *(["-"] * 9), r.message)
+        return (r.name, *(["-"] * 10), r.message)
     bound = (r.read_bytes + r.write_bytes) / BUS_BYTES
     busier = max(r.read_bytes, r.write_bytes) / BUS_BYTES
     return (r.name, f"{r.cycles}", f"{r.read_bytes}", f"{r.write_bytes}", f"{bound:.0f}", f"{busier:.0f}",
             f"{r.cycles / bound:.3f}" if bound else "-", f"{r.cycles / busier:.3f}" if busier else "-",
-            f"{r.cycles / r.wall_s:,.0f}" if r.wall_s > 0 else "-",
+            f"{overhead(r)}", f"{r.cycles / r.wall_s:,.0f}" if r.wall_s > 0 else "-",
             f"{r.cpp_cycles_per_s:,.0f}" if r.cpp_cycles_per_s else "-",
             "ok" if r.ok else f"FAIL: {r.message}")
 

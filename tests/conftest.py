@@ -89,19 +89,18 @@ def trace_batch(tmp_path: Path,
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """Under `pytest -n` (xdist's default --dist load): keep the items of one bench and parameter set on one
     worker, as tests/rtl/test_benches.py runs one simulation for all of them; every other item is scheduled
-    alone, as with `load`. Benches sharing a build (Bench.build) share a scope too: tb/runner.py locks the
-    build directory, so on two workers one would only wait for the other. (xdist's own --dist loadgroup does
-    not work with pytest 9: it renames items through `item._nodeid`, which pytest 9 no longer reads.)"""
+    alone, as with `load`. Benches sharing a build (Bench.design) may run on two workers at once: tb/runner.py
+    locks the build directory while it builds, so the second only finds it built. (xdist's own --dist
+    loadgroup does not work with pytest 9: it renames items through `item._nodeid`, which pytest 9 no longer
+    reads.)"""
     if config.getvalue("dist") != "load":
         return None
     from xdist.scheduler import LoadScopeScheduling
 
-    from tb.benches import find
-
     class BenchGroupScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            # test_bench[<bench>-<params tag>-<test>]: the scope is <build>-<params tag>
-            group = re.search(r"::test_bench\[(\w+)-(\w+)-\w+\]$", nodeid)
-            return f"build {find(group[1]).build_name}-{group[2]}" if group else nodeid
+            # test_bench[<bench>-<params tag>-<test>]: the scope is <bench>-<params tag>
+            group = re.search(r"::test_bench\[(\w+-[\w+]+)-\w+\]$", nodeid)
+            return f"bench {group[1]}" if group else nodeid
 
     return BenchGroupScheduling(config, log)

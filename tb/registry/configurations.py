@@ -10,12 +10,12 @@ modules; each other one gets, in every run (`make`, `make test`):
   (tb/tests/test_top_conv.py cbuf_data_banks_full);
 - <name>_traces: its NVIDIA traces (traces/<name>/, .cfg or .txn), or where it has none those of the
   configurations with its atom and CSB map (models/trace.py kindred_configurations), when there are some.
-These share one Verilator build per parameter set (configurations_top_mem/<tag>: nv_large and
-nv_medium_1024_full build the same top). Under --nightly the unit benches run their
+These share one Verilator build per configuration (tb/runner.py keys builds by design, Bench.design:
+configurations with the same top parameters build it once). Under --nightly the unit benches run their
 long batch (what top_<unit>_mem runs for the run's configuration), and the nightly adds the rest of the
 configuration's regression (nightly_only): every other bench built at the run's configuration, rebuilt at
-this one (<name>_top_sdp, <name>_top_pdp, <name>_top_cdp on one shared build of the top with the AxiRam,
-configurations_top/<tag>; <name>_top_mem; <name>_top_secmem)."""
+this one (<name>_top_sdp, <name>_top_pdp, <name>_top_cdp on one shared build of the top with the AxiRam;
+<name>_top_mem; <name>_top_secmem)."""
 
 from __future__ import annotations
 
@@ -25,14 +25,11 @@ from models import configs
 from models.trace import default_trace_folders
 from tb.benches import Bench
 from tb.registry import top_cdp, top_mem, top_pdp, top_sdp, top_secmem
-from tb.registry.top import TIMING_ARGS, TOP, TOP_MEM, TOP_PARAMS
+from tb.registry.top import TIMING_ARGS, TOP_MEM, TOP_PARAMS
 
 LAYERS = 2   # a short batch: one layer in each register group, seconds of simulation per unit
 RUBIK_LAYERS = 6   # Rubik's short batch: each mode twice
 UNITS = {"sdp": "tb.tests.test_top_sdp", "pdp": "tb.tests.test_top_pdp", "cdp": "tb.tests.test_top_cdp"}
-# The shared builds, keyed by parameter tag under these names: configurations with the same top parameters
-# build it once.
-BUILD_TOP, BUILD_TOP_MEM = "configurations_top", "configurations_top_mem"
 
 
 def _at_run_configuration(bench: Bench) -> bool:
@@ -48,9 +45,8 @@ def _nightly(name: str, params: dict[str, int]) -> list[Bench]:
     out: list[Bench] = []
     for bench in (*top_sdp.BENCHES, *top_pdp.BENCHES, *top_cdp.BENCHES, *top_mem.BENCHES):
         if _at_run_configuration(bench):
-            build = BUILD_TOP if bench.toplevel == TOP else BUILD_TOP_MEM
             out.append(dataclasses.replace(bench, name=f"{name}_{bench.name}", param_sets=(params,),
-                                           config=name, nightly_only=True, build=build))
+                                           config=name, nightly_only=True))
     for bench in top_secmem.BENCHES:
         out.append(dataclasses.replace(bench, name=f"{name}_{bench.name}", config=name, nightly_only=True,
                                        param_sets=top_secmem.secmem_params(params)))
@@ -64,8 +60,7 @@ def _benches() -> tuple[Bench, ...]:
         if name == own:
             continue
         params = configs.load(name).verilog_parameters()
-        on_mem = {"toplevel": TOP_MEM, "param_sets": (params,), "build_args": TIMING_ARGS, "config": name,
-                  "build": BUILD_TOP_MEM}
+        on_mem = {"toplevel": TOP_MEM, "param_sets": (params,), "build_args": TIMING_ARGS, "config": name}
         if default_trace_folders(name):   # its own, or its kin's (models/trace.py trace_roots)
             out.append(Bench(f"{name}_traces", module="tb.tests.test_trace_rtl", **on_mem))  # type: ignore[arg-type]
         sdp = configs.load(name).sdp

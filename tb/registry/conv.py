@@ -18,7 +18,6 @@ BENCHES = (
         {"AC": 8, "AK": 8, "STRIPE": 16},     # nv_small
         {"AC": 32, "AK": 16, "STRIPE": 32},   # nv_medium_512's atoms
     )),
-    Bench("top_conv", TOP_MEM, "tb.tests.test_top_conv", (TOP_PARAMS,), build_args=TIMING_ARGS,
-          build="top_traces"),
-    Bench("top_conv_perf", TOP, "tb.tests.test_top_conv_perf", _PDP.param_sets, build=_PDP.build_name),
+    Bench("top_conv", TOP_MEM, "tb.tests.test_top_conv", (TOP_PARAMS,), build_args=TIMING_ARGS),
+    Bench("top_conv_perf", TOP, "tb.tests.test_top_conv_perf", _PDP.param_sets),
 )

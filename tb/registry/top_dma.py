@@ -12,5 +12,5 @@ from tb.registry.top_pdp import BENCHES as PDP_BENCHES
 _PDP = next(b for b in PDP_BENCHES if b.name == "top_pdp")
 
 BENCHES = (
-    Bench("top_dma", TOP, "tb.tests.test_top_dma", _PDP.param_sets, build=_PDP.build_name),
+    Bench("top_dma", TOP, "tb.tests.test_top_dma", _PDP.param_sets),
 )

@@ -21,10 +21,10 @@ BENCHES = (
     Bench("top_pdp_mem", TOP_MEM, "tb.tests.test_top_pdp", _PARAMS, build_args=TIMING_ARGS,
           tests=("random_layers",)),
     # directed layers for the fixed widths of average pooling (raw pad values, reciprocals), top_pdp's build
-    Bench("top_pdp_widths", TOP, "tb.tests.test_top_pdp_widths", _PARAMS, build="top_pdp"),
+    Bench("top_pdp_widths", TOP, "tb.tests.test_top_pdp_widths", _PARAMS),
     # directed layers for the line buffer of accumulators: bands 1-2 columns wide, bands at the limit
-    Bench("top_pdp_lbuf", TOP, "tb.tests.test_top_pdp_lbuf", _PARAMS, build="top_pdp"),
+    Bench("top_pdp_lbuf", TOP, "tb.tests.test_top_pdp_lbuf", _PARAMS),
     # the same at PDP_MAX_W 64 (8 words a bank: 64/32/16/8-column bands), as top_secmem builds the top
-    Bench("top_pdp_lbuf64", TOP, "tb.tests.test_top_pdp_lbuf", tuple({**p, "PDP_MAX_W": 64} for p in _PARAMS),
-          build="top_pdp"),
+    Bench("top_pdp_lbuf64", TOP, "tb.tests.test_top_pdp_lbuf",
+          tuple({**p, "PDP_MAX_W": 64} for p in _PARAMS)),
 )

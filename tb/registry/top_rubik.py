@@ -14,5 +14,5 @@ BENCHES = (
     # random deconvolutions (convolution layers, then a contract) against the model and a transposed
     # convolution (tb/tests/test_top_deconv.py); the top_conv/top_traces build; SKIP unless RUBIK = 1
     Bench("top_deconv", TOP_MEM, "tb.tests.test_top_deconv", (TOP_PARAMS,), build_args=TIMING_ARGS,
-          build="top_traces", tests=("random_deconvolutions",)),
+          tests=("random_deconvolutions",)),
 )
