@@ -3,7 +3,7 @@ coverage every bench writes (tb/funcov.py), reported under reports/coverage/ and
 tb/coverage_thresholds.json.
 
 Steps: drop the coverage data of earlier runs (sim_build/verilator/*/*-cov/*/), run scripts/regress.py
---coverage (every default bench, or the ones named), merge every coverage.dat restricted to rtl/ (test
+--coverage (every bench, --all-configs, or the ones named), merge every coverage.dat restricted to rtl/ (test
 benches under tb/hdl are not the design), write reports/coverage/index.html (genhtml on
 `verilator_coverage --write-info`) or, without lcov, annotated sources in reports/coverage/annotated/, and
 reports/coverage/summary.txt ending with `coverage: line N%, toggle N%, functional N%`.
@@ -171,7 +171,8 @@ def html_report(cov: CodeCoverage) -> str:
 def run_regression(benches: list[str], seed: int | None) -> int:
     for stale in [*ROOT.glob(f"{COV_DIRS}/coverage.dat"), *ROOT.glob(f"{COV_DIRS}/funcov-*.json")]:
         stale.unlink()
-    cmd = [sys.executable, "-m", "scripts.regress", "--coverage", *benches]
+    cmd = [sys.executable, "-m", "scripts.regress", "--coverage", *([] if benches else ["--all-configs"]),
+           *benches]
     if seed is not None:
         cmd += ["--seed", str(seed)]
     return subprocess.run(cmd, cwd=ROOT).returncode
