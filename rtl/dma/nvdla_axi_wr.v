@@ -146,5 +146,8 @@ module nvdla_axi_wr #(
         end
     end
 
-    assign idle = cmd_ready & ~burst_valid & (outstanding == {CNT_W{1'b0}}) & ~d_valid;
+    // idle already in the cycle the last write response is taken (bready is always 1): the unit's done
+    // follows one cycle later, not two
+    wire last_b = b_fire & (outstanding == {{(CNT_W-1){1'b0}}, 1'b1});
+    assign idle = cmd_ready & ~burst_valid & ((outstanding == {CNT_W{1'b0}}) | last_b) & ~d_valid;
 endmodule

@@ -4,7 +4,8 @@
 //
 // A unit's done pulse for group g, or software writing 1 to S_INTR_SET, sets the status bit (whatever the
 // mask); writing 1 to S_INTR_STATUS clears it, and a set in the same cycle wins. A mask bit of 1 masks the
-// bit: intr = |(status & ~mask), registered (a level). Status bits of units the design lacks
+// bit: intr = |(status & ~mask), registered (a level); a unit's done pulse raises it in the same cycle as
+// it sets the status bit (not one cycle after: the pulse is a register output, so this adds one OR level). Status bits of units the design lacks
 // (STATUS_IMPL = 0; nv_small has no BDMA and no RUBIK, only nv_full has them) read 0.
 // parameter check: none needed (any 32-bit STATUS_IMPL is a valid set of implemented status bits)
 module nvdla_glb #(
@@ -67,7 +68,7 @@ module nvdla_glb #(
         if (!rst_n) begin
             intr <= 1'b0;
         end else begin
-            intr <= |(status & ~mask);
+            intr <= |((status | (set_hw & STATUS_IMPL)) & ~mask);
         end
     end
 endmodule

@@ -225,10 +225,10 @@ module nvdla_sdp_rdma #(
         .busy(arb_busy)
     );
 
-    // Each command is one burst already (<= MAX_BURST beats, inside a 4 KiB page): the engine's own
-    // splitter passes it through unchanged.
+    // Each command is one burst already (<= MAX_BURST beats, inside a 4 KiB page): the engine takes it
+    // without a splitter (BURSTS = 1), straight to AR.
     nvdla_axi_rd #(.ADDR_W(32), .DATA_W(B), .LEN_W(16), .MAX_BURST(MAX_BURST),
-                   .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_rd (
+                   .MAX_OUTSTANDING(MAX_OUTSTANDING), .BURSTS(1)) u_rd (
         .clk(clk), .rst_n(rst_n),
         .cmd_valid(bus_valid), .cmd_ready(bus_ready), .cmd_addr(bus_addr), .cmd_beats({7'd0, bus_beats}),
         .cmd_ram_type(bus_ram_type), .m_axi_aruser(m_axi_aruser), .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),

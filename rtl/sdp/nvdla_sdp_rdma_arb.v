@@ -43,8 +43,8 @@ module nvdla_sdp_rdma_arb #(
     end
     localparam SEL_W     = (N > 1) ? $clog2(N) : 1;
     localparam CR_W      = $clog2(FIFO_DEPTH + 1);
-    // entries live from issue to their last beat: the engine's splitter, the bursts on the bus and the two
-    // beats of its output skid buffer
+    // entries live from issue to their last beat: the bursts on the bus and the two beats of the engine's
+    // output skid buffer
     localparam ORD_DEPTH = 1 << $clog2(MAX_OUTSTANDING + 4);
     localparam ORD_W     = SEL_W + 8;
 
@@ -91,18 +91,30 @@ module nvdla_sdp_rdma_arb #(
         end
     end
 
-    wire ord_in_ready;
-    assign cmd_valid = found & ord_in_ready;
+    // A burst offered and not taken stays the one offered (the engine sends it to AR as it is, and AXI wants
+    // AR stable until its handshake): another stream turning eligible meanwhile waits its turn.
+    wire            ord_in_ready;
+    reg             held;
+    reg [SEL_W-1:0] held_pick;
+    wire [SEL_W-1:0] sel = held ? held_pick : pick;
+    assign cmd_valid = (held ? req_valid[held_pick] : found) & ord_in_ready;
     assign issue     = cmd_valid & cmd_ready;
-    assign grant     = found ? ({{(N-1){1'b0}}, 1'b1} << pick) : {N{1'b0}};
+    assign grant     = (held | found) ? ({{(N-1){1'b0}}, 1'b1} << sel) : {N{1'b0}};  // gated by cmd_ready
     assign req_ready = (cmd_ready & ord_in_ready) ? grant : {N{1'b0}};
-    assign cmd_addr  = req_addr[pick*ADDR_W +: ADDR_W];
-    assign cmd_beats = req_beats[pick*9 +: 9];
-    assign cmd_ram_type = req_ram_type[pick];
+    assign cmd_addr  = req_addr[sel*ADDR_W +: ADDR_W];
+    assign cmd_beats = req_beats[sel*9 +: 9];
+    assign cmd_ram_type = req_ram_type[sel];
 
     always @(posedge clk or negedge rst_n) begin
-        if (!rst_n) last <= {SEL_W{1'b0}};
-        else if (issue) last <= pick;
+        if (!rst_n) begin
+            last      <= {SEL_W{1'b0}};
+            held      <= 1'b0;
+            held_pick <= {SEL_W{1'b0}};
+        end else begin
+            if (issue) last <= sel;
+            held      <= cmd_valid & ~cmd_ready;
+            held_pick <= sel;
+        end
     end
 
     // ---- order FIFO: which stream, how many beats -------------------------------------------------------
@@ -119,7 +131,7 @@ module nvdla_sdp_rdma_arb #(
 
     nvdla_fifo #(.WIDTH(ORD_W), .DEPTH(ORD_DEPTH)) u_order (
         .clk(clk), .rst_n(rst_n),
-        .in_valid(issue), .in_ready(ord_in_ready), .in_data({pick, len[7:0]}),
+        .in_valid(issue), .in_ready(ord_in_ready), .in_data({sel, len[7:0]}),
         .out_valid(ord_valid), .out_ready(burst_end), .out_data(ord_data)
     );
 

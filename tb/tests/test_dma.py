@@ -20,8 +20,9 @@ BEAT = 8
 
 
 async def watch_bursts(dut, violations: list[str], max_burst: int, max_outstanding: int) -> None:
-    """AXI rules the engines must keep, and idle only once every write response is back. Handshakes are
-    sampled in the ReadOnly phase before each edge, like the stream BFMs."""
+    """AXI rules the engines must keep, and idle only once every write response is back (at the earliest in
+    the cycle of the last one's handshake). Handshakes are sampled in the ReadOnly phase before each edge,
+    like the stream BFMs."""
     reads_in_flight = 0
     writes_in_flight = 0
     while True:
@@ -38,12 +39,13 @@ async def watch_bursts(dut, violations: list[str], max_burst: int, max_outstandi
                     reads_in_flight += 1
                 else:
                     writes_in_flight += 1
+        # a response taken in this cycle is back: idle may rise with the last one's handshake
+        if int(dut.m_axi_bvalid.value) and int(dut.m_axi_bready.value):
+            writes_in_flight -= 1
         if int(dut.wr_idle.value) and writes_in_flight:
             violations.append(f"write DMA idle with {writes_in_flight} write responses missing")
         if int(dut.m_axi_rvalid.value) and int(dut.m_axi_rready.value) and int(dut.m_axi_rlast.value):
             reads_in_flight -= 1
-        if int(dut.m_axi_bvalid.value) and int(dut.m_axi_bready.value):
-            writes_in_flight -= 1
         if reads_in_flight > max_outstanding:
             violations.append(f"{reads_in_flight} reads outstanding")
         await RisingEdge(dut.clk)
