@@ -24,7 +24,8 @@ check is printed in the table and sets the exit code. Figures only: no timed pas
 Usage: .venv/bin/python -m scripts.benchmark_top cdp [--seed N] [--waves] [--latency N] [--random-mem]
        [--no-cpp]
 (also run by `make bench`)
-The host side (scripts/benchmark_top.py) builds the top in sim_build/<sim>/top_mem and runs this module's
+The host side (scripts/benchmark_top.py) builds the top (top_mem's build: sim_build/<sim>/nvdla_pp_top_mem/)
+and runs this module's
 cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 """
 
