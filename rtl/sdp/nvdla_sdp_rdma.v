@@ -214,13 +214,14 @@ module nvdla_sdp_rdma #(
     wire [8:0]   bus_beats;
     wire         bus_valid, bus_ready, bus_ram_type;
     wire [N-1:0] fifo_push, fifo_in_ready, fifo_valid, fifo_take;
+    wire [N-1:0] ar_stream;   // the stream of the burst the arbiter offers (on AR)
 
     nvdla_sdp_rdma_arb #(.N(N), .ADDR_W(32), .FIFO_DEPTH(FIFO_DEPTH), .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_arb (
         .clk(clk), .rst_n(rst_n),
         .req_valid(req_valid), .req_ready(req_ready), .req_addr(req_addr), .req_beats(req_beats),
         .req_ram_type(ram_v), .fifo_pop(fifo_take),
         .cmd_valid(bus_valid), .cmd_ready(bus_ready), .cmd_addr(bus_addr), .cmd_beats(bus_beats),
-        .cmd_ram_type(bus_ram_type),
+        .cmd_ram_type(bus_ram_type), .cmd_stream(ar_stream),
         .beat_valid(rd_valid), .beat_ready(rd_ready), .fifo_push(fifo_push), .fifo_ready(fifo_in_ready),
         .busy(arb_busy)
     );
@@ -278,13 +279,8 @@ module nvdla_sdp_rdma #(
     endgenerate
 
     // ---- read stalls -------------------------------------------------------------------------------------
-    // The engine's splitter takes a command only once the one before has gone out on AR, and every command
-    // here is one burst: the burst on AR is always the one issued last, so its stream is that issue's.
-    reg [N-1:0] ar_stream;
-    always @(posedge clk or negedge rst_n) begin
-        if (!rst_n)                  ar_stream <= {N{1'b0}};
-        else if (|(req_valid & req_ready)) ar_stream <= req_valid & req_ready;
-    end
+    // The engine sends the arbiter's offered burst straight to AR (BURSTS = 1): the burst on AR is the
+    // arbiter's offer, of stream `ar_stream`.
     assign ar_stall = (m_axi_arvalid & ~m_axi_arready) ? ar_stream : {N{1'b0}};
 
     assign busy = |walk_busy | ~&cmd_ready | rd_busy | arb_busy | |fifo_valid | |opnd_busy;

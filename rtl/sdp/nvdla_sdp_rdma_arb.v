@@ -26,6 +26,7 @@ module nvdla_sdp_rdma_arb #(
     output wire [ADDR_W-1:0] cmd_addr,
     output wire [8:0]        cmd_beats,
     output wire              cmd_ram_type,
+    output wire [N-1:0]      cmd_stream,   // one-hot: the stream of the burst offered (for the AR stall counts)
     // read data from the AXI read engine, steered to the stream FIFOs (data goes to all, push to one)
     input  wire              beat_valid,
     output wire              beat_ready,
@@ -104,6 +105,7 @@ module nvdla_sdp_rdma_arb #(
     assign cmd_addr  = req_addr[sel*ADDR_W +: ADDR_W];
     assign cmd_beats = req_beats[sel*9 +: 9];
     assign cmd_ram_type = req_ram_type[sel];
+    assign cmd_stream   = grant;
 
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
