@@ -10,11 +10,16 @@ from tb.registry.top import TIMING_ARGS, TOP_MEM, TOP_PARAMS
 
 
 def secmem_params(top_params: dict[str, int]) -> tuple[dict[str, int], ...]:
-    """The top at a configuration's parameters, with and without the second memory (a small line buffer:
-    PDP_MAX_W 64 builds and runs faster; the layers here are small). BDMA needs the second memory (the top
-    refuses BDMA=1 with SEC_MEM=0), so the build without it has no BDMA either (nv_full)."""
-    return tuple({**top_params, "PDP_MAX_W": 64, "SEC_MEM": sec, **({} if sec else {"BDMA": 0})}
-                 for sec in (1, 0))
+    """The top at a configuration's parameters, with and without the second memory. BDMA needs the second
+    memory (the top refuses BDMA=1 with SEC_MEM=0), so the build without it has no BDMA either (nv_full).
+    The one that is the configuration's own top runs on its build (shared with the other benches, no build
+    of its own); the other gets a small line buffer (PDP_MAX_W 64 builds and runs faster; the layers here
+    are small)."""
+    out = []
+    for sec in (1, 0):
+        params = {**top_params, "SEC_MEM": sec, **({} if sec else {"BDMA": 0})}
+        out.append(params if params == top_params else {**params, "PDP_MAX_W": 64})
+    return tuple(out)
 
 
 BENCHES = (
