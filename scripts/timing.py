@@ -159,7 +159,9 @@ def main() -> int:
     label = config.name if args.top == SUBSYSTEM_TOP else args.top
     work = Path("build") / "timing" / label
     needed = " ".join(map(str, dependencies(args.top, module_names(rtl_files()))))
-    chparam = "".join(f"chparam -set {k} {v} {args.top}; " for k, v in params.items())
+    # every parameter in one chparam: set one at a time, an intermediate set can fail the top's own checks
+    # (nv_full: CONV = 1 before ATOMIC_K = ATOM)
+    chparam = f"chparam {' '.join(f'-set {k} {v}' for k, v in params.items())} {args.top}; " if params else ""
     start = time.monotonic()
     modules = elaborate(f"read_verilog -sv {' '.join(INCLUDES)} {needed}; {chparam}", args.top, work)
     reports, children, cpu = measure(modules, args.top, work, args.jobs)
