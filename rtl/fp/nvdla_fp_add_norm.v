@@ -53,10 +53,11 @@ module nvdla_fp_add_norm #(
     wire [LW-1:0] lead = lzc(total[W-1:0]);
     wire [XW-1:0] x_big  = {{(XW-E){1'b0}}, e_big};
     wire [XW-1:0] x_lead = {{(XW-LW){1'b0}}, lead};
-    // below the normals (or exactly 0): flush
+    // below the normals (or exactly 0): flush to a zero with the sign (decided beside the normalisation,
+    // applied at the output: the unflushed figures below are not used then)
     wire         flush = !cout && ((x_big <= x_lead) || (total == {(W+1){1'b0}}));
-    wire [W-1:0] norm  = cout ? total[W:1] : (flush ? {W{1'b0}} : total[W-1:0] << lead);
-    wire [XW-1:0] ex1  = cout ? x_big + 1'b1 : (flush ? {XW{1'b0}} : x_big - x_lead);
+    wire [W-1:0] norm  = cout ? total[W:1] : total[W-1:0] << lead;
+    wire [XW-1:0] ex1  = cout ? x_big + 1'b1 : x_big - x_lead;
 
     // one round to nearest even: keep M+1 bits, guard, sticky
     wire [M:0]   kept   = norm[W-1:G];
@@ -72,6 +73,7 @@ module nvdla_fp_add_norm #(
     /* verilator lint_on UNUSEDSIGNAL */
 
     assign y = pass ? pval
+             : flush ? {sign, {(E+M){1'b0}}}
              : inf ? {sign, EMAX - 1'b1, {M{1'b1}}}
              : {sign, ex2[E-1:0], mant[M-1:0]};
 
