@@ -10,8 +10,8 @@ MAPPING = (
     ("nvdla_sdp (SDP)", "NV_NVDLA_sdp", "unit anchor: the SDP budget"),
     ("nvdla_pdp (PDP)", "NV_NVDLA_pdp", "unit anchor: the PDP budget"),
     ("nvdla_cdp (CDP)", "NV_NVDLA_cdp", "unit anchor: the CDP budget"),
-    ("nvdla_fp_add E=6 M=10 (FP17)", "HLS_fp17_add", "NVIDIA pipelines it; ours is combinational"),
-    ("nvdla_fp_add E=8 M=23 (FP32)", "HLS_fp32_add", "CDP's FP32 square sums, SDP's float lanes"),
+    ("nvdla_fp_add E=6 M=10 (FP17)", "HLS_fp17_add", "PDP registers between its halves"),
+    ("nvdla_fp_add E=8 M=23 (FP32)", "HLS_fp32_add", "CDP (split as PDP), SDP float lanes"),
     ("nvdla_fp_mul E=6 M=10", "HLS_fp17_mul", ""),
     ("nvdla_fp_mul E=8 M=23", "HLS_fp32_mul", ""),
 )
