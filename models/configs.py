@@ -97,14 +97,14 @@ class Configuration:
     bus_bits: int
     second_memory_bits: int     # 0: no second memory (CV SRAM)
     bdma: bool
-    # NVIDIA's Rubik (contract/split/merge data movement, nvdlav1 nv_full only): models/rubik.py
+    # NVIDIA's Rubik (contract/split/merge data movement, nvdlav1 nv_full only): models/rubik/model.py
     rubik: bool
     precisions: tuple[str, ...]
     sdp: SdpFeatures
     cdp_throughput: int
     pdp_throughput: int
     pdp_line_buffer_bytes: int
-    # how CDP's LUT control forms x - START at INT8 (models/lut.py, docs/lut.md "START width"): "narrow"
+    # how CDP's LUT control forms x - START at INT8 (models/lut/model.py, docs/lut.md "START width"): "narrow"
     # (START[21:0] on every channel: the master branch's RTL, nv_small) or "paired" (nvdlav1: two INT8
     # channels share an INT16 lane; the even one uses the whole START)
     cdp_int8_lut: str

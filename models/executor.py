@@ -106,7 +106,7 @@ async def _check(target: Target, step: Step, locate: Locator | None) -> str:
         if isinstance(step, RegRead):
             return await _poll(target, step)
         if isinstance(step, MemCheck):
-            return mem_failure(step, await _read(target, step.mem, step.addr, step.data.size))
+            return mem_failure(step, await _read(target, step.mem, step.addr, step.data.size), locate)
         assert isinstance(step, CheckCrc)
         return crc_failure(step, await _read(target, step.mem, step.base, step.size), locate)
     except StepError as err:
@@ -116,9 +116,10 @@ async def _check(target: Target, step: Step, locate: Locator | None) -> str:
 async def execute(steps: Iterable[Step], target: Target, *, locate: Locator | None = None,
                   after_wait: Callable[[WaitInterrupt], Any] | None = None,
                   stop_on_failure: bool = False) -> Outcome:
-    """Run the steps in order. locate: explains a failed CRC; after_wait(step): a check after each interrupt
-    (a benchmark scores its layer against the model), its '' or message counted as a check; stop_on_failure:
-    stop at the first failed check (a replay that reports one failure) instead of making every check."""
+    """Run the steps in order. locate: explains a failed CRC or memory image (a `.txn` dump_mem);
+    after_wait(step): a check after each interrupt (a benchmark scores its layer against the model), its ''
+    or message counted as a check; stop_on_failure: stop at the first failed check (a replay that reports
+    one failure) instead of making every check."""
     out = Outcome()
     try:
         for step in steps:

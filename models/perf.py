@@ -8,7 +8,7 @@ A counter counts only while its enable (the running layer's group) is set, and a
   a disabled counter keeps the value it had, and the group's register takes that value again);
 - at every start (SDP's MRDMA stall count, whose enable is sampled at the start: disabled, it reads 0).
 An operand RDMA (B/N/E) also counts only while its *_DISABLE is 0 (NVIDIA's op_en of that DMA).
-CDP's LUT counters are not here: NVIDIA's CDP counts whatever LUT_EN says (models/cdp.py).
+CDP's LUT counters are not here: NVIDIA's CDP counts whatever LUT_EN says (models/cdp/model.py).
 
 The model knows a layer's LUT and saturation counts; a DMA stall count depends on the memory's timing, so a
 bench measures it on the bus (tb/perf.py) and hands it in. Each layer's value of a counter is what the
@@ -93,7 +93,8 @@ class PerfCounters:
 
 
 def sdp_counts(lut_stats: Mapping[str, int], saturation: int) -> dict[tuple[str, str], int]:
-    """An SDP layer's LUT and saturation counts (models/sdp.py SdpResult: lut_stats, saturation_count) by
+    """An SDP layer's LUT and saturation counts (models/sdp/model.py SdpResult: lut_stats, saturation_count)
+    by
     counter; a LUT the layer does not use counts nothing."""
     counts = {("SDP", f"D_PERF_LUT_{name}"): int(lut_stats.get(name.lower(), 0))
               for name in ("LE_HIT", "LO_HIT", "UFLOW", "OFLOW", "HYBRID")}

@@ -2,7 +2,8 @@
 scripts/gen_regs_rtl.py; rtl/regs/nvdla_reg_groups.v; rtl/glb/nvdla_glb.v), built only from the tables of
 models/registers.py (regmap README: "Register groups", "LUT access", "GLB interrupts").
 
-One model for the subsystem model (models/subsystem.py) and the register bench's shadow (tb/test_regs.py):
+One model for the subsystem model (models/subsystem.py) and the register bench's shadow
+(tb/tests/test_regs.py):
 - S_ registers: one copy; D_ registers: one copy per group, CSB reads and writes reach the PRODUCER group
   (S_POINTER), the datapath sees the CONSUMER group;
 - writes keep only RW fields (reserved and RO bits are not stored); writes to a group whose OP_EN is set
@@ -11,7 +12,7 @@ One model for the subsystem model (models/subsystem.py) and the register bench's
   when software sets OP_EN ("latch"), or loaded at every done into the group that ran, never cleared
   ("hold", the DMA-style holding registers);
 - the LUT access port (S_LUT_ACCESS_CFG / DATA) of a unit with a LUT, its pointer saturating or wrapping
-  (models/lut.py LutRam);
+  (models/lut/model.py LutRam);
 - GLB: S_INTR_MASK RW, S_INTR_SET write-1-to-set (reads 0), S_INTR_STATUS write-1-to-clear, set by each
   unit's done for its group; the bits of units nv_small lacks read 0.
 """
@@ -22,10 +23,9 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from models import registers
-from models.steps import RegWrite  # noqa: F401 - re-exported: drivers import it from here too
 
 if TYPE_CHECKING:
-    from models.lut import LutRam
+    from models.lut.model import LutRam
 
 HOLD = "hold"
 LATCH = "latch"
@@ -96,7 +96,8 @@ class RegisterFile:
         self._rw = {n: field_mask(unit, n, ("RW", "RW-trigger")) for n in self.regs}
         self.stats = {n: s for n in self.regs if (s := stat_style(unit, n)) is not None}
         self.lut_style = lut_pointer(unit)
-        self.lut_present = True  # False: the configuration lacks this unit's LUT RAM (models/lut.py LutRam)
+        # False: the configuration lacks this unit's LUT RAM (models/lut/model.py LutRam)
+        self.lut_present = True
         self._lut: LutRam | None = None
 
     # --- CSB side -------------------------------------------------------------------------------------------
@@ -179,7 +180,7 @@ class RegisterFile:
         if self._lut is None:
             if not self.lut_style:
                 raise KeyError(f"{self.unit} has no LUT")
-            from models.lut import LutRam  # only units that use a LUT need the LUT model
+            from models.lut.model import LutRam  # only units that use a LUT need the LUT model
 
             self._lut = LutRam(saturating=self.lut_style == "saturate", present=self.lut_present)
         return self._lut

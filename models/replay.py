@@ -18,26 +18,9 @@ from models import registers as regmap
 from models.configs import Configuration
 from models.errors import ConfigError
 from models.executor import Target
-from models.steps import (  # noqa: F401 - the step types lived here before models/steps.py (see below)
-    CheckCrc,
-    Locator,
-    MemCheck,
-    MemFill,
-    MemWrite,
-    RegRead,
-    RegWrite,
-    Step,
-    WaitInterrupt,
-    crc_failure,
-    mem_failure,
-    read_failure,
-)
+from models.steps import Locator, RegWrite, Step
 from models.subsystem import ModelTarget
 from models.trace import TraceError, trace_steps
-
-# CheckCrc, MemCheck, MemFill, MemWrite, RegRead, WaitInterrupt and the *_failure messages, which this module
-# does not use, stay importable from here for the branches written against it while they merge (delegate,
-# convmodel, convrtl); remove them from the import afterwards.
 
 
 @dataclass

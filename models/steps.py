@@ -125,12 +125,15 @@ def read_failure(step: RegRead, value: int) -> str:
             f"expected {step.expected:#010x}")
 
 
-def mem_failure(step: MemCheck, actual: NDArray[np.uint8]) -> str:
-    """'' when the memory holds a MemCheck's bytes, else how many differ and the first."""
+def mem_failure(step: MemCheck, actual: NDArray[np.uint8], locate: Locator | None = None) -> str:
+    """'' when the memory holds a MemCheck's bytes, else how many differ and the first; `locate` (a replay
+    with the model alongside) adds where the target's bytes first differ from the model's: unit, (w, h, c),
+    expected, actual."""
     diff = np.flatnonzero(actual != step.data)
     if diff.size == 0:
         return ""
     first = int(diff[0])
+    detail = locate(step.mem, step.addr, step.data.size, actual) if locate else ""
     return (f"{step.where}: memory [{step.addr:#x}, +{step.data.size:#x}) differs from the image in "
             f"{diff.size} bytes, first at {step.addr + first:#x}: {int(actual[first]):#04x}, "
-            f"expected {int(step.data[first]):#04x}")
+            f"expected {int(step.data[first]):#04x}" + (f"; {detail}" if detail else ""))

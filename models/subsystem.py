@@ -6,12 +6,13 @@ groups, S_POINTER, D_OP_ENABLE, write protection, statistics, the LUT port), the
 and the memories (0: the primary memory, MC; 1: the CV SRAM, used by every DMA client whose RAM_TYPE is CV
 when the target has a second memory, else everything stays in memory 0). A unit runs when its own
 D_OP_ENABLE and the D_OP_ENABLE of every partner it needs (its RDMA, the SDP feeding PDP on the fly, or the
-convolution pipeline CDMA, CSC, CMAC_A, CMAC_B, CACC feeding SDP on the fly: models/conv.py) are set for the
+convolution pipeline CDMA, CSC, CMAC_A, CMAC_B, CACC feeding SDP on the fly: models/conv/conv.py) are set for
+the
 groups their consumer pointers select, in whatever order the writes come.
 
-With a configuration that has BDMA (nv_full) it also holds BDMA (models/bdma.py): its writes run the
+With a configuration that has BDMA (nv_full) it also holds BDMA (models/bdma/model.py): its writes run the
 launched groups at once and set their GLB BDMA_DONE bits, which the GLB then implements. With Rubik
-(nv_full, models/rubik.py) a RUBIK layer runs when its D_OP_ENABLE is set and sets GLB RUBIK_DONE.
+(nv_full, models/rubik/model.py) a RUBIK layer runs when its D_OP_ENABLE is set and sets GLB RUBIK_DONE.
 """
 
 from __future__ import annotations
@@ -25,13 +26,13 @@ from numpy.typing import NDArray
 
 from models import configs, perf
 from models import registers as regmap
-from models.bdma import UNIT as BDMA_UNIT
-from models.bdma import Bdma
-from models.cdp_fp16 import LAST_COMMAND_BEATS, InputCounter
+from models.bdma.model import UNIT as BDMA_UNIT
+from models.bdma.model import Bdma
+from models.cdp.fp16 import LAST_COMMAND_BEATS, InputCounter
+from models.common.cube import CubeLayout
+from models.common.memory import Memory, memory_index
 from models.configs import RUBIK, Configuration
-from models.cube import CubeLayout
 from models.errors import ConfigError
-from models.memory import Memory, memory_index
 from models.regfile import Glb, RegisterFile, intr_bit, intr_mask
 from models.steps import StepError as TraceError
 
@@ -71,7 +72,7 @@ class ModelTarget:
         # enable). (unit, group) -> the register files and groups that read as enabled until then.
         self._unseen: dict[tuple[str, int], list[tuple[str, int]]] = {}
         self.bdma = Bdma(self.memories) if self.config.bdma else None
-        # CDP's NaN/infinity bookkeeping, which spans layers (models/cdp_fp16.py)
+        # CDP's NaN/infinity bookkeeping, which spans layers (models/cdp/fp16.py)
         self._cdp_inputs = {reg: InputCounter() for reg in ("D_NAN_INPUT_NUM", "D_INF_INPUT_NUM")}
         self._cdp_nan_output = 0
         # SDP_RDMA's NaN/infinity input counters: they only change while counting is enabled (FP16 input)
@@ -184,7 +185,7 @@ class ModelTarget:
         return rf.lut.tables() if rf.lut_used else None
 
     def _run_cdp(self) -> bool:
-        from models import cdp
+        from models.cdp import model as cdp
 
         if not self.units["CDP_RDMA"].running:
             return False
@@ -204,7 +205,7 @@ class ModelTarget:
         return True
 
     def _run_pdp(self, flying_input: NDArray[np.integer] | None = None) -> bool:
-        from models import pdp
+        from models.pdp import model as pdp
 
         fields = self._fields("PDP", "PDP_RDMA")
         cfg = pdp.PdpConfig.from_fields(fields, atom_bytes=self.atom_bytes, precisions=self.config.precisions)
@@ -217,7 +218,7 @@ class ModelTarget:
         return True
 
     def _run_rubik(self) -> None:
-        from models import rubik
+        from models.rubik import model as rubik
 
         cfg = rubik.RubikConfig.from_fields(self.units[RUBIK].fields(self.units[RUBIK].consumer))
         rubik.run_rubik(cfg, self.memories[0], sec_mem=self._sec_mem)
@@ -231,7 +232,7 @@ class ModelTarget:
         """The convolution layer feeding SDP on the fly (CDMA..CACC armed): SDP's input cube, CACC's INT32
         outputs in its first K lanes (the lanes of the last atom past K: 0, the sum over zero weights); each
         unit finishes its group, GLB gets CDMA's data and weight dones and CACC's."""
-        from models import conv
+        from models.conv import conv
 
         c = conv.ConvConfig.from_fields(self._fields(*configs.CONV_UNITS), self.config)
         if (cfg.width, cfg.height, cfg.channels) != (c.out_width, c.out_height, c.kernels):
@@ -254,7 +255,7 @@ class ModelTarget:
         return all(self.units[u].running for u in configs.CONV_UNITS)
 
     def _run_sdp(self) -> bool:
-        from models import sdp
+        from models.sdp import model as sdp
 
         fields = self._fields("SDP", "SDP_RDMA")
         cfg = sdp.SdpConfig.from_fields(fields, atom_bytes=self.atom_bytes, precisions=self.config.precisions,

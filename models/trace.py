@@ -46,6 +46,16 @@ class Command:
     def where(self) -> str:
         return f"{self.file}:{self.line}"
 
+    @classmethod
+    def checked(cls, op: str, args: tuple[str, ...], path: Path, lineno: int,
+                known: dict[str, int]) -> Command:
+        """The command at path:lineno, if its format knows it (`known`: command -> argument count)."""
+        if op not in known:
+            raise TraceError(f"{path}:{lineno}: unknown command {op!r} (known: {', '.join(sorted(known))})")
+        if len(args) != known[op]:
+            raise TraceError(f"{path}:{lineno}: {op} takes {known[op]} arguments, got {len(args)}")
+        return cls(op, args, str(path), lineno)
+
 
 _CALL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*;\s*$")
 KNOWN = {"reg_write": 2, "mem_init": 4, "mem_load": 3, "intr_notify": 2, "check_crc": 5, "check_nothing": 1,
@@ -81,11 +91,7 @@ def parse_cfg(path: Path) -> list[Command]:
         if not m:
             raise TraceError(f"{path}:{lineno}: cannot parse {raw.strip()!r}")
         op, args = m.group(1), _split_args(m.group(2))
-        if op not in KNOWN:
-            raise TraceError(f"{path}:{lineno}: unknown command {op!r} (known: {', '.join(sorted(KNOWN))})")
-        if len(args) != KNOWN[op]:
-            raise TraceError(f"{path}:{lineno}: {op} takes {KNOWN[op]} arguments, got {len(args)}")
-        commands.append(Command(op, args, str(path), lineno))
+        commands.append(Command.checked(op, args, path, lineno, KNOWN))
     return commands
 
 

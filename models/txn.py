@@ -24,8 +24,8 @@ from numpy.typing import NDArray
 
 from models import configs
 from models import registers as regmap
-from models.bdma import LAUNCH, memory_of
-from models.memory import Memory
+from models.bdma.model import LAUNCH, memory_of
+from models.common.memory import Memory
 from models.regfile import INTR_UNITS
 from models.steps import MemCheck, MemWrite, RegRead, RegWrite, Step, WaitInterrupt
 from models.trace import TXN_FILE, Command, TraceError, parse_int
@@ -76,11 +76,7 @@ def parse_txn(path: Path) -> list[Command]:
         if not words:
             continue
         op, args = words[0], tuple(words[1:])
-        if op not in KNOWN:
-            raise TraceError(f"{path}:{lineno}: unknown command {op!r} (known: {', '.join(sorted(KNOWN))})")
-        if len(args) != KNOWN[op]:
-            raise TraceError(f"{path}:{lineno}: {op} takes {KNOWN[op]} arguments, got {len(args)}")
-        commands.append(Command(op, args, str(path), lineno))
+        commands.append(Command.checked(op, args, path, lineno, KNOWN))
     return commands
 
 
@@ -250,7 +246,7 @@ def _reason(what: str, uses: list[str]) -> str:
 
 class _CopyCheck:
     """The check of BDMA's copies, which `.txn` traces do not dump: a plain replay of each launched copy on
-    the images the trace loads (its own few lines, not models/bdma.py), and at the end of the trace one
+    the images the trace loads (its own few lines, not models/bdma/model.py), and at the end of the trace one
     MemCheck per destination run of lines: the target's memory must hold what the copies put there."""
 
     def __init__(self) -> None:

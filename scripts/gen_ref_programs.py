@@ -3,7 +3,8 @@
     generate --unit UNIT --count N --seed S --out DIR   write N programs (.txn folders, no golden; UNITS
                                   below: sdplut is SDP with the EW LUT, pdppad/pdppad8 PDP, raw pad values)
     run --ref BUILD DIR...        play each program on nvdla-ref (BUILD/obj_dir/nvdla_ref, see
-                                  ../shared/nvdla-ref/README.md) and make its output the golden output.dat
+                                  ../shared/nvdla-ref/README.md) and make its output the golden output.dat;
+                                  --jobs N at once, --nice N (the simulator's niceness), --cheapest-first
     store DIR... --dest traces/nv_full_ref/int16   copy programs that have a golden into the repository and
                                   rewrite their rows of traces/manifest.tsv
     check DIR...                  replay programs that have a golden on the model; each difference located
@@ -11,7 +12,7 @@
 
 A program is seeded by (seed, unit, index), so `generate` with the same arguments writes the same files; the
 seed is printed and written into each input.txn. The register writes come from the project's drivers
-(models/driver_*.py, which refuse what seed 001's Limitation rules forbid) encoded at nv_full's CSB addresses
+(models/*/driver.py, which refuse what seed 001's Limitation rules forbid) encoded at nv_full's CSB addresses
 (models/txn.py csb_word). The model takes no part in making the golden data: output.dat is what NVIDIA's RTL
 wrote (nvdla-ref's FILE.actual), so `make traces TRACES=traces/nv_full_ref` compares the model with NVIDIA.
 """
@@ -24,6 +25,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # sdplutfp16: SDP at FP16 with the EW LUT (reads back the statistics)
 # lutfn: the FP16 LUT helper's sigmoid/tanh (SDP) and LRN (CDP) tables
 # sdpcvt: SDP INT16 -> FP16 (reads back the saturation and NaN counters); FP16 -> INT8 and INT8 -> FP16 are
-# refused (models/sdp.py advisories: NVIDIA's RTL hangs on the one and misplaces the other's output)
+# refused (models/sdp/model.py advisories: NVIDIA's RTL hangs on the one and misplaces the other's output)
 # pdppad, pdppad8: PDP average pooling with padding and raw pad values / reciprocals, INT16 and INT8
 # cdprange, cdprange8: CDP with LUT selects, index offsets, START and END over their whole legal ranges
 # pdpsplit: PDP split width with a band narrower than the kernel overlap (INT16)
@@ -142,14 +144,17 @@ def generate(unit: str, count: int, seed: int, out: Path, start: int = 0) -> lis
     return folders
 
 
-def run_on_ref(build: Path, folder: Path, timeout: int = 300, max_cycles: int = MAX_CYCLES) -> str:
-    """Play one program on nvdla-ref; on completion its output becomes the folder's golden output.dat.
-    Returns 'ok', or why there is no golden (the interrupt never came, the player failed)."""
+def run_on_ref(build: Path, folder: Path, timeout: int = 300, max_cycles: int = MAX_CYCLES,
+               nice: int = 10) -> str:
+    """Play one program on nvdla-ref (at niceness `nice`); on completion its output becomes the folder's
+    golden output.dat. Returns 'ok', or why there is no golden (the interrupt never came, the player
+    failed)."""
     binary = build / "obj_dir" / "nvdla_ref"
     work = folder / ".ref"
     work.mkdir(exist_ok=True)
     (folder / GOLDEN).unlink(missing_ok=True)
-    cmd = ["nice", "-n", "10", str(binary), str(folder), "--out", str(work), "--max-cycles", str(max_cycles)]
+    cmd = ["nice", "-n", str(nice), str(binary), str(folder), "--out", str(work),
+           "--max-cycles", str(max_cycles)]
     try:
         log = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout).stdout
     except subprocess.TimeoutExpired:
@@ -166,6 +171,32 @@ def run_on_ref(build: Path, folder: Path, timeout: int = 300, max_cycles: int = 
     (folder / GOLDEN).write_text(dat_text(data, header))
     shutil.rmtree(work)
     return "ok"
+
+
+def _cost(folder: Path) -> int:
+    m = re.search(r"^# cost = (\d+)$", (folder / "input.txn").read_text(), re.M)
+    return int(m.group(1)) if m else 0
+
+
+def run_all(build: Path, folders: list[Path], timeout: int, max_cycles: int, nice: int, jobs: int,
+            cheapest_first: bool) -> int:
+    """run_on_ref over the folders, `jobs` at a time; prints each status with its wall time; returns how many
+    have no golden."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    if cheapest_first:
+        folders = sorted(folders, key=_cost)
+
+    def one(folder: Path) -> str:
+        start = time.monotonic()
+        status = run_on_ref(build, folder, timeout, max_cycles, nice)
+        print(f"{folder.name}: {status} ({time.monotonic() - start:.0f} s)", flush=True)
+        return status
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        bad = sum(status != "ok" for status in pool.map(one, folders))
+    print(f"{len(folders) - bad} of {len(folders)} programs have NVIDIA's output")
+    return bad
 
 
 _READ_LOG = re.compile(r"read_reg 0x([0-9a-f]{4}) = (0x[0-9a-f]{8}) mask")
@@ -261,6 +292,11 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--ref", type=Path, required=True, help="nvdla-ref build directory")
     r.add_argument("--timeout", type=int, default=300, help="seconds of simulation a program may take")
     r.add_argument("--max-cycles", type=int, default=MAX_CYCLES)
+    r.add_argument("--nice", type=int, default=10, help="niceness of the simulator (below 0 needs root)")
+    r.add_argument("--jobs", type=int, default=1, help="programs simulated at once")
+    r.add_argument("--cheapest-first", action="store_true",
+                   help="in order of the `# cost` the generator wrote into input.txn (conv), so that a "
+                        "run cut short has the most programs")
     r.add_argument("folders", nargs="+", type=Path)
     s = sub.add_parser("store")
     s.add_argument("--dest", type=Path, default=TRACES / "nv_full_ref" / "int16")
@@ -272,12 +308,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "generate":
         generate(args.unit, args.count, args.seed, args.out, args.start)
     elif args.cmd == "run":
-        bad = 0
-        for folder in args.folders:
-            status = run_on_ref(args.ref, folder, args.timeout, args.max_cycles)
-            bad += status != "ok"
-            print(f"{folder.name}: {status}", flush=True)
-        print(f"{len(args.folders) - bad} of {len(args.folders)} programs have NVIDIA's output")
+        run_all(args.ref, args.folders, args.timeout, args.max_cycles, args.nice, args.jobs,
+                args.cheapest_first)
     elif args.cmd == "store":
         store(args.folders, args.dest)
     elif args.cmd == "check":

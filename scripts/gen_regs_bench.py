@@ -1,6 +1,6 @@
 """Register bench wrappers (tb/hdl/nvdla_regs_*top.v), generated with the register blocks (make regs).
 
-Each wrapper holds the CSB slave and the register blocks of a few units; tb/test_regs.py drives it.
+Each wrapper holds the CSB slave and the register blocks of a few units; tb/tests/test_regs.py drives it.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from scripts.regdesc import Unit
 
 
 def stat_value_offset(unit_index: int, stat_index: int) -> int:
-    """What a bench wrapper adds to `stat_base` for one statistic (tb/test_regs.py mirrors it)."""
+    """What a bench wrapper adds to `stat_base` for one statistic (tb/tests/test_regs.py mirrors it)."""
     return (unit_index << 8) + stat_index
 
 

@@ -1,6 +1,6 @@
 """LUT precision report: sigmoid and tanh (SDP, 16-bit output) and LRN (CDP) programmed by
-models/lut_program.py, hybrid configurations against one 257-entry linear table over the same range; and
-sigmoid, tanh and LRN at FP16 (models/lut_fp16_program.py: FP16 data in, the unit's FP16 output) next to them.
+models/lut/program.py, hybrid configurations against one 257-entry linear table over the same range; and
+sigmoid, tanh and LRN at FP16 (models/lut/fp16_program.py: FP16 data in, the unit's FP16 output) next to them.
 
 Prints the maximum and mean error in output LSBs of 2^-15 (inside the range, and the maximum beyond it) and
 writes reports/lut_<fn>.png (integer LUTs): the function and LUT outputs, which table covers which input, and
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from models import lut_fp16_program as fp
-from models import lut_program as lp
-from models.lut import HIT, OFLOW, TABLE_LO, UFLOW, lut_lookup
-from models.lut_fp16 import fp32_value
+from models.lut import fp16_program as fp
+from models.lut import program as lp
+from models.lut.fp16 import fp32_value
+from models.lut.model import HIT, OFLOW, TABLE_LO, UFLOW, lut_lookup
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,7 +35,7 @@ class Case:
     configs: tuple[tuple[Callable[[], lp.LutProgram], bool], ...]
     log_x: bool = False
     fp16: tuple[tuple[Callable[[], lp.LutProgram], bool], ...] = ()
-    """The same function programmed at FP16 (models/lut_fp16_program.py)."""
+    """The same function programmed at FP16 (models/lut/fp16_program.py)."""
 
 
 def cases() -> list[Case]:

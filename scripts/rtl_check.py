@@ -24,6 +24,7 @@ import hashlib
 import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from models import configs
@@ -34,6 +35,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # `include search path (generated headers such as rtl/gen/nvdla_csb_map.vh), repo-relative for yowasp
 INCLUDES = tuple(f"-I{d}" for d in INCLUDE_DIRS)
+
+
+def read_sources(top: str, params: Mapping[str, int | str], modules: dict[str, Path] | None = None) -> str:
+    """The Yosys commands that read `top`'s sources (the files of every module it instantiates, repo-relative:
+    yowasp's sandbox sees only the working directory) and set its parameters."""
+    needed = " ".join(map(str, dependencies(top, module_names(rtl_files()) if modules is None else modules)))
+    # every parameter in one chparam: set one at a time, an intermediate set can fail the top's own checks
+    # (nv_full: CONV = 1 before ATOMIC_K = ATOM)
+    chparam = f"chparam {' '.join(f'-set {k} {v}' for k, v in params.items())} {top}; " if params else ""
+    return f"read_verilog -sv {' '.join(INCLUDES)} {needed}; {chparam}"
 
 
 def rtl_files() -> list[Path]:
@@ -88,13 +99,10 @@ def synth(files: list[Path], level: str = "full", jobs: int = 2) -> int:
     modules = module_names(files)
     config = configs.load()
     for top in top_modules(modules):
-        # Paths must be relative to the repo: yowasp's sandbox sees only the working directory.
-        needed = " ".join(map(str, dependencies(top, modules)))
         # the subsystem top at the run's configuration ($CONFIG); the other tops at their defaults
         params = config.verilog_parameters() if top == SUBSYSTEM_TOP else {}
-        chparam = "".join(f"chparam -set {k} {v} {top}; " for k, v in params.items())
         work = Path("build") / "synth" / (f"{top}_{config.name}_{level}" if params else f"{top}_{level}")
-        read = f"read_verilog -sv {' '.join(INCLUDES)} {needed}; {chparam}"
+        read = read_sources(top, params, modules)
         result = synth_hier.synthesize(yosys_exe(), ROOT, top, read, work,
                                        "-noabc" if level == "fast" else "", jobs)
         total = result.total()

@@ -24,6 +24,7 @@ import os
 import re
 import subprocess
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -155,16 +156,76 @@ def run_timed(cmd: list[str], cwd: Path) -> tuple[int, str, float]:
     return p.returncode, stderr, usage.ru_utime + usage.ru_stime
 
 
+def elaborate(yosys: list[str], read: str, top: str, work: Path, root: Path
+              ) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """Yosys runs `read` (it reads the sources and sets the top's parameters), elaborates `top` (`hierarchy
+    -check`, which runs every module's parameter checks) and writes the design as RTLIL: (the process, the
+    RTLIL file). `work` (under `root`, repo-relative: yowasp sees only the working directory) holds
+    elab.il and elab.log."""
+    (root / work).mkdir(parents=True, exist_ok=True)
+    elab = work / "elab.il"
+    proc = subprocess.run([*yosys, "-q", "-l", str(work / "elab.log"), "-p",
+                           f"{read} hierarchy -check -top {top}; write_rtlil {elab}"],
+                          cwd=root, capture_output=True, text=True)
+    return proc, elab
+
+
+@dataclass
+class MappedModule:
+    """One module's Yosys process in map_modules: its files ("il", "log" and one per output suffix), its
+    sub-modules (instance counts) and how the process went."""
+    name: str
+    files: dict[str, Path]
+    children: dict[str, int]
+    returncode: int = 0
+    stderr: str = ""
+    cpu_s: float = 0.0
+    wall_s: float = 0.0
+    cached: bool = False
+
+
+def map_modules(yosys: list[str], modules: dict[str, list[str]], work: Path, root: Path, prefix: str,
+                outputs: tuple[str, ...], script: Callable[[dict[str, Path]], str], jobs: int,
+                reuse: bool = False) -> list[MappedModule]:
+    """Every module of an elaborated design (split_rtlil) through a Yosys process of its own, its
+    sub-modules black boxes: `script` gets the module's files, <work>/<prefix><n>.il (its RTLIL, names
+    renamed: module_file), .log and one file per suffix of `outputs`, for it to write. `jobs` processes at
+    once, the largest modules first so that the last to finish is a small one. `reuse`: a module whose RTLIL
+    is unchanged since the last run and whose outputs all exist keeps them (a run cut short resumes)."""
+    names = sorted(modules)
+
+    def run(index: int) -> MappedModule:
+        name = names[index]
+        text, children = module_file(name, modules)
+        files = {"il": work / f"{prefix}{index}.il", "log": work / f"{prefix}{index}.log",
+                 **{suffix: work / f"{prefix}{index}{suffix}" for suffix in outputs}}
+        done = MappedModule(name, files, children)
+        written = [root / files[suffix] for suffix in outputs]
+        il = root / files["il"]
+        if reuse and il.exists() and il.read_text() == text and all(f.exists() for f in written):
+            done.cached, done.cpu_s = True, logged_cpu(root / files["log"])
+            return done
+        if reuse:
+            for f in written:
+                f.unlink(missing_ok=True)
+        il.write_text(text)
+        start = time.monotonic()
+        done.returncode, done.stderr, done.cpu_s = run_timed(
+            [*yosys, "-q", "-l", str(files["log"]), "-p", script(files)], root)
+        done.wall_s = time.monotonic() - start
+        return done
+
+    order = sorted(range(len(names)), key=lambda i: -sum(map(len, modules[names[i]])))
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return list(pool.map(run, order))
+
+
 def synthesize(yosys: str, root: Path, top: str, read: str, work: Path, synth_args: str = "",
                jobs: int = 2) -> DesignResult:
     """Synthesize `top` module by module. `read` is the Yosys script that reads the sources and sets the
     top's parameters; `work` (repo-relative: yowasp sees only the working directory) holds the files."""
-    (root / work).mkdir(parents=True, exist_ok=True)
-    elab = work / "elab.il"
+    proc, elab = elaborate([yosys], read, top, work, root)
     elab_log = work / "elab.log"
-    proc = subprocess.run([yosys, "-q", "-l", str(elab_log), "-p",
-                           f"{read} hierarchy -check -top {top}; write_rtlil {elab}"],
-                          cwd=root, capture_output=True, text=True)
     log_text = (root / elab_log).read_text() if (root / elab_log).exists() else ""
     errors = re.findall(r"^(?:ERROR|Warning).*$", log_text + proc.stderr, re.M | re.I)
     if proc.returncode != 0 or errors or not (root / elab).exists():
@@ -172,36 +233,29 @@ def synthesize(yosys: str, root: Path, top: str, read: str, work: Path, synth_ar
     modules = split_rtlil((root / elab).read_text())
     if f"\\{top}" not in modules:
         return DesignResult(top, False, {}, [f"{top} not in the elaborated design"])
-    names = sorted(modules)
 
-    def run(index: int) -> ModuleResult:
-        name = names[index]
-        text, children = module_file(name, modules)
-        il, log, stat = (work / f"m{index}.il", work / f"m{index}.log", work / f"m{index}.json")
-        (root / il).write_text(text)
-        script = (f"read_rtlil {il}; hierarchy -top \\m0; synth -top \\m0 {synth_args}; "
-                  f"tee -q -o {stat} stat -json; stat")
-        start = time.monotonic()
-        returncode, stderr, cpu = run_timed([yosys, "-q", "-l", str(log), "-p", script], root)
-        wall = time.monotonic() - start
-        out = (root / log).read_text() if (root / log).exists() else ""
-        found = re.findall(r"^(?:ERROR|Warning).*$", out + stderr, re.M | re.I)
+    def script(files: dict[str, Path]) -> str:
+        return (f"read_rtlil {files['il']}; hierarchy -top \\m0; synth -top \\m0 {synth_args}; "
+                f"tee -q -o {files['.json']} stat -json; stat")
+
+    def result(run: MappedModule) -> ModuleResult:
+        log, stat = root / run.files["log"], root / run.files[".json"]
+        out = log.read_text() if log.exists() else ""
+        found = re.findall(r"^(?:ERROR|Warning).*$", out + run.stderr, re.M | re.I)
         entry: dict[str, Any] = {}
-        if (root / stat).exists():
-            entry = json.loads((root / stat).read_text())["modules"].get("\\m0", {})
+        if stat.exists():
+            entry = json.loads(stat.read_text())["modules"].get("\\m0", {})
         # the black boxes' aliases back to the elaborated names
-        back = {f"m{i + 1}": c for i, c in enumerate(children)}
-        back.update({f"\\m{i + 1}": c for i, c in enumerate(children)})
+        back = {f"m{i + 1}": c for i, c in enumerate(run.children)}
+        back.update({f"\\m{i + 1}": c for i, c in enumerate(run.children)})
         if "num_cells_by_type" in entry:
             entry["num_cells_by_type"] = {back.get(t, t): n for t, n in entry["num_cells_by_type"].items()}
-        ok = returncode == 0 and not found and "num_cells" in entry
-        return ModuleResult(name, ok, log, entry, children,
-                            found[:20] or ([] if ok else [stderr[-3000:] or "no statistics"]), cpu, wall)
+        ok = run.returncode == 0 and not found and "num_cells" in entry
+        return ModuleResult(run.name, ok, run.files["log"], entry, run.children,
+                            found[:20] or ([] if ok else [run.stderr[-3000:] or "no statistics"]), run.cpu_s,
+                            run.wall_s)
 
-    # the largest modules first, so that the last process to finish is a small one
-    order = sorted(range(len(names)), key=lambda i: -sum(map(len, modules[names[i]])))
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        results = list(pool.map(run, order))
+    results = [result(r) for r in map_modules([yosys], modules, work, root, "m", (".json",), script, jobs)]
     done = {r.name: r for r in results}
     # where the time went, per module (the slowest first): compare runs like with like by CPU seconds
     times = [{"module": base_name(r.name), "log": str(r.log), "cpu_s": round(r.cpu_s, 2),

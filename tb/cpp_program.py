@@ -4,7 +4,7 @@ scripts/benchmark_cpp.py builds the loop for and plays; `check_output` compares 
 model's bytes.
 
 The output the loop dumps and the model's bytes it is compared with are the whole span of the layer's output
-cube (models/cube.py CubeLayout.extent: every surface, line and element byte, two bytes an element at
+cube (models/common/cube.py CubeLayout.extent: every surface, line and element byte, two bytes an element at
 INT16/FP16).
 """
 

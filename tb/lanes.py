@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from models.precision import as_signed
+from models.common.precision import as_signed
 
 
 def pack(values: Sequence[int], width: int) -> int:

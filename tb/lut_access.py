@@ -1,6 +1,7 @@
-"""The LUT access port of a top-level unit (CDP or SDP) over CSB, scored against models.lut.LutRam.
+"""The LUT access port of a top-level unit (CDP or SDP) over CSB, scored against models.lut.model.LutRam.
 
-One implementation for tb/test_top_cdp.py and tb/test_top_sdp.py: the two ports differ only in their unit's
+One implementation for tb/tests/test_top_cdp.py and tb/tests/test_top_sdp.py: the two ports differ only in
+their unit's
 registers and in the pointer (CDP saturating at a table's last entry, SDP a wrapping 10-bit address), which
 LutRam models; `lut_readback` is the whole read-back test of either.
 """
@@ -14,7 +15,7 @@ import numpy as np
 
 from models import configs
 from models import registers as regmap
-from models.lut import LE_ENTRIES, LO_ENTRIES, LutRam
+from models.lut.model import LE_ENTRIES, LO_ENTRIES, LutRam
 from tb.common import scaled
 from tb.stimulus.lut import random_table
 

@@ -1,6 +1,6 @@
-"""The hybrid LUT's bench library (tb/test_lut.py, tb/test_lut_fp16.py): the driver of nvdla_lut's
+"""The hybrid LUT's bench library (tb/tests/test_lut.py, tb/tests/test_lut_fp16.py): the driver of nvdla_lut's
 configuration, table port and statistics inputs, the scoring of every lane (output and debug word) and of the
-five counters against models/lut.py, and integer samples aimed at a configuration's boundaries."""
+five counters against models/lut/model.py, and integer samples aimed at a configuration's boundaries."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from cocotb.handle import SimHandleBase
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 
 from models import registers as regs
-from models.lut import EXPONENT, HIT, LINEAR, OFLOW, UFLOW, LutConfig, LutResult, lut_lookup
+from models.lut.model import EXPONENT, HIT, LINEAR, OFLOW, UFLOW, LutConfig, LutResult, lut_lookup
 from tb.bfm.stream import StreamBus, StreamMonitor, StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import start_clock_and_reset
 from tb.lanes import pack, unpack

@@ -4,9 +4,10 @@ The register block sends LUT accesses in the cfg bundle (LUT_ACCESS_ADDR / _WDAT
 S_LUT_ACCESS_CFG.LUT_TABLE_ID, scripts/regdesc.py) and takes the answer from the stat bundle
 (LUT_ACCESS_RDATA, the word at [table][addr] in the same cycle); a core bench has no register block, so this
 driver plays its part with addresses of its own choosing. The pointer styles (CDP saturating, SDP wrapping)
-belong to the register block and are checked there (tb/test_regs.py) and end to end (tb/lut_access.py).
+belong to the register block and are checked there (tb/tests/test_regs.py) and end to end (tb/lut_access.py).
 
-One implementation for tb/test_cdp_core.py and tb/test_sdp_core.py; the driver keeps one CfgBundle, so
+One implementation for tb/tests/test_cdp_core.py and tb/tests/test_sdp_core.py; the driver keeps one
+CfgBundle, so
 configuration and LUT accesses share the vector the way the register block's outputs do.
 """
 
@@ -20,7 +21,7 @@ from cocotb.handle import SimHandleBase
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 from numpy.typing import NDArray
 
-from models.lut import LE_ENTRIES, LO_ENTRIES
+from models.lut.model import LE_ENTRIES, LO_ENTRIES
 from tb.bundle import LUT_PORT, CfgBundle, read_stat
 from tb.stimulus.lut import random_table
 

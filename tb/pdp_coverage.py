@@ -1,4 +1,5 @@
-"""Functional coverage of PDP layers run on the top (tb/test_top_pdp.py): kernel sizes, strides, pads, split
+"""Functional coverage of PDP layers run on the top (tb/tests/test_top_pdp.py): kernel sizes, strides, pads,
+split
 width, on-the-fly input, pooling methods, register groups, cube shapes; and the aim that steers the random
 layer generator at bins still missing."""
 
@@ -7,8 +8,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from models.driver_common import run_atom_bytes
-from models.pdp import AVERAGE, MAX, MIN, PdpConfig
+from models.common.driver import run_atom_bytes
+from models.pdp.model import AVERAGE, MAX, MIN, PdpConfig
 from tb.funcov import Covergroup
 
 ATOM = run_atom_bytes()

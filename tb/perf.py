@@ -101,7 +101,7 @@ def random_enables(rng: random.Random, units: Iterable[str]) -> list[tuple[str, 
 
 
 class Program(Protocol):
-    """A driver's register program (models/driver_{pdp,cdp,sdp}.py)."""
+    """A driver's register program (models/{pdp,cdp,sdp}/driver.py)."""
 
     fields: dict[str, dict[str, int]]
     writes: tuple[RegWrite, ...]

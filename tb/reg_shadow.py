@@ -1,6 +1,7 @@
 """The register blocks of a design as the one register-file model sees them (models/regfile.py): every CSB
-write mirrored, every read compared. Used by the register bench (tb/test_regs.py) and the top-level benches
-(tb/env/pdp.py `Top`), so both score register behaviour against the same model.
+write mirrored, every read compared. Used by the register bench (tb/tests/test_regs.py) and the top-level
+benches
+(tb/env/top.py `Top`), so both score register behaviour against the same model.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 Each operator is a plan (tflite_nvdla/hw_plan.py: memory loads, register writes, interrupt waits, and the
 output cube to read back), the same steps the model runs. All plans of a command run in one cocotb
-simulation of the top with the simulation memory (tb/test_tflite_rtl.py, bench `tflite_rtl`), each from a
+simulation of the top with the simulation memory (tb/tests/test_tflite_rtl.py, bench `tflite_rtl`), each from
+a
 reset and cleared memories; the output bytes come back for the host to compare with the model and LiteRT.
 In the regression the same bench maps the shipped example models itself, with random inputs, and checks
 the RTL against the model.

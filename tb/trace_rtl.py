@@ -1,6 +1,7 @@
 """`make traces TARGET=rtl`: NVDLA trace tests replayed on the RTL top level (host side of the replay).
 
-The traces run inside one cocotb simulation of the top (tb/test_trace_rtl.py) with random AXI latency and
+The traces run inside one cocotb simulation of the top (tb/tests/test_trace_rtl.py) with random AXI latency
+and
 backpressure; each trace is also run on the model alongside, so a failed CRC names the first mismatching
 element (unit, coordinate, expected, actual). Traces that enable a unit the RTL does not have yet are skipped,
 with the reason, and counted apart.
@@ -11,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import random
 import tempfile
 from pathlib import Path
 
@@ -47,6 +49,45 @@ def rtl_capabilities(config: Configuration) -> frozenset[str]:
         if not built:
             has.discard(precision)
     return frozenset(has)
+
+
+# Reference-program series (traces/<config>_ref/<series>/, run on NVIDIA's RTL) too long to replay whole on
+# the RTL in every regression: outside the nightly, the trace bench replays this many of the series, drawn
+# from the run's seed, an equal share of each kind (the `# kind` its generator wrote into input.txn); the
+# nightly replays all of them. The model replays every one in every run (tests/model/test_ref_programs.py).
+# conv: 208 INT8 convolutions, about 1.1 s of CPU each on the nv_full top, 226 s in all (conv_configs.md).
+REGRESSION_SAMPLE = {"conv": 24}
+
+
+def _kind(folder: Path) -> str:
+    for line in (folder / "input.txn").read_text().splitlines():
+        if line.startswith("# kind = "):
+            return line.removeprefix("# kind = ").strip()
+    return ""
+
+
+def regression_sample(folders: list[Path], rng: random.Random,
+                      whole: bool) -> tuple[list[Path], dict[str, list[Path]]]:
+    """(the folders to replay, {series: its programs left out}): all of them when `whole` (the nightly),
+    else REGRESSION_SAMPLE's share of each long series, the same kinds' shares each (seeded by `rng`)."""
+    if whole:
+        return folders, {}
+    left_out: dict[str, list[Path]] = {}
+    for series, keep in REGRESSION_SAMPLE.items():
+        members = [f for f in folders if f.parent.name == series and f.parent.parent.name.endswith("_ref")]
+        if len(members) <= keep:
+            continue
+        by_kind: dict[str, list[Path]] = {}
+        for f in members:
+            by_kind.setdefault(_kind(f), []).append(f)
+        share, extra = divmod(keep, len(by_kind))
+        chosen: set[Path] = set()
+        for i, kind in enumerate(sorted(by_kind)):
+            group = by_kind[kind]
+            chosen.update(rng.sample(group, min(len(group), share + (i < extra))))
+        left_out[series] = [f for f in members if f not in chosen]
+    dropped = {f for fs in left_out.values() for f in fs}
+    return [f for f in folders if f not in dropped], left_out
 
 
 def units_needed(folder: Path) -> set[str]:

@@ -25,8 +25,8 @@ def test_ruff_clean() -> None:
 
 
 def all_test_modules() -> list[Path]:
-    """Every cocotb test module (tb/test_*.py) and pytest module (tests/**/test_*.py)."""
-    return sorted([*ROOT.glob("tb/test_*.py"), *ROOT.glob("tests/**/test_*.py")])
+    """Every cocotb test module (tb/tests/test_*.py) and pytest module (tests/**/test_*.py)."""
+    return sorted([*ROOT.glob("tb/tests/test_*.py"), *ROOT.glob("tests/**/test_*.py")])
 
 
 def imported_modules(path: Path) -> set[str]:

@@ -1,5 +1,5 @@
 """TFLite int8 CONV_2D, FULLY_CONNECTED and DEPTHWISE_CONV_2D -> one convolution on the pipeline
-(CDMA -> CSC -> CMAC -> CACC -> SDP on the fly) through the project's driver (models/driver_conv.py).
+(CDMA -> CSC -> CMAC -> CACC -> SDP on the fly) through the project's driver (models/conv/driver.py).
 
 Zero points. TFLite accumulates sum((x - zp_in) * w) over the taps inside the input (padding adds nothing).
 CDMA's input convertor cannot subtract zp_in: it saturates to int8, and x - zp_in spans -255..255. So the
@@ -28,10 +28,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models import configs
-from models.cdma import pack_weights
-from models.driver_common import run_atom_bytes
-from models.driver_conv import ConvLayer, SdpStage, conv_layer
-from models.driver_sdp import operand_dma
+from models.common.driver import run_atom_bytes
+from models.conv.cdma import pack_weights
+from models.conv.driver import ConvLayer, SdpStage, conv_layer
+from models.sdp.driver import operand_dma
 from models.steps import MemWrite
 from tflite_nvdla.conv_requant import BiasRange, ConvRequant, fit_conv
 from tflite_nvdla.hw_plan import (

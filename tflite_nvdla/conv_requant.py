@@ -15,20 +15,19 @@ tflite_nvdla/conv_map.py) reaches 2^20 on the shipped models: one 16-bit BS oper
 
 The fit (m_c, t) is requant.py's: for t near the largest that keeps every m_c in 16 bits, the m_c around
 M_c * 2^t matching TFLite on the most accumulators of the channel's unsaturated range, evaluated by the
-project's SDP data path (models.sdp_datapath).
+project's SDP data path (models.sdp.datapath).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
-from models.sdp_datapath import ALU_MAX, ALU_SUM, EwBlock, Operands, OutputCvt, XBlock, sdp_datapath
+from models.sdp.datapath import ALU_MAX, ALU_SUM, EwBlock, Operands, OutputCvt, XBlock
 from tflite_nvdla import tflite_arith as ta
-from tflite_nvdla.requant import INT16_MAX, MAX_TRUNCATE, Quant, tflite_requant
+from tflite_nvdla.requant import INT16_MAX, Quant, fit_multipliers, on_datapath, unsaturated
 
 # The fit's sample per channel: the whole unsaturated range up to this many accumulators, else a seeded
 # sample of this many (the delegate fits once per operator at prepare; the drift table measures the rest).
@@ -72,11 +71,9 @@ class ConvRequant:
         """The SDP data path on accumulators [channels, positions] (the channels `sel`), before the
         upper-clamp layer: min(result, clamp[1]) is the operator's output."""
         sel = sel if sel is not None else slice(None)
-        bs, bn, ew, cvt = self.blocks()
         ops = Operands(bs_alu=self.bias_hi[sel, None, None], bn_alu=self.bias_lo[sel, None, None],
                        bn_mul=self.multipliers[sel, None, None])
-        cube = np.asarray(acc, dtype=np.int64)[:, None, :]
-        return sdp_datapath(cube, bs, bn, ew, cvt, ops).data[:, 0, :]
+        return on_datapath(acc, self.blocks(), ops)
 
 
 def split_bias(bias: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64], int]:
@@ -92,9 +89,7 @@ def split_bias(bias: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.i
 def _sample(q: Quant, c: int) -> NDArray[np.int64]:
     """requant.domain's range for channel c: all of it up to FIT_DOMAIN values, else its ends and a seeded
     sample."""
-    scale = float(q.scales[c])
-    lo = math.floor((ta.INT8_MIN - 2 - q.out_zp) / scale) - int(q.bias[c])
-    hi = math.ceil((ta.INT8_MAX + 2 - q.out_zp) / scale) - int(q.bias[c])
+    lo, hi = unsaturated(q, c)
     if hi - lo + 1 <= FIT_DOMAIN:
         return np.arange(lo, hi + 1, dtype=np.int64)
     rng = np.random.default_rng(c)
@@ -105,29 +100,14 @@ def _sample(q: Quant, c: int) -> NDArray[np.int64]:
 def fit_conv(q: Quant) -> tuple[ConvRequant, float, int]:
     """(setting, exact fraction on the channels' samples, max LSB there)."""
     hi, lo, sb = split_bias(q.bias)
-    channels = q.scales.size
-    top = min(MAX_TRUNCATE, min(int(math.floor(math.log2(INT16_MAX / s))) for s in q.scales if s > 0))
-    samples = [_sample(q, c) for c in range(channels)]
-    targets = [tflite_requant(s[None, :], Quant(q.scales[c:c + 1], q.bias[c:c + 1], q.out_zp, q.clamp))[0]
-               for c, s in enumerate(samples)]
-    best: tuple[int, int, ConvRequant] | None = None
-    for t in range(max(top - 2, 0), top + 1):
-        mults = np.zeros(channels, dtype=np.int64)
-        misses = worst = 0
-        for c in range(channels):
-            centre = int(round(float(q.scales[c]) * (1 << t)))
-            # the three candidates as three channels of one data path run
-            cand = np.array(sorted({max(min(centre + k, INT16_MAX), 0) for k in (-1, 0, 1)}))
-            n_c = cand.size
-            trial = ConvRequant(np.repeat(hi[c], n_c), np.repeat(lo[c], n_c), sb, cand, t, q.out_zp, q.clamp)
-            got = np.minimum(trial.run(np.broadcast_to(samples[c], (n_c, samples[c].size))), q.clamp[1])
-            diff = np.abs(got - targets[c][None, :])
-            scored = [(int(np.count_nonzero(diff[i])), int(diff[i].max(initial=0)), int(cand[i]))
-                      for i in range(n_c)]
-            n, w, mults[c] = min(scored)
-            misses, worst = misses + n, max(worst, w)
-        if best is None or (misses, worst) < best[:2]:
-            best = (misses, worst, ConvRequant(hi, lo, sb, mults, t, q.out_zp, q.clamp))
-    assert best is not None
+    samples = [_sample(q, c) for c in range(q.scales.size)]
+
+    def run(c: int, t: int, cand: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The candidates as channels of one data path run."""
+        n_c = cand.size
+        trial = ConvRequant(np.repeat(hi[c], n_c), np.repeat(lo[c], n_c), sb, cand, t, q.out_zp, q.clamp)
+        return np.minimum(trial.run(np.broadcast_to(samples[c], (n_c, samples[c].size))), q.clamp[1])
+
+    t, mults, misses, worst = fit_multipliers(q, samples, run)
     total = sum(s.size for s in samples)
-    return best[2], 1.0 - best[0] / total, best[1]
+    return ConvRequant(hi, lo, sb, mults, t, q.out_zp, q.clamp), 1.0 - misses / total, worst

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from models.replay import Target
+from models.executor import Target
 from models.subsystem import ModelTarget
 from tflite_nvdla import litert_abi as abi
 from tflite_nvdla.abi_check import check_layout, subgraph_of

@@ -1,6 +1,6 @@
 """A mapped operator as steps (models/steps.py MemWrite / RegWrite / WaitInterrupt, the steps every trace
 and benchmark is made of), run by the one executor (models/executor.py) on a target: the model's
-ModelTarget, or the RTL (tb/test_tflite_rtl.py)."""
+ModelTarget, or the RTL (tb/tests/test_tflite_rtl.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models import executor
-from models.cube import CubeLayout
-from models.driver_common import Surface, run_atom_bytes
+from models.common.cube import CubeLayout
+from models.common.driver import Surface, run_atom_bytes
 from models.executor import Target
 from models.steps import MemWrite, RegWrite, WaitInterrupt
 

@@ -17,7 +17,7 @@ c + radius), one channel fewer, so against it the outputs differ by what the las
 (the report says so in a note; CDP's windows are centred, 3/5/7/9 channels, and cannot drop that channel).
 
 What is not exact: the LUT interpolates E between its entries (a hybrid table searched for the smallest
-maximum error by models/lut_program.py), entries are rounded to integers, and TFLite rounds a float32
+maximum error by models/lut/program.py), entries are rounded to integers, and TFLite rounds a float32
 result: an output near a rounding boundary can land one LSB off, and more where E's interpolation error
 times |x9| exceeds half an LSB. The report counts it.
 """
@@ -30,8 +30,8 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
-from models.driver_cdp import Convertor, cdp_layer
-from models.lut_program import LutProgram, program_function
+from models.cdp.driver import Convertor, cdp_layer
+from models.lut.program import LutProgram, program_function
 from tflite_nvdla.hw_plan import (
     INPUT_BASES,
     OUTPUT_BASE,

@@ -1,5 +1,5 @@
-"""TFLite int8 operators -> NVDLA layers through the project's drivers (models/driver_sdp.py, driver_cdp.py,
-models/driver_pdp.py, driver_conv.py through tflite_nvdla/conv_map.py); an operator NVDLA cannot run raises
+"""TFLite int8 operators -> NVDLA layers through the project's drivers (models/sdp/driver.py, driver_cdp.py,
+models/pdp/driver.py, driver_conv.py through tflite_nvdla/conv_map.py); an operator NVDLA cannot run raises
 `Unsupported` with the reason."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from models.driver_pdp import pdp_layer
 from models.errors import ConfigError
-from models.sdp_datapath import ew_convert
+from models.pdp.driver import pdp_layer
+from models.sdp.datapath import ew_convert
 from tflite_nvdla import baseline_vta as vta
 from tflite_nvdla import sdp_fit
 from tflite_nvdla import tflite_arith as ta
@@ -185,7 +185,7 @@ def _second_operand(name: str, t1: TensorInfo, t2: TensorInfo, x1: NDArray[np.in
 
 def _register_operand(setting: sdp_fit.SdpSetting, value: int) -> sdp_fit.SdpSetting:
     """The setting with its EW memory operand replaced by the register holding the converted constant (the
-    EW input convertor's own arithmetic, models.sdp_datapath.ew_convert, so the result is the same)."""
+    EW input convertor's own arithmetic, models.sdp.datapath.ew_convert, so the result is the same)."""
     ew = setting.ew
     if setting.operand == "alu":
         converted = int(ew_convert(np.int64(value), ew.alu_cvt))

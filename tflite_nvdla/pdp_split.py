@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.cube import CubeLayout
-from models.driver_common import Surface, run_atom_bytes
-from models.driver_pdp import PdpProgram, pdp_layer
+from models.common.cube import CubeLayout
+from models.common.driver import Surface, run_atom_bytes
+from models.pdp.driver import PdpProgram, pdp_layer
 
 
 def same_pads(size_wh: tuple[int, int], kernel: tuple[int, int],

@@ -14,18 +14,19 @@ TFLite computes clamp(zp_out + MBQM(acc + bias_c, M_c, shift_c), lo, hi) with a 
 The fit takes, for each candidate truncate t near the largest that keeps every m_c in 16 bits, the m_c
 around M_c * 2^t that matches TFLite on the most accumulators of the channel's whole unsaturated range (all
 of them up to 2^18 values, else a seeded sample), and keeps the t with the fewest mismatches. Every value
-is evaluated by the project's SDP data path (models.sdp_datapath), not by a formula.
+is evaluated by the project's SDP data path (models.sdp.datapath), not by a formula.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
-from models.sdp_datapath import ALU_MAX, ALU_MIN, ALU_SUM, EwBlock, Operands, OutputCvt, XBlock, sdp_datapath
+from models.sdp.datapath import ALU_MAX, ALU_MIN, ALU_SUM, EwBlock, Operands, OutputCvt, XBlock, sdp_datapath
 from tflite_nvdla import tflite_arith as ta
 from tflite_nvdla.reader import ACTIVATIONS, ModelInfo, OperatorInfo
 
@@ -66,10 +67,15 @@ class RequantSetting:
     def run(self, acc: NDArray[np.integer], channels: slice | None = None) -> NDArray[np.int64]:
         """The SDP data path on accumulators [channels, positions] (or the channels given)."""
         sel = channels if channels is not None else slice(None)
-        bs, bn, ew, cvt = self.blocks()
         ops = Operands(bs_alu=self.bias_operand[sel, None, None], bs_mul=self.multipliers[sel, None, None])
-        cube = np.asarray(acc, dtype=np.int64)[:, None, :]
-        return sdp_datapath(cube, bs, bn, ew, cvt, ops).data[:, 0, :]
+        return on_datapath(acc, self.blocks(), ops)
+
+
+def on_datapath(acc: NDArray[np.integer], blocks: tuple[XBlock, XBlock, EwBlock, OutputCvt],
+                ops: Operands) -> NDArray[np.int64]:
+    """The SDP data path (BS, BN, EW, output convertor) on accumulators [channels, positions]."""
+    cube = np.asarray(acc, dtype=np.int64)[:, None, :]
+    return sdp_datapath(cube, *blocks, ops).data[:, 0, :]
 
 
 def quant_of(model: ModelInfo, op: OperatorInfo) -> Quant:
@@ -97,11 +103,18 @@ def tflite_requant(acc: NDArray[np.integer], q: Quant) -> NDArray[np.int64]:
     return np.clip(out + q.out_zp, *q.clamp)
 
 
-def domain(q: Quant, c: int, seed: int = 0) -> tuple[NDArray[np.int64], bool]:
-    """Accumulators (bias not added) whose TFLite output lies in int8, with a margin: (values, whole?)."""
+def unsaturated(q: Quant, c: int) -> tuple[int, int]:
+    """[lo, hi]: the accumulators of channel c (bias not added) whose TFLite output lies in int8, with a
+    margin of 2."""
     scale = float(q.scales[c])
     lo = math.floor((ta.INT8_MIN - 2 - q.out_zp) / scale) - int(q.bias[c])
     hi = math.ceil((ta.INT8_MAX + 2 - q.out_zp) / scale) - int(q.bias[c])
+    return lo, hi
+
+
+def domain(q: Quant, c: int, seed: int = 0) -> tuple[NDArray[np.int64], bool]:
+    """Accumulators (bias not added) whose TFLite output lies in int8, with a margin: (values, whole?)."""
+    lo, hi = unsaturated(q, c)
     if hi - lo + 1 <= DOMAIN_MAX:
         return np.arange(lo, hi + 1, dtype=np.int64), True
     rng = np.random.default_rng(seed + c)
@@ -115,29 +128,47 @@ def _bias_operand(bias: NDArray[np.int64]) -> tuple[NDArray[np.int64], int]:
     return ta.round_half_away(bias / (1 << shift)) if shift else bias.copy(), shift
 
 
-def fit(q: Quant) -> tuple[RequantSetting, float, int, bool]:
-    """(setting, exact fraction over the channels' domains, max LSB there, whole domains?)."""
-    bias_op, bias_shift = _bias_operand(q.bias)
+# run(c, t, candidates): the outputs of channel c's accumulators at truncate t, one row per candidate m_c
+Trial = Callable[[int, int, NDArray[np.int64]], NDArray[np.int64]]
+
+
+def fit_multipliers(q: Quant, samples: list[NDArray[np.int64]], run: Trial
+                    ) -> tuple[int, NDArray[np.int64], int, int]:
+    """(t, m_c, mismatches, max LSB): for each truncate t of the three up to the largest that keeps every
+    m_c in 16 bits, per channel the m_c among round(M_c * 2^t) and its neighbours that matches TFLite on
+    the most of the channel's samples (then the smallest error, then the smallest m_c); the t with the
+    fewest mismatches (then the smallest error, then the smallest t)."""
     channels = q.scales.size
     top = min(MAX_TRUNCATE, min(int(math.floor(math.log2(INT16_MAX / s))) for s in q.scales if s > 0))
-    domains = [domain(q, c) for c in range(channels)]
-    targets = [tflite_requant(d[None, :], Quant(q.scales[c:c + 1], q.bias[c:c + 1], q.out_zp, q.clamp))[0]
-               for c, (d, _) in enumerate(domains)]
-    best: tuple[int, int, RequantSetting] | None = None
+    targets = [tflite_requant(s[None, :], Quant(q.scales[c:c + 1], q.bias[c:c + 1], q.out_zp, q.clamp))[0]
+               for c, s in enumerate(samples)]
+    best: tuple[int, int, int, NDArray[np.int64]] | None = None
     for t in range(max(top - 2, 0), top + 1):
         mults = np.zeros(channels, dtype=np.int64)
         misses = worst = 0
         for c in range(channels):
             centre = int(round(float(q.scales[c]) * (1 << t)))
-            scored = []
-            for m in {max(min(centre + k, INT16_MAX), 0) for k in (-1, 0, 1)}:
-                setting = RequantSetting(np.array([m]), t, bias_op[c:c + 1], bias_shift, q.out_zp, q.clamp)
-                diff = np.abs(setting.run(domains[c][0][None, :])[0] - targets[c])
-                scored.append((int(np.count_nonzero(diff)), int(diff.max(initial=0)), m))
-            n, w, mults[c] = min(scored)
+            cand = np.array(sorted({max(min(centre + k, INT16_MAX), 0) for k in (-1, 0, 1)}), dtype=np.int64)
+            diff = np.abs(run(c, t, cand) - targets[c][None, :])
+            n, w, mults[c] = min((int(np.count_nonzero(diff[i])), int(diff[i].max(initial=0)), int(cand[i]))
+                                 for i in range(cand.size))
             misses, worst = misses + n, max(worst, w)
         if best is None or (misses, worst) < best[:2]:
-            best = (misses, worst, RequantSetting(mults, t, bias_op, bias_shift, q.out_zp, q.clamp))
+            best = (misses, worst, t, mults)
     assert best is not None
+    return best[2], best[3], best[0], best[1]
+
+
+def fit(q: Quant) -> tuple[RequantSetting, float, int, bool]:
+    """(setting, exact fraction over the channels' domains, max LSB there, whole domains?)."""
+    bias_op, bias_shift = _bias_operand(q.bias)
+    domains = [domain(q, c) for c in range(q.scales.size)]
+
+    def run(c: int, t: int, cand: NDArray[np.int64]) -> NDArray[np.int64]:
+        return np.stack([RequantSetting(np.array([m]), t, bias_op[c:c + 1], bias_shift, q.out_zp, q.clamp)
+                         .run(domains[c][0][None, :])[0] for m in cand])
+
+    t, mults, misses, worst = fit_multipliers(q, [d for d, _ in domains], run)
     total = sum(d.size for d, _ in domains)
-    return best[2], 1.0 - best[0] / total, best[1], all(full for _, full in domains)
+    return (RequantSetting(mults, t, bias_op, bias_shift, q.out_zp, q.clamp), 1.0 - misses / total, worst,
+            all(full for _, full in domains))

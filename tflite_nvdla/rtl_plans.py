@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from models.cube import CubeLayout
+from models.common.cube import CubeLayout
 from tflite_nvdla.hw_plan import HwPlan, Step
 
 

@@ -5,7 +5,7 @@ top) is skipped on the RTL target with the reason, never replayed into a missing
 from __future__ import annotations
 
 from models import configs
-from models.regfile import RegWrite
+from models.steps import RegWrite
 from tflite_nvdla.hw_plan import HwPlan
 
 

@@ -1,6 +1,6 @@
 """SDP settings for TFLite's int8 element-wise operators, fitted to TFLite's integer results.
 
-Every candidate is evaluated by the project's SDP data path (models.sdp_datapath) on the operator's whole
+Every candidate is evaluated by the project's SDP data path (models.sdp.datapath) on the operator's whole
 input domain (256 int8 values, or 256 x 256 pairs for ADD and MUL; every product for MUL), and the one that
 matches TFLite's arithmetic (tflite_arith) on the most inputs wins: the mapping is exact wherever the 16-bit
 multipliers and 6-bit shifts can express TFLite's Q31 multipliers, and the mismatches that remain are
@@ -12,7 +12,7 @@ Layouts (signed values, as the SDP driver takes them):
   upper clamp, output convertor (x + zp_out * 2^s) >> s: one rounding, zp_out added exactly;
 - PRELU: as LEAKY_RELU, BN's PReLU operand per channel (read per kernel from memory) when alphas differ;
 - LOGISTIC / TANH: BS ALU adds -zp_in, the EW LUT holds TFLite's table at every integer input
-  (models.lut_program, one linear 257-entry LO table of step 1), output convertor adds zp_out;
+  (models.lut.program, one linear 257-entry LO table of step 1), output convertor adds zp_out;
 - ADD: (x1 - zp1) * m1 in BS, (x2 - zp2) * m2 by the EW ALU operand convertor, EW ALU SUM, output
   convertor as for requantization;
 - MUL: (x1 - zp1) * m in BS, (x2 - zp2) by the EW MUL operand convertor, EW MUL truncated by T, output
@@ -29,9 +29,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from models.lut import lut_lookup
-from models.lut_program import LutProgram, program_function
-from models.sdp_datapath import (
+from models.lut.model import lut_lookup
+from models.lut.program import LutProgram, program_function
+from models.sdp.datapath import (
     ALU_MAX,
     ALU_MIN,
     ALU_SUM,

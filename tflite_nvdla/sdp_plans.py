@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from models.cube import CubeLayout
-from models.driver_common import run_atom_bytes
-from models.driver_sdp import NO_DMA, operand_dma, sdp_layer
-from models.sdp_datapath import ALU_MAX, ALU_MIN, EwBlock, XBlock
+from models.common.cube import CubeLayout
+from models.common.driver import run_atom_bytes
+from models.sdp.datapath import ALU_MAX, ALU_MIN, EwBlock, XBlock
+from models.sdp.driver import NO_DMA, operand_dma, sdp_layer
 from tflite_nvdla.hw_plan import (
     INPUT_BASES,
     OUTPUT_BASE,

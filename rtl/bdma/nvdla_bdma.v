@@ -1,5 +1,5 @@
 // BDMA, nv_full's bridge DMA: copies cubes of 32-byte-unit lines between the external memory (MC) and the
-// CV SRAM, behind the generated register block rtl/gen/nvdla_bdma_regs.v (models/bdma.py is the model).
+// CV SRAM, behind the generated register block rtl/gen/nvdla_bdma_regs.v (models/bdma/model.py is the model).
 //
 // Interface: one AXI4 master like every unit's, each request carrying its RAM type on a*user (1 MC, the
 // external memory; 0 CVSRAM, the CV SRAM): reads the type CFG_CMD.SRC_RAM_TYPE names, writes DST_RAM_TYPE's.

@@ -1,4 +1,4 @@
-// CACC's output stage for one lane (NVIDIA's NV_NVDLA_CACC_CALC_int8 final step, models/conv.py cacc_output):
+// CACC's output stage for one lane (NVIDIA's NV_NVDLA_CACC_CALC_int8 final step, models/conv/conv.py cacc_output):
 // the 34-bit accumulator shifted right by CLIP_TRUNCATE, rounded half away from zero as NVIDIA's RTL does
 // it (the guide bit, and for a negative sum the 15 sticky bits below it: a negative exact half rounds away
 // from zero because the arithmetic shift already floors it), saturated to INT32 with a saturation flag.

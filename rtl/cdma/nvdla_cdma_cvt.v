@@ -1,4 +1,4 @@
-// CDMA's input convertor on one INT8 lane of feature data (D_CVT_CFG, models/cdma.py convert_input):
+// CDMA's input convertor on one INT8 lane of feature data (D_CVT_CFG, models/conv/cdma.py convert_input):
 // y = sat_int8(round((x - CVT_OFFSET) * CVT_SCALE >> CVT_TRUNCATE)), offset and scale 16-bit signed, rounding
 // half away from zero; a shift of 34 or more gives 0 (NVIDIA's 34-bit shifter). With `en` low y = x.
 // Combinational: a leaf between its parent's pipeline registers.

@@ -1,4 +1,4 @@
-// CDP (local response normalization) datapath core, INT8 and (INT16 = 1) INT16, the model of models/cdp.py
+// CDP (local response normalization) datapath core, INT8 and (INT16 = 1) INT16, the model of models/cdp/model.py
 // cdp_compute:
 //   input convertor (nvdla_cdp_icvt: 9-bit, int8 DATIN_OFFSET) -> square sum over NORMALZ_LEN 3/5/7/9
 //   channels (nvdla_cdp_sqsum; SQSUM_BYPASS: x itself) -> hybrid LUT (nvdla_lut, CDP flavour) -> multiply by
@@ -6,17 +6,17 @@
 // Stream order and ports: docs/CONTRACTS.md "CDP core". One atom (ATOM int8 lanes) per cycle sustained,
 // valid/ready with full backpressure; in_ready and out_valid come from flops.
 // INT16 (elem16 on a build with INT16 = 1: both D_DATA_FORMAT registers say INT16): an atom is ATOM/2 int16
-// lanes, the same path at models/cdp.py's INT16 widths (int16 DATIN_OFFSET, 17-bit x, 36-bit square sums,
+// lanes, the same path at models/cdp/model.py's INT16 widths (int16 DATIN_OFFSET, 17-bit x, 36-bit square sums,
 // the whole START for every LUT lane, 33-bit products, the 32-bit DATOUT_OFFSET, int16 outputs); the LUT's
 // ATOM/2 unused lanes count as hybrid (one per element, as NVIDIA's nv_full RTL counts). The first ATOM/2
 // lanes of each stage are built wide for it; with INT16 = 0 none of that is built and elem16 is ignored.
 // FP16 (fp16 on a build with FP16 = 1, which needs INT16 = 1: both D_DATA_FORMAT registers say FP16):
-// models/cdp_fp16.py in the same ATOM/2 lanes: the input convertor flushes NaNs (D_NAN_FLUSH_TO_ZERO) and
+// models/cdp/fp16.py in the same ATOM/2 lanes: the input convertor flushes NaNs (D_NAN_FLUSH_TO_ZERO) and
 // widens FP16 to FP17, the square sum squares and sums in FP32 (nvdla_cdp_sqsum_fp), the LUT runs at FP16 on
 // the FP32 sum (or, SQSUM_BYPASS, x in FP32) and gives FP17, the back end multiplies in FP17 and narrows to
 // FP16. D_OUT_SATURATION counts outputs of magnitude 65504, D_NAN_OUTPUT_NUM the NaN outputs of the layer
 // before (NVIDIA's register reports a layer's count at the next done: models/subsystem.py), D_NAN_INPUT_NUM
-// and D_INF_INPUT_NUM read 0 (models/cdp_fp16.py InputCounter). With FP16 = 0 none of it is built.
+// and D_INF_INPUT_NUM read 0 (models/cdp/fp16.py InputCounter). With FP16 = 0 none of it is built.
 //
 // The converted atoms travel beside the LUT in a FIFO (rtl/common/nvdla_fifo.v): the fork pushes both only
 // together, the join pops both together, so the FIFO holds exactly the atoms inside the LUT (at most its
@@ -247,14 +247,14 @@ module nvdla_cdp_core #(
     // lane l is channel l of the atom (ATOM is even): its parity is the channel's
     nvdla_lut #(.LANES(ATOM), .IN_W(LUT_IN), .CFG_W(`CDP_LUT_CFG_BOUND_W), .SDP(0), .CNT_W(CNT_W),
                 .START_MODE(LUT_PAIRED ? 2 : 1), .FP16(FP16)) u_lut (
-        // int16 at FP16 too: the upper ATOM/2 lanes count as hybrid (models/cdp_fp16.py, as at INT16)
+        // int16 at FP16 too: the upper ATOM/2 lanes count as hybrid (models/cdp/fp16.py, as at INT16)
         .clk(clk), .rst_n(rst_n), .int16(w16), .fp16(f16),
         .lut_cfg(`CDP_LUT_CFG(cfg)),
         .acc_we(cfg[`CDP_LUT_ACCESS_WE]), .acc_table(cfg[`CDP_LUT_TABLE_ID]), .acc_addr(cfg[`CDP_LUT_ACCESS_ADDR]),
         .acc_wdata(cfg[`CDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`CDP_LUT_ACCESS_RDATA]),
         .in_valid(sq_valid & fifo_in_ready), .in_ready(lut_in_ready), .in_data(lut_in),
         .out_valid(lut_valid), .out_ready(lut_ready), .out_data(lut_y), .out_dbg(),
-        // the C model and the CDP RTL count whatever D_PERF_ENABLE.LUT_EN says (models/cdp.py)
+        // the C model and the CDP RTL count whatever D_PERF_ENABLE.LUT_EN says (models/cdp/model.py)
         .cnt_clr(start), .cnt_en(1'b1), .cnt_half(1'b0),
         .cnt_le_hit(cnt_le_hit), .cnt_lo_hit(cnt_lo_hit), .cnt_uflow(cnt_uflow), .cnt_oflow(cnt_oflow),
         .cnt_hybrid(cnt_hybrid)
@@ -313,7 +313,7 @@ module nvdla_cdp_core #(
     endgenerate
 
     // ---------------------------------------------------------------- statistics bundle
-    // no NaN/Inf input counts (FP16: models/cdp_fp16.py InputCounter, always 0); the write stall count is the
+    // no NaN/Inf input counts (FP16: models/cdp/fp16.py InputCounter, always 0); the write stall count is the
     // write DMA's (nvdla_cdp replaces this 0)
     assign stat[`CDP_NAN_INPUT_NUM]    = 32'd0;
     assign stat[`CDP_INF_INPUT_NUM]    = 32'd0;

@@ -1,4 +1,4 @@
-// CDP input convertor (seed 002; cmod/hls/cdp_libs/cdp_icvt.cpp; models/cdp.py input_convert), per lane:
+// CDP input convertor (seed 002; cmod/hls/cdp_libs/cdp_icvt.cpp; models/cdp/model.py input_convert), per lane:
 //   x' = sat(round_half_away((x - DATIN_OFFSET) * DATIN_SCALE >> DATIN_SHIFTER))
 // INT8: ATOM int8 lanes, an int8 offset (DATIN_OFFSET[7:0]), 9-bit results. INT16 (i16, on a build with
 // INT16 = 1): ATOM/2 int16 lanes (bytes 2l+1:2l), the int16 offset, 17-bit results.
@@ -7,7 +7,7 @@
 // With INT16 = 1 the first ATOM/2 lanes are built 17 bits wide and serve both precisions: an INT8 value and
 // offset enter them sign-extended and the 17-bit result is clamped to 9 bits, the same as saturating to 9
 // bits directly (nested clamps). With INT16 = 0 none of that is built.
-// FP16 (f16, on a build with FP16 = 1, which needs INT16 = 1; models/cdp_fp16.py step 1): the offset, scale
+// FP16 (f16, on a build with FP16 = 1, which needs INT16 = 1; models/cdp/fp16.py step 1): the offset, scale
 // and shifter are not used; a NaN becomes +0 with cfg_nan_flush, then FP16 -> FP17 (nvdla_fp_widen, exact)
 // into the same 17-bit lanes. The wide lanes' registers carry it (S1 converts, S2 and S3 pass it on), so
 // FP16 adds a widener and three 17-bit multiplexers per lane; with FP16 = 0 none of it is built.

@@ -4,13 +4,13 @@
 //   y = sat8(round_half_away((v - DATOUT_OFFSET[24:0]) * DATOUT_SCALE >> DATOUT_SHIFTER))
 // and the saturation flag as the HLS convertor raises it: floor((v - offset) * scale / 2^shift) differs
 // from y by more than one (so a value that rounds to 128 and clamps to 127 is not flagged), as
-// models/cdp.py output_convert counts it.
-// INT16 (i16, on a build with INT16 = 1; models/cdp.py Widths): x is 17 bits in the packed x layout of
+// models/cdp/model.py output_convert counts it.
+// INT16 (i16, on a build with INT16 = 1; models/cdp/model.py Widths): x is 17 bits in the packed x layout of
 // nvdla_cdp_icvt, v = lut * x 33 bits, the whole 32-bit DATOUT_OFFSET, the output saturated to int16, ATOM/2
 // lanes, output lane l at bits [16l+15:16l]. The first LANES/2 lanes are built that wide and serve INT8 too
 // (its operands sign-extended, its result clamped to int8 after the int16 saturation: the same as
 // saturating to int8 directly); with INT16 = 0 none of it is built.
-// FP16 (f16, on a build with FP16 = 1, which needs INT16 = 1; models/cdp_fp16.py steps 5 and 6): x and the
+// FP16 (f16, on a build with FP16 = 1, which needs INT16 = 1; models/cdp/fp16.py steps 5 and 6): x and the
 // LUT value (in_lutf, lane l at [17l+16:17l]) are FP17; v = x * lut (nvdla_fp_mul, FP17) or, MUL_BYPASS, the
 // LUT value (x itself when x is a NaN), then FP17 -> FP16 (nvdla_fp_narrow); the output convertor's
 // registers are not used and the flag is an output of magnitude 65504 (NV_NVDLA_CDP_DP_cvtout). The wide

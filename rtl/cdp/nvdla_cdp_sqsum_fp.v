@@ -1,4 +1,4 @@
-// CDP square sums at FP16 (models/cdp_fp16.py steps 2 and 3), the last STAGES = 7 stages of nvdla_cdp_sqsum's
+// CDP square sums at FP16 (models/cdp/fp16.py steps 2 and 3), the last STAGES = 7 stages of nvdla_cdp_sqsum's
 // pipeline, whose enables it takes (a fixed-latency stall pipeline: en[k] loads stage k):
 //   S2 (en[0]): every lane of the window vector FP17 -> FP32 (nvdla_fp_widen, no denormals) and squared as an
 //       FP32 multiply (nvdla_fp_mul);

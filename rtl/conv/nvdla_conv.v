@@ -12,8 +12,9 @@
 // done to the next start (SDP then pads a layer that asked for more outputs than the convolution makes).
 //
 // CBUF layout: data banks 0..DATA_BANK, weight banks after them; feature line h at entry h * pitch
-// (pitch = ceil(C / AC) * W entries: NVIDIA's ENTRY_PER_SLICE wherever an entry holds one position's
-// block), block b's W entries at b * W in the slice; weights as the byte image NVIDIA's driver writes,
+// (pitch = D_ENTRY_PER_SLICE, CDMA's copy for the writes, CSC's for the reads), block b's W entries at b * W
+// in the slice, a short last block packed several pixels an entry as NVIDIA's CDMA packs it (nvdla_cdma_dat):
+// a slice takes NVIDIA's ENTRY_PER_SLICE, so an input filling DATA_BANK stays out of the weight banks; weights as the byte image NVIDIA's driver writes,
 // entry after entry in a circular region (partial-weight mode: CDMA refills what CSC releases).
 // Not built: Winograd, image input, INT16/FP16, compressed weights, multi-batch, data/weight reuse across
 // layers (CDMA always fetches); those registers are ignored (the layer runs as direct convolution).
@@ -89,6 +90,7 @@ module nvdla_conv #(
     localparam A_W    = $clog2(BANKS) + $clog2(D_EFF);
     localparam PARTS  = AC / ATOM;
     localparam PSW    = 16 + $clog2(AC);
+    localparam EPR    = EB / AC;
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
@@ -134,16 +136,18 @@ module nvdla_conv #(
     wire [AC*8-1:0]  dw_data, ww_data;
     wire [31:0]      wt_written, wt_released;
     wire             dat_stall, wt_stall, wt_blocked;
-    nvdla_cdma_dat #(.ATOM(ATOM), .AC(AC), .BANKS(BANKS), .DEPTH(D_EFF), .MAX_BURST(MAX_BURST),
+    wire [13:0]      dat_slices;
+    nvdla_cdma_dat #(.ATOM(ATOM), .AC(AC), .EPR(EPR), .BANKS(BANKS), .DEPTH(D_EFF), .MAX_BURST(MAX_BURST),
                      .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_cdma_dat (
         .clk(clk), .rst_n(rst_n), .start(start),
         .width_m1(cdma_cfg[`CDMA_DATAIN_WIDTH]), .height_m1(cdma_cfg[`CDMA_DATAIN_HEIGHT]),
         .channel_m1(cdma_cfg[`CDMA_DATAIN_CHANNEL]), .base(cdma_cfg[`CDMA_DATAIN_ADDR_LOW_0]),
         .line_stride(cdma_cfg[`CDMA_LINE_STRIDE]), .surf_stride(cdma_cfg[`CDMA_SURF_STRIDE]),
-        .surf_packed(cdma_cfg[`CDMA_SURF_PACKED]), .ram_type(cdma_cfg[`CDMA_DATAIN_RAM_TYPE]),
+        .entries_m1(cdma_cfg[`CDMA_ENTRIES]), .surf_packed(cdma_cfg[`CDMA_SURF_PACKED]), .ram_type(cdma_cfg[`CDMA_DATAIN_RAM_TYPE]),
         .cvt_en(cdma_cfg[`CDMA_CVT_EN]), .cvt_offset(cdma_cfg[`CDMA_CVT_OFFSET]),
         .cvt_scale(cdma_cfg[`CDMA_CVT_SCALE]), .cvt_truncate(cdma_cfg[`CDMA_CVT_TRUNCATE]),
-        .cb_we(dw_we), .cb_addr(dw_addr), .cb_data(dw_data), .done(dat_all), .ar_stall(dat_stall),
+        .cb_we(dw_we), .cb_addr(dw_addr), .cb_data(dw_data), .done(dat_all), .slices(dat_slices),
+        .ar_stall(dat_stall),
         .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),
         .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst),
         .m_axi_arid(m_axi_arid), .m_axi_aruser(m_axi_aruser), .m_axi_rvalid(m_axi_rvalid),
@@ -165,8 +169,10 @@ module nvdla_conv #(
         .m_axi_rlast(w_axi_rlast)
     );
     // CDMA statistics: the read stall counts as NVIDIA's (a cycle a request waits on the read channel, while
-    // DMA_EN), from every layer's start; NaN/infinity counts are 0 at INT8; the latency counts are not built
-    wire [31:0] dat_stall_count, wt_stall_count;
+    // DMA_EN), from every layer's start; the read latency counts as NVIDIA's (cycles with a read burst
+    // outstanding on the port, from its AR handshake to its RLAST beat: nvdla_perf_latency); NaN/infinity
+    // counts are 0 at INT8
+    wire [31:0] dat_stall_count, wt_stall_count, dat_latency, wt_latency;
     nvdla_perf_counter #(.CLEAR(2)) u_dat_stall (
         .clk(clk), .rst_n(rst_n), .start(start), .en(cdma_cfg[`CDMA_DMA_EN]), .inc(dat_stall),
         .count(dat_stall_count)
@@ -175,11 +181,23 @@ module nvdla_conv #(
         .clk(clk), .rst_n(rst_n), .start(start), .en(cdma_cfg[`CDMA_DMA_EN]), .inc(wt_stall),
         .count(wt_stall_count)
     );
+    nvdla_perf_latency u_dat_latency (
+        .clk(clk), .rst_n(rst_n), .start(start), .en(cdma_cfg[`CDMA_DMA_EN]),
+        .req(m_axi_arvalid & m_axi_arready), .rsp(m_axi_rvalid & m_axi_rready & m_axi_rlast),
+        .count(dat_latency)
+    );
+    nvdla_perf_latency u_wt_latency (
+        .clk(clk), .rst_n(rst_n), .start(start), .en(cdma_cfg[`CDMA_DMA_EN]),
+        .req(w_axi_arvalid & w_axi_arready), .rsp(w_axi_rvalid & w_axi_rready & w_axi_rlast),
+        .count(wt_latency)
+    );
     reg [`CDMA_STAT_W-1:0] cdma_stat_r;
     always @(*) begin
         cdma_stat_r = {`CDMA_STAT_W{1'b0}};
         cdma_stat_r[`CDMA_DAT_RD_STALL] = dat_stall_count;
         cdma_stat_r[`CDMA_WT_RD_STALL]  = wt_stall_count;
+        cdma_stat_r[`CDMA_DAT_RD_LATENCY] = dat_latency;
+        cdma_stat_r[`CDMA_WT_RD_LATENCY]  = wt_latency;
     end
     assign cdma_stat = cdma_stat_r;
 
@@ -221,15 +239,16 @@ module nvdla_conv #(
     wire             op_valid, op_ready, op_swap;
     wire [AC*8-1:0]  op_data;
     wire [PW+1:0]    op_side;
-    nvdla_csc_dat #(.AC(AC), .BANKS(BANKS), .DEPTH(D_EFF), .STRIPE(STRIPE)) u_csc_dat (
+    nvdla_csc_dat #(.AC(AC), .ATOM(ATOM), .EPR(EPR), .BANKS(BANKS), .DEPTH(D_EFF), .STRIPE(STRIPE)) u_csc_dat (
         .clk(clk), .rst_n(rst_n), .start(start),
         .width_m1(csc_cfg[`CSC_DATAIN_WIDTH_EXT]), .height_m1(csc_cfg[`CSC_DATAIN_HEIGHT_EXT]),
-        .channel_m1(csc_cfg[`CSC_DATAIN_CHANNEL_EXT]), .out_w_m1(csc_cfg[`CSC_DATAOUT_WIDTH]),
+        .channel_m1(csc_cfg[`CSC_DATAIN_CHANNEL_EXT]), .entries_m1(csc_cfg[`CSC_ENTRIES]),
+        .out_w_m1(csc_cfg[`CSC_DATAOUT_WIDTH]),
         .sx_m1(csc_cfg[`CSC_CONV_X_STRIDE_EXT]), .sy_m1(csc_cfg[`CSC_CONV_Y_STRIDE_EXT]),
         .dx_m1(csc_cfg[`CSC_X_DILATION_EXT]), .dy_m1(csc_cfg[`CSC_Y_DILATION_EXT]),
         .pad_left(csc_cfg[`CSC_PAD_LEFT]), .pad_top(csc_cfg[`CSC_PAD_TOP]),
         .pad_value(pad16[7:0]),
-        .dat_ready(dat_all),
+        .dat_ready(dat_all), .slices(dat_slices),
         .desc_valid(desc_valid), .desc_take(desc_take), .desc_block(desc_block), .desc_r(desc_r),
         .desc_s(desc_s), .desc_first(desc_first), .desc_last(desc_last), .desc_new_group(desc_new_group),
         .desc_len(desc_len),

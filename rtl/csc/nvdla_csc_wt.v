@@ -3,7 +3,7 @@
 // r*S + s) and loads each atom into CMAC's shadow weights one kernel a cycle, then hands the atom's
 // descriptor to the data side (nvdla_csc_dat), which issues the stripe's operations against it.
 //
-// Weights sit in CBUF's weight banks as CDMA copied them (NVIDIA's direct-convolution image, models/cdma.py
+// Weights sit in CBUF's weight banks as CDMA copied them (NVIDIA's direct-convolution image, models/conv/cdma.py
 // weight_offsets): per group, per block, per tap, each kernel's channels of the block back to back, no
 // padding. The group's bytes are read from CBUF entry by entry (a circular region of WEIGHT_BANK + 1 banks
 // after the data banks) into a four-entry window (two reads in flight: one entry a cycle), and each kernel's `in_block` bytes are cut out at any byte

@@ -1,4 +1,4 @@
-// Combinational: max(a, b) or min(a, b) of two floats, bit for bit as models/nvfloat.py maximum/minimum, for
+// Combinational: max(a, b) or min(a, b) of two floats, bit for bit as models/common/nvfloat.py maximum/minimum, for
 // any sign/E/M format: ordered by sign, then exponent, then mantissa (so +0 beats -0, and an infinity pattern
 // is just the largest exponent); a NaN operand wins (a's when both are NaN).
 module nvdla_fp_cmp #(

@@ -1,4 +1,4 @@
-// Combinational: a * b in NVIDIA's (non-IEEE) float arithmetic, bit for bit as models/nvfloat.py mul, for any
+// Combinational: a * b in NVIDIA's (non-IEEE) float arithmetic, bit for bit as models/common/nvfloat.py mul, for any
 // sign/E/M format (FP16 5/10, FP17 6/10, FP32 8/23):
 //   - a non-zero operand has an implied 1 even on exponent 0; a true zero (exponent and mantissa 0) makes 0;
 //   - the exact (2M+2)-bit product of the significands, normalised, one round to nearest even;

@@ -1,5 +1,5 @@
 // Combinational: a float converted to a format with fewer exponent bits and at most as many mantissa bits,
-// bit for bit as models/nvfloat.py fp17_to_fp16 (EI/MI 6/10 -> 5/10), fp32_to_fp16 (8/23 -> 5/10) and
+// bit for bit as models/common/nvfloat.py fp17_to_fp16 (EI/MI 6/10 -> 5/10), fp32_to_fp16 (8/23 -> 5/10) and
 // fp32_to_fp17 (8/23 -> 6/10, DENORM = 0):
 //   - the normal range rounds the mantissa to nearest even (a carry may step the exponent up);
 //   - too large (an infinity too) saturates to the output's largest finite value;

@@ -1,5 +1,5 @@
 // Combinational: a float converted to a format with at least as many exponent and mantissa bits, bit for bit
-// as models/nvfloat.py fp16_to_fp17 (EI/MI 5/10 -> 6/10), fp16_to_fp32 (5/10 -> 8/23) and fp17_to_fp32
+// as models/common/nvfloat.py fp16_to_fp17 (EI/MI 5/10 -> 6/10), fp16_to_fp32 (5/10 -> 8/23) and fp17_to_fp32
 // (6/10 -> 8/23, DENORM = 0):
 //   - every finite value converts exactly (the mantissa gains MO-MI zero bits below);
 //   - DENORM = 1: an input subnormal (exponent 0) is normalised; DENORM = 0: exponent 0 with a non-zero

@@ -16,17 +16,17 @@
 //   SDP: uflow / oflow = the chosen table under / over; le_hit / lo_hit = that table hits (whatever the
 //        other does); hybrid = the chosen table hits.
 //
-// START_MODE (CDP at INT8; models/lut.py lut_lanes, docs/lut.md "START width"): how a lane forms x - START
+// START_MODE (CDP at INT8; models/lut/model.py lut_lanes, docs/lut.md "START width"): how a lane forms x - START
 // for its index, as NVIDIA's NV_NVDLA_CDP_DP_LUT_CTRL_unit.v does. 0: the whole START (SDP); 1: START[21:0]
 // as a signed 22-bit number on every lane (nv_small and the master branch's designs); 2: nvdlav1's INT8
 // pairs: even lanes the whole START with the low 23 (LE, linear) / 22 (LO) bits of the difference kept for
 // the index, odd lanes START[21:0]. The under/overflow slopes measure from the whole START/END either way.
-// int16 (CDP at INT16, NVIDIA's nv_full; models/cdp.py): every lane forms x - START from the whole registers
+// int16 (CDP at INT16, NVIDIA's nv_full; models/cdp/model.py): every lane forms x - START from the whole registers
 // and keeps all of the difference whatever START_MODE says, and the upper LANES/2 lanes, which a 16-bit
 // layer leaves unused, count as hybrid only, one per sample whatever they hold (NVIDIA's interpolator sees
 // them "both hit"). SDP ties it 0.
 //
-// FP16 = 1 (NVIDIA's nv_full; models/lut_fp16.py) builds the FP16 path in the lower LANES/2 lanes (an FP16
+// FP16 = 1 (NVIDIA's nv_full; models/lut/fp16.py) builds the FP16 path in the lower LANES/2 lanes (an FP16
 // atom's elements, as at INT16), taken while the `fp16` input is high: the sample's low 32 bits and START/END's
 // are FP32 bits, the entries and slopes FP16 bits, the index and fraction come exactly from x - START in FP32
 // (nvdla_lut_fpindex), the interpolation is FP17 (nvdla_lut_fpinterp), the slope shifts are not used; the
@@ -125,7 +125,7 @@ module nvdla_lut #(
     );
 
     // ---------------------------------------------------------------- FP16: the exponential LE's anchor
-    // START + 2^LE_INDEX_OFFSET in FP32 (models/lut_fp16.py _exp_start), from the configuration only, so once
+    // START + 2^LE_INDEX_OFFSET in FP32 (models/lut/fp16.py _exp_start), from the configuration only, so once
     // for all lanes: the power of two's exponent field is offset + 127 (8 bits, wrapping); SDP adds it to
     // START, CDP adds START to it and reads offsets -128 and -127 as 0.
     wire [31:0] fp_exp_start;

@@ -1,5 +1,5 @@
 // Index generation of one LUT table at FP16 (combinational leaf between its parent's pipeline registers), bit
-// for bit as models/lut_fp16.py _linear / _exponent (NVIDIA's nv_full LUT: START/END FP32, the index formed
+// for bit as models/lut/fp16.py _linear / _exponent (NVIDIA's nv_full LUT: START/END FP32, the index formed
 // from d = x - START, an FP32 difference of NVIDIA's float adder, nvdla_fp_add).
 //   underflow: d NaN, +0, or its sign bit set (-0 and every negative);
 //   linear:    index = floor(d / 2^sel), the FRAC_W fraction bits below it, both exact (d = 1.mant x 2^(e-127):

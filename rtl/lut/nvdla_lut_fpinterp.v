@@ -1,4 +1,4 @@
-// The LUT's interpolation at FP16, bit for bit as models/lut_fp16.py _output (NVIDIA's nv_full LUT on its HLS
+// The LUT's interpolation at FP16, bit for bit as models/lut/fp16.py _output (NVIDIA's nv_full LUT on its HLS
 // float units, here rtl/fp/): FP16 entries y0 = T[i], y1 = T[i+1] and slopes widened to FP17, the result FP17.
 //   hit, SDP (SDP = 1):  a0 * y0 + a1 * y1 with a1 = fp17(frac / 2^35), a0 = fp17(1 - frac / 2^35) (1.0 when
 //                        frac is 0), two FP17 products and one FP17 add (sdp_y_inp);

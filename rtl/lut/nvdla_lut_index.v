@@ -6,7 +6,7 @@
 // and overflow when index >= DEPTH-1. The fraction is FRAC_W bits, aligned so that its MSB weighs one
 // half: frac = ((diff mod 2^s) << FRAC_W) >> s (s = sel or L), truncated; 0 when sel < 0.
 // KEEP_W > 0: linear mode forms the index and fraction from the low KEEP_W bits of a positive diff only (a
-// CDP lane of NVIDIA's nvdlav1 that pairs INT8 channels, models/lut.py PAIRED_LOW); the underflow test and
+// CDP lane of NVIDIA's nvdlav1 that pairs INT8 channels, models/lut/model.py PAIRED_LOW); the underflow test and
 // exponential mode still see all of diff; keep_all overrides KEEP_W at run time (a CDP INT16 layer).
 module nvdla_lut_index #(
     parameter D_W    = 33,   // width of diff (signed)

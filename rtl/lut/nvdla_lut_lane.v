@@ -7,7 +7,7 @@
 // whole START with only the low LE_KEEP / LO_KEEP bits of a positive difference kept for a linear index; the
 // under/overflow slopes measure from the whole START/END either way. `full` (a CDP INT16 layer) overrides
 // them at run time: the whole START and all of the difference, as NARROW = LE_KEEP = LO_KEEP = 0.
-// FP = 1 builds the FP16 path beside the integer one (nvdla_lut FP16; models/lut_fp16.py), taken while `fp16`
+// FP = 1 builds the FP16 path beside the integer one (nvdla_lut FP16; models/lut/fp16.py), taken while `fp16`
 // is high: x[31:0] and START/END[31:0] are FP32 bits, S1 forms x - START in FP32 (nvdla_fp_add), S2 indexes
 // with nvdla_lut_fpindex and chooses the table with the integer path's logic (same priorities, counter
 // classes, debug word), S3 reads the FP16 entries with it, and nvdla_lut_fpinterp interpolates in S3-S5; the

@@ -1,6 +1,6 @@
 // PDP pooling datapath (average / max / min over kernels up to 8x8), one whole atom per cycle: ATOM int8
 // lanes, or with INT16 (D_DATA_FORMAT.INPUT_DATA = INT16 on a build with INT16 = 1) ATOM/2 int16 lanes, each
-// lane its own channel. Arithmetic and geometry follow models/pdp.py exactly.
+// lane its own channel. Arithmetic and geometry follow models/pdp/model.py exactly.
 //
 // Input: atoms in the read DMA's order (nvdla_pdp_dma_seq): per split band, per surface, per input line,
 // per column of the band. Output: atoms in the write DMA's order: per band, per surface, per output line,
@@ -23,14 +23,14 @@
 //   S  average scaling: rnd(rnd(sum * recip_w >> 16) * recip_h >> 16) (nvdla_pdp_scale), each stage at its
 //      fixed width. Max/min results pass through.
 // Average pooling keeps NVIDIA's widths whatever the register values (nvdlav1/nv_small
-// NV_NVDLA_PDP_CORE_cal1d.v, cal2d.v; models/pdp.py WIDTHS): PAD_VALUE_{n}X is the 19-bit field read as
+// NV_NVDLA_PDP_CORE_cal1d.v, cal2d.v; models/pdp/model.py WIDTHS): PAD_VALUE_{n}X is the 19-bit field read as
 // signed; a row's sum plus its pad term wraps at 11 bits (INT8) or 22 (INT16), the window's sum plus the
 // padded rows' PAD_VALUE_{n}X * kernel_width at 14 (INT8) or 22 (INT16) bits; the two reciprocal stages keep
 // 11 then 8 (INT8) or 19 then 16 (INT16) bits. The line buffer word is ATOM*16 bits: ATOM 16-bit slots at
 // INT8, ATOM/2 32-bit slots at INT16 (each holding its sum, wrapping), so a band holds as many columns at
 // both precisions (as NVDLA's). With INT16 = 0 no wide logic is built and an INT16 register value runs as
 // INT8 (the model and driver refuse it there). FP16 (FP16 = 1, fp16): the same two-byte lanes and geometry,
-// H, V and S computed by nvdla_pdp_fp16 (models/pdp_fp16.py); with FP16 = 0 none of it is built.
+// H, V and S computed by nvdla_pdp_fp16 (models/pdp/fp16.py); with FP16 = 0 none of it is built.
 //
 // Handshakes: valid/ready on both streams with full backpressure. in_ready comes from internal state only
 // and the output leaves through a skid buffer, so no combinational path crosses the block.

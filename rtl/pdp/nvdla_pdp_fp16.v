@@ -1,5 +1,5 @@
 // PDP pooling arithmetic at FP16 (nvdla_pdp_core with FP16 = 1 and D_DATA_FORMAT.INPUT_DATA = FP16), bit for
-// bit as models/pdp_fp16.py, over the ATOM/2 two-byte lanes of an atom (lane l in bits [16l+15:16l] of an
+// bit as models/pdp/fp16.py, over the ATOM/2 two-byte lanes of an atom (lane l in bits [16l+15:16l] of an
 // atom, and in the low bits of 32-bit slot l of a line-buffer word, as INT16 keeps them):
 //   H  the horizontal result of a window from the core's last 8 input atoms (win, newest in the low bits):
 //      max/min folds the window's real columns oldest first as FP16 compares, pick(acc, new)

@@ -1,5 +1,5 @@
 // Combinational: one reciprocal stage of PDP average pooling, y = x / 2^16 rounded into a fixed width the
-// way NVIDIA's hardware keeps it (nvdlav1 and nv_small NV_NVDLA_PDP_CORE_cal2d.v; models/pdp.py
+// way NVIDIA's hardware keeps it (nvdlav1 and nv_small NV_NVDLA_PDP_CORE_cal2d.v; models/pdp/model.py
 // scale_round): a negative x rounds half away from zero and keeps its low W bits; a non-negative x keeps only
 // W-1 bits of its integer part before the rounding bit is added, so its result can carry into the sign bit.
 // W is OUT_W, or LO_W with `lo` (a lane that also computes the narrower precision); y is signed, the LO_W

@@ -1,6 +1,6 @@
 // PDP output scaling, the last three stages of the pooling core's pipeline (nvdla_pdp_core): per lane
 // rnd(rnd(sum * recip_w >> 16) * recip_h >> 16) for average pooling, each rounded product kept at NVIDIA's
-// fixed width (nvdla_pdp_round: 11 then 8 bits at INT8, 19 then 16 at INT16; models/pdp.py WIDTHS), or the
+// fixed width (nvdla_pdp_round: 11 then 8 bits at INT8, 19 then 16 at INT16; models/pdp/model.py WIDTHS), or the
 // max/min result as it is; one nvdla_pdp_scale_lane per lane. The sum word has the line buffer's layout:
 // ATOM 16-bit sums (INT8, 14 bits used) or, with i16, ATOM/2 32-bit sums (INT16, 22 bits used). The first
 // ATOM/2 lanes are built for INT16 when INT16 = 1; INT8 sums enter them sign-extended and their stages keep

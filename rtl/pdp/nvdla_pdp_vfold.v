@@ -1,5 +1,5 @@
 // One step of PDP's vertical pooling: folds an input row's horizontal result into the accumulator of an output
-// row (nvdla_pdp_vacc, one per line-buffer bank), as models/pdp.py and models/pdp_fp16.py do. Both words have
+// row (nvdla_pdp_vacc, one per line-buffer bank), as models/pdp/model.py and models/pdp/fp16.py do. Both words have
 // the line buffer's layout: ATOM 16-bit slots (INT8), or ATOM/2 32-bit slots (INT16 sums; FP16 in the low
 // bits, FP17 sums or FP16 max/min).
 //   INT8/INT16 average: new + acc, wrapping at the slot width (the sums' 14 or 22 bits are cut later, and

@@ -1,4 +1,4 @@
-// Rubik (nv_full): contract, split and merge (models/rubik.py is the model, docs/rubik.md the description),
+// Rubik (nv_full): contract, split and merge (models/rubik/model.py is the model, docs/rubik.md the description),
 // behind the generated register block rtl/gen/nvdla_rubik_regs.v (two register groups, OP_EN, the GLB done).
 //
 // A layer is a sequence of jobs, each a chunk of at most N columns of one line (nvdla_rubik_walk.v): the

@@ -1,5 +1,5 @@
 // Rubik job walker: the DMA commands of one side (read or write) of a Rubik layer, job by job, in the order
-// both sides share (models/rubik.py, docs/rubik.md). A job is one chunk of at most N input columns of one
+// both sides share (models/rubik/model.py, docs/rubik.md). A job is one chunk of at most N input columns of one
 // line: for surface s, line h, sub-line dy (contract: 0..sy-1, else 0) and first column x0 (steps of N):
 //     job base = BASE + s*A + h*B + dy*C + x0*D      (byte addresses, kept as running sums: no multiplier)
 // and the job's commands are c = 0..count-1 at job base + c*STEP, each of `beats` atoms:

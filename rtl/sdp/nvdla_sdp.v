@@ -24,7 +24,7 @@
 // FLYING_MODE says, and the driver layer rejects such programs.
 // The configuration must hold from start to done, as the register groups guarantee.
 //
-// INT16 (parameter INT16 = 1, the configuration has INT16; models/sdp.py): SDP's D_DATA_FORMAT and SDP_RDMA's
+// INT16 (parameter INT16 = 1, the configuration has INT16; models/sdp/model.py): SDP's D_DATA_FORMAT and SDP_RDMA's
 // IN_PRECISION select, for the read side, the core and the write side alike,
 //   - PROC_PRECISION INT16: ATOM/2 two-byte elements per atom in and out (half the lanes compute), two-byte
 //     operands at half the beats per atom; the output is INT16 (OUT_PRECISION INT8 with it, which NVIDIA's
@@ -35,7 +35,7 @@
 //     (nvdla_sdp_split16, nvdla_sdp_pair_walk on the write side).
 //   - PROC_PRECISION INT16 with OUT_PRECISION FP16 (FP16 = 1): INT16 processing, its 17-bit results as FP16.
 // With INT16 = 0 every layer is INT8 and none of this is built: never a hang either way.
-// FP16 (parameter FP16 = 1, needs INT16 = 1; models/sdp_fp16.py): PROC_PRECISION FP16 has INT16
+// FP16 (parameter FP16 = 1, needs INT16 = 1; models/sdp/fp16.py): PROC_PRECISION FP16 has INT16
 // processing's geometry (ATOM/2 two-byte elements and operands) and the core's FP16 path, output FP16 or
 // (OUT_PRECISION INT16) INT16; SDP_RDMA's D_STATUS_NAN_INPUT_NUM / INF_INPUT_NUM count the NaN / infinite
 // FP16 lanes of every input atom read (channel padding included) while its PERF_NAN_INF_COUNT_EN is set

@@ -1,4 +1,4 @@
-// SDP datapath core, INT8: every lane computes models/sdp_datapath.py sdp_datapath for one element,
+// SDP datapath core, INT8: every lane computes models/sdp/datapath.py sdp_datapath for one element,
 //   BS (nvdla_sdp_x) -> BN (nvdla_sdp_x) -> EW MUL, ALU (nvdla_sdp_y, operands from nvdla_sdp_ewcvt)
 //   -> EW LUT (nvdla_lut, SDP flavour; skipped when bypassed) -> output convertor (nvdla_sdp_ocvt).
 // Ports and stream contract: docs/CONTRACTS.md "SDP core". One atom (ATOM int8 lanes) per cycle sustained,
@@ -16,7 +16,7 @@
 // two paths never hold atoms at the same time. Then the output convertor's three stages.
 // Configuration must be stable while busy; the LUT tables must not be written then.
 //
-// INT16 (parameter INT16 = 1; models/sdp.py): the data ports carry ATOM 16-bit lanes. `in16`: the input
+// INT16 (parameter INT16 = 1; models/sdp/model.py): the data ports carry ATOM 16-bit lanes. `in16`: the input
 // lanes are two-byte values (INT16 processing: the low ATOM/2 lanes hold the atom's elements, the rest 0;
 // the 16to8 mode: all ATOM lanes, two memory atoms joined by nvdla_sdp_join16), sign-extended into the same
 // 32-bit datapath; `out16`: the output convertor's 17-bit result saturates to int16 instead of int8 (the
@@ -24,12 +24,12 @@
 // so only the low ATOM/2 lanes count in the saturation, LUT and EQL statistics. With INT16 = 0 the data
 // ports are ATOM bytes wide, those inputs are ignored and none of this is built.
 //
-// FP16 (parameter FP16 = 1, needs INT16 = 1; models/sdp_fp16.py): `fp16` (with in16 and half, as INT16
+// FP16 (parameter FP16 = 1, needs INT16 = 1; models/sdp/fp16.py): `fp16` (with in16 and half, as INT16
 // processing) reads the low ATOM/2 lanes as FP16, widens them to FP32 (NaN -> +0 with NAN_TO_ZERO) and runs
 // them through nvdla_sdp_fpx (BS, BN) and nvdla_sdp_fpy (EW MUL, ALU) in the same stages 1..9 instead of
 // the INT blocks; the output convertor narrows to FP16 (or, `out_int`, INT16: nvdla_sdp_fpo) and the NaN
 // outputs are counted in D_STATUS_NAN_OUTPUT_NUM. `out_fp` (INT16 processing): the output
-// convertor's 17-bit results become FP16. The EW LUT runs at FP16 too (nvdla_lut FP16 = 1, models/lut_fp16.py:
+// convertor's 17-bit results become FP16. The EW LUT runs at FP16 too (nvdla_lut FP16 = 1, models/lut/fp16.py:
 // FP32 in, FP17 interpolation widened to FP32 out, on the low ATOM/2 lanes). With FP16 = 0 none of it is
 // built.
 `include "nvdla_sdp_fields.vh"
@@ -182,7 +182,7 @@ module nvdla_sdp_core #(
 
     wire [DW-1:0] bs_out, bn_out, ew_alu_op, ew_mul_op, y_out;
 
-    // MUL_SHIFT_VALUE is 8 bits in the register map; the data path uses 6 (models/sdp_datapath.py)
+    // MUL_SHIFT_VALUE is 8 bits in the register map; the data path uses 6 (models/sdp/datapath.py)
 
     nvdla_sdp_x #(.LANES(ATOM)) u_bs (
         .clk(clk), .en(en[2:0]),
@@ -345,7 +345,7 @@ module nvdla_sdp_core #(
         .count(cnt_out_sat)
     );
 
-    // D_STATUS_NAN_OUTPUT_NUM: FP16 NaN outputs of an FP16 layer (models/sdp_fp16.py; other layers keep it)
+    // D_STATUS_NAN_OUTPUT_NUM: FP16 NaN outputs of an FP16 layer (models/sdp/fp16.py; other layers keep it)
     wire [CNT_W-1:0] cnt_nan_out;
     nvdla_sat_counter #(.LANES(ATOM), .CNT_W(CNT_W)) u_nan_cnt (
         .clk(clk), .rst_n(rst_n), .clr(start & f_on), .inc_valid(out_fire & f_on), .inc_mask(out_nan & lanes_on),

@@ -1,4 +1,4 @@
-// The EW operands on LANES lanes, as models/sdp_datapath.py y_block / ew_convert: per lane and per operand
+// The EW operands on LANES lanes, as models/sdp/datapath.py y_block / ew_convert: per lane and per operand
 // (ALU from [15:0], MUL from [31:16] of a 32-bit stream lane) the 32-bit operand the EW block uses:
 //   register:  EW_{ALU,MUL}_OPERAND (32 bits)
 //   memory:    x = the raw signed 16-bit stream value (0 when the stream is not enabled), then

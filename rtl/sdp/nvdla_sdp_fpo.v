@@ -1,9 +1,9 @@
-// Combinational: one lane of the SDP output at FP16 processing, as models/sdp_fp16.py sdp_fp16's end:
+// Combinational: one lane of the SDP output at FP16 processing, as models/sdp/fp16.py sdp_fp16's end:
 //   FP32 -> FP16 (nvdla_fp_narrow: round to nearest even, saturate to +-65504, subnormals kept, below them
 //   0; a NaN keeps the low 10 bits of its payload), then, with out_int, FP16 -> INT16 (fp16_to_int16: the
 //   11-bit significand with its implied 1 even on exponent 0, rounded half away from zero, saturated to
 //   INT16; a NaN is -32768). The output convertor's registers are not used.
-// i17 -> hi: the INT processing's FP16 output (models/nvfloat.py int_to_fp16 of the output convertor's 17-bit
+// i17 -> hi: the INT processing's FP16 output (models/common/nvfloat.py int_to_fp16 of the output convertor's 17-bit
 // result): the integer is exact as FP32, and nvdla_fp_narrow's one round to nearest even and saturation
 // (magnitudes from 65520 up give +-65504) are int_to_fp16's.
 // Flags (FP16 output only, 0 with out_int): nan, the FP16 result is a NaN (D_STATUS_NAN_OUTPUT_NUM); sat,

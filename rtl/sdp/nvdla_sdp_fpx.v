@@ -1,5 +1,5 @@
-// One SDP X block (BS or BN) at FP16 processing on LANES lanes, as models/sdp_fp16.py x_block (the C
-// model's FpAlu / FpMul / FpRelu; NVIDIA's float rules: rtl/fp, models/nvfloat.py):
+// One SDP X block (BS or BN) at FP16 processing on LANES lanes, as models/sdp/fp16.py x_block (the C
+// model's FpAlu / FpMul / FpRelu; NVIDIA's float rules: rtl/fp, models/common/nvfloat.py):
 //   ALU:  the operand (register or memory, FP16; NaN -> +0 with NAN_TO_ZERO) widened to FP32, then
 //         SUM: FP32 add (data first), MAX / MIN: FP32 compare, algo 3: 1 where data != operand, else 0
 //   MUL:  the operand likewise, FP32 product; PReLU: data whose sign bit is 0 (NaNs included) passes

@@ -1,4 +1,4 @@
-// The SDP EW (Y) block's MUL and ALU at FP16 processing on LANES lanes, as models/sdp_fp16.py y_block (the
+// The SDP EW (Y) block's MUL and ALU at FP16 processing on LANES lanes, as models/sdp/fp16.py y_block (the
 // LUT is not here; the parent's LUT path is INT only):
 //   operands: a register operand is EW_{ALU,MUL}_OPERAND read as FP32 bits (no convertor, no NaN flush);
 //             a memory operand (ALU [15:0], MUL [31:16] of a 32-bit stream lane; 0 when the stream is not

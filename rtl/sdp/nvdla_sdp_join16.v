@@ -1,5 +1,5 @@
 // SDP's 16to8 input pairing (INT16 builds only): SDP_RDMA IN_PRECISION INT16 with PROC_PRECISION INT8
-// reads ATOM/2 two-byte lanes per memory atom and processes ATOM lanes per atom (models/sdp.py read_inputs).
+// reads ATOM/2 two-byte lanes per memory atom and processes ATOM lanes per atom (models/sdp/model.py read_inputs).
 // The read side (nvdla_sdp_pair_walk) delivers the memory atoms of surfaces 2s and 2s + 1 one after the
 // other; this joins them into one atom of ATOM 16-bit lanes {second, first}. The second is not there in
 // the last processing surface when the 16-bit surface count is odd (`odd`): its lanes read 0, as the

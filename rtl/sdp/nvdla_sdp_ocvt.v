@@ -1,11 +1,11 @@
-// SDP output convertor on LANES lanes (seed 002; models/sdp_datapath.py sdp_datapath / output_saturation):
+// SDP output convertor on LANES lanes (seed 002; models/sdp/datapath.py sdp_datapath / output_saturation):
 //   y = sat8(round_half_away((x - CVT_OFFSET) * CVT_SCALE >> CVT_SHIFT))     (33 x 16 bits)
 // with the saturation flag D_PERF_OUT_SATURATION counts: the 49 -> 17-bit rounding shift saturated (the
 // final clamp to int8 is not counted), judged on the floor of the shift for negative values.
 // EQL mode: the data passes unconverted (the compare result 0/1 in its low byte), no flag, and out_neq
 // reports lanes whose value is not 0 (D_STATUS.STATUS_UNEQUAL).
 // INT16 = 1: each lane is 16 bits wide on out_data: with out16 the 17-bit result saturated to int16
-// (models/sdp_datapath.py out_bits 16), else the int8 result sign-extended. The flag is the same.
+// (models/sdp/datapath.py out_bits 16), else the int8 result sign-extended. The flag is the same.
 // FP16 = 1 (needs INT16 = 1) with fp16 (FP16 processing, in the low LANES/2 lanes): the lane's FP32 value
 // becomes FP16, or with out_int INT16, in nvdla_sdp_fpo (computed before S1, carried through S2); the flag
 // is then an FP16 output of magnitude 65504, and out_nan marks FP16 NaN outputs. out_fp (INT16 processing):

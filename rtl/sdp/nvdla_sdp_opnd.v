@@ -1,11 +1,11 @@
-// SDP operand unpacker (BRDMA/NRDMA/ERDMA side): bus beats -> operand atoms, as models/sdp.py _to_cube.
+// SDP operand unpacker (BRDMA/NRDMA/ERDMA side): bus beats -> operand atoms, as models/sdp/model.py _to_cube.
 // One element takes bpe = (2 if DATA_USE is both else 1) * (2 if DATA_SIZE else 1) bytes, so one atom
 // (ATOM elements) is bpe beats. Value k of element i starts at byte i*bpe + k*bpe/ways (ALU first, then
 // MUL), little endian, sign-extended to 16 bits; a component not read is 0. Per kernel, the memory holds one
 // atom per surface and each is repeated for the H*W atoms of its surface (read once, sent H*W times).
 // Output lane i: [32i+15:32i] ALU value, [32i+31:32i+16] MUL value.
 // INT16 processing (`half`, INT16 builds): an atom holds ATOM/2 elements, so it is bpe/2 beats, laid out as
-// the first half of the INT8 atom of the same bpe (models/sdp.py _read_operands with cfg.lanes = ATOM/2);
+// the first half of the INT8 atom of the same bpe (models/sdp/model.py _read_operands with cfg.lanes = ATOM/2);
 // lanes ATOM/2 and up carry nothing. One-byte operands at INT16 are half a beat an atom: a beat holds two
 // atoms, its low half first, then its high half unless the low one ends its line (per element: an odd
 // width) or its block (per kernel, or any 1x1 cube, read packed: the last of an odd count of surfaces);

@@ -5,7 +5,7 @@
 // not there when the cube's 16-bit surface count is odd and s is the last processing surface (`odd`).
 // One single-beat command per memory atom, in processing order (s, h, w, then the pair):
 //     address = base + (2s + k) * surface_stride + h * line_stride + w * ATOM_BYTES
-// (models/sdp.py read_inputs / run_sdp with cfg.src_lanes / cfg.out_lanes). A 1x1 cube is packed: the
+// (models/sdp/model.py read_inputs / run_sdp with cfg.src_lanes / cfg.out_lanes). A 1x1 cube is packed: the
 // caller uses nvdla_cube_walker for it (its atoms are back to back in the same order).
 module nvdla_sdp_pair_walk #(
     parameter ATOM_BYTES = 8,

@@ -1,5 +1,5 @@
 // SDP read DMA: MRDMA (the input cube) and BRDMA/NRDMA/ERDMA (the BS/BN/EW operands) on one AXI4 read
-// master, laid out exactly as models/sdp.py reads memory (_read_feature/_to_cube/_read_operands).
+// master, laid out exactly as models/sdp/model.py reads memory (_read_feature/_to_cube/_read_operands).
 // Per stream: nvdla_cube_walker (one command per line) -> nvdla_dma_burst_split (bursts) -> the arbiter
 // (round robin, a burst only with FIFO space reserved for all its beats) -> nvdla_axi_rd (single ID, in
 // order) -> the stream's FIFO -> for an operand, nvdla_sdp_opnd (beats -> atoms, per-kernel repetition).

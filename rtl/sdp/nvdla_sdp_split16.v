@@ -1,5 +1,5 @@
 // SDP's INT8 -> INT16 output split (INT16 builds only): ATOM lanes processed per atom, ATOM/2 two-byte lanes
-// per memory atom (models/sdp.py run_sdp with cfg.out_lanes). With `split` each atom {second, first} of
+// per memory atom (models/sdp/model.py run_sdp with cfg.out_lanes). With `split` each atom {second, first} of
 // the core leaves as two beats, first then second, for the memory atoms of surfaces 2s and 2s + 1; the
 // second is dropped in the last processing surface when the 16-bit surface count is odd (`odd`: the
 // model writes only the output's surfaces). Without `split` the atom leaves as its first beat.

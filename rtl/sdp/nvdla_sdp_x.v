@@ -1,4 +1,4 @@
-// One SDP X block (BS or BN) on LANES lanes, as models/sdp_datapath.py x_block (cmod/hls/sdp/sdp_x.cpp):
+// One SDP X block (BS or BN) on LANES lanes, as models/sdp/datapath.py x_block (cmod/hls/sdp/sdp_x.cpp):
 //   ALU:      x33 = max / min / sum(x, sat32(operand16 << ALU_SHIFT))      (algo 3 is a sum, as the C model)
 //   MUL:      v = x33 * operand16 (49 bits); PReLU: x33 >= 0 passes untouched
 //   truncate: y = sat32(round_half_away(v >> MUL_SHIFT)), also when MUL is bypassed; a PReLU pass keeps

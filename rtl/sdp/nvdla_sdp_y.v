@@ -1,4 +1,4 @@
-// The SDP EW (Y) block's MUL and ALU on LANES lanes, as models/sdp_datapath.py y_block (the LUT follows in
+// The SDP EW (Y) block's MUL and ALU on LANES lanes, as models/sdp/datapath.py y_block (the LUT follows in
 // the parent):
 //   MUL: v = sat32(round_half_away((x * op) >> EW_TRUNCATE))   (32 x 32 bits, shift 0..1023);
 //        PReLU: x >= 0 passes untouched

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.cdp import cube_layouts
-from models.driver_cdp import Convertor, cdp_layer
+from models.cdp.driver import Convertor, cdp_layer
+from models.cdp.model import cube_layouts
 from models.errors import ConfigError
-from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
+from models.lut.model import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
 from scripts.ref_programs.common import Program, extent, image_of, surface
 
 _MAX_ATOMS = 64
@@ -110,7 +110,7 @@ def cdp_program(rng: np.random.Generator, name: str) -> Program:
 # ---- the "LUT range" family: LUT registers over their whole legal ranges -----------------------------------
 
 _START_BITS = 38
-_LE_SELECT = {"INT8": (-6, 15), "INT16": (-6, 31)}      # models/lut.py (seed 001's Limitation rows)
+_LE_SELECT = {"INT8": (-6, 15), "INT16": (-6, 31)}      # models/lut/model.py (seed 001's Limitation rows)
 _LO_SELECT = {"INT8": (-8, 13), "INT16": (-8, 29)}
 _LE_OFFSET = {"INT8": (-64, 20), "INT16": (-64, 36)}
 

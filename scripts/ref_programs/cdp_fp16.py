@@ -10,15 +10,15 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from models.cdp import cube_layouts
-from models.driver_cdp import CdpProgram, Convertor, cdp_layer
+from models.cdp.driver import CdpProgram, Convertor, cdp_layer
+from models.cdp.model import cube_layouts
 from models.errors import ConfigError
-from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
-from models.lut_fp16 import fp32_bits
+from models.lut.fp16 import fp32_bits
+from models.lut.model import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
 from scripts.ref_programs.common import FP16_SPECIALS, Program, extent, surface
 
 _MAX_ATOMS = 64
-# D_NAN_OUTPUT_NUM is not read: NVIDIA's RTL counts lanes that depend on timing there (models/cdp_fp16.py)
+# D_NAN_OUTPUT_NUM is not read: NVIDIA's RTL counts lanes that depend on timing there (models/cdp/fp16.py)
 READS = tuple(("CDP", r) for r in ("D_OUT_SATURATION", "D_PERF_LUT_UFLOW", "D_PERF_LUT_OFLOW",
                                    "D_PERF_LUT_HYBRID", "D_PERF_LUT_LE_HIT", "D_PERF_LUT_LO_HIT",
                                    "D_NAN_INPUT_NUM", "D_INF_INPUT_NUM"))

@@ -9,18 +9,10 @@ from pathlib import Path
 import numpy as np
 
 from models import registers
-from models.cube import CubeLayout
+from models.common.cube import CubeLayout
 from models.errors import ConfigError
-from models.replay import (
-    MemCheck,
-    MemWrite,
-    RegRead,
-    RegWrite,
-    WaitInterrupt,
-    load_steps,
-    replay_on_own_config,
-    trace_config,
-)
+from models.replay import load_steps, replay_on_own_config, trace_config
+from models.steps import MemCheck, MemWrite, RegRead, RegWrite, WaitInterrupt
 from models.subsystem import ModelTarget
 from models.trace import TraceError
 

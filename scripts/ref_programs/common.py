@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from models.cube import CubeLayout
-from models.driver_common import Surface
+from models.common.cube import CubeLayout
+from models.common.driver import Surface
 from models.steps import RegWrite
 from models.txn import csb_word
 

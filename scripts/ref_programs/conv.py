@@ -5,7 +5,7 @@ the fly, SDP writing the INT8 output cube.
 The register values are computed here from a layer description, the way seed 001 ("Convolution pipeline
 programming") and NVIDIA's KMD (nvdla/sw kmd/firmware/conv.c) describe them, with nv_full's CBUF geometry:
 16 banks of 256 entries of 128 bytes, four 32-byte atoms an entry (docs/conv_configs.md). The SDP stage comes
-from the SDP driver (models/driver_sdp.py, register operands only) switched to FLYING_MODE. Shapes are drawn
+from the SDP driver (models/sdp/driver.py, register operands only) switched to FLYING_MODE. Shapes are drawn
 per `kind` (KINDS) so that the series covers C and K not multiples of the atoms, wide lines (W up to 8192),
 deep cubes (C up to 8192), padding up to the fields' limits (left/top 31, right/bottom 63), strides 1..8,
 dilation 1..32, CACC truncation 0..31, the CDMA input convertor, independent CDMA and CSC pad values,
@@ -24,12 +24,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.cube import CubeLayout
-from models.driver_common import Surface
-from models.driver_sdp import EwBlock, OutputCvt, XBlock, sdp_layer
+from models.common.cube import CubeLayout
+from models.common.driver import Surface
 from models.errors import ConfigError
-from models.regfile import RegWrite
 from models.registers import encode_fields, registers
+from models.sdp.driver import EwBlock, OutputCvt, XBlock, sdp_layer
+from models.steps import RegWrite
 from scripts.ref_programs.common import ATOM, CVSRAM, DRAM, REGION, Program, extent, random_image
 from scripts.ref_programs.sdp import _cvt, _ew, _xblock
 

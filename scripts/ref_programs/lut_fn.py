@@ -1,4 +1,4 @@
-"""The FP16 LUT helper's tables on NVIDIA's RTL (models/lut_fp16_program.py): program i runs sigmoid, tanh
+"""The FP16 LUT helper's tables on NVIDIA's RTL (models/lut/fp16_program.py): program i runs sigmoid, tanh
 (SDP, the EW LUT alone) or LRN (CDP, local size 5) with the helper's single-table or default hybrid layout,
 on FP16 inputs spread over the function's range and a quarter beyond it (LRN: activations whose square sums
 cover its range), and reads back the unit's statistics. What `make lut-report` measures on the model is then
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from models import lut_fp16_program as fp
-from models.cdp import cube_layouts
-from models.driver_cdp import cdp_layer
-from models.driver_sdp import EwBlock, sdp_layer
+from models.cdp.driver import cdp_layer
+from models.cdp.model import cube_layouts
+from models.lut import fp16_program as fp
+from models.sdp.driver import EwBlock, sdp_layer
 from scripts.ref_programs.cdp_fp16 import READS as CDP_READS
 from scripts.ref_programs.common import Program, extent, surface
 from scripts.ref_programs.sdp_fp16 import READS as SDP_READS
@@ -44,7 +44,7 @@ def lut_fn_program(rng: np.random.Generator, name: str, index: int) -> Program:
         x = rng.uniform(lut.x_min - width / 4, lut.x_max + width / 4, size=_W * _H * _C)
         reads = list(SDP_READS)
         cfg = prog.config
-        from models.cube import CubeLayout
+        from models.common.cube import CubeLayout
         layout_in = CubeLayout(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, _W, _H, _C,
                                cfg.src_lanes, 2)
         layout_out = CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, _W, _H, _C,

@@ -3,16 +3,16 @@ strided cubes in either memory. Legality is the driver's: a draw it refuses is d
 
 The "pad value" family (`pdp_pad_program`) is average pooling with padding whose PAD_VALUE_{n}X and, in
 some programs, RECIP_KERNEL_{WIDTH,HEIGHT} are raw register values over their whole fields (not what a
-driver writes): they show how NVIDIA's hardware keeps its sums and products (models/pdp.py WIDTHS)."""
+driver writes): they show how NVIDIA's hardware keeps its sums and products (models/pdp/model.py WIDTHS)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from models.configs import pdp_rows_in_flight
-from models.driver_pdp import SplitWidths, pdp_layer, with_raw_fields
 from models.errors import ConfigError
-from models.pdp import dst_layout, max_band_width, src_layout
+from models.pdp.driver import SplitWidths, pdp_layer, with_raw_fields
+from models.pdp.model import dst_layout, max_band_width, src_layout
 from scripts.ref_programs.common import Program, extent, image_of, surface
 
 METHODS = ("average", "max", "min")

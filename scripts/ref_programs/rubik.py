@@ -1,4 +1,4 @@
-"""Random Rubik programs (models/driver_rubik.py): contract, split and merge at INT8, INT16 and FP16 over the
+"""Random Rubik programs (models/rubik/driver.py): contract, split and merge at INT8, INT16 and FP16 over the
 legal register ranges: odd sizes, deconvolution strides 1..32 (around 8, where NVIDIA's write sequencer
 changes its way: seq_gen `|x_stride[4:3]`), contract strides with slack, planes at the 64-byte alignment
 limit with minimal or padded strides, widths across the 64-element chunks of split and merge, either memory.
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.driver_rubik import RubikLayer, Side, rubik_layer
 from models.errors import ConfigError
+from models.rubik.driver import RubikLayer, Side, rubik_layer
 from scripts.ref_programs.common import CVSRAM, DRAM, REGION, Program
 
 ATOM = 32

@@ -8,12 +8,16 @@ Legality is the driver's: a draw it refuses is drawn again."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from models.cube import CubeLayout
-from models.driver_sdp import (
+from models.common.cube import CubeLayout
+from models.common.memory import Memory
+from models.errors import ConfigError
+from models.lut.model import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, lut_lookup
+from models.sdp.datapath import sdp_datapath
+from models.sdp.driver import (
     EwBlock,
     EwConverter,
     OperandDma,
@@ -23,11 +27,7 @@ from models.driver_sdp import (
     operand_dma,
     sdp_layer,
 )
-from models.errors import ConfigError
-from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, lut_lookup
-from models.memory import Memory
-from models.sdp import SdpConfig, read_inputs
-from models.sdp_datapath import sdp_datapath
+from models.sdp.model import SdpConfig, read_inputs
 from scripts.ref_programs.common import Program, extent, image_of, surface
 
 PRECISIONS = (("INT16", "INT16"), ("INT16", "INT16"), ("INT16", "INT8"), ("INT8", "INT16"))
@@ -78,7 +78,7 @@ def _xblock(rng: np.random.Generator, b: int) -> tuple[XBlock, bool, bool, int]:
     alu_mem, mul_mem = bool(rng.random() < 0.4), bool(rng.random() < 0.4)
     alu_bits, mul_bits = _near(rng, b, 16), int(rng.integers(2, 17))
     alu_shift = int(rng.integers(0, 3)) if rng.random() < 0.9 else int(rng.integers(0, 64))
-    # the truncate after the MUL shifts even when the MUL is bypassed (models/sdp_datapath.py x_block)
+    # the truncate after the MUL shifts even when the MUL is bypassed (models/sdp/datapath.py x_block)
     mul_shift = (_shift_near(rng, _OP_BITS if mul_mem else mul_bits, 63) if not mul_bypass
                  else int(rng.integers(0, 3)) if rng.random() < 0.9 else int(rng.integers(0, 64)))
     algo = int(rng.integers(0, 3))
@@ -139,6 +139,24 @@ def _operand_layout(dma: OperandDma, width: int, height: int, channels: int, lan
     return CubeLayout.packed(dma.base, 1, 1, channels, lanes, dma.bytes_per_element)
 
 
+def cube_layouts(cfg: SdpConfig, width: int, height: int, channels: int) -> tuple[CubeLayout, CubeLayout]:
+    """The input cube as SDP_RDMA reads it and the output cube SDP writes (a 1x1 cube is read and written
+    packed, whatever its strides say)."""
+    if cfg.is_1x1:
+        return (CubeLayout.packed(cfg.src_base, 1, 1, channels, cfg.src_lanes, cfg.src_elem_bytes),
+                CubeLayout.packed(cfg.dst_base, 1, 1, channels, cfg.out_lanes, cfg.out_elem_bytes))
+    return (CubeLayout(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, width, height, channels,
+                       cfg.src_lanes, cfg.src_elem_bytes),
+            CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, width, height, channels,
+                       cfg.out_lanes, cfg.out_elem_bytes))
+
+
+def operands_about(dmas: Sequence[OperandDma]) -> str:
+    """The program's description of its memory operands (or "registers" when it reads none)."""
+    return ", ".join(f"{lab}:{'elem' if d.per_element else 'kernel'}/{d.bytes_per_element}B"
+                     for lab, d in zip(("bs", "bn", "ew"), dmas, strict=True) if d.enabled) or "registers"
+
+
 def _draw(rng: np.random.Generator, name: str, lut: bool = False,
           precisions: tuple[tuple[str, str], ...] = PRECISIONS) -> Program | None:
     in_p, out_p = precisions[int(rng.integers(0, len(precisions)))]
@@ -167,10 +185,7 @@ def _draw(rng: np.random.Generator, name: str, lut: bool = False,
     except ConfigError:
         return None
     # the input as SDP_RDMA reads it (INT16 -> INT8: 16 lanes of two bytes, then INT8 processing)
-    src_layout = CubeLayout(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, width, height,
-                            channels, cfg.src_lanes, cfg.src_elem_bytes)
-    if cfg.is_1x1:
-        src_layout = CubeLayout.packed(cfg.src_base, 1, 1, channels, cfg.src_lanes, cfg.src_elem_bytes)
+    src_layout = cube_layouts(cfg, width, height, channels)[0]
     addr, data = image_of(rng, src_layout, cfg.src_elem_bytes, bits)
     loads = [(addr, "input.dat", data)]
     for label, dma in zip(("bs", "bn", "ew"), dmas, strict=True):
@@ -191,15 +206,11 @@ def _draw(rng: np.random.Generator, name: str, lut: bool = False,
         return None   # blocks that flatten the data (a MIN below it, ReLU after a negative factor): redrawn
     cvt = _cvt(rng, data, _CVT_BITS[out_p])
     prog = layer(cvt)
-    out = CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, width, height, channels,
-                     cfg.out_lanes, cfg.out_elem_bytes)
-    if cfg.is_1x1:
-        out = CubeLayout.packed(cfg.dst_base, 1, 1, channels, cfg.out_lanes, cfg.out_elem_bytes)
+    out = cube_layouts(cfg, width, height, channels)[1]
     about = {"unit": "SDP", "precision": f"{in_p} -> {out_p}", "cube": f"{width}x{height}x{channels}",
              "bs": _describe(bs), "bn": _describe(bn), "ew": "bypass" if ew.bypass else "on",
-             "operands": ", ".join(f"{lab}:{'elem' if d.per_element else 'kernel'}/{d.bytes_per_element}B"
-                                   for lab, d in zip(("bs", "bn", "ew"), dmas, strict=True) if d.enabled)
-             or "registers", "cvt": f"offset {cvt.offset} scale {cvt.scale} shift {cvt.shift}"}
+             "operands": operands_about(dmas),
+             "cvt": f"offset {cvt.offset} scale {cvt.scale} shift {cvt.shift}"}
     if table is not None:
         about["lut"] = (f"{'exponent' if table.le_function == EXPONENT else 'linear'} le_select "
                         f"{table.le_index_select} le_offset {table.le_index_offset} lo_select "

@@ -7,18 +7,21 @@ drawn again."""
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Sequence
 
-from models.cube import CubeLayout
-from models.driver_sdp import EwBlock, EwConverter, OperandDma, OutputCvt, XBlock, operand_dma, sdp_layer
+import numpy as np
+from numpy.typing import NDArray
+
+from models.common.precision import as_signed
 from models.errors import ConfigError
-from models.precision import as_signed
+from models.sdp.driver import EwBlock, EwConverter, OperandDma, OutputCvt, XBlock, operand_dma, sdp_layer
+from models.sdp.model import SdpConfig
 from scripts.ref_programs.common import Program, extent, fp16_image, image_of, surface
-from scripts.ref_programs.sdp import _describe, _operand_layout
+from scripts.ref_programs.sdp import _describe, _operand_layout, cube_layouts, operands_about
 
 _MAX_ATOMS = 64
 # The statistics read back after the layer (SDP's LUT counters and D_STATUS are not: on NVIDIA's nv_full
-# they depend on timing, or flag any non-zero output; see models/sdp_fp16.py)
+# they depend on timing, or flag any non-zero output; see models/sdp/fp16.py)
 READS = (("SDP", "D_STATUS_NAN_INPUT_NUM"), ("SDP", "D_STATUS_INF_INPUT_NUM"),
          ("SDP", "D_STATUS_NAN_OUTPUT_NUM"), ("SDP", "D_PERF_OUT_SATURATION"),
          ("SDP_RDMA", "D_STATUS_NAN_INPUT_NUM"), ("SDP_RDMA", "D_STATUS_INF_INPUT_NUM"))
@@ -72,6 +75,21 @@ def _dma(rng: np.random.Generator, slot: int, width: int, height: int, alu: bool
                        per_element=bool(rng.random() < 0.7))
 
 
+def fp16_loads(rng: np.random.Generator, cfg: SdpConfig, dmas: Sequence[OperandDma], width: int, height: int,
+               channels: int) -> tuple[list[tuple[int, str, NDArray[np.uint8]]], bool]:
+    """Random FP16 images of the input cube and of each memory operand, and whether they hold specials
+    (about 30% of programs: NaN, infinities and subnormals among the values)."""
+    specials = rng.random() < 0.3
+    addr, data = image_of(rng, cube_layouts(cfg, width, height, channels)[0], 2, 8 if specials else None,
+                          fp16=True)
+    loads = [(addr, "input.dat", data)]
+    for label, dma in zip(("bs", "bn", "ew"), dmas, strict=True):
+        if dma.enabled:
+            base, size = extent(_operand_layout(dma, width, height, channels, cfg.lanes))
+            loads.append((base, f"{label}.dat", fp16_image(rng, size, 0.05 if specials else 0.0)))
+    return loads, specials
+
+
 def _draw(rng: np.random.Generator, name: str) -> Program | None:
     out_p = "FP16" if rng.random() < 0.8 else "INT16"
     width, height, channels = int(rng.integers(1, 9)), int(rng.integers(1, 9)), int(rng.integers(1, 49))
@@ -91,26 +109,11 @@ def _draw(rng: np.random.Generator, name: str) -> Program | None:
     except ConfigError:
         return None
     cfg = prog.config
-    src_layout = CubeLayout(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, width, height,
-                            channels, cfg.src_lanes, 2)
-    if cfg.is_1x1:
-        src_layout = CubeLayout.packed(cfg.src_base, 1, 1, channels, cfg.src_lanes, 2)
-    specials = rng.random() < 0.3
-    addr, data = image_of(rng, src_layout, 2, 8 if specials else None, fp16=True)
-    loads = [(addr, "input.dat", data)]
-    for label, dma in zip(("bs", "bn", "ew"), dmas, strict=True):
-        if dma.enabled:
-            base, size = extent(_operand_layout(dma, width, height, channels, cfg.lanes))
-            loads.append((base, f"{label}.dat", fp16_image(rng, size, 0.05 if specials else 0.0)))
-    out = CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, width, height, channels,
-                     cfg.out_lanes, cfg.out_elem_bytes)
-    if cfg.is_1x1:
-        out = CubeLayout.packed(cfg.dst_base, 1, 1, channels, cfg.out_lanes, cfg.out_elem_bytes)
+    loads, specials = fp16_loads(rng, cfg, dmas, width, height, channels)
+    out = cube_layouts(cfg, width, height, channels)[1]
     about = {"unit": "SDP", "precision": f"FP16 -> {out_p}", "cube": f"{width}x{height}x{channels}",
              "bs": _describe(bs), "bn": _describe(bn), "ew": "bypass" if ew.bypass else "on",
-             "operands": ", ".join(f"{lab}:{'elem' if d.per_element else 'kernel'}/{d.bytes_per_element}B"
-                                   for lab, d in zip(("bs", "bn", "ew"), dmas, strict=True) if d.enabled)
-             or "registers", "specials": int(specials)}
+             "operands": operands_about(dmas), "specials": int(specials)}
     return Program(name, list(prog.writes), loads, extent(out), about, list(READS))
 
 

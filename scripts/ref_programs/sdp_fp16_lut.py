@@ -12,20 +12,19 @@ import dataclasses
 import numpy as np
 from numpy.typing import NDArray
 
-from models import nvfloat
-from models.cube import CubeLayout
-from models.driver_sdp import EwBlock, OutputCvt, SdpProgram, sdp_layer
+from models.common import nvfloat
+from models.common.memory import Memory
 from models.errors import ConfigError
-from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
-from models.lut_fp16 import fp32_bits
-from models.memory import Memory
-from models.sdp import SdpConfig, read_inputs
-from models.sdp_fp16 import x_block, y_block
+from models.lut.fp16 import fp32_bits
+from models.lut.model import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
+from models.sdp.driver import EwBlock, OutputCvt, SdpProgram, sdp_layer
+from models.sdp.fp16 import x_block, y_block
+from models.sdp.model import SdpConfig, read_inputs
 from scripts.ref_programs.cdp_fp16 import _slope, _table
-from scripts.ref_programs.common import Program, extent, fp16_image, image_of, surface
-from scripts.ref_programs.sdp import _describe, _operand_layout
+from scripts.ref_programs.common import Program, extent, surface
+from scripts.ref_programs.sdp import _describe, cube_layouts, operands_about
 from scripts.ref_programs.sdp_fp16 import READS as fp16_reads
-from scripts.ref_programs.sdp_fp16 import _dma, _ew, _xblock
+from scripts.ref_programs.sdp_fp16 import _dma, _ew, _xblock, fp16_loads
 
 _MAX_ATOMS = 64
 _FP32_MAX = float(np.finfo(np.float32).max)
@@ -108,17 +107,7 @@ def _draw(rng: np.random.Generator, name: str) -> Program | None:
         cfg = layer(width, height, 0, None).config
     except ConfigError:
         return None
-    src_layout = CubeLayout(cfg.src_base, cfg.src_line_stride, cfg.src_surface_stride, width, height,
-                            channels, cfg.src_lanes, 2)
-    if cfg.is_1x1:
-        src_layout = CubeLayout.packed(cfg.src_base, 1, 1, channels, cfg.src_lanes, 2)
-    specials = rng.random() < 0.3
-    addr, data = image_of(rng, src_layout, 2, 8 if specials else None, fp16=True)
-    loads = [(addr, "input.dat", data)]
-    for label, dma in zip(("bs", "bn", "ew"), dmas, strict=True):
-        if dma.enabled:
-            base, size = extent(_operand_layout(dma, width, height, channels, cfg.lanes))
-            loads.append((base, f"{label}.dat", fp16_image(rng, size, 0.05 if specials else 0.0)))
+    loads, specials = fp16_loads(rng, cfg, dmas, width, height, channels)
     # the second layer: a part of the first (not 1x1 unless the first is: a 1x1 cube is read packed)
     w2, h2 = int(rng.integers(1, width + 1)), int(rng.integers(1, height + 1))
     if w2 * h2 == 1 and width * height > 1:
@@ -128,17 +117,12 @@ def _draw(rng: np.random.Generator, name: str) -> Program | None:
         prog, again = layer(width, height, 0, table), layer(w2, h2, 1, table)
     except ConfigError:
         return None
-    out = CubeLayout(cfg.dst_base, cfg.dst_line_stride, cfg.dst_surface_stride, width, height, channels,
-                     cfg.out_lanes, cfg.out_elem_bytes)
-    if cfg.is_1x1:
-        out = CubeLayout.packed(cfg.dst_base, 1, 1, channels, cfg.out_lanes, cfg.out_elem_bytes)
+    out = cube_layouts(cfg, width, height, channels)[1]
     about = {"unit": "SDP", "precision": f"FP16 -> {out_p}", "cube": f"{width}x{height}x{channels}",
              "bs": _describe(bs), "bn": _describe(bn),
              "ew": f"alu {'bypass' if ew.alu_bypass else ew.alu_algo} "
                    f"mul {'bypass' if ew.mul_bypass else 'on'}",
-             "operands": ", ".join(f"{lab}:{'elem' if d.per_element else 'kernel'}/{d.bytes_per_element}B"
-                                   for lab, d in zip(("bs", "bn", "ew"), dmas, strict=True) if d.enabled)
-             or "registers", "specials": int(specials),
+             "operands": operands_about(dmas), "specials": int(specials),
              "lut": f"{'exponent' if table.le_function == EXPONENT else 'linear'} le_select "
                     f"{table.le_index_select} le_offset {table.le_index_offset} "
                     f"lo_select {table.lo_index_select}",

@@ -11,7 +11,7 @@ monitors):
   the bench expects nothing, and `recv` fails after `idle_limit` cycles without a beat instead of hanging.
   `StreamMonitor` is passive: it records every handshake and fails the test on a valid/ready protocol
   violation (valid falling, or data changing, while ready is low); lut, sdp_core, cdp_core and sdp_rdma
-  attach one to each DUT output stream for every test. The `bfm` bench (tb/test_bfm.py, on the skid
+  attach one to each DUT output stream for every test. The `bfm` bench (tb/tests/test_bfm.py, on the skid
   buffer) checks the BFMs themselves: zero-bubble throughput, order under random pauses, violations
   flagged, stalled sinks failing.
 - csb.py: the CSB master: write()/read() queue an operation and await its event, one background coroutine

@@ -299,3 +299,20 @@ class StreamMonitor:
                         held, since = tuple(s.value for s in signals), cycle
             await edge
             cycle += 1
+
+
+async def start_and_expect_commands(dut: SimHandleBase, label: str, expected: Sequence[tuple[int, int]],
+                                    rng: random.Random) -> None:
+    """A DMA sequencer bench's layer: pulse `start` for one cycle after the next clock edge, then take the
+    command stream (`cmd`: addr, beats) behind random pauses and compare it with `expected`, failing on the
+    first wrong command with its index, the expected and the actual address and beats."""
+    await RisingEdge(dut.clk)
+    dut.start.value = 1
+    await RisingEdge(dut.clk)
+    dut.start.value = 0
+    sink = StreamSink(StreamBus(dut, "cmd", data="addr", sideband=["beats"]), dut.clk, pick_pause(rng))
+    got = await sink.recv(len(expected))
+    for i, (exp, act) in enumerate(zip(expected, got, strict=True)):
+        if exp != act:
+            raise AssertionError(f"{label}: command {i} of {len(expected)}: expected addr {exp[0]:#x} "
+                                 f"beats {exp[1]}, got addr {act[0]:#x} beats {act[1]}")

@@ -1,6 +1,5 @@
-"""Top-level test environments, one module per unit: the DUT wrapper class (CSB master, memory, interrupt
-waits, statistics the model predicts), start-up, and how a layer is prepared, run and scored.
-
-pdp.py holds the base `Top` and the start-up that every top-level bench shares; cdp.py and sdp.py extend it.
-The random layers they run come from tb/stimulus/.
+"""Top-level test environments: top.py the common one (`Top`: CSB master, memories, their model mirror,
+interrupt waits; `StatsTop`: plus the statistics the model predicts; the start-up every top-level bench
+shares), and one module a unit (pdp.py, cdp.py, sdp.py), siblings on it: how the unit's layer is prepared,
+run and scored. The random layers they run come from tb/stimulus/.
 """

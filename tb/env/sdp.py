@@ -1,25 +1,21 @@
-"""The SDP top-level environment: `SdpTop` (tb/env/cdp.py's `CdpTop` plus what each SDP register group's
-statistics registers must hold), its start-up, and how an SDP layer's input and operand cubes are written
-in memory, run and scored against models.sdp.run_sdp.
+"""The SDP top-level environment: its start-up on the common `StatsTop` (tb/env/top.py: what each SDP
+register group's statistics registers must hold, exact interrupt waits), and how an SDP layer's input and
+operand cubes are written in memory, run and scored against models/sdp/model.py run_sdp.
 """
 
 from __future__ import annotations
-
-import random
 
 import numpy as np
 from cocotb.handle import SimHandleBase
 from numpy.typing import NDArray
 
-from models.cube import CubeLayout
-from models.driver_sdp import SdpProgram
-from models.memory import Memory
-from models.perf import PerfCounters, sdp_counts
+from models.common.cube import CubeLayout
+from models.common.memory import Memory
+from models.perf import sdp_counts
 from models.regfile import intr_bit
-from models.sdp import OperandDma, SdpConfig, SdpResult, dst_layout, run_sdp, sdp_compute
-from tb.bfm.sim_memory import SimMemory
-from tb.common import bench_params
-from tb.env.cdp import CdpTop, check_idle, make_top
+from models.sdp.driver import SdpProgram
+from models.sdp.model import OperandDma, SdpConfig, SdpResult, dst_layout, run_sdp, sdp_compute
+from tb.env.top import GUARD, SDP_STATS, StatsTop, check_idle, make_top
 from tb.stimulus.sdp_top import (
     ATOM,
     Layer,
@@ -30,38 +26,10 @@ from tb.stimulus.sdp_top import (
 
 SDP_INTR_BIT = intr_bit("SDP", 0)     # GLB S_INTR_STATUS: group 1 = the next bit
 SDP_AXI_ID = 2                       # the top's AXI IDs: PDP 0, CDP 1, SDP 2
-GUARD = 64                           # bytes checked untouched before and after each destination cube
-STATS = {"D_PERF_LUT_LE_HIT": "le_hit", "D_PERF_LUT_LO_HIT": "lo_hit", "D_PERF_LUT_UFLOW": "uflow",
-         "D_PERF_LUT_OFLOW": "oflow", "D_PERF_LUT_HYBRID": "hybrid",
-         "D_PERF_OUT_SATURATION": "out_saturation", "D_STATUS": "status_unequal"}
 
 
-# ---- the DUT ------------------------------------------------------------------------------------------
-
-class SdpTop(CdpTop):
-    """tb/env/cdp.py's top (CSB master, AxiRam with random stalls, model memory, interrupt waits, the
-    CDP statistics) plus what each SDP register group's statistics registers must hold (reset: 0)."""
-
-    def __init__(self, dut: SimHandleBase, rng: random.Random, sim_mem: SimMemory | None = None) -> None:
-        super().__init__(dut, rng, sim_mem)
-        self.sdp_stats: list[dict[str, int]] = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
-        self.counters = PerfCounters()    # the hardware's LUT and saturation counters across layers
-        # the precisions the top's SDP computes: INT16 / FP16 where it was built with them (the configuration
-        # has them)
-        self.precisions = ("INT8", *(p for p in ("INT16", "FP16") if bench_params().get(p, 0)))
-
-    async def after_reset(self) -> None:
-        self.sdp_stats = [dict.fromkeys(STATS, 0), dict.fromkeys(STATS, 0)]
-        self.counters = PerfCounters()
-        await super().after_reset()
-
-    async def check_sdp_stats(self, label: str) -> None:
-        """Both SDP register groups' statistics registers hold what the model says."""
-        await self.check_group_registers("SDP", self.sdp_stats, label)
-
-
-async def setup(dut: SimHandleBase, salt: str) -> SdpTop:
-    return await make_top(dut, salt, SdpTop)
+async def setup(dut: SimHandleBase, salt: str) -> StatsTop:
+    return await make_top(dut, salt)
 
 
 # ---- memory, running, scoring --------------------------------------------------------------------------
@@ -115,11 +83,11 @@ def operand_bytes(od: OperandData, lanes: int = ATOM) -> NDArray[np.uint8]:
 
 def packed(dma: OperandDma, cfg: SdpConfig) -> bool:
     """An operand read as one block from its base: per kernel, or per element of a 1x1 cube (packed like
-    the input: nvdlav1's operand RDMAs, models/sdp.py)."""
+    the input: nvdlav1's operand RDMAs, models/sdp/model.py)."""
     return not dma.per_element or cfg.is_1x1
 
 
-def prepare(top: SdpTop, layer: Layer) -> None:
+def prepare(top: StatsTop, layer: Layer) -> None:
     """Random background over every cube the layer touches (and around the destination), then the input
     cube and the operand cubes, in the model's memory, copied to the RAM."""
     cfg = layer.prog.config
@@ -161,7 +129,7 @@ def locate(cfg: SdpConfig, addr: int) -> str:
             + (f" (byte {byte} of its int16)" if out.elem_bytes > 1 else ""))
 
 
-def compare(top: SdpTop, layer: Layer, label: str) -> None:
+def compare(top: StatsTop, layer: Layer, label: str) -> None:
     """The destination region (gaps and guards included) against the model; names the first wrong element."""
     cfg = layer.prog.config
     eql = " (nothing may be written in EQL mode)" if cfg.ew.eql else ""
@@ -169,7 +137,7 @@ def compare(top: SdpTop, layer: Layer, label: str) -> None:
                      detail=f"{eql}\n  {describe(layer)}", mem=top.index(cfg.dst_ram_mc))
 
 
-def expect(top: SdpTop, layer: Layer) -> SdpResult:
+def expect(top: StatsTop, layer: Layer) -> SdpResult:
     """Run the model on the mirror (after the RTL ran) and record what the group's registers must hold. The
     model reads the operands from memory itself: they must be the ones the bench wrote."""
     prog = layer.prog
@@ -183,15 +151,15 @@ def expect(top: SdpTop, layer: Layer) -> SdpResult:
     return res
 
 
-def record_stats(top: SdpTop, prog: SdpProgram, res: SdpResult) -> None:
+def record_stats(top: StatsTop, prog: SdpProgram, res: SdpResult) -> None:
     """What the layer's group's statistics registers must hold after it: the LUT and saturation counters as
     D_PERF_ENABLE gates them (models/perf.py; layers must be recorded in the order they ran), D_STATUS."""
     counted = top.counters.layer(prog.fields, sdp_counts(res.lut_stats, res.saturation_count))
-    top.sdp_stats[prog.group] = {**{reg: counted["SDP", reg] for reg in STATS if reg != "D_STATUS"},
+    top.sdp_stats[prog.group] = {**{reg: counted["SDP", reg] for reg in SDP_STATS if reg != "D_STATUS"},
                                  "D_STATUS": int(res.status_unequal)}
 
 
-async def run_layer(top: SdpTop, layer: Layer, label: str) -> int:
+async def run_layer(top: StatsTop, layer: Layer, label: str) -> int:
     """Program over CSB, start, wait for the interrupt, score output and statistics; the cycles waited."""
     prepare(top, layer)
     top.new_pauses()

@@ -1,6 +1,6 @@
 // Test harness (not product RTL): the FP16 parts of the CDP datapath around its LUT, at FP16 (tb/test_cdp_fp.py).
 //   front: nvdla_cdp_icvt -> nvdla_cdp_sqsum (FP16 = 1): FP16 atoms in the CDP stream order in, the FP17 x
-//          (packed x layout) and the FP32 window sums out (models/cdp_fp16.py steps 1-3);
+//          (packed x layout) and the FP32 window sums out (models/cdp/fp16.py steps 1-3);
 //   back:  nvdla_cdp_ocvt (FP16 = 1): FP17 x and FP17 LUT values in, FP16 outputs and the saturation flags out
 //          (steps 5-6).
 // The two are independent streams (the LUT sits between them in nvdla_cdp_core).

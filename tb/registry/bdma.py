@@ -6,7 +6,7 @@ from __future__ import annotations
 from tb.benches import Bench
 
 BENCHES = (
-    Bench("bdma", "nvdla_bdma_top", "tb.test_bdma", (
+    Bench("bdma", "nvdla_bdma_top", "tb.tests.test_bdma", (
         {"ATOM": 32, "MAX_BURST": 16, "MAX_OUTSTANDING": 8},
         {"ATOM": 8, "MAX_BURST": 4, "MAX_OUTSTANDING": 2},
     )),

@@ -5,5 +5,5 @@ from __future__ import annotations
 from tb.benches import Bench
 
 BENCHES = (
-    Bench("bfm", "nvdla_skid", "tb.test_bfm", ({"WIDTH": 16},)),
+    Bench("bfm", "nvdla_skid", "tb.tests.test_bfm", ({"WIDTH": 16},)),
 )

@@ -16,7 +16,7 @@ _FP16 = int("FP16" in _CFG.precisions)
 _SETS = sorted({(8, 0, 0, 0), (8, 1, 1, 1), (_CFG.atom_bytes, _PAIRED, _INT16, _FP16)})
 
 BENCHES = (
-    Bench("cdp_core", "nvdla_cdp_core", "tb.test_cdp_core",
+    Bench("cdp_core", "nvdla_cdp_core", "tb.tests.test_cdp_core",
           tuple({"ATOM": a, "CHUNK": 8, **({"LUT_PAIRED": 1} if p else {}), **({"INT16": 1} if i else {}),
                  **({"FP16": 1} if f else {})}
                 for a, p, i, f in _SETS)),

@@ -6,5 +6,5 @@ from __future__ import annotations
 from tb.benches import Bench
 
 BENCHES = (
-    Bench("cdp_dma_seq", "nvdla_cdp_dma_seq", "tb.test_cdp_dma_seq", ({"CHUNK": 8}, {"CHUNK": 3})),
+    Bench("cdp_dma_seq", "nvdla_cdp_dma_seq", "tb.tests.test_cdp_dma_seq", ({"CHUNK": 8}, {"CHUNK": 3})),
 )

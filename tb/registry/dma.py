@@ -6,7 +6,7 @@ from __future__ import annotations
 from tb.benches import Bench
 
 BENCHES = (
-    Bench("dma", "nvdla_dma_loopback", "tb.test_dma", (
+    Bench("dma", "nvdla_dma_loopback", "tb.tests.test_dma", (
         {"MAX_BURST": 16, "MAX_OUTSTANDING": 8},
         {"MAX_BURST": 1, "MAX_OUTSTANDING": 2},     # nv_small's own limit: single-beat requests
     )),

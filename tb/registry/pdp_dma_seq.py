@@ -5,5 +5,6 @@ from __future__ import annotations
 from tb.benches import Bench
 
 BENCHES = (
-    Bench("pdp_dma_seq", "nvdla_pdp_dma_seq", "tb.test_pdp_dma_seq", ({"WRITE_SIDE": 0}, {"WRITE_SIDE": 1})),
+    Bench("pdp_dma_seq", "nvdla_pdp_dma_seq", "tb.tests.test_pdp_dma_seq",
+          ({"WRITE_SIDE": 0}, {"WRITE_SIDE": 1})),
 )

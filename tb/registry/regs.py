@@ -8,6 +8,6 @@ from __future__ import annotations
 from tb.benches import Bench
 
 BENCHES = (
-    Bench("regs", "nvdla_regs_top", "tb.test_regs"),
-    Bench("regs_sdp", "nvdla_regs_sdp_top", "tb.test_regs"),
+    Bench("regs", "nvdla_regs_top", "tb.tests.test_regs"),
+    Bench("regs_sdp", "nvdla_regs_sdp_top", "tb.tests.test_regs"),
 )

@@ -9,6 +9,6 @@ from tb.benches import Bench
 _ATOMS = sorted({8, configs.load().atom_bytes})
 
 BENCHES = (
-    Bench("sdp_core", "nvdla_sdp_core", "tb.test_sdp_core",
+    Bench("sdp_core", "nvdla_sdp_core", "tb.tests.test_sdp_core",
           (*({"ATOM": a} for a in _ATOMS), {"ATOM": 8, "INT16": 1})),
 )

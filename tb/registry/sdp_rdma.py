@@ -7,7 +7,7 @@ from __future__ import annotations
 from tb.benches import Bench
 
 BENCHES = (
-    Bench("sdp_rdma", "nvdla_sdp_rdma", "tb.test_sdp_rdma", (
+    Bench("sdp_rdma", "nvdla_sdp_rdma", "tb.tests.test_sdp_rdma", (
         {"MAX_BURST": 16, "MAX_OUTSTANDING": 8, "FIFO_DEPTH": 32},
         {"MAX_BURST": 4, "MAX_OUTSTANDING": 2, "FIFO_DEPTH": 4},
     )),

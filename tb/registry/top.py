@@ -1,5 +1,6 @@
-"""The subsystem top level: NVDLA trace replay on the RTL (tb/test_trace_rtl.py) and mapped TFLite operators
-(tb/test_tflite_rtl.py), run on the top with the simulation memory and a Verilog clock
+"""The subsystem top level: NVDLA trace replay on the RTL (tb/tests/test_trace_rtl.py) and mapped TFLite
+operators
+(tb/tests/test_tflite_rtl.py), run on the top with the simulation memory and a Verilog clock
 (tb/hdl/nvdla_pp_top_mem.v)."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ TIMING_ARGS = ("--timing", "-CFLAGS", "-std=c++20", "--no-public-flat-rw")
 TOP_PARAMS = configs.load().verilog_parameters()
 
 BENCHES = (
-    Bench("top_traces", TOP_MEM, "tb.test_trace_rtl", (TOP_PARAMS,), build_args=TIMING_ARGS),
+    Bench("top_traces", TOP_MEM, "tb.tests.test_trace_rtl", (TOP_PARAMS,), build_args=TIMING_ARGS),
     # TFLite operators mapped by tflite_nvdla/ (python -m scripts.tflite_rtl; tb/tflite_rtl.py)
-    Bench("tflite_rtl", TOP_MEM, "tb.test_tflite_rtl", (TOP_PARAMS,), build_args=TIMING_ARGS),
+    Bench("tflite_rtl", TOP_MEM, "tb.tests.test_tflite_rtl", (TOP_PARAMS,), build_args=TIMING_ARGS),
 )

@@ -1,5 +1,5 @@
-"""The simulation AXI memory on the top-level wrapper (tb/test_sim_memory.py); the top-level benchmarks
-(tb/test_benchmark_{pdp,cdp,sdp}.py) share this bench's build."""
+"""The simulation AXI memory on the top-level wrapper (tb/tests/test_sim_memory.py); the top-level benchmarks
+(tb/tests/test_benchmark_{pdp,cdp,sdp}.py) share this bench's build."""
 
 from __future__ import annotations
 
@@ -10,5 +10,5 @@ from tb.registry.top import TIMING_ARGS, TOP_MEM
 _PARAMS = next(b.param_sets for b in TOP_BENCHES if b.name == "top_traces")
 
 BENCHES = (
-    Bench("top_mem", TOP_MEM, "tb.test_sim_memory", _PARAMS, build_args=TIMING_ARGS),
+    Bench("top_mem", TOP_MEM, "tb.tests.test_sim_memory", _PARAMS, build_args=TIMING_ARGS),
 )

@@ -1,5 +1,5 @@
 """The second memory (the CV SRAM interface, c_axi) on the top with the simulation memories
-(tb/test_top_secmem.py): every DMA client of every unit reading and writing each memory; with SEC_MEM=0
+(tb/tests/test_top_secmem.py): every DMA client of every unit reading and writing each memory; with SEC_MEM=0
 everything must land in memory 0 whatever RAM_TYPE says. Built at the configuration's atom and CSB map (the
 bench's model and drivers follow $CONFIG), with and without the second memory."""
 
@@ -18,5 +18,6 @@ def secmem_params(top_params: dict[str, int]) -> tuple[dict[str, int], ...]:
 
 
 BENCHES = (
-    Bench("top_secmem", TOP_MEM, "tb.test_top_secmem", secmem_params(TOP_PARAMS), build_args=TIMING_ARGS),
+    Bench("top_secmem", TOP_MEM, "tb.tests.test_top_secmem", secmem_params(TOP_PARAMS),
+          build_args=TIMING_ARGS),
 )

@@ -1,4 +1,4 @@
-"""Random stimulus of the CDP datapath core bench (tb/test_cdp_core.py), also used by the CDP and SDP
+"""Random stimulus of the CDP datapath core bench (tb/tests/test_cdp_core.py), also used by the CDP and SDP
 top-level layers: input cubes, input/output convertors aimed at the data, LUT configurations aimed at the
 layer's LUT inputs."""
 
@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import numpy as np
 from numpy.typing import NDArray
 
-from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
-from models.precision import as_signed
+from models.common.precision import as_signed
+from models.lut.model import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
 from tb.stimulus.lut import random_slopes, random_table
 
 

@@ -1,5 +1,5 @@
 """FP16 CDP (LRN) stimulus shared by the core and top benches: the layer's LUT inputs as the model forms them
-(models/cdp_fp16.py steps 1-3) and FP16 LUTs for them: the LUT helper's FP16 programs (LRN, sigmoid) and
+(models/cdp/fp16.py steps 1-3) and FP16 LUTs for them: the LUT helper's FP16 programs (LRN, sigmoid) and
 random LUTs placed where the layer's inputs fall (linear or exponential LE, a linear LO, START a multiple of
 the step so END is exact in FP32, FP16 entries along a random smooth curve with an occasional special
 value, random FP16 slopes and priorities), as scripts/ref_programs/cdp_fp16.py draws the nv_full programs.
@@ -14,13 +14,13 @@ import random
 import numpy as np
 from numpy.typing import NDArray
 
-from models import nvfloat
-from models.cdp_fp16 import square_sum
-from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
-from models.lut_fp16 import fp32_bits, fp32_value
-from models.lut_fp16_program import lrn_fp16, sigmoid_fp16
-from models.lut_program import LutProgram
-from models.nvfloat import FP16, FP32
+from models.cdp.fp16 import square_sum
+from models.common import nvfloat
+from models.common.nvfloat import FP16, FP32
+from models.lut.fp16 import fp32_bits, fp32_value
+from models.lut.fp16_program import lrn_fp16, sigmoid_fp16
+from models.lut.model import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig
+from models.lut.program import LutProgram
 from tb.stimulus.fp16_values import FP16_SPECIALS
 
 Bits = NDArray[np.int64]
@@ -36,7 +36,7 @@ def fp16_programs() -> dict[str, LutProgram]:
 
 def fp16_lut_inputs(cube: Bits, channels: int, local_size: int, sqsum_bypass: bool,
                     nan_to_zero: bool) -> Bits:
-    """The FP32 LUT input of every element of a [c, h, w] cube of FP16 patterns (models/cdp_fp16.py 1-3)."""
+    """The FP32 LUT input of every element of a [c, h, w] cube of FP16 patterns (models/cdp/fp16.py 1-3)."""
     h = np.asarray(cube, dtype=np.int64) & 0xFFFF
     h = np.where(nan_to_zero & FP16.is_nan(h), 0, h)
     x17 = nvfloat.fp16_to_fp17(h)

@@ -1,5 +1,5 @@
 """Random legal CDP layers for the top-level benches, programmed through the CDP driver layer
-(models/driver_cdp.py): window lengths, bypass modes, convertors and LUT kinds (the LUT helper's programs,
+(models/cdp/driver.py): window lengths, bypass modes, convertors and LUT kinds (the LUT helper's programs,
 random, aimed, narrow and one-table LUTs), cube sizes and strided placements; INT8, or INT16 where the top
 computes it (make_layer's `precision`); FP16 where the top computes it (make_fp16_layer: FP16 data with
 specials, NaN flush, the FP16 LUT programs and random FP16 LUTs, tb/stimulus/cdp_fp16.py).
@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from models import lut_program
-from models.cdp import CdpResult, cdp_compute, input_convert, square_sum
-from models.cube import run_atom_bytes
-from models.driver_cdp import CdpProgram, Convertor, Surface, cdp_layer
-from models.lut import EXPONENT, LutConfig
-from models.precision import as_signed
+from models.cdp.driver import CdpProgram, Convertor, Surface, cdp_layer
+from models.cdp.model import CdpResult, cdp_compute, input_convert, square_sum
+from models.common.cube import run_atom_bytes
+from models.common.precision import as_signed
+from models.lut import program as lut_program
+from models.lut.model import EXPONENT, LutConfig
 from tb.common import nightly
 from tb.stimulus.cdp_core import (
     aimed_lut,
@@ -161,7 +161,7 @@ def make_layer(rng: random.Random, index: int, group: int, *, kind: str | None =
 
 def make_fp16_layer(rng: random.Random, index: int, group: int, *, dims: tuple[int, int, int] | None = None,
                     ram_mc: Mapping[str, bool] | None = None) -> Layer:
-    """A random legal FP16 layer through the driver (models/cdp_fp16.py): FP16 data around a random power of
+    """A random legal FP16 layer through the driver (models/cdp/fp16.py): FP16 data around a random power of
     two with a share of specials (NaN, infinities, subnormals, 65504), NaN flush on or off, the bypass modes,
     an FP16 LUT (FP16_LUT_KINDS) around the layer's LUT inputs, random convertor registers (not used)."""
     w, h, c = dims or random_dims(rng, nightly())

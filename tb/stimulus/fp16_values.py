@@ -10,7 +10,7 @@ import random
 import numpy as np
 from numpy.typing import NDArray
 
-from models.nvfloat import FP17
+from models.common.nvfloat import FP17
 
 FP16_SPECIALS = (0x0000, 0x8000, 0x0001, 0x83FF, 0x0400, 0x7BFF, 0xFBFF, 0x7C00, 0xFC00, 0x7E00, 0x7C01,
                  0xFE55)

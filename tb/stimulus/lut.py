@@ -1,7 +1,8 @@
 """Random LUT stimulus shared by the LUT, CDP core, SDP core and top-level benches: the LUT shape of a
 bench, random tables, and random legal LUT configurations over the whole range seed 001 allows (optionally
 aimed at an LE mode and priorities): every select and index offset, START/END anywhere in their registers,
-also with bits above bit 21 over a small low part (what a CDP INT8 lane's 22-bit START reads, models/lut.py),
+also with bits above bit 21 over a small low part (what a CDP INT8 lane's 22-bit START reads,
+models/lut/model.py),
 exponential END near 2^31 or anywhere."""
 
 from __future__ import annotations
@@ -13,12 +14,22 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from models.lut import EXPONENT, FULL, LE_ENTRIES, LINEAR, LO_ENTRIES, NARROW, PAIRED_LOW, LutConfig, validate
+from models.lut.model import (
+    EXPONENT,
+    FULL,
+    LE_ENTRIES,
+    LINEAR,
+    LO_ENTRIES,
+    NARROW,
+    PAIRED_LOW,
+    LutConfig,
+    validate,
+)
 from tb.common import bench_params
 
 Mode = int  # EXPONENT or LINEAR (S_LUT_CFG.LUT_LE_FUNCTION)
 Priorities = tuple[int, int, int]  # (UFLOW, OFLOW, HYBRID)_PRIORITY
-# Seed 001 Limitation ranges (INT8), as models/lut.py validates them.
+# Seed 001 Limitation ranges (INT8), as models/lut/model.py validates them.
 LE_SELECT = {"SDP": (-6, 25), "CDP": (-6, 15)}
 LO_SELECT = {"SDP": (-8, 23), "CDP": (-8, 13)}
 LE_OFFSET = {"SDP": (-64, 31), "CDP": (-64, 20)}
@@ -57,7 +68,8 @@ class Shape:
                      bool(p.get("FP16", 0)))
 
     def lane_kinds(self, n: int) -> NDArray[np.int8]:
-        """models/lut.py's lane kind of each of n samples streamed in order (sample i in lane i % lanes)."""
+        """models/lut/model.py's lane kind of each of n samples streamed in order (sample i in lane i %
+        lanes)."""
         lane = np.arange(n) % self.lanes
         if self.start_mode == 0:
             return np.full(n, FULL, dtype=np.int8)
@@ -91,7 +103,7 @@ def random_table(rng: random.Random, n: int) -> list[int]:
     return out
 
 
-NARROW_BITS = 22   # a CDP INT8 lane's START (models/lut.py NARROW_START_BITS)
+NARROW_BITS = 22   # a CDP INT8 lane's START (models/lut/model.py NARROW_START_BITS)
 
 
 def _fit_start(rng: random.Random, span: int, bits: int, centre: int) -> int:
@@ -191,8 +203,8 @@ def _exp_config(shape: Shape, rng: random.Random, centre: int, common: dict,
 
 
 def start_width_cases(shape: Shape, rng: random.Random) -> list[tuple[str, LutConfig, list[int]]]:
-    """Directed CDP configurations where the lanes of models/lut.py disagree (docs/lut.md "START width"),
-    with inputs around the points that decide: (what, configuration, samples)."""
+    """Directed CDP configurations where the lanes of models/lut/model.py disagree (docs/lut.md
+    "START width"), with inputs around the points that decide: (what, configuration, samples)."""
     far = (1 << (NARROW_BITS - 1)) - 4096     # a START above every 21-bit input, whatever width reads it
     slopes = random_slopes(rng)
 

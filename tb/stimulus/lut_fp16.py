@@ -1,5 +1,5 @@
-"""Random stimulus for the LUT at FP16 (models/lut_fp16.py): legal configurations over seed 001's FP16 rows
-(models/lut.py validate: every LE/LO select and LE offset, FP32 START a multiple of the step, subnormal
+"""Random stimulus for the LUT at FP16 (models/lut/fp16.py): legal configurations over seed 001's FP16 rows
+(models/lut/model.py validate: every LE/LO select and LE offset, FP32 START a multiple of the step, subnormal
 starts included, END = START + 2^(select + 6|8) exactly), the LE often over the LO so that both tables hit
 at once; FP16 tables and slopes with NaN, infinities, subnormals, zeros of both signs and the largest
 values; FP32 samples aimed at the table bounds and entry boundaries (a few ULPs either side), spread over
@@ -12,14 +12,14 @@ import random
 import numpy as np
 
 from models.errors import ConfigError
-from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, validate
-from models.lut_fp16 import fp32_bits, fp32_value
+from models.lut.fp16 import fp32_bits, fp32_value
+from models.lut.model import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, validate
 
 FP16_SPECIALS = (0x0000, 0x8000, 0x7BFF, 0xFBFF, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFE55, 0x0001, 0x83FF,
                  0x0400, 0x3C00, 0xBC00)
 FP32_SPECIALS = (0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7F800001,
                  0x7F7FFFFF, 0xFF7FFFFF, 0x00800000, 0x80800000, 0x00000001, 0x807FFFFF, 0x3F800000)
-LE_SELECT = (-128, 121)    # seed 001's FP16 rows (models/lut.py)
+LE_SELECT = (-128, 121)    # seed 001's FP16 rows (models/lut/model.py)
 LO_SELECT = (-128, 119)
 LE_OFFSET = (-126, 127)
 FP32_MAX = float(np.finfo(np.float32).max)
@@ -74,7 +74,8 @@ def _linear(rng: random.Random, select: int, steps: int, near: float | None) -> 
 
 
 def random_fp16_config(unit: str, rng: random.Random) -> LutConfig:
-    """A legal FP16 LUT configuration of `unit` (drawn again until models/lut.py validate accepts it)."""
+    """A legal FP16 LUT configuration of `unit` (drawn again until models/lut/model.py validate accepts
+    it)."""
     while True:
         lo_sel = _select(rng, *LO_SELECT)
         lo_start, lo_end = _linear(rng, lo_sel, 8, None)

@@ -1,4 +1,5 @@
-"""Random configurations of the SDP datapath core bench (tb/test_sdp_core.py): a `Case` is a set of raw SDP /
+"""Random configurations of the SDP datapath core bench (tb/tests/test_sdp_core.py): a `Case` is a set of raw
+SDP /
 SDP_RDMA register fields, the model's SdpConfig of them, the input cube, the memory operands and their
 streams, and the LUT tables. The SDP top-level layers (tb/stimulus/sdp_top.py) reuse its aimed LUT, output
 convertor, programs and data.
@@ -15,12 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from models import lut_program
-from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, lut_lookup, validate
-from models.lut_regs import lut_fields
-from models.precision import as_signed
-from models.sdp import USE_ALU, USE_BOTH, USE_MUL, SdpConfig, sdp_compute
-from models.sdp_datapath import (
+from models.common.precision import as_signed
+from models.lut import program as lut_program
+from models.lut.model import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, lut_lookup, validate
+from models.lut.regs import lut_fields
+from models.sdp.datapath import (
     ALU_EQL,
     DatapathResult,
     Operands,
@@ -28,6 +28,7 @@ from models.sdp_datapath import (
     x_block,
     y_block,
 )
+from models.sdp.model import USE_ALU, USE_BOTH, USE_MUL, SdpConfig, sdp_compute
 from tb.common import nightly
 from tb.stimulus.lut import Shape, random_config, random_slopes, random_table
 
@@ -36,7 +37,7 @@ IntArray = NDArray[np.int64]
 Streams = dict[str, IntArray | None]
 BLOCKS = ("BS", "BN", "EW")
 # (input, output) precisions of the INT16 layers: INT16 processing, the 16to8 mode (SDP_RDMA IN_PRECISION
-# INT16, INT8 processing), INT8 -> INT16 (models/sdp.py)
+# INT16, INT8 processing), INT8 -> INT16 (models/sdp/model.py)
 INT16_PAIRS = (("INT16", "INT16"), ("INT16", "INT8"), ("INT8", "INT16"))
 PRECISION_CODES = {"INT8": 0, "INT16": 1}
 
@@ -67,7 +68,7 @@ class Case:
     cfg: SdpConfig
     cube: IntArray
     """[padded channels, h, w] int8 (or int16) values; padding lanes hold random bytes, as memory would
-    (the 16to8 mode's processing lanes past its 16-bit input surfaces: 0, models/sdp.py read_inputs)."""
+    (the 16to8 mode's processing lanes past its 16-bit input surfaces: 0, models/sdp/model.py read_inputs)."""
     ops: Operands
     """What the model reads (None where the block takes nothing from memory)."""
     streams: Streams

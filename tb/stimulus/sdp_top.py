@@ -1,5 +1,5 @@
 """Random legal SDP layers for the top-level benches, programmed through the SDP driver layer
-(models/driver_sdp.py): per block (BS, BN, EW) ALU algorithms, PReLU/ReLU, operands from registers or
+(models/sdp/driver.py): per block (BS, BN, EW) ALU algorithms, PReLU/ReLU, operands from registers or
 memory (per channel or per element, 1 or 2 bytes), EW convertors, LUT kinds, EQL, cube shapes; `Wants`
 steers a layer at coverage goals still missing. Where the top computes INT16 (its INT16 parameter), a third
 of the layers are INT16 -> INT16, INT16 -> INT8 (the 16to8 mode) or INT8 -> INT16 (draw_precisions).
@@ -16,8 +16,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models import configs
-from models.cube import run_atom_bytes
-from models.driver_sdp import (
+from models.common.cube import run_atom_bytes
+from models.common.precision import as_signed
+from models.lut.model import EXPONENT, LutConfig, lut_lookup
+from models.sdp.datapath import ALU_EQL, Operands, ew_convert, x_block, y_block
+from models.sdp.driver import (
     EwBlock,
     EwConverter,
     OperandDma,
@@ -29,10 +32,7 @@ from models.driver_sdp import (
     sdp_layer,
     signed_blocks,
 )
-from models.lut import EXPONENT, LutConfig, lut_lookup
-from models.precision import as_signed
-from models.sdp import USE_BOTH, SdpResult
-from models.sdp_datapath import ALU_EQL, Operands, ew_convert, x_block, y_block
+from models.sdp.model import USE_BOTH, SdpResult
 from tb.common import nightly
 from tb.stimulus.lut import Shape, random_config
 from tb.stimulus.sdp_core import (
@@ -348,7 +348,8 @@ class Layer:
     prog: SdpProgram
     cube: IntArray
     """[channels padded to the input's atoms, h, w] int8 or int16 values written at the source (padding
-    lanes random, as memory holds); the 16to8 mode's processing pads it further with 0 (models/sdp.py)."""
+    lanes random, as memory holds); the 16to8 mode's processing pads it further with 0
+    (models/sdp/model.py)."""
     operands: dict[str, OperandData | None]
     ops: Operands
     kind: str

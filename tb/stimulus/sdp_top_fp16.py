@@ -4,7 +4,7 @@ SUM, MUL, PReLU, ReLU) with FP16 register or memory operands, EW (MUL, PReLU, AL
 FP16 memory operands (through their convertors, which at FP16 only widen), the EW LUT at FP16 most of the time
 (tables placed over the FP32 values reaching it, random legal ones, or the FP16 helper's sigmoid / tanh),
 FP16 or INT16 output; as scripts/ref_programs/sdp_fp16_lut.py draws the programs
-kept with NVIDIA's outputs, here scored against models.sdp.run_sdp like the INT layers (tb/env/sdp.py).
+kept with NVIDIA's outputs, here scored against models.sdp.model.run_sdp like the INT layers (tb/env/sdp.py).
 EQL and NAN_TO_ZERO (which the SDP driver layer leaves 0) are not drawn at FP16: no NVIDIA program checks
 them on SDP."""
 
@@ -17,15 +17,15 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from models import lut_fp16_program as lfp
-from models import nvfloat
-from models.driver_sdp import EwBlock, EwConverter, OperandDma, XBlock, operand_dma, sdp_layer
+from models.common import nvfloat
+from models.common.precision import as_signed
 from models.errors import ConfigError
-from models.lut import EXPONENT, LINEAR, LutConfig, validate
-from models.lut_fp16 import fp32_bits
-from models.precision import as_signed
-from models.sdp_datapath import Operands
-from models.sdp_fp16 import x_block, y_block
+from models.lut import fp16_program as lfp
+from models.lut.fp16 import fp32_bits
+from models.lut.model import EXPONENT, LINEAR, LutConfig, validate
+from models.sdp.datapath import Operands
+from models.sdp.driver import EwBlock, EwConverter, OperandDma, XBlock, operand_dma, sdp_layer
+from models.sdp.fp16 import x_block, y_block
 from tb.stimulus.lut_fp16 import FP16_SPECIALS, fp16_table, fp16_value, random_fp16_config
 from tb.stimulus.sdp_top import (
     ATOM,
@@ -153,7 +153,7 @@ def aimed_lut(rng: random.Random, x: np.ndarray) -> LutConfig:
 
 
 def _lut_input(cube: IntArray, bs: XBlock, bn: XBlock, ew: EwBlock, ops: Operands, n2z: bool) -> IntArray:
-    """The FP32 values reaching the LUT (models/sdp_fp16.py's datapath up to it)."""
+    """The FP32 values reaching the LUT (models/sdp/fp16.py's datapath up to it)."""
     data = nvfloat.fp16_to_fp32(cube & 0xFFFF)
     if n2z:
         data = np.where(nvfloat.FP32.is_nan(data), 0, data)

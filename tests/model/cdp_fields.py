@@ -17,7 +17,7 @@ def cdp_fields(w: int = 1, h: int = 1, c: int = 8, *, normalz: int = 0, sqsum_by
                **extra: int) -> dict[str, dict[str, int]]:
     """CDP/CDP_RDMA fields (sizes minus one). LE sits far above every square sum (it underflows), so the
     LO table decides; uflow/oflow priorities pick LO. LE_START is 2^21 - 1024, above the sums both as the
-    whole register and as the 22 bits an INT8 lane reads of it (models/lut.py NARROW)."""
+    whole register and as the 22 bits an INT8 lane reads of it (models/lut/model.py NARROW)."""
     lo_end = lo_start + (1 << (lo_select + 8))
     cdp = {
         "D_DATA_FORMAT.INPUT_DATA_TYPE": 0, "D_LRN_CFG.NORMALZ_LEN": normalz,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from models.sdp import SdpConfig
-from models.sdp_datapath import ALU_SUM
+from models.sdp.datapath import ALU_SUM
+from models.sdp.model import SdpConfig
 
 
 def sdp_fields(w: int = 1, h: int = 1, c: int = 8, **regs: int) -> dict[str, dict[str, int]]:

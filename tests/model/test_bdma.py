@@ -1,5 +1,6 @@
-"""BDMA model (models/bdma.py): random copies against a plain numpy reference, the queue/launch protocol,
-the driver's rules (models/driver_bdma.py), and NVIDIA's BDMA traces."""
+"""BDMA model (models/bdma/model.py): random copies against a plain numpy reference, the queue/launch
+protocol,
+the driver's rules (models/bdma/driver.py), and NVIDIA's BDMA traces."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ import pytest
 
 from models import configs
 from models import registers as regmap
-from models.bdma import QUEUE_DEPTH, Bdma, BdmaOp
-from models.driver_bdma import BdmaCopy, group_writes, program_writes
+from models.bdma.driver import BdmaCopy, group_writes, program_writes
+from models.bdma.model import QUEUE_DEPTH, Bdma, BdmaOp
+from models.common.memory import Memory
 from models.errors import ConfigError
-from models.memory import Memory
 from models.regfile import intr_bit
 from models.replay import load_steps, replay_on_own_config
 from models.steps import RegRead

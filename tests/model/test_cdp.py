@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from models.cdp import CdpConfig, advisories, cdp_compute, input_convert, run_cdp, square_sum
+from models.cdp.model import CdpConfig, advisories, cdp_compute, input_convert, run_cdp, square_sum
+from models.common.memory import Memory
 from models.errors import ConfigError
-from models.memory import Memory
 from tests.model.cdp_fields import IDENTITY_LO, cdp_fields
 
 

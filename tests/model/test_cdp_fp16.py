@@ -1,4 +1,4 @@
-"""CDP and its LUT at FP16 (models/cdp_fp16.py, models/lut_fp16.py): the float conversions the LUT adds, the
+"""CDP and its LUT at FP16 (models/cdp/fp16.py, models/lut/fp16.py): the float conversions the LUT adds, the
 LUT's FP16 index and interpolation, LRN against a float64 reference within seed 002's thresholds, what FP16
 ignores (convertors, padding), NaN handling and the counters as NVIDIA's nv_full RTL keeps them."""
 
@@ -11,14 +11,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from models import nvfloat
-from models.cdp import FP16, CdpConfig, cdp_compute
-from models.cdp_fp16 import InputCounter, cdp_fp16
+from models.cdp.fp16 import InputCounter, cdp_fp16
+from models.cdp.model import FP16, CdpConfig, cdp_compute
+from models.common import nvfloat
+from models.common.nvfloat import FP17
 from models.errors import ConfigError
-from models.lut import EXPONENT, LINEAR, LutConfig, validate
-from models.lut_fp16 import cdp_lookup_fp16, fp32_bits
-from models.lut_regs import lut_fields
-from models.nvfloat import FP17
+from models.lut.fp16 import cdp_lookup_fp16, fp32_bits
+from models.lut.model import EXPONENT, LINEAR, LutConfig, validate
+from models.lut.regs import lut_fields
 from tests.model.cdp_fields import cdp_fields
 
 

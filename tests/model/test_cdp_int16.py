@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from models.cdp import INT16, CdpConfig, cdp_compute, cube_layouts, input_convert, run_cdp
+from models.cdp.model import INT16, CdpConfig, cdp_compute, cube_layouts, input_convert, run_cdp
+from models.common.memory import Memory
 from models.errors import ConfigError
-from models.memory import Memory
 from tests.model.cdp_fields import IDENTITY_LO, cdp_fields
 
 BOTH = ("INT8", "INT16")

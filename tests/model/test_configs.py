@@ -140,10 +140,10 @@ def test_an_sdp_without_ew_or_lut_bypasses_them_and_the_driver_refuses_them(
     data."""
     import numpy as np
 
-    from models.driver_sdp import EwBlock, Surface, sdp_layer
     from models.errors import ConfigError
-    from models.lut import LutRam
-    from models.sdp import SdpConfig, sdp_compute
+    from models.lut.model import LutRam
+    from models.sdp.driver import EwBlock, Surface, sdp_layer
+    from models.sdp.model import SdpConfig, sdp_compute
     from tests.model.sdp_regs import sdp_fields
 
     small = configs.load("nv_medium_512")

@@ -37,9 +37,9 @@ def test_driver_entry_per_slice_is_nvidias(folder: Path) -> None:
     """The driver's ENTRY_PER_SLICE for each trace's input (its configuration's atom and CBUF entry) is the
     value NVIDIA's trace programs, and the trace's DATA_BANK holds the cube at that rate."""
     from models import registers
-    from models.driver_conv import entry_per_slice
-    from models.regfile import RegWrite
-    from models.replay import trace_steps
+    from models.conv.driver import entry_per_slice
+    from models.steps import RegWrite
+    from models.trace import trace_steps
 
     cfg = configs.load(folder.parent.name)
     values = {s.reg: s.value for s in trace_steps(folder) if isinstance(s, RegWrite) and s.unit == "CDMA"}
@@ -53,8 +53,8 @@ def test_driver_entry_per_slice_is_nvidias(folder: Path) -> None:
 def test_convolution_trace_commands_parse(tmp_path: Path) -> None:
     """poll_reg_equal becomes a register read that must match; sync_wait needs an earlier sync_notify (file
     order); intr_notify names are matched whatever their case (cdma_dat_0)."""
-    from models.replay import RegRead, WaitInterrupt, trace_steps
-    from models.trace import TraceError
+    from models.steps import RegRead, WaitInterrupt
+    from models.trace import TraceError, trace_steps
 
     folder = tmp_path / "t"
     folder.mkdir()

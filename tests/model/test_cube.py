@@ -1,12 +1,12 @@
-"""The feature-cube layout (models/cube.py): addresses, extent, whole-cube reads and writes."""
+"""The feature-cube layout (models/common/cube.py): addresses, extent, whole-cube reads and writes."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from models.cube import CubeLayout
-from models.memory import Memory
+from models.common.cube import CubeLayout
+from models.common.memory import Memory
 
 # written to nv_small's 8-byte atom (the default atom of a CubeLayout is the run's)
 pytestmark = pytest.mark.configuration("nv_small")

@@ -1,4 +1,4 @@
-"""The CDP driver layer (models/driver_cdp.py): register values, write order, validation, and that the writes
+"""The CDP driver layer (models/cdp/driver.py): register values, write order, validation, and that the writes
 program exactly the layer the driver's model configuration describes."""
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from models import registers
-from models.cdp import CdpConfig, run_cdp
-from models.driver_cdp import CdpProgram, Convertor, Surface, cdp_layer, lut_fields, program_fields
+from models.cdp.driver import CdpProgram, Convertor, Surface, cdp_layer, lut_fields, program_fields
+from models.cdp.model import CdpConfig, run_cdp
+from models.common.memory import Memory
+from models.common.precision import as_signed
 from models.errors import ConfigError
-from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, LutRam
-from models.memory import Memory
-from models.precision import as_signed
+from models.lut.model import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, LutRam
 from models.steps import RegWrite
 from models.subsystem import ModelTarget
 from models.trace import default_trace_folders, trace_roots, trace_steps

@@ -1,4 +1,5 @@
-"""The convolution driver (models/driver_conv.py) and model (models/conv.py, models/cdma.py): random layers
+"""The convolution driver (models/conv/driver.py) and model (models/conv/conv.py, models/conv/cdma.py):
+random layers
 through the driver's register program on the subsystem model, against a plain numpy reference convolution
 written here independently (exact integers, the loops of the definition); the register program's order and
 CBUF plan; the configuration's weight layout."""
@@ -11,12 +12,12 @@ import numpy as np
 import pytest
 
 from models import configs
-from models.cdma import pack_weights, unpack_weights, weight_offsets
-from models.cube import CubeLayout
-from models.driver_common import Surface
-from models.driver_conv import ConvLayer, ConvProgram, InputCvt, SdpStage, conv_layer, entry_per_slice
-from models.driver_sdp import OutputCvt
+from models.common.cube import CubeLayout
+from models.common.driver import Surface
+from models.conv.cdma import pack_weights, unpack_weights, weight_offsets
+from models.conv.driver import ConvLayer, ConvProgram, InputCvt, SdpStage, conv_layer, entry_per_slice
 from models.errors import ConfigError
+from models.sdp.driver import OutputCvt
 from models.subsystem import ModelTarget
 
 SEED = 20261128
@@ -196,7 +197,7 @@ def test_int32_saturation_is_counted(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_accumulator_saturates_at_34_bits(monkeypatch: pytest.MonkeyPatch) -> None:
     """A register program no legal layer reaches (8192 channels x 81 taps: 1.09e10 > 2^33): CACC's partial
     sums saturate at 2^33 - 1 before the truncation (NV_NVDLA_CACC_CALC_int8.v), the exact sum would not."""
-    from models.conv import conv_compute
+    from models.conv.conv import conv_compute
 
     monkeypatch.setenv("CONFIG", "nv_large")
     small = conv_layer(ConvLayer(9, 9, 32, 1, 9, 9, src=_packed(SRC, 9, 9, 32, 32), weight_base=WEIGHTS,
@@ -307,7 +308,7 @@ def test_sdp_stage_is_programmed_on_the_fly(monkeypatch: pytest.MonkeyPatch) -> 
 def test_cacc_rounding_follows_the_rtl() -> None:
     """CACC's truncation against the RTL's statement, over the whole 34-bit range and every CLIP_TRUNCATE,
     and the case where its 15 sticky bits differ from exact rounding: -4.4999990 rounds to -5 at 20 bits."""
-    from models.conv import cacc_output
+    from models.conv.conv import cacc_output
 
     rng = np.random.default_rng(SEED)
     values = np.concatenate([rng.integers(-(1 << 33), 1 << 33, 4000), rng.integers(-5000, 5000, 1000)])
@@ -321,7 +322,7 @@ def test_cacc_rounding_follows_the_rtl() -> None:
 
 def test_pdp_on_the_fly_after_sdp(monkeypatch: pytest.MonkeyPatch) -> None:
     """Convolution -> SDP -> PDP (2x2 max, stride 2) on the fly: PDP's output against the reference pooled."""
-    from models.driver_conv import PdpStage
+    from models.conv.driver import PdpStage
 
     monkeypatch.setenv("CONFIG", "nv_small")
     config = configs.load()
@@ -361,7 +362,7 @@ def test_model_refuses_what_it_does_not_compute(monkeypatch: pytest.MonkeyPatch,
     driver never writes one; NVIDIA's traces that do, image input, are not replayable: their images are
     missing)."""
     from models import registers
-    from models.conv import ConvConfig
+    from models.conv.conv import ConvConfig
 
     monkeypatch.setenv("CONFIG", "nv_small")
     hw = conv_layer(BASE).layers[0]
@@ -374,7 +375,7 @@ def test_model_refuses_what_it_does_not_compute(monkeypatch: pytest.MonkeyPatch,
 def test_cbuf_limits_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
     """CV16: one row of an 8192-wide, 64-channel input takes 65536 entries of nv_small's 16384; CV19: PDP on
     the fly with a split layer."""
-    from models.driver_conv import PdpStage
+    from models.conv.driver import PdpStage
 
     monkeypatch.setenv("CONFIG", "nv_small")
     wide = ConvLayer(8192, 3, 64, 8, 3, 3, src=_packed(SRC, 8192, 3, 64, 8), weight_base=0x4000000,
@@ -422,7 +423,7 @@ def test_partial_weights_when_the_weights_do_not_fit(monkeypatch: pytest.MonkeyP
 def test_partial_sums_add_up_to_the_accumulator(monkeypatch: pytest.MonkeyPatch) -> None:
     """CMAC's per-stripe outputs (conv.partial_sums, for the unit benches) in CSC's order sum to CACC's
     accumulator, and each fits CMAC's 22-bit output at nv_large's atomic C 64."""
-    from models.conv import accumulate, partial_sums
+    from models.conv.conv import accumulate, partial_sums
 
     monkeypatch.setenv("CONFIG", "nv_large")
     rng = np.random.default_rng(SEED + 3)

@@ -7,15 +7,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models import nvfloat
-from models.driver_cdp import cdp_layer
-from models.driver_pdp import Surface
-from models.driver_sdp import EwBlock, EwConverter, OutputCvt, operand_dma, sdp_layer
+from models.cdp.driver import cdp_layer
+from models.common import nvfloat
 from models.errors import ConfigError
-from models.lut import LINEAR, LutConfig
-from models.lut_fp16 import fp32_bits
-from models.sdp import sdp_compute
-from models.sdp_datapath import ALU_EQL, ALU_SUM
+from models.lut.fp16 import fp32_bits
+from models.lut.model import LINEAR, LutConfig
+from models.pdp.driver import Surface
+from models.sdp.datapath import ALU_EQL, ALU_SUM
+from models.sdp.driver import EwBlock, EwConverter, OutputCvt, operand_dma, sdp_layer
+from models.sdp.model import sdp_compute
 
 SRC, DST, OPS = (Surface(0x80000000, 0x400, 0x1000), Surface(0x80100000, 0x400, 0x1000),
                  Surface(0x80200000, 0x400, 0x1000))

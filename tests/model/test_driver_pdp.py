@@ -1,4 +1,4 @@
-"""The PDP driver layer (models/driver_pdp.py): register values, write order, validation, split planning."""
+"""The PDP driver layer (models/pdp/driver.py): register values, write order, validation, split planning."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 
 from models import registers
-from models.cube import CubeLayout
-from models.driver_common import program_fields
-from models.driver_pdp import (
+from models.common.cube import CubeLayout
+from models.common.driver import program_fields
+from models.common.memory import Memory
+from models.errors import ConfigError
+from models.pdp.driver import (
     PdpProgram,
     SplitWidths,
     Surface,
@@ -20,9 +22,7 @@ from models.driver_pdp import (
     plan_split,
     recip_kernel,
 )
-from models.errors import ConfigError
-from models.memory import Memory
-from models.pdp import AVERAGE, MAX, max_band_width, pad_term, run_pdp
+from models.pdp.model import AVERAGE, MAX, max_band_width, pad_term, run_pdp
 from models.steps import RegWrite
 from models.trace import default_trace_folders, trace_roots, trace_steps
 

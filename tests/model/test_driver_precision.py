@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from models.driver_cdp import Convertor, cdp_layer
-from models.driver_pdp import Surface, pdp_layer
-from models.driver_sdp import sdp_layer
+from models.cdp.driver import Convertor, cdp_layer
 from models.errors import ConfigError
-from models.lut import LutConfig
+from models.lut.model import LutConfig
+from models.pdp.driver import Surface, pdp_layer
+from models.sdp.driver import sdp_layer
 
 SRC, DST = Surface(0x1000, 0x400, 0x1000), Surface(0x8000, 0x400, 0x1000)
 

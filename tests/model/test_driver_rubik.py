@@ -1,4 +1,5 @@
-"""Rubik's driver and model (models/driver_rubik.py, models/rubik.py): seed 001's Limitation rules refused by
+"""Rubik's driver and model (models/rubik/driver.py, models/rubik/model.py): seed 001's Limitation rules
+refused by
 name (docs/limitations.md, Rubik section), and the model's three modes against numpy rearrangements written
 here independently of it (contract: a transpose of the sx*sy cubes; split: one plane per channel; merge:
 split's inverse). NVIDIA's RTL is the reference for the exact bytes: traces/nv_full_ref/rubik
@@ -14,10 +15,10 @@ import numpy as np
 import pytest
 
 from models import registers
-from models.driver_rubik import RubikLayer, Side, check_layer, layer_fields, rubik_layer
+from models.common.memory import Memory
 from models.errors import ConfigError
-from models.memory import Memory
-from models.rubik import RubikConfig, run_rubik
+from models.rubik.driver import RubikLayer, Side, check_layer, layer_fields, rubik_layer
+from models.rubik.model import RubikConfig, run_rubik
 
 SEED = 31
 ATOM = 32

@@ -1,4 +1,4 @@
-"""The SDP driver layer (models/driver_sdp.py): write order, register values, validation (every rejection
+"""The SDP driver layer (models/sdp/driver.py): write order, register values, validation (every rejection
 names its rule), the round trip description -> fields -> SdpConfig.from_fields, and that the writes, replayed
 on the model's register interface, run exactly the layer the driver's configuration describes."""
 
@@ -12,8 +12,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from models import lut_program, registers
-from models.driver_sdp import (
+from models import registers
+from models.common.memory import Memory
+from models.errors import ConfigError
+from models.lut import program as lut_program
+from models.lut.model import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, LutRam
+from models.sdp.datapath import ALU_EQL, ALU_SUM, EwBlock, EwConverter, OutputCvt, XBlock
+from models.sdp.driver import (
     OperandDma,
     SdpProgram,
     Surface,
@@ -23,11 +28,7 @@ from models.driver_sdp import (
     sdp_layer,
     signed_blocks,
 )
-from models.errors import ConfigError
-from models.lut import EXPONENT, LE_ENTRIES, LINEAR, LO_ENTRIES, LutConfig, LutRam
-from models.memory import Memory
-from models.sdp import USE_ALU, USE_BOTH, USE_MUL, SdpConfig, run_sdp
-from models.sdp_datapath import ALU_EQL, ALU_SUM, EwBlock, EwConverter, OutputCvt, XBlock
+from models.sdp.model import USE_ALU, USE_BOTH, USE_MUL, SdpConfig, run_sdp
 from models.steps import RegWrite
 from models.subsystem import ModelTarget
 from models.trace import default_trace_folders, trace_roots, trace_steps

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from models.errors import ConfigError
-from models.lut import (
+from models.lut.model import (
     EXPONENT,
     HIT,
     LINEAR,

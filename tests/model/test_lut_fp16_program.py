@@ -1,4 +1,4 @@
-"""The LUT helper at FP16 (models/lut_fp16_program.py): its registers satisfy the FP16 Limitation rows, its
+"""The LUT helper at FP16 (models/lut/fp16_program.py): its registers satisfy the FP16 Limitation rows, its
 entries are f at the table positions in FP16, and the programmed sigmoid/tanh stay within the precision
 `make lut-report` reports (units of 2^-15 on the SDP's FP16 output)."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models import lut_fp16_program as fp
-from models import lut_program as lp
-from models.lut_fp16 import fp32_value
+from models.lut import fp16_program as fp
+from models.lut import program as lp
+from models.lut.fp16 import fp32_value
 
 
 def test_lo_only_table_holds_f_at_its_positions_and_fp32_bounds() -> None:

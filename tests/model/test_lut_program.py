@@ -1,4 +1,4 @@
-"""The LUT programming helper (models/lut_program.py): its programs pass the Limitation rules, its tables
+"""The LUT programming helper (models/lut/program.py): its programs pass the Limitation rules, its tables
 hold the function at the entry points, its slopes have the function's sign and size, its error report agrees
 with an independent recomputation, any callable works, and bad requests raise."""
 
@@ -11,10 +11,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from models import lut_program as lp
 from models.errors import ConfigError
-from models.lut import EXPONENT, INPUT_BITS, LINEAR, LutConfig, LutRam
-from models.lut_program import LutProgram
+from models.lut import program as lp
+from models.lut.model import EXPONENT, INPUT_BITS, LINEAR, LutConfig, LutRam
+from models.lut.program import LutProgram
 from models.registers import decode_fields
 
 
@@ -196,7 +196,8 @@ def _rnd(num: int, den: int) -> int:
 
 
 def _cdp_lo_only_output(prog: LutProgram, x: int) -> int:
-    """The CDP output of a lo_only program at x, from the seed's formulas (independent of models/lut.py):
+    """The CDP output of a lo_only program at x, from the seed's formulas (independent of
+    models/lut/model.py):
     hit T[i] + rnd((T[i+1] - T[i]) * frac / 2^16);
     under/overflow T[0|256] + rnd((x - P) * SCALE / 2^SHIFT)."""
     cfg = prog.lut_config()

@@ -1,12 +1,12 @@
-"""models/lut_regs.py: the S_LUT_* fields and table writes shared by both drivers and the LUT helper."""
+"""models/lut/regs.py: the S_LUT_* fields and table writes shared by both drivers and the LUT helper."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from models.lut import LE_ENTRIES, LO_ENTRIES, LutConfig, LutRam
-from models.lut_regs import lut_fields, lut_writes, wide_fields
+from models.lut.model import LE_ENTRIES, LO_ENTRIES, LutConfig, LutRam
+from models.lut.regs import lut_fields, lut_writes, wide_fields
 
 
 def test_wide_fields_two_complement_per_unit() -> None:

@@ -1,6 +1,7 @@
-"""How CDP's LUT forms x - START for its index, per lane (models/lut.py FULL / NARROW / PAIRED_LOW; NVIDIA's
+"""How CDP's LUT forms x - START for its index, per lane (models/lut/model.py FULL / NARROW / PAIRED_LOW;
+NVIDIA's
 NV_NVDLA_CDP_DP_LUT_CTRL_unit.v, branches nv_small and nvdlav1; docs/lut.md "START width"), hand-computed,
-and which lanes a CDP layer gets (models/cdp.py lut_lanes)."""
+and which lanes a CDP layer gets (models/cdp/model.py lut_lanes)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,19 @@ from typing import Any
 import numpy as np
 import pytest
 
-from models.cdp import INT8, INT16, CdpConfig, lut_lanes
-from models.lut import EXPONENT, FULL, HIT, LINEAR, NARROW, OFLOW, PAIRED_LOW, UFLOW, LutConfig, lut_lookup
+from models.cdp.model import INT8, INT16, CdpConfig, lut_lanes
+from models.lut.model import (
+    EXPONENT,
+    FULL,
+    HIT,
+    LINEAR,
+    NARROW,
+    OFLOW,
+    PAIRED_LOW,
+    UFLOW,
+    LutConfig,
+    lut_lookup,
+)
 
 RAMP_LE = np.arange(65) * 10
 RAMP_LO = np.arange(257) * 3

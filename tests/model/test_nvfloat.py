@@ -1,4 +1,5 @@
-"""NVIDIA's float rules (models/nvfloat.py) on the cases where they differ from IEEE or are easy to get wrong:
+"""NVIDIA's float rules (models/common/nvfloat.py) on the cases where they differ from IEEE or are easy to
+get wrong:
 subnormals, infinities, NaNs, the largest finite values, cancellation signs, round to nearest even."""
 
 from __future__ import annotations
@@ -6,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models import nvfloat
-from models.nvfloat import FP16, FP17
+from models.common import nvfloat
+from models.common.nvfloat import FP16, FP17
 
 ONE16, TWO16, MAX16, INF16, NAN16 = 0x3C00, 0x4000, 0x7BFF, 0x7C00, 0x7E00
 ONE17 = 0x7C00

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from models.errors import ConfigError
-from models.pdp import AVERAGE, MAX, MIN, PdpConfig, max_band_width, pad_term, pdp_pool, run_pdp
+from models.pdp.model import AVERAGE, MAX, MIN, PdpConfig, max_band_width, pad_term, pdp_pool, run_pdp
 
 ONE = 1 << 16  # recip 1.0 in the 16-bit fraction format
 
@@ -365,8 +365,8 @@ def test_int16_window_sum_wraps_at_22_bits() -> None:
 
 
 def test_int16_cube_layout_is_two_byte_little_endian_lanes() -> None:
-    from models.cube import CubeLayout
-    from models.memory import Memory
+    from models.common.cube import CubeLayout
+    from models.common.memory import Memory
 
     mem = Memory()
     layout = CubeLayout.packed(0x100, 2, 1, 20, atom_bytes=16, elem_bytes=2)
@@ -517,7 +517,7 @@ def test_fp16_pooling_is_within_seed_002_thresholds_of_a_float64_reference(
     """Seed 002's PDP threshold, per output: |a - b| <= 0.0001 and |a - b| / max_value <= 0.001, max_value the
     largest magnitude in the pooling window, against float64 pooling of the same FP16 inputs (pads count 0 in
     an average over the whole kernel, as NVDLA's reciprocals do, and are left out of max/min)."""
-    from models.driver_pdp import Surface, pdp_layer
+    from models.pdp.driver import Surface, pdp_layer
 
     rng = np.random.default_rng(2)
     c, h, w = 16, 11, 13

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.precision import (
+from models.common.precision import (
     ConvertorParams,
     as_signed,
     convert,

@@ -11,13 +11,13 @@ from models.regfile import (
     LATCH,
     Glb,
     RegisterFile,
-    RegWrite,
     intr_bit,
     intr_bits,
     intr_mask,
     lut_pointer,
     stat_style,
 )
+from models.steps import RegWrite
 
 
 def test_rw_masking_keeps_only_rw_bits() -> None:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from models import registers as regmap
-from models.memory import Memory
+from models.common.memory import Memory
 from models.replay import replay
 from models.subsystem import ModelTarget
 from models.trace import TraceError, load_dat, parse_cfg

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from models.errors import ConfigError
-from models.sdp import SdpConfig, advisories, run_sdp, sdp_compute
-from models.sdp_datapath import ALU_EQL, ALU_MAX, ALU_MIN, ALU_SUM, Operands
+from models.sdp.datapath import ALU_EQL, ALU_MAX, ALU_MIN, ALU_SUM, Operands
+from models.sdp.model import SdpConfig, advisories, run_sdp, sdp_compute
 from tests.model.sdp_regs import bs_regs, cfg_of, sdp_fields
 
 
@@ -318,7 +318,7 @@ def test_config_error_names_the_values() -> None:
 
 def test_sdp_output_on_the_fly_feeds_pdp() -> None:
     # SDP adds 1 and hands a 2x1x3-channel cube to PDP (max 2x1); only PDP writes memory.
-    from models.pdp import PdpConfig, run_pdp
+    from models.pdp.model import PdpConfig, run_pdp
 
     sdp_cfg = cfg_of(w=2, c=3, D_FEATURE_MODE_CFG__OUTPUT_DST=1, **bs_regs(alu=1))
     mem = DictMemory()
@@ -371,8 +371,8 @@ def test_int16_output_saturates_at_16_bits_and_int8_output_at_8() -> None:
 def test_int16_in_memory_two_bytes_per_element_and_int8_out() -> None:
     """INT16 in, INT8 out (seed 002 allows the conversion): the input atom holds 16 elements, the output
     atom 32; the values go through the convertor (scale 1, shift 8: /256, rounded)."""
-    from models.cube import CubeLayout
-    from models.memory import Memory
+    from models.common.cube import CubeLayout
+    from models.common.memory import Memory
 
     rng = np.random.default_rng(3)
     mem = Memory()

@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.cube import CubeLayout
+from models.common.cube import CubeLayout
+from models.common.memory import Memory
 from models.errors import ConfigError
-from models.memory import Memory
-from models.sdp import INT8, INT16, SdpConfig, advisories, run_sdp
+from models.sdp.model import INT8, INT16, SdpConfig, advisories, run_sdp
 from tests.model.sdp_regs import bs_regs, sdp_fields
 
 BOTH = ("INT8", "INT16")
@@ -60,9 +60,9 @@ def test_proc_int16_with_int8_out_is_an_advisory_and_16to8_needs_int8_processing
 def test_ew_lut_runs_at_int16_as_at_int8() -> None:
     """The cmod's Y path tells only FP16 apart, so the EW LUT takes INT16 data's 32-bit values the same way
     (40 sdplut programs of traces/nv_full_ref agree with NVIDIA's RTL)."""
-    from models.lut import LINEAR, LutConfig, lut_lookup
-    from models.lut_regs import lut_fields
-    from models.sdp import sdp_compute
+    from models.lut.model import LINEAR, LutConfig, lut_lookup
+    from models.lut.regs import lut_fields
+    from models.sdp.model import sdp_compute
 
     table = LutConfig(le_function=LINEAR, le_index_select=10, le_start=-(1 << 15),
                       le_end=(1 << 16) - (1 << 15), lo_index_select=8, lo_start=-(1 << 15), lo_end=1 << 15,

@@ -1,14 +1,15 @@
-"""SDP at FP16 (models/sdp_fp16.py) and its float conversions (models/nvfloat.py), rule by rule; the whole
+"""SDP at FP16 (models/sdp/fp16.py) and its float conversions (models/common/nvfloat.py), rule by rule; the
+whole
 datapath is checked against NVIDIA's RTL by the sdpfp16 programs (tests/model/test_ref_programs.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from models import nvfloat
-from models.nvfloat import FP16, FP32
-from models.sdp_datapath import ALU_EQL, ALU_MAX, ALU_SUM, EwBlock, Operands, XBlock
-from models.sdp_fp16 import fp16_to_int16, sdp_fp16
+from models.common import nvfloat
+from models.common.nvfloat import FP16, FP32
+from models.sdp.datapath import ALU_EQL, ALU_MAX, ALU_SUM, EwBlock, Operands, XBlock
+from models.sdp.fp16 import fp16_to_int16, sdp_fp16
 
 ALL16 = np.arange(1 << 16, dtype=np.int64)
 FINITE16 = ALL16[~(FP16.is_nan(ALL16) | FP16.is_inf(ALL16))]

@@ -1,4 +1,4 @@
-"""SDP's EW LUT at FP16 (models/lut_fp16.py, SDP flavour: sdp_y_idx / sdp_y_inp) and where nv_full keeps SDP's
+"""SDP's EW LUT at FP16 (models/lut/fp16.py, SDP flavour: sdp_y_idx / sdp_y_inp) and where nv_full keeps SDP's
 FP16 statistics (models/subsystem.py); the whole is checked against NVIDIA's RTL by the sdplutfp16 and sdpfp16
 programs (tests/model/test_ref_programs.py)."""
 
@@ -9,13 +9,14 @@ from typing import Any
 
 import numpy as np
 
-from models import configs, nvfloat
-from models.lut import EXPONENT, LINEAR, LutConfig
-from models.lut_fp16 import fp32_bits, lookup_fp16
-from models.nvfloat import FP17
+from models import configs
+from models.common import nvfloat
+from models.common.nvfloat import FP17
+from models.lut.fp16 import fp32_bits, lookup_fp16
+from models.lut.model import EXPONENT, LINEAR, LutConfig
 from models.replay import replay_on_model
-from models.sdp_datapath import EwBlock
-from models.sdp_fp16 import sdp_fp16
+from models.sdp.datapath import EwBlock
+from models.sdp.fp16 import sdp_fp16
 
 
 def f16(values: Any) -> np.ndarray:
@@ -77,7 +78,7 @@ def test_the_lut_ends_the_y_block_and_widens_to_fp32() -> None:
 
 
 def _bypassed() -> Any:
-    from models.sdp_datapath import XBlock
+    from models.sdp.datapath import XBlock
     return XBlock()
 
 

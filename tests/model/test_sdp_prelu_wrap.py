@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.sdp import sdp_compute
-from models.sdp_datapath import ALU_SUM, XBlock, x_block
+from models.sdp.datapath import ALU_SUM, XBlock, x_block
+from models.sdp.model import sdp_compute
 from tests.model.sdp_regs import bs_regs, cfg_of
 
 INT32_MAX = (1 << 31) - 1

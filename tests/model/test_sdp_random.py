@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from models.sdp import SdpConfig, sdp_compute
-from models.sdp_datapath import Operands
+from models.sdp.datapath import Operands
+from models.sdp.model import SdpConfig, sdp_compute
 
 
 def _signed(v: int, bits: int) -> int:

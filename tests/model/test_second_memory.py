@@ -1,5 +1,5 @@
 """The second memory (NVDLA's CV SRAM) in the model: every DMA side whose RAM_TYPE is CV uses memory 1 when
-the target has one (models.memory.pick_memory, models.subsystem.ModelTarget), memory 0 otherwise; the
+the target has one (models.common.memory.pick_memory, models.subsystem.ModelTarget), memory 0 otherwise; the
 drivers write each surface's RAM type."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from models import configs
-from models.driver_cdp import cdp_layer
-from models.driver_common import Surface
-from models.driver_pdp import pdp_layer
-from models.lut import LutConfig
-from models.memory import pick_memory
+from models.cdp.driver import cdp_layer
+from models.common.driver import Surface
+from models.common.memory import pick_memory
+from models.lut.model import LutConfig
+from models.pdp.driver import pdp_layer
 from models.subsystem import ModelTarget
 
 SRC = Surface(0x1000, 0x100, 0x1000)

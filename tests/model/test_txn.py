@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from models import registers as regmap
-from models.driver_common import Surface
-from models.driver_sdp import sdp_layer
+from models.common.driver import Surface
 from models.replay import replay_on_own_config
+from models.sdp.driver import sdp_layer
 from models.trace import REPO_TRACES, TraceError, find_traces
 from models.txn import csb_register, csb_word, load_txn_dat, parse_txn, txn_trace
 

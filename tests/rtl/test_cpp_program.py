@@ -12,7 +12,7 @@ import pytest
 
 from models import executor
 from models.configs import load
-from models.driver_pdp import Surface, pdp_layer
+from models.pdp.driver import Surface, pdp_layer
 from models.steps import MemWrite, RegWrite, Step, WaitInterrupt
 from models.subsystem import ModelTarget
 from tb.bfm.sim_memory import MemTiming

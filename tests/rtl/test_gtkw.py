@@ -48,9 +48,13 @@ REQUIRED = (
     "nvdla_pp_top.u_glb.intr",
 )
 GROUPS = ("CSB", "GLB interrupt", "PDP control", "CDP control", "SDP control and streams", "AXI read (AR/R)",
-          "AXI write (AW/W/B)")
-# alias prefixes: a signal inside instance u_<unit> must read <unit>:*; top-level wires may read any of them
-UNITS = ("top", "csb", "axi", "glb", "pdp", "cdp", "sdp")
+          "AXI write (AW/W/B)", "Convolution control", "CDMA", "CBUF", "CSC", "CMAC", "CACC")
+# alias prefixes: a signal inside instance u_<unit> must read <unit>:*; top-level wires may read any of them.
+# The convolution pipeline (generate block g_conv, instance u_conv): its own wires read conv:* or a unit's
+# name, a signal inside u_<unit>... (u_cdma_dat, u_csc_wt, ...) reads <unit>:*
+CONV_UNITS = ("conv", "cdma", "cbuf", "csc", "cmac", "cacc")
+UNITS = ("top", "csb", "axi", "glb", "pdp", "cdp", "sdp", *CONV_UNITS)
+CONV_PATH = "nvdla_pp_top.g_conv.u_conv."
 
 
 def gtkw_traces(path: Path) -> list[tuple[str | None, str]]:
@@ -81,11 +85,13 @@ def base_name(signal: str) -> str:
 # ---------------------------------------------------------------------------------------------------------
 # The design's hierarchy, from Verilator's JSON netlist
 # ---------------------------------------------------------------------------------------------------------
-def design_signals(top: str, sources: tuple[str, ...], workdir: Path) -> set[str]:
-    """Every variable of every instance under `top`, spelled as GTKWave shows it (`name[msb:lsb]`)."""
+def design_signals(top: str, sources: tuple[str, ...], workdir: Path,
+                   params: dict[str, int] | None = None) -> set[str]:
+    """Every variable of every instance under `top` (at `params`: generate blocks such as the convolution
+    pipeline's exist only where a parameter builds them), spelled as GTKWave shows it (`name[msb:lsb]`)."""
     exe, env = verilator()
     cmd = [exe, "--json-only", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-Mdir", str(workdir), *INCLUDES,
-           "--top-module", top, *sources]
+           "--top-module", top, *(f"-G{k}={v}" for k, v in (params or {}).items()), *sources]
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     tree = json.loads((workdir / f"V{top}.tree.json").read_text())
@@ -105,6 +111,8 @@ def _walk(module: dict[str, Any], prefix: str, modules: dict[str, Any], types: d
             found.add(f"{prefix}.{stmt['name']}" + (f"[{rng}]" if rng else ""))
         elif stmt["type"] == "CELL" and stmt.get("modp") in modules:
             _walk(modules[stmt["modp"]], f"{prefix}.{stmt['name']}", modules, types, found)
+        elif stmt["type"] == "GENBLOCK" and stmt.get("name"):     # a named generate block (its items)
+            _walk({"stmtsp": stmt.get("itemsp", [])}, f"{prefix}.{stmt['name']}", modules, types, found)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -238,13 +246,18 @@ def test_gtkw_groups_and_unit_aliases() -> None:
         named = re.fullmatch(r"(\w+):([^.]+)", alias or "")
         assert named and named[1] in UNITS, \
             f"{GTKW.name}: {signal} reads {alias!r}, not <unit>:<signal> (no '.') with a unit of {UNITS}"
+        if signal.startswith(CONV_PATH):
+            inner = signal.removeprefix(CONV_PATH).split(".")
+            ok = named[1] in CONV_UNITS if len(inner) == 1 else inner[0].startswith(f"u_{named[1]}")
+            assert ok, f"{GTKW.name}: {signal} (inside {inner[0]}) reads {alias}"
+            continue
         inside = signal.split(".")[1] if signal.count(".") > 1 else None
         assert inside in (None, f"u_{named[1]}"), f"{GTKW.name}: {signal} (inside {inside}) reads {alias}"
 
 
 def test_gtkw_signals_exist_in_the_design(tmp_path: Path) -> None:
     bench = find(BENCH)
-    design = design_signals(bench.toplevel, bench.sources, tmp_path)
+    design = design_signals(bench.toplevel, bench.sources, tmp_path, bench.param_sets[0])
     assert len(design) > 500, "the design hierarchy looks empty: the JSON walk is broken"
     missing = [s for s in gtkw_signals(GTKW) if s not in design]
     assert not missing, f"{GTKW.name} names signals the design does not have: {missing}"

@@ -43,6 +43,9 @@ PARAM_CASES = [
      {"FP16": "1", "SDP": "0", "IN_W": "21", "CFG_W": "38", "LANES": "4"}),
     # CDP's FP16 path is built in the INT16 lanes: without them it would be left out silently
     ("nvdla_cdp_icvt", {"INT16": "1", "FP16": "1"}, {"INT16": "0", "FP16": "1"}),
+    # CSC reads slices ENTRY_PER_SLICE x EPR entries apart (a shift): three atomic C an entry would misplace
+    # them
+    ("nvdla_csc_dat", {"AC": "64", "ATOM": "32", "EPR": "2"}, {"AC": "64", "ATOM": "32", "EPR": "3"}),
 ]
 
 

@@ -1,4 +1,5 @@
-"""A bad trace fails alone on the RTL too: `make traces TARGET=rtl` (tb/trace_rtl.py, tb/test_trace_rtl.py)
+"""A bad trace fails alone on the RTL too: `make traces TARGET=rtl` (tb/trace_rtl.py,
+tb/tests/test_trace_rtl.py)
 replays every other trace of the batch, after it, with its own result (trace_batch: tests/conftest.py)."""
 
 from __future__ import annotations

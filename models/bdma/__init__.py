@@ -1,0 +1,1 @@
+"""BDMA (bridge DMA): the model and the driver."""

@@ -1,0 +1,1 @@
+"""The convolution pipeline: CDMA, CSC/CMAC/CACC (conv) and the driver."""

@@ -1,0 +1,1 @@
+"""PDP (pooling): the model, its FP16 variant, the padding values and the driver."""

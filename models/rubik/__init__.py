@@ -1,0 +1,1 @@
+"""Rubik (data reshape): the model and the driver."""
