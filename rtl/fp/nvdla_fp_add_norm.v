@@ -26,20 +26,25 @@ module nvdla_fp_add_norm #(
     localparam XW = (E > LW ? E : LW) + 2;
     localparam [E-1:0] EMAX = {E{1'b1}};
 
-    // leading zeros of v in W bits (W for 0)
+    localparam P  = 1 << LW;            // W + 1 <= P
+
+    // leading zeros of v in W bits (W for 0): a binary search, LW halving steps, over v padded below with
+    // ones to P bits (the first pad bit stops a zero v at W); the same count as a W-bit priority encoder,
+    // in log depth, and a few instructions in a simulator instead of W tests
     function [LW-1:0] lzc;
         input [W-1:0] v;
-        integer i;
-        reg found;
+        reg [P-1:0] x;
+        integer s, n;
         begin
-            lzc = W[LW-1:0];
-            found = 1'b0;
-            for (i = W - 1; i >= 0; i = i - 1) begin
-                if (!found && v[i]) begin
-                    lzc = W[LW-1:0] - 1'b1 - i[LW-1:0];
-                    found = 1'b1;
+            x = {v, {(P-W){1'b1}}};
+            n = 0;
+            for (s = LW - 1; s >= 0; s = s - 1) begin
+                if ((x >> (P - (1 << s))) == {P{1'b0}}) begin
+                    n = n + (1 << s);
+                    x = x << (1 << s);
                 end
             end
+            lzc = n[LW-1:0];
         end
     endfunction
 
