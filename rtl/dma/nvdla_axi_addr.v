@@ -12,7 +12,7 @@ module nvdla_axi_addr #(
     // 1: every command is one burst already (1..MAX_BURST beats, inside a 4 KiB page: SDP's arbiter issues
     // bursts), shown directly, without the splitter's register stage (one cycle less from a command to its
     // AR, one burst a cycle); the command must then hold until taken, as AXI wants of the address
-    parameter BURSTS          = 0
+    parameter BURSTS          = 0    // 1: every command is one burst, shown without the splitter stage
 ) (
     input  wire              clk,
     input  wire              rst_n,

@@ -33,8 +33,8 @@ module nvdla_pp_top #(
     parameter CSB_MAP         = 0,    // CSB address map: 0 NVIDIA's master branch (nv_small..nv_large), 1 nv_full
     parameter PDP_MAX_W       = 64,   // PDP line-buffer words (8 banks): band columns with one row in flight
     parameter MAX_BURST       = 16,
-    parameter MAX_OUTSTANDING = 16,   // bursts a DMA keeps in flight per direction: with a 32-cycle memory, 8
-                                      // left lines of a few beats waiting a round trip (issue 32)
+    // bursts a DMA keeps in flight per direction (8 left short lines waiting a round trip at 32 cycles)
+    parameter MAX_OUTSTANDING = 16,   // bursts in flight per DMA direction: 16 covers a 32-cycle memory
     parameter SEC_MEM         = 0,    // 1: the CV SRAM interface c_axi exists; 0: c_axi idle, all on m_axi
     parameter BDMA            = 0,    // 1: BDMA (nv_full's bridge DMA) on the CSB and the memories; needs SEC_MEM
     parameter RUBIK           = 0,    // 1: Rubik (contract/split/merge) on the CSB and the memories; needs BDMA
