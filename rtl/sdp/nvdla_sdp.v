@@ -52,7 +52,8 @@ module nvdla_sdp #(
     parameter LUT             = 1,     // 0: no LUT: bypassed whatever EW_LUT_BYPASS says, no table RAM
     parameter INT16           = 0,     // 1: INT16 layers (see above); 0: their registers run as INT8
     parameter FP16            = 0,     // 1: FP16 layers (see above; needs INT16 = 1)
-    parameter CONV            = 0      // 1: FLYING_MODE takes the input from CACC (see above)
+    parameter CONV            = 0,     // 1: FLYING_MODE takes the input from CACC (see above)
+    parameter LUT_LANES       = ATOM   // the LUT's lanes (EW throughput; a gearbox to the atom when fewer)
 ) (
     input  wire              clk,
     input  wire              rst_n,
@@ -319,7 +320,8 @@ module nvdla_sdp #(
         end
     endgenerate
 
-    nvdla_sdp_core #(.ATOM(ATOM), .LUT(LUT), .INT16(INT16), .FP16(FP16), .CONV(CONV)) u_core (
+    nvdla_sdp_core #(.ATOM(ATOM), .LUT(LUT), .INT16(INT16), .FP16(FP16), .CONV(CONV),
+                     .LUT_LANES(LUT_LANES)) u_core (
         .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .cfg(sdp_cfg),
         .in16(proc16 | pair), .out16(out16), .half(proc16), .fp16(fp16), .out_int(out_int), .out_fp(out_fp),
         .bs_op_en(bs_op_en), .bn_op_en(bn_op_en), .ew_op_en(ew_op_en),
