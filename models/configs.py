@@ -141,12 +141,20 @@ class Configuration:
         return self.pdp_bank_columns * PDP_BANKS // pdp_row_groups(kernel_height, stride_height)
 
     @property
-    def sdp_lut_lanes(self) -> int:
-        """Lanes of SDP's LUT: the EW throughput (the LUT sits in EW), or the atom (atom-wide units, or no
-        EW: the LUT is not built then)."""
-        if self.atom_wide_units or not self.sdp.ew_throughput:
+    def sdp_lanes(self) -> int:
+        """Lanes of SDP's core: the BS/BN throughput, or the atom (atom-wide units, or INT16/FP16 in the
+        precisions: their half-atom lanes are positional, rtl/sdp/nvdla_sdp_lanes.v)."""
+        if self.atom_wide_units or set(self.precisions) & {"INT16", "FP16"}:
             return self.atom_bytes
-        return min(self.sdp.ew_throughput, self.atom_bytes)
+        return min(self.sdp.bs_throughput, self.sdp.bn_throughput, self.atom_bytes)
+
+    @property
+    def sdp_lut_lanes(self) -> int:
+        """Lanes of SDP's LUT: the EW throughput (the LUT sits in EW), or the core's lanes (atom-wide units,
+        or no EW: the LUT is not built then)."""
+        if self.atom_wide_units or not self.sdp.ew_throughput:
+            return self.sdp_lanes
+        return min(self.sdp.ew_throughput, self.sdp_lanes)
 
     @property
     def cdp_lut_lanes(self) -> int:
@@ -189,7 +197,8 @@ class Configuration:
                 "CONV": 1, "ATOMIC_C": self.conv.atomic_c, "ATOMIC_K": self.conv.atomic_k,
                 "CBUF_BANKS": self.conv.cbuf_banks, "CBUF_DEPTH": self.conv.cbuf_bank_entries,
                 "CBUF_ENTRY": self.conv.cbuf_entry_bytes,
-                "SDP_LUT_LANES": self.sdp_lut_lanes, "CDP_LUT_LANES": self.cdp_lut_lanes}
+                "SDP_LANES": self.sdp_lanes, "SDP_LUT_LANES": self.sdp_lut_lanes,
+                "CDP_LUT_LANES": self.cdp_lut_lanes}
 
 
 def _fail(path: Path, param: str, why: str) -> ConfigurationError:

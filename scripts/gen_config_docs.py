@@ -79,8 +79,10 @@ def markdown() -> str:
             "with the paired index), each LUT behind a gearbox (rtl/common/nvdla_gear_split.v, "
             "nvdla_gear_join.v) that takes the DMA side's whole atom a beat and feeds its lanes a part at a "
             "time; results are the same at any lane count. `\"atom_wide_units\": true` in a configuration "
-            "keeps them a whole atom wide (speed over area). The other element datapaths (SDP's BS/BN/EW "
-            "and output convertor, CDP's square sums, PDP) still process a whole atom a cycle.", ""]
+            "keeps them a whole atom wide (speed over area). `SDP_LANES`, SDP's core (BS, BN, EW, output "
+            "convertor), is the BS/BN throughput in configurations of INT8 only (rtl/sdp/nvdla_sdp_lanes.v: "
+            "INT16/FP16 processing's half-atom lanes are positional, so those keep the atom). CDP's square "
+            "sums and PDP still process a whole atom a cycle.", ""]
     return "\n".join(out)
 
 

@@ -48,7 +48,8 @@ module nvdla_pp_top #(
     parameter CBUF_BANKS      = 32,   // CBUF banks,
     parameter CBUF_DEPTH      = 512,  // entries per bank,
     parameter CBUF_ENTRY      = 8,    // bytes per entry
-    parameter SDP_LUT_LANES   = ATOM, // lanes of SDP's LUT (configs/*.json sdp.ew_throughput) and
+    parameter SDP_LANES       = ATOM, // lanes of SDP's core (configs/*.json sdp.bs_throughput),
+    parameter SDP_LUT_LANES   = ATOM, // of SDP's LUT (sdp.ew_throughput) and
     parameter CDP_LUT_LANES   = ATOM  // CDP's (cdp_throughput): fewer than ATOM puts a gearbox before them
 ) (
     input  wire        clk,
@@ -273,7 +274,7 @@ module nvdla_pp_top #(
     localparam SDP_FIFO_DEPTH = 4 * (1 << $clog2(MAX_BURST));
     nvdla_sdp #(.ATOM(ATOM), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING), .EW(SDP_EW),
                 .LUT(SDP_LUT), .FIFO_DEPTH(SDP_FIFO_DEPTH), .INT16(INT16), .FP16(FP16), .CONV(CONV),
-                .LUT_LANES(SDP_LUT_LANES)) u_sdp (
+                .LANES(SDP_LANES), .LUT_LANES(SDP_LUT_LANES)) u_sdp (
         .clk(clk), .rst_n(rst_n), .op_en(sdp_op_en), .rdma_op_en(sdp_rdma_op_en), .done(sdp_done),
         .busy(sdp_busy_unused), .cc_valid(cc_valid), .cc_ready(cc_ready), .cc_data(cc_data), .cc_done(conv_done),
         .cfg(sdp_cfg), .rdma_cfg(sdp_rdma_cfg), .stat(sdp_stat), .rdma_stat(sdp_rdma_stat),

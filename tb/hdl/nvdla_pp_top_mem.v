@@ -22,7 +22,8 @@ module nvdla_pp_top_mem #(
     parameter CBUF_BANKS = 32,
     parameter CBUF_DEPTH = 512,
     parameter CBUF_ENTRY = 8,
-    parameter SDP_LUT_LANES = ATOM, // the LUTs' lanes (nvdla_pp_top)
+    parameter SDP_LANES = ATOM,     // SDP's core lanes and the LUTs' (nvdla_pp_top)
+    parameter SDP_LUT_LANES = ATOM,
     parameter CDP_LUT_LANES = ATOM,
     parameter SLOTS     = 64
 ) (
@@ -77,7 +78,7 @@ module nvdla_pp_top_mem #(
                    .RUBIK(RUBIK), .SDP_EW(SDP_EW), .SDP_LUT(SDP_LUT), .INT16(INT16), .CDP_LUT_PAIRED(CDP_LUT_PAIRED),
                    .FP16(FP16), .CONV(CONV), .ATOMIC_C(ATOMIC_C), .ATOMIC_K(ATOMIC_K),
                    .CBUF_BANKS(CBUF_BANKS), .CBUF_DEPTH(CBUF_DEPTH), .CBUF_ENTRY(CBUF_ENTRY),
-                   .SDP_LUT_LANES(SDP_LUT_LANES), .CDP_LUT_LANES(CDP_LUT_LANES)) u_top (
+                   .SDP_LANES(SDP_LANES), .SDP_LUT_LANES(SDP_LUT_LANES), .CDP_LUT_LANES(CDP_LUT_LANES)) u_top (
         .clk(clk), .rst_n(rst_n),
         .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready), .csb_req_addr(csb_req_addr),
         .csb_req_wdat(csb_req_wdat), .csb_req_write(csb_req_write), .csb_req_nposted(csb_req_nposted),
