@@ -53,6 +53,7 @@ class LutDriver:
         d.cnt_half.value = 0
         d.acc_table.value = 0
         d.acc_addr.value = 0
+        d.acc_next.value = 0
         d.acc_wdata.value = 0
 
     def apply(self, cfg: LutConfig) -> None:
@@ -80,8 +81,11 @@ class LutDriver:
         await self._strobe(d.acc_we)
 
     async def read_entry(self, table: int, addr: int) -> int:
-        """The same-cycle read data at [table][addr]."""
+        """The read data at [table][addr] in the cycle the pointer holds addr."""
         d = self.dut
+        # as the register block does: the pointer's next value the cycle before (the RAM registers it)
+        d.acc_next.value = addr
+        await RisingEdge(self.clk)
         d.acc_table.value, d.acc_addr.value = table, addr
         await ReadOnly()
         value = int(d.acc_rdata.value)

@@ -79,7 +79,7 @@ module nvdla_regs_sdp_top (
         .stat({st_sdp_rdma_5[31:0], st_sdp_rdma_4[31:0], st_sdp_rdma_3[31:0], st_sdp_rdma_2[31:0], st_sdp_rdma_1[31:0], st_sdp_rdma_0[31:0]})
     );
 
-    wire [843:0] sdp_cfg;  // unused but for the LUT port
+    wire [853:0] sdp_cfg;  // unused but for the LUT port
     reg  [15:0] sdp_lut [0:2047];  // {table, addr}
     integer sdp_i;
     initial for (sdp_i = 0; sdp_i < 2048; sdp_i = sdp_i + 1)

@@ -94,7 +94,7 @@ module nvdla_regs_top (
         .stat({st_pdp_3[31:0], st_pdp_2[31:0], st_pdp_1[31:0], st_pdp_0[31:0]})
     );
 
-    wire [554:0] cdp_cfg;  // unused but for the LUT port
+    wire [564:0] cdp_cfg;  // unused but for the LUT port
     reg  [15:0] cdp_lut [0:2047];  // {table, addr}
     integer cdp_i;
     initial for (cdp_i = 0; cdp_i < 2048; cdp_i = cdp_i + 1)
