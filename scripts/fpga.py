@@ -42,7 +42,7 @@ from typing import Any
 from models import configs
 from scripts import fpga_docs, fpga_netlist, synth_hier
 from scripts.rtl_check import SUBSYSTEM_TOP, read_sources
-from scripts.synth_hier import base_name, run_timed, split_rtlil
+from scripts.synth_hier import base_name, module_file, run_timed, split_rtlil
 
 ROOT = Path(__file__).resolve().parent.parent
 
