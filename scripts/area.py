@@ -4,7 +4,8 @@ module of the hierarchy; a unit's area is its module's cells with every sub-modu
 
 Units (the top's instances): SDP, PDP and CDP (each unit with its read DMA and datapath, nvdla_<unit>), BDMA
 (configurations that have it), memif (nvdla_axi_memif: the AXI arbiters and the router to the two memories),
-csb_regs (the CSB slave, GLB and every unit's register file), top (the top's own glue).
+csb_regs (the CSB slave, GLB and every unit's register file), CONV (the convolution pipeline, nvdla_conv,
+with its breakdown CDMA, CBUF, CSC, CMAC, CACC and CONV_ctrl: control, statistics), top (the glue).
 
 Level (--level): "coarse" (the default) stops after Yosys's coarse stage (`synth -run begin:fine`): word-level
 cells ($alu, $mux, $adffe, $mem_v2, $macc_v2 of any width), 20 s at nv_small and 75 s at nv_large on one core.
@@ -43,8 +44,14 @@ LEVELS = {
 }
 # the top's sub-modules by name -> the unit their cells count for
 UNIT_OF = {"nvdla_sdp": "SDP", "nvdla_pdp": "PDP", "nvdla_cdp": "CDP", "nvdla_bdma": "BDMA",
-           "nvdla_axi_memif": "memif", "nvdla_csb_slave": "csb_regs", "nvdla_glb": "csb_regs"}
-UNITS = ("SDP", "PDP", "CDP", "BDMA", "memif", "csb_regs", "top")
+           "nvdla_axi_memif": "memif", "nvdla_csb_slave": "csb_regs", "nvdla_glb": "csb_regs",
+           "nvdla_conv": "CONV"}
+UNITS = ("SDP", "PDP", "CDP", "BDMA", "CONV", "memif", "csb_regs", "top")
+# CONV (rtl/conv/nvdla_conv.v) by its units: its sub-modules by name -> unit; its own cells and the rest
+# (layer control, statistics counters) are CONV_ctrl. A breakdown of CONV, not added to the total again.
+CONV_PART_OF = {"nvdla_cdma_dat": "CDMA", "nvdla_cdma_wt": "CDMA", "nvdla_cbuf": "CBUF",
+                "nvdla_csc_dat": "CSC", "nvdla_csc_wt": "CSC", "nvdla_cmac": "CMAC", "nvdla_cacc": "CACC"}
+CONV_PARTS = ("CDMA", "CBUF", "CSC", "CMAC", "CACC", "CONV_ctrl")
 
 
 def by_unit(stat: dict[str, Any], own: str) -> dict[str, int]:
@@ -62,6 +69,13 @@ def by_unit(stat: dict[str, Any], own: str) -> dict[str, int]:
             out[UNIT_OF.get(name, "csb_regs" if name.endswith("_regs") else "top")] += n * totals[cell_type]
     out["top"] += totals[top] - sum(out.values())
     out["total"] = totals[top]
+    out.update(dict.fromkeys(CONV_PARTS, 0))
+    conv = next((m for m in modules if base_name(m) == "nvdla_conv"), None)
+    if conv is not None:
+        for cell_type, n in modules[conv]["num_cells_by_type"].items():
+            if cell_type in modules:
+                out[CONV_PART_OF.get(base_name(cell_type), "CONV_ctrl")] += n * totals[cell_type]
+        out["CONV_ctrl"] += totals[conv] - sum(out[p] for p in CONV_PARTS)
     return out
 
 
@@ -112,7 +126,7 @@ def area_records(config: configs.Configuration, level: str) -> list[dict[str, An
     """One reports/bench.json record per unit (and the total), printed as a line."""
     area = synthesize(config, level)
     tool = f"{yosys_version()}, {LEVELS[level]}, not flattened"
-    present = [u for u in (*UNITS, "total") if area.cells[u] or u != "BDMA"]
+    present = [u for u in (*UNITS, "total", *CONV_PARTS) if area.cells[u] or u != "BDMA"]
     print(f"area of {SUBSYSTEM_TOP} at {config.name} ({tool}; {area.wall_s:.0f} s): "
           + ", ".join(f"{u} {area.cells[u]:,} ({area.memory_bits[u] / 1024:.1f} Kbit)" for u in present)
           + " cells (memory bits)")

@@ -77,7 +77,7 @@ def lut_figures() -> None:
               f"(cocotb drives and checks every cycle)")
 
 
-TOP_UNITS = ("pdp", "cdp", "sdp")   # scripts/benchmark_top.py <unit>: --latency/--seed/--json
+TOP_UNITS = ("pdp", "cdp", "sdp", "conv")   # scripts/benchmark_top.py <unit>: --latency/--seed/--json
 RUBIK_UNIT = "rubik"   # a top-level benchmark too, at configurations with Rubik (nv_full)
 
 

@@ -1,10 +1,10 @@
 """The top-level benchmarks of one unit on the RTL top level: the command-line side of the cocotb modules
-tb/tests/test_benchmark_{pdp,cdp,sdp}.py (what each measures: their docstrings). It builds the top with the
-simulation memory, runs the unit's cocotb test, the plain C++ loop on the 64x64x64 layers
+tb/tests/test_benchmark_{pdp,cdp,sdp,rubik,conv}.py (what each measures: their docstrings). It builds the
+top with the simulation memory, runs the unit's cocotb test, the plain C++ loop on the 64x64x64 layers
 (scripts/benchmark_cpp.py), prints the table and writes the records for reports/bench.json, with NVIDIA's
 nv_small cycle counts beside ours under --latency.
 
-Usage: .venv/bin/python -m scripts.benchmark_top {pdp,cdp,sdp} [--seed N] [--waves] [--latency N]
+Usage: .venv/bin/python -m scripts.benchmark_top {pdp,cdp,sdp,rubik,conv} [--seed N] [--waves] [--latency N]
        [--random-mem] [--no-cpp] [--only NAME,...] [--json FILE]      (all three: `make bench`)
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-UNITS = ("pdp", "cdp", "sdp", "rubik")
+UNITS = ("pdp", "cdp", "sdp", "rubik", "conv")
 RATIO_NOTE = 1.3     # the busier-channel ratio above which the SDP summary asks for an explanation
 
 # NVIDIA's nv_small RTL with a 32-cycle memory: cycles from the last D_OP_ENABLE to the interrupt
@@ -44,7 +44,7 @@ def arguments() -> argparse.ArgumentParser:
     parser.add_argument("--json", type=Path, default=os.environ.get("BENCH_JSON") or None,
                         help="write the records (as in reports/bench.json) to this file")
     parser.add_argument("--only", default="", help="comma-separated name fragments: run only those layers "
-                        "(SDP; keeps the waves of a small layer small)")
+                        "(SDP, conv; keeps the waves of a small layer small)")
     return parser
 
 
@@ -112,6 +112,11 @@ def records(unit: str, rows: list[Any], args: argparse.Namespace) -> list[dict[s
             "check": "ok" if r.ok and not skipped else (r.message or "failed"),
             "memory": memory_note(args),
         }
+        if r.macs:
+            # a convolution: MAC utilization, and the bound of its data and weights on the read channel
+            util = round(r.macs / (r.mac_slots * r.cycles), 4) if r.cycles else 0.0
+            rec.update(macs=r.macs, mac_slots=r.mac_slots, mac_util=util,
+                       data_weight_bound_cycles=-(-r.bound_bytes // BUS_BYTES))
         if getattr(r, "elements", 0):
             rec.update(precision=r.precision, elements=r.elements,
                        cycles_per_element=round(r.cycles / r.elements, 5))
@@ -230,6 +235,13 @@ def summary(unit: str, rows: list[Any]) -> list[str]:
             note = f"  <-- above {RATIO_NOTE}x" if ratio > RATIO_NOTE else ""
             lines.append(f"{r.name}: {r.cycles} cycles = {ratio:.3f}x the busier channel's bound "
                          f"({busier:.0f} beats), {r.cycles - busier:.0f} cycles beyond it{note}")
+        elif unit == "conv" and r.macs:
+            bound = -(-r.bound_bytes // BUS_BYTES)
+            util = r.macs / (r.mac_slots * r.cycles)
+            lines.append(f"{r.name}: {r.cycles} cycles, MAC utilization {util:.3f} ({r.macs} useful MACs, "
+                         f"{r.mac_slots} a cycle); data + weights {r.bound_bytes} bytes "
+                         f"= {bound} bus beats, cycles = {r.cycles / bound:.3f}x that bound; target: MAC "
+                         f"utilization 0.9 or 1.1x the bound")
         elif unit == "rubik":
             lines.append(f"{r.name}: {r.cycles} cycles = {ratio:.3f}x the busier channel's bound "
                          f"({busier:.0f} beats); target 1.1x")

@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 REPORT = ROOT / "reports" / "bench.json"
 CUBE_PREFIX = "cube64"   # the 64x64x64 layers of every unit (cube64_*, cube64x64x64_lrn5)
 LAYER_UNITS = ("sdp", "pdp", "cdp")
-AREA_UNITS = ("SDP", "PDP", "CDP", "BDMA", "memif", "csb_regs", "total")
+AREA_UNITS = ("SDP", "PDP", "CDP", "BDMA", "CONV", "memif", "csb_regs", "total")
+# the convolution throughput layer (tb/tests/test_benchmark_conv.py)
+CONV_LAYER = "conv3x3_64x64x64_k64"
 
 
 def load(path: Path = REPORT) -> list[dict[str, Any]]:
@@ -63,7 +65,7 @@ def table(records: list[dict[str, Any]]) -> str:
     keys = sorted({(r["config"], r.get("memory", "")) for r in layers}
                   | {(c, "") for c, _ in area if not any(r["config"] == c for r in layers)})
     head = ["configuration", "bus", "memory", *(f"{u.upper()} 64^3 cycles/busier" for u in LAYER_UNITS),
-            "checks", "C++ loop 64^3 cycles/s", *(f"{u} cells" for u in AREA_UNITS)]
+            "conv 3x3 64^3 MAC util", "checks", "C++ loop 64^3 cycles/s", *(f"{u} cells" for u in AREA_UNITS)]
     rows = []
     for config, memory in keys:
         mine = [r for r in layers if r["config"] == config and r.get("memory", "") == memory]
@@ -75,8 +77,10 @@ def table(records: list[dict[str, Any]]) -> str:
         checks = f"{len(mine) - skipped} ok" + (f", {skipped} skipped" if skipped else "")
         checks = "-" if not mine else (checks if not bad else f"FAILED: {', '.join(bad)}")
         cells = [area_cell(area[(config, u)]) if (config, u) in area else "-" for u in AREA_UNITS]
+        conv = next((f"{r['mac_util']:.3f}" for r in mine if r["name"] == CONV_LAYER and r.get("mac_util")),
+                    "-")
         rows.append([config, f"{bus * 8}-bit" if bus else "-", memory or "-",
-                     *(ratio_range(cube[u]) for u in LAYER_UNITS), checks, cpp_range(mine), *cells])
+                     *(ratio_range(cube[u]) for u in LAYER_UNITS), conv, checks, cpp_range(mine), *cells])
     level = next((r["synthesis"] for r in area.values()), "")
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]

@@ -23,7 +23,7 @@ Generated from `reports/bench.json` by `python -m scripts.gen_benchmark_docs` (r
 `make benchmark`; `make benchmark-all` fills every configuration). Do not edit: rerun the command.
 
 What is measured (scripts/benchmark.py, scripts/benchmark_top.py,
-tb/tests/test_benchmark_{pdp,cdp,sdp,rubik}.py): each unit's NVIDIA traces of the configuration and
+tb/tests/test_benchmark_{pdp,cdp,sdp,rubik,conv}.py): each unit's NVIDIA traces of the configuration and
 64x64x64 cubes laid out at its atom run on the RTL top with the simulation memory
 (tb/hdl/nvdla_pp_top_mem.v), timed from the last D_OP_ENABLE to `intr`, every layer checked against
 the model (a failed check is a failed benchmark, never a figure). The bound is the busier AXI
@@ -31,7 +31,24 @@ direction's beats (max(read, written) bytes / bus bytes); the ratio cycles / bou
 runs to one atom a cycle. The C++ loop (tb/cpp/top_mem_main.cpp, scripts/benchmark_cpp.py) replays the
 64x64x64 layers without cocotb and checks their whole output span. Cells: Yosys, per unit (scripts/area.py).
 Wall-clock rates (cycles/s) depend on the machine and its load; cycle counts do not.
+Convolution layers (tb/tests/test_benchmark_conv.py) are timed from the first hardware layer's enable to
+the last one's interrupt; MAC utilization = useful MACs / (atomic C x atomic K x cycles); their data +
+weights bound is the input cube and weight image in bus beats (the read channel brings both).
 """
+
+
+def _conv_rows(records: list[dict[str, Any]]) -> list[str]:
+    head = ("configuration", "memory", "layer", "cycles", "useful MACs", "MACs a cycle", "MAC util",
+            "data + weights bound", "cycles/bound", "check")
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    convs = [r for r in records if r.get("kind") == "layer" and r.get("macs")]
+    for r in sorted(convs, key=lambda r: (r.get("config", ""), r.get("memory", ""), r.get("name", ""))):
+        bound = r.get("data_weight_bound_cycles") or 0
+        cells = (r.get("config", ""), r.get("memory", ""), r.get("name", ""), r.get("cycles", ""), r["macs"],
+                 r.get("mac_slots", ""), f"{r.get('mac_util', 0):.3f}", bound or "-",
+                 f"{r['cycles'] / bound:.3f}" if bound and r.get("cycles") else "-", r.get("check", ""))
+        lines.append("| " + " | ".join(str(c) for c in cells) + " |")
+    return lines
 
 
 def _layer_rows(records: list[dict[str, Any]]) -> list[str]:
@@ -56,6 +73,7 @@ def page(records: list[dict[str, Any]]) -> str:
     if not records:
         return INTRO + "\nNo records: run `make benchmark` first.\n"
     parts = [INTRO, "## Per configuration\n", table(records), "",
+             "## Convolution\n", *_conv_rows(records), "",
              "## Every layer\n", *_layer_rows(records), ""]
     return "\n".join(parts)
 

@@ -72,6 +72,9 @@ class Row:
     skipped: bool = False     # a trace not run: it needs what the model or the RTL lacks (not a failure)
     elements: int = 0         # input elements of a synthetic layer (0: a trace, not counted)
     precision: str = "INT8"   # of a synthetic layer's data
+    macs: int = 0             # a convolution's useful multiply-accumulates (0: not a convolution)
+    mac_slots: int = 0        # the configuration's MACs a cycle (atomic C x atomic K)
+    bound_bytes: int = 0      # what a layer must move at least (a convolution: input cube + weight image)
 
 
 def trace_case(folder: Path) -> list[Step] | str:
@@ -225,6 +228,8 @@ class BenchTarget:
         self.cycles = 0
         self.wall_s = 0.0
         self.pending = ""
+        self.t_first = -1.0       # the first enable of run_steps' steps (ns; -1: none yet)
+        self.span_cycles = 0      # from it to the last timed interrupt: every hardware layer of the steps
 
     def new_model(self) -> ModelTarget:
         """The model of the top this bench built: the run's configuration ($CONFIG) at the build's SEC_MEM."""
@@ -253,6 +258,8 @@ class BenchTarget:
             self.t_enable = get_sim_time("ns")
             self.wall_enable = time.perf_counter()
             self.first_wait = True
+            if self.t_first < 0:
+                self.t_first = self.t_enable
 
     async def reg_read(self, unit: str, reg: str) -> int:
         return int(await self.csb.read(csb_address(unit, reg)))
@@ -285,6 +292,7 @@ class BenchTarget:
                 return False
             self.cycles = round((get_sim_time("ns") - self.t_enable) / CLK_NS)
             self.wall_s = time.perf_counter() - self.wall_enable
+            self.span_cycles = round((get_sim_time("ns") - self.t_first) / CLK_NS)
             self.first_wait = False
         if await wait_status_bit(self.dut, self.csb, 1 << intr_bit(unit, group)) is None:
             self.pending = "its done bit never set in GLB S_INTR_STATUS"
@@ -306,6 +314,7 @@ class BenchTarget:
         """Run the steps; score_layers: after each interrupt, the last layer's output span must equal the
         model's and be all the memory was written with (a benchmark's single layer)."""
         self.cycles, self.wall_s, self.first_wait, self.pending = 0, 0.0, True, ""
+        self.t_first, self.span_cycles = -1.0, 0
         out = await execute(steps, self, locate=locate_against(self.model),
                             after_wait=(lambda _step: self._against_model()) if score_layers else None)
         row = Row(name, cycles=self.cycles, wall_s=self.wall_s)

@@ -3,9 +3,11 @@
 // packed, its surfaces back to back, as NVIDIA's CDMA does), converts each byte (nvdla_cdma_cvt) and writes
 // CBUF's data banks: input line h's slice at entry h * pitch (pitch = ceil(C / AC) * W entries), channel
 // block cb's W entries at cb * W in it, one memory atom per write into part (surface mod EB/ATOM) of the
-// entry; addresses wrap at the CBUF size. The read data are always taken (CBUF writes never wait), so the
-// DMA never holds the memory's read channel. `done` rises once every beat is written and holds until the
-// next start.
+// entry; addresses wrap at the CBUF size. The cube is read slice by slice (line h of every surface before
+// line h + 1, as NVIDIA's CDMA_dc) and `slices` counts the slices wholly in CBUF, so that CSC starts as soon
+// as the lines its next operations read are there (NVIDIA's CDMA-to-CSC data update). The read data are
+// always taken (CBUF writes never wait), so the DMA never holds the memory's read channel. `done` rises
+// once every beat is written and holds until the next start.
 module nvdla_cdma_dat #(
     parameter ATOM            = 8,
     parameter AC              = 8,
@@ -36,6 +38,7 @@ module nvdla_cdma_dat #(
     output reg  [A_W-1:0]    cb_addr,
     output reg  [AC*8-1:0]   cb_data,
     output reg               done,
+    output reg  [13:0]       slices,         // input lines (all their channels) written to CBUF
     output wire              ar_stall,       // a burst waits on AR (D_PERF_DAT_READ_STALL)
     // AXI4 read master
     output wire              m_axi_arvalid,
@@ -81,7 +84,7 @@ module nvdla_cdma_dat #(
     /* verilator lint_off UNUSEDSIGNAL */
     wire        walk_busy, rd_busy;
     /* verilator lint_on UNUSEDSIGNAL */
-    nvdla_cube_walker #(.ADDR_W(32), .LEN_W(16)) u_walk (
+    nvdla_cube_walker #(.ADDR_W(32), .LEN_W(16), .LINE_MAJOR(1)) u_walk (
         .clk(clk), .rst_n(rst_n), .start(start), .base(base & amask), .line_stride(line_stride & amask),
         .surface_stride(surf_stride & amask),
         .width(pk ? {2'b0, surfaces} : {2'b0, width}), .height(pk ? 14'd1 : height),
@@ -102,7 +105,7 @@ module nvdla_cdma_dat #(
     );
     assign ar_stall = m_axi_arvalid & ~m_axi_arready;
 
-    // ---- where each beat goes: counters in the walker's order (surface, line, column)
+    // ---- where each beat goes: counters in the walker's order (line, surface, column)
     reg  [A_W-1:0] pitch;
     reg  [39:0]    total, got;
     reg  [13:0]    w, h, sf;
@@ -119,12 +122,14 @@ module nvdla_cdma_dat #(
     wire [13:0]    rest = surfaces & (PARTS[13:0] - 14'd1);   // atoms of the last block (0: none short)
     wire           in_rem = !pk && rest != 14'd0 && sf >= rem_sf;
     wire           last_w = pk ? (w == surfaces - 14'd1) : (w == width - 14'd1);
+    wire           last_sf = pk | (sf == surfaces - 14'd1);
     wire           last_h = pk | (h == height - 14'd1);
     wire [7:0]     sf_part = (pk ? w[7:0] : sf[7:0]) & (PARTS[7:0] - 8'd1);   // the atom in its block
     wire [7:0]     share_m1 = (8'd1 << lg_share) - 8'd1;
     wire [7:0]     part = in_rem ? (((w[7:0] & share_m1) << lg_r) | sf_part) : sf_part;
     wire [13:0]    rest_m1 = rest - 14'd1;
     integer        k;
+    reg            eol;     // the beat written now completes a slice
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
             pitch <= {A_W{1'b0}};
@@ -150,31 +155,42 @@ module nvdla_cdma_dat #(
             got <= 40'd0;
             done <= 1'b0;
             cb_we <= {PARTS{1'b0}};
+            eol <= 1'b0;
+            slices <= 14'd0;
         end else begin
             cb_we <= {PARTS{1'b0}};
+            eol <= 1'b0;
             if (start) begin
                 w <= 14'd0; h <= 14'd0; sf <= 14'd0; line_base <= {A_W{1'b0}}; blk_base <= {A_W{1'b0}};
                 got <= 40'd0;
                 done <= 1'b0;
+                slices <= 14'd0;
             end else begin
                 if (rd_valid) begin
                     cb_we <= {{(PARTS-1){1'b0}}, 1'b1} << part;
                     if (!last_w) w <= w + 14'd1;
                     else begin
                         w <= 14'd0;
-                        if (!last_h) begin
-                            h <= h + 14'd1;
-                            line_base <= line_base + pitch;
-                        end else begin
-                            h <= 14'd0;
-                            line_base <= {A_W{1'b0}};
+                        if (!last_sf) begin
                             sf <= sf + 14'd1;
                             if (sf_part == PARTS[7:0] - 8'd1) blk_base <= blk_base + width20[A_W-1:0];
+                        end else begin
+                            sf <= 14'd0;
+                            blk_base <= {A_W{1'b0}};
+                            eol <= 1'b1;
+                            if (!last_h) begin
+                                h <= h + 14'd1;
+                                line_base <= line_base + pitch;
+                            end else begin
+                                h <= 14'd0;
+                                line_base <= {A_W{1'b0}};
+                            end
                         end
                     end
                 end
-                // counted as written one cycle after the write is issued
+                // counted as written one cycle after the write is issued (the bank has it then)
                 got <= got + {39'd0, cb_we != {PARTS{1'b0}}};
+                slices <= slices + {13'd0, eol};
                 if (got == total && cb_we == {PARTS{1'b0}} && !rd_valid) done <= 1'b1;
             end
         end

@@ -136,6 +136,7 @@ module nvdla_conv #(
     wire [AC*8-1:0]  dw_data, ww_data;
     wire [31:0]      wt_written, wt_released;
     wire             dat_stall, wt_stall, wt_blocked;
+    wire [13:0]      dat_slices;
     nvdla_cdma_dat #(.ATOM(ATOM), .AC(AC), .EPR(EPR), .BANKS(BANKS), .DEPTH(D_EFF), .MAX_BURST(MAX_BURST),
                      .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_cdma_dat (
         .clk(clk), .rst_n(rst_n), .start(start),
@@ -145,7 +146,8 @@ module nvdla_conv #(
         .entries_m1(cdma_cfg[`CDMA_ENTRIES]), .surf_packed(cdma_cfg[`CDMA_SURF_PACKED]), .ram_type(cdma_cfg[`CDMA_DATAIN_RAM_TYPE]),
         .cvt_en(cdma_cfg[`CDMA_CVT_EN]), .cvt_offset(cdma_cfg[`CDMA_CVT_OFFSET]),
         .cvt_scale(cdma_cfg[`CDMA_CVT_SCALE]), .cvt_truncate(cdma_cfg[`CDMA_CVT_TRUNCATE]),
-        .cb_we(dw_we), .cb_addr(dw_addr), .cb_data(dw_data), .done(dat_all), .ar_stall(dat_stall),
+        .cb_we(dw_we), .cb_addr(dw_addr), .cb_data(dw_data), .done(dat_all), .slices(dat_slices),
+        .ar_stall(dat_stall),
         .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_araddr(m_axi_araddr),
         .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst),
         .m_axi_arid(m_axi_arid), .m_axi_aruser(m_axi_aruser), .m_axi_rvalid(m_axi_rvalid),
@@ -167,8 +169,10 @@ module nvdla_conv #(
         .m_axi_rlast(w_axi_rlast)
     );
     // CDMA statistics: the read stall counts as NVIDIA's (a cycle a request waits on the read channel, while
-    // DMA_EN), from every layer's start; NaN/infinity counts are 0 at INT8; the latency counts are not built
-    wire [31:0] dat_stall_count, wt_stall_count;
+    // DMA_EN), from every layer's start; the read latency counts as NVIDIA's (cycles with a read burst
+    // outstanding on the port, from its AR handshake to its RLAST beat: nvdla_perf_latency); NaN/infinity
+    // counts are 0 at INT8
+    wire [31:0] dat_stall_count, wt_stall_count, dat_latency, wt_latency;
     nvdla_perf_counter #(.CLEAR(2)) u_dat_stall (
         .clk(clk), .rst_n(rst_n), .start(start), .en(cdma_cfg[`CDMA_DMA_EN]), .inc(dat_stall),
         .count(dat_stall_count)
@@ -177,11 +181,23 @@ module nvdla_conv #(
         .clk(clk), .rst_n(rst_n), .start(start), .en(cdma_cfg[`CDMA_DMA_EN]), .inc(wt_stall),
         .count(wt_stall_count)
     );
+    nvdla_perf_latency u_dat_latency (
+        .clk(clk), .rst_n(rst_n), .start(start), .en(cdma_cfg[`CDMA_DMA_EN]),
+        .req(m_axi_arvalid & m_axi_arready), .rsp(m_axi_rvalid & m_axi_rready & m_axi_rlast),
+        .count(dat_latency)
+    );
+    nvdla_perf_latency u_wt_latency (
+        .clk(clk), .rst_n(rst_n), .start(start), .en(cdma_cfg[`CDMA_DMA_EN]),
+        .req(w_axi_arvalid & w_axi_arready), .rsp(w_axi_rvalid & w_axi_rready & w_axi_rlast),
+        .count(wt_latency)
+    );
     reg [`CDMA_STAT_W-1:0] cdma_stat_r;
     always @(*) begin
         cdma_stat_r = {`CDMA_STAT_W{1'b0}};
         cdma_stat_r[`CDMA_DAT_RD_STALL] = dat_stall_count;
         cdma_stat_r[`CDMA_WT_RD_STALL]  = wt_stall_count;
+        cdma_stat_r[`CDMA_DAT_RD_LATENCY] = dat_latency;
+        cdma_stat_r[`CDMA_WT_RD_LATENCY]  = wt_latency;
     end
     assign cdma_stat = cdma_stat_r;
 
@@ -232,7 +248,7 @@ module nvdla_conv #(
         .dx_m1(csc_cfg[`CSC_X_DILATION_EXT]), .dy_m1(csc_cfg[`CSC_Y_DILATION_EXT]),
         .pad_left(csc_cfg[`CSC_PAD_LEFT]), .pad_top(csc_cfg[`CSC_PAD_TOP]),
         .pad_value(pad16[7:0]),
-        .dat_ready(dat_all),
+        .dat_ready(dat_all), .slices(dat_slices),
         .desc_valid(desc_valid), .desc_take(desc_take), .desc_block(desc_block), .desc_r(desc_r),
         .desc_s(desc_s), .desc_first(desc_first), .desc_last(desc_last), .desc_new_group(desc_new_group),
         .desc_len(desc_len),

@@ -12,8 +12,11 @@
 // = r rounded up to 1, 2, 4..), packs AC / (ATOM * r') pixels an entry: pixel w at b * W + w / share, its
 // atoms from atom (w mod share) * r' of the entry, moved down to lane 0 here (the lanes above it carry
 // other pixels' channels, which meet zero weights: nvdla_csc_wt loads channels past C as zeros); all
-// modulo the CBUF size. Operations wait for
-// `dat_ready` (CDMA has loaded the whole input: full-input mode).
+// modulo the CBUF size. An operation waits until the input line it reads is in CBUF: line iy = y*SY +
+// r*DY - PT needs `slices` > iy (CDMA's count of whole slices written; a line above the cube is padding and
+// waits for nothing) or `dat_ready` (CDMA has loaded the whole input: a line below the cube, or a CSC
+// height beyond CDMA's). iy is kept in a register, moved by SY at each new output row and set when an
+// atom is taken (its tap r and start row), so the wait costs one compare.
 //
 // Pipeline (nvdla_pipe_ctrl, full backpressure): 0 the operation; 1 input coordinates; 2 padding test
 // and entry address; 3 the CBUF read (its registered output is this stage's data).
@@ -44,6 +47,7 @@ module nvdla_csc_dat #(
     input  wire [4:0]        pad_top,
     input  wire [7:0]        pad_value,
     input  wire              dat_ready,
+    input  wire [13:0]       slices,      // input lines CDMA has written whole (nvdla_cdma_dat)
     // atom descriptors
     input  wire              desc_valid,
     output wire              desc_take,
@@ -110,7 +114,11 @@ module nvdla_csc_dat #(
     reg           cfirst, clast;
     reg [PW:0]    clen, p;
     reg [12:0]    x, y, xs, ys;
-    wire          gen_valid = have & dat_ready;
+    // the input line of the current operation, y*SY + r*DY - PT (signed), and y*SY, ys*SY beside y, ys
+    reg  signed [19:0] iy;
+    reg  [19:0]   ysy, ys_sy;
+    wire          rows_in = dat_ready | (iy < $signed({6'd0, slices}));
+    wire          gen_valid = have & rows_in;
     wire          gen_ready;
     wire          fire = gen_valid & gen_ready;
     wire          end_atom = fire && (p + 1'b1 == clen);
@@ -121,33 +129,48 @@ module nvdla_csc_dat #(
     wire [12:0]   sx_next = clast ? nx : xs;
     wire [12:0]   sy_next = clast ? ny : ys;
     wire          can_take = ~have | end_atom;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [19:0]   sy20 = {17'd0, sy_m1} + 20'd1;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [19:0]   ny_sy = (x == out_w_m1) ? ysy + sy20 : ysy;
+    wire [19:0]   sy_next_sy = clast ? ny_sy : ys_sy;
+    wire [19:0]   take_sy = desc_new_group ? 20'd0 : (end_atom ? sy_next_sy : ys_sy);
+    wire [19:0]   take_rdy = {15'd0, desc_r} * ({15'd0, dy_m1} + 20'd1);
     assign desc_take = desc_valid & can_take;
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
             have <= 1'b0;
             cb <= 11'd0; cr <= 5'd0; cs <= 5'd0; cfirst <= 1'b0; clast <= 1'b0; clen <= {(PW+1){1'b0}};
             p <= {(PW+1){1'b0}}; x <= 13'd0; y <= 13'd0; xs <= 13'd0; ys <= 13'd0;
+            iy <= 20'sd0; ysy <= 20'd0; ys_sy <= 20'd0;
         end else if (start) begin
             have <= 1'b0;
             xs <= 13'd0; ys <= 13'd0;
+            ys_sy <= 20'd0;
         end else begin
             if (fire) begin
                 p <= p + 1'b1;
                 x <= nx;
                 y <= ny;
+                ysy <= ny_sy;
+                if (x == out_w_m1) iy <= iy + $signed(sy20);
             end
             if (end_atom) begin
                 have <= 1'b0;
                 xs <= sx_next;
                 ys <= sy_next;
+                ys_sy <= sy_next_sy;
             end
             if (desc_take) begin
                 have <= 1'b1;
                 cb <= desc_block; cr <= desc_r; cs <= desc_s;
                 cfirst <= desc_first; clast <= desc_last; clen <= desc_len;
                 p <= {(PW+1){1'b0}};
+                ysy <= take_sy;
+                iy <= $signed(take_sy + take_rdy - {15'd0, pad_top});
                 if (desc_new_group) begin
                     x <= 13'd0; y <= 13'd0; xs <= 13'd0; ys <= 13'd0;
+                    ys_sy <= 20'd0;
                 end else if (end_atom) begin
                     x <= sx_next; y <= sy_next;
                 end else begin

@@ -30,7 +30,8 @@ from models.conv.cdma import pack_weights
 from models.conv.driver import ConvLayer, ConvProgram, InputCvt, SdpStage, conv_layer, entry_per_slice
 from models.errors import ConfigError
 from models.sdp.driver import IDENTITY_CVT, EwBlock, OutputCvt, XBlock
-from models.steps import MemWrite, Step, WaitInterrupt
+from models.steps import MemCheck, MemWrite, RegWrite, Step, WaitInterrupt
+from models.subsystem import ModelTarget
 from tb.conv_coverage import sdp_goals
 
 SRC, WEIGHTS, DST = 0x10000, 0x80000, 0x200000
@@ -284,6 +285,23 @@ def layer_steps(rng: random.Random, layer: ConvLayer) -> tuple[ConvProgram, list
     return prog, steps
 
 
+def output_check(layer: ConvLayer, steps: list[Step], label: str) -> MemCheck:
+    """The whole output cube the model makes of the steps (every hardware layer of a split layer), as a check
+    step: a run scored once at its end rather than per hardware layer."""
+    dst = layer.sdp.dst
+    assert dst is not None, "the layer's output goes to memory"
+    model = ModelTarget(configs.load())
+    for step in steps:
+        if isinstance(step, MemWrite):
+            model.mem_write(step.mem, step.addr, step.data)
+        elif isinstance(step, RegWrite):
+            model.reg_write(step.unit, step.reg, step.value)
+        elif isinstance(step, WaitInterrupt):
+            model.wait_interrupt(step.unit, step.group)
+    size = dst.surface_stride * -(-layer.kernels // configs.load().atom_bytes)
+    return MemCheck(0, dst.base, model.mem_read(0, dst.base, size), f"{label}: output cube")
+
+
 def describe(layer: ConvLayer, prog: ConvProgram) -> str:
     return (f"{layer.width}x{layer.height}x{layer.channels} * {layer.kernels} of "
             f"{layer.kernel_w}x{layer.kernel_h} "
@@ -292,4 +310,4 @@ def describe(layer: ConvLayer, prog: ConvProgram) -> str:
 
 
 __all__ = ["DST", "SRC", "WEIGHTS", "ConfigError", "cbuf_limit_layer", "describe", "layer_steps",
-           "random_layer"]
+           "output_check", "random_layer"]
