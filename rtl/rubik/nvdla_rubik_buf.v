@@ -32,16 +32,17 @@ module nvdla_rubik_buf (
 );
     reg [7:0] mem [0:4095];  // bank*2048 + lane*64 + column
 
-    integer i;
+    // one loop variable per always block: a shared one would be driven by both (Yosys: conflicting drivers)
+    integer wi;
     always @(posedge clk) begin
         if (wr_en) begin
-            for (i = 0; i < 32; i = i + 1) begin
+            for (wi = 0; wi < 32; wi = wi + 1) begin
                 if (!wr_kind)
-                    mem[{wr_bank, i[4:0], wr_col}] <= wr_data[8*i +: 8];
+                    mem[{wr_bank, wi[4:0], wr_col}] <= wr_data[8*wi +: 8];
                 else if (byte_data)
-                    mem[{wr_bank, wr_plane, wr_seg[0], i[4:0]}] <= wr_data[8*i +: 8];
+                    mem[{wr_bank, wr_plane, wr_seg[0], wi[4:0]}] <= wr_data[8*wi +: 8];
                 else  // element i/2 of the segment: low byte to lane 2j, high byte to lane 2j+1
-                    mem[{wr_bank, wr_plane[3:0], i[0], wr_seg, i[4:1]}] <= wr_data[8*i +: 8];
+                    mem[{wr_bank, wr_plane[3:0], wi[0], wr_seg, wi[4:1]}] <= wr_data[8*wi +: 8];
             end
         end
     end
@@ -49,18 +50,19 @@ module nvdla_rubik_buf (
     // the read, combinational from the flops, registered below
     reg [255:0] rd_next;
     reg [6:0]   col_of;
+    integer     ri;
     always @(*) begin
         rd_next = 256'h0;
         col_of  = 7'h0;
-        for (i = 0; i < 32; i = i + 1) begin
+        for (ri = 0; ri < 32; ri = ri + 1) begin
             if (!rd_kind) begin
-                rd_next[8*i +: 8] = ({2'b00, i[4:0]} < keep_bytes) ? mem[{rd_bank, i[4:0], rd_col}] : 8'h00;
+                rd_next[8*ri +: 8] = ({2'b00, ri[4:0]} < keep_bytes) ? mem[{rd_bank, ri[4:0], rd_col}] : 8'h00;
             end else if (byte_data) begin
-                col_of = {1'b0, rd_seg[0], i[4:0]};
-                rd_next[8*i +: 8] = (col_of < keep_cols) ? mem[{rd_bank, rd_plane, rd_seg[0], i[4:0]}] : 8'h00;
+                col_of = {1'b0, rd_seg[0], ri[4:0]};
+                rd_next[8*ri +: 8] = (col_of < keep_cols) ? mem[{rd_bank, rd_plane, rd_seg[0], ri[4:0]}] : 8'h00;
             end else begin
-                col_of = {1'b0, rd_seg, i[4:1]};
-                rd_next[8*i +: 8] = (col_of < keep_cols) ? mem[{rd_bank, rd_plane[3:0], i[0], rd_seg, i[4:1]}]
+                col_of = {1'b0, rd_seg, ri[4:1]};
+                rd_next[8*ri +: 8] = (col_of < keep_cols) ? mem[{rd_bank, rd_plane[3:0], ri[0], rd_seg, ri[4:1]}]
                                                          : 8'h00;
             end
         end
