@@ -25,6 +25,7 @@ module nvdla_cdp #(
     input  wire              op_en,
     output wire              done,
     output wire              busy,
+    output wire              lut_busy,  // the LUT tables' clear sweep after reset: hold LUT accesses off
     // configuration bundles of the CDP and CDP_RDMA register blocks (rtl/gen/nvdla_cdp*_fields.vh): the cube
     // and the source from CDP_RDMA, the destination, datapath and LUT from CDP
     /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
@@ -165,7 +166,7 @@ module nvdla_cdp #(
 
     nvdla_cdp_core #(.ATOM(ATOM), .CHUNK(CHUNK), .LUT_PAIRED(LUT_PAIRED), .INT16(INT16), .FP16(FP16),
                      .LUT_LANES(LUT_LANES)) u_core (
-        .clk(clk), .rst_n(rst_n), .start(start), .elem16(int16), .fp16(fp16), .busy(core_busy), .done(core_done),
+        .clk(clk), .rst_n(rst_n), .start(start), .elem16(int16), .fp16(fp16), .busy(core_busy), .done(core_done), .lut_busy(lut_busy),
         .cfg(cfg), .rdma_cfg(rdma_cfg),
         .in_valid(rd_valid), .in_ready(rd_ready), .in_data(rd_data),
         .out_valid(lrn_valid), .out_ready(lrn_ready), .out_data(lrn_data),

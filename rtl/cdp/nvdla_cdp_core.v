@@ -42,6 +42,7 @@ module nvdla_cdp_core #(
     input  wire                 fp16,     // the layer's elements are FP16 (FP16 = 1 builds only; else ignored)
     output reg                  busy,
     output reg                  done,
+    output wire                 lut_busy, // the LUT tables' clear sweep after reset (nvdla_lut busy)
     // configuration bundles of the CDP and CDP_RDMA register blocks (rtl/gen/nvdla_cdp*_fields.vh):
     // the cube from CDP_RDMA, the datapath and the LUT from CDP
     /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
@@ -254,6 +255,7 @@ module nvdla_cdp_core #(
         .lut_cfg(`CDP_LUT_CFG(cfg)),
         .acc_we(cfg[`CDP_LUT_ACCESS_WE]), .acc_table(cfg[`CDP_LUT_TABLE_ID]), .acc_addr(cfg[`CDP_LUT_ACCESS_ADDR]),
         .acc_next(cfg[`CDP_LUT_ACCESS_NEXT]), .acc_wdata(cfg[`CDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`CDP_LUT_ACCESS_RDATA]),
+        .busy(lut_busy),
         .in_valid(sq_valid & fifo_in_ready), .in_ready(lut_in_ready), .in_data(lut_in),
         .out_valid(lut_valid), .out_ready(lut_ready), .out_data(lut_y), .out_dbg(),
         // the C model and the CDP RTL count whatever D_PERF_ENABLE.LUT_EN says (models/cdp/model.py)

@@ -41,7 +41,10 @@
 // s * DP_LANES + k of a beat in lane k of sub-beat s; a beat then takes that many cycles, its results are the
 // same. A lane keeps its parity (START_MODE 2 needs an even DP_LANES then); with FP16 every lane builds the
 // float path (a lane sees both halves of a beat), and the statistics place each sub-beat's lanes in the beat.
-// Tables (nvdla_lut_ram): block-RAM memories, one copy per read port (two per lane and the access port's).
+// Tables (nvdla_lut_ram): block-RAM memories, one copy per read port (two per lane and the access port's),
+// cleared by a sweep from reset (NVIDIA's flop tables reset to 0): `busy` is high while it runs
+// (max(LE_DEPTH, LO_DEPTH) cycles after reset); samples wait (in_ready low) and the access port must not be
+// used then (the top level holds the CSB off while any unit's LUT is busy).
 // Configuration inputs must be stable while samples are in flight; tables must not be written then.
 `include "nvdla_lut_cfg.vh"
 module nvdla_lut #(
@@ -75,6 +78,7 @@ module nvdla_lut #(
     input  wire [9:0]               acc_next,   // the pointer's next value (the RAM's read address register)
     input  wire [15:0]              acc_wdata,
     output wire [15:0]              acc_rdata,
+    output wire                     busy,       // the tables' clear sweep after reset runs: no access then
     // sample stream
     input  wire                     in_valid,
     output wire                     in_ready,
@@ -120,7 +124,7 @@ module nvdla_lut #(
     wire [DP_LANES*16-1:0] rd_y0, rd_y1;
 
     nvdla_lut_ram #(.LE_DEPTH(LE_DEPTH), .LO_DEPTH(LO_DEPTH), .ADDR_W(10), .RD(DP_LANES), .IDX_W(9)) u_ram (
-        .clk(clk), .rst_n(rst_n), .we(acc_we), .table_sel(acc_table), .addr(acc_addr), .next(acc_next),
+        .clk(clk), .rst_n(rst_n), .busy(busy), .we(acc_we), .table_sel(acc_table), .addr(acc_addr), .next(acc_next),
         .wdata(acc_wdata), .rdata(acc_rdata),
         .rd_en(en[2]), .rd_tab(rd_tab), .rd_a0(rd_a0), .rd_a1(rd_a1), .rd_y0(rd_y0), .rd_y1(rd_y1)
     );
@@ -138,9 +142,12 @@ module nvdla_lut #(
     wire [SW-1:0]         q_slot;             // which sub-beat of its beat leaves the pipeline
     wire [LANES*(Y_W+12)-1:0] o_data;         // a beat of {debug words, results} (the join's order)
 
+    // no sample enters while the tables are being cleared (busy is a register: no path from in_valid)
+    wire skid_ready;
+    assign in_ready = skid_ready & ~busy;
     nvdla_skid #(.WIDTH(LANES*IN_W)) u_in_skid (
         .clk(clk), .rst_n(rst_n),
-        .in_valid(in_valid), .in_ready(in_ready), .in_data(in_data),
+        .in_valid(in_valid & ~busy), .in_ready(skid_ready), .in_data(in_data),
         .out_valid(s0_valid), .out_ready(s0_ready), .out_data(s0_data)
     );
 

@@ -7,8 +7,13 @@
 //           (a write in the cycle before shows through).
 // Lane reads (RD lanes, two ports each: entries a0 and a1 of the table `tab`): registered while rd_en,
 // read from both tables and chosen after the RAM by the registered table bit. An address past the end of
-// its table stores nothing and reads 0. The tables start at zero (initial contents; a RAM has no reset:
-// rst_n is not read) and hold their words through a reset.
+// its table stores nothing and reads 0.
+// Reset clears the tables, as NVIDIA's flop tables are (NV_NVDLA_SDP_CORE_Y_lut, NV_NVDLA_CDP_DP_lut: every
+// entry resets to 0): a RAM has no reset, so from reset a sweep writes 0 to entry 0, 1, ... of both tables,
+// one entry a cycle, max(LE_DEPTH, LO_DEPTH) cycles, holding the write port; `busy` is high from reset until
+// the sweep's last write (a register, low from the cycle after it). Users wait for it: nvdla_lut holds its
+// samples off (in_ready low), the top level holds the CSB off (csb_req_ready low), so no access and no lane
+// read meets a half-cleared table; an access write while busy is lost (the sweep owns the write port).
 module nvdla_lut_ram #(
     parameter LE_DEPTH = 65,
     parameter LO_DEPTH = 257,
@@ -17,9 +22,8 @@ module nvdla_lut_ram #(
     parameter IDX_W    = 9         // lane address width
 ) (
     input  wire                 clk,
-    /* verilator lint_off UNUSEDSIGNAL */
     input  wire                 rst_n,
-    /* verilator lint_on UNUSEDSIGNAL */
+    output wire                 busy,          // the clear sweep after reset runs (see above)
     input  wire                 we,
     input  wire                 table_sel,     // 0: LE, 1: LO
     input  wire [ADDR_W-1:0]    addr,
@@ -54,19 +58,33 @@ module nvdla_lut_ram #(
     // block RAM even for the 65-entry LE table (Yosys would map that one to distributed RAM otherwise)
     (* ram_style = "block" *) reg [15:0] le_mem [0:LE_DEPTH-1];
     (* ram_style = "block" *) reg [15:0] lo_mem [0:LO_DEPTH-1];
-    integer i;
-    initial begin
-        for (i = 0; i < LE_DEPTH; i = i + 1) le_mem[i] = 16'd0;
-        for (i = 0; i < LO_DEPTH; i = i + 1) lo_mem[i] = 16'd0;
-    end
 
-    wire le_we = we & ~table_sel & (addr <= LE_LAST);
-    wire lo_we = we & table_sel & (addr <= LO_LAST);
+    // the clear sweep from reset: entry clr_addr of both tables (of each while inside it) gets 0
+    localparam [ADDR_W-1:0] CLR_LAST = (LE_DEPTH > LO_DEPTH) ? LE_LAST : LO_LAST;
+    reg              clearing;
+    reg [ADDR_W-1:0] clr_addr;
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n) begin
+            clearing <= 1'b1;
+            clr_addr <= {ADDR_W{1'b0}};
+        end else if (clearing) begin
+            clearing <= (clr_addr != CLR_LAST);
+            clr_addr <= clr_addr + 1'b1;
+        end
+    end
+    assign busy = clearing;
+
+    // one write port a table: the sweep's while clearing, else the access port's
+    wire              le_we = clearing ? (clr_addr <= LE_LAST) : (we & ~table_sel & (addr <= LE_LAST));
+    wire              lo_we = clearing ? (clr_addr <= LO_LAST) : (we & table_sel & (addr <= LO_LAST));
+    localparam MW = (LE_AW > LO_AW) ? LE_AW : LO_AW;   // the larger table's address (range checked above)
+    wire [MW-1:0]     w_addr = clearing ? clr_addr[MW-1:0] : addr[MW-1:0];
+    wire [15:0]       w_data = clearing ? 16'd0 : wdata;
     always @(posedge clk) begin
-        if (le_we) le_mem[addr[LE_AW-1:0]] <= wdata;
+        if (le_we) le_mem[w_addr[LE_AW-1:0]] <= w_data;
     end
     always @(posedge clk) begin
-        if (lo_we) lo_mem[addr[LO_AW-1:0]] <= wdata;
+        if (lo_we) lo_mem[w_addr[LO_AW-1:0]] <= w_data;
     end
 
     // access read: the address registered from the pointer's next value (each register feeds its memory

@@ -71,6 +71,7 @@ module nvdla_sdp #(
     /* verilator lint_on UNUSEDSIGNAL */
     output wire              done,
     output wire              busy,
+    output wire              lut_busy,  // the LUT tables' clear sweep after reset: hold LUT accesses off
     // register bundles (rtl/gen/nvdla_sdp_fields.vh, nvdla_sdp_rdma_fields.vh): SDP's datapath, LUT and
     // destination; SDP_RDMA's cube (value-minus-one encodings), source and operand DMAs
     /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
@@ -325,7 +326,7 @@ module nvdla_sdp #(
 
     nvdla_sdp_lanes #(.ATOM(ATOM), .LANES(LANES), .LUT(LUT), .INT16(INT16), .FP16(FP16), .CONV(CONV),
                       .LUT_LANES(LUT_LANES)) u_core (
-        .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .cfg(sdp_cfg),
+        .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .lut_busy(lut_busy), .cfg(sdp_cfg),
         .in16(proc16 | pair), .out16(out16), .half(proc16), .fp16(fp16), .out_int(out_int), .out_fp(out_fp),
         .bs_op_en(bs_op_en), .bn_op_en(bn_op_en), .ew_op_en(ew_op_en),
         .in_valid(core_in_valid), .in_ready(core_in_ready), .in_data(core_in_data), .in32(core_in32),

@@ -47,6 +47,7 @@ module nvdla_sdp_core #(
     input  wire                 rst_n,
     input  wire                 start,
     output wire                 busy,
+    output wire                 lut_busy,   // the LUT tables' clear sweep after reset (nvdla_lut busy)
     // SDP configuration bundle (rtl/gen/nvdla_sdp_fields.vh): D_DP_BS/BN/EW_*, D_CVT_*, S_LUT_*
     /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
     input  wire [`SDP_CFG_W-1:0] cfg,
@@ -306,7 +307,7 @@ module nvdla_sdp_core #(
                 .fp16(f_on),    // FP16 processing: FP32 samples in the low ATOM/2 lanes, FP32 results
                 .acc_we(cfg[`SDP_LUT_ACCESS_WE]), .acc_table(cfg[`SDP_LUT_TABLE_ID]),
                 .acc_addr(cfg[`SDP_LUT_ACCESS_ADDR]), .acc_next(cfg[`SDP_LUT_ACCESS_NEXT]),
-                .acc_wdata(cfg[`SDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`SDP_LUT_ACCESS_RDATA]),
+                .acc_wdata(cfg[`SDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`SDP_LUT_ACCESS_RDATA]), .busy(lut_busy),
                 .in_valid(pre_valid & lut_on), .in_ready(lut_in_ready), .in_data(y_sel),
                 .out_valid(lut_valid), .out_ready(ocvt_ready & lut_on), .out_data(lut_data), .out_dbg(),
                 // samples that skip the LUT are not looked up, so they are not counted (the model's empty stats);
@@ -320,6 +321,7 @@ module nvdla_sdp_core #(
         end else begin : g_no_lut
             // the access registers stay (their pointer too, in the register block); no RAM behind them
             assign stat[`SDP_LUT_ACCESS_RDATA] = 16'd0;
+            assign lut_busy     = 1'b0;
             assign lut_in_ready = 1'b0;
             assign lut_valid    = 1'b0;
             assign lut_data     = {DW{1'b0}};

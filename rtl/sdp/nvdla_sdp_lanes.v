@@ -24,6 +24,7 @@ module nvdla_sdp_lanes #(
     input  wire                 rst_n,
     input  wire                 start,
     output wire                 busy,
+    output wire                 lut_busy,   // the LUT tables' clear sweep after reset (nvdla_sdp_core)
     /* verilator lint_off UNUSEDSIGNAL */
     input  wire [`SDP_CFG_W-1:0] cfg,
     input  wire                 in16,
@@ -72,7 +73,7 @@ module nvdla_sdp_lanes #(
         if (R == 1) begin : g_atom
             nvdla_sdp_core #(.ATOM(ATOM), .LUT(LUT), .INT16(INT16), .FP16(FP16), .CONV(CONV),
                              .LUT_LANES(LUT_LANES)) u_core (
-                .clk(clk), .rst_n(rst_n), .start(start), .busy(busy), .cfg(cfg),
+                .clk(clk), .rst_n(rst_n), .start(start), .busy(busy), .lut_busy(lut_busy), .cfg(cfg),
                 .in16(in16), .out16(out16), .half(half), .fp16(fp16), .out_int(out_int), .out_fp(out_fp),
                 .bs_op_en(bs_op_en), .bn_op_en(bn_op_en), .ew_op_en(ew_op_en),
                 .in_valid(in_valid), .in_ready(in_ready), .in_data(in_data), .in32(in32), .in32_data(in32_data),
@@ -141,7 +142,7 @@ module nvdla_sdp_lanes #(
 
             nvdla_sdp_core #(.ATOM(LANES), .LUT(LUT), .INT16(INT16), .FP16(FP16), .CONV(CONV),
                              .LUT_LANES(LUT_LANES)) u_core (
-                .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .cfg(cfg),
+                .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .lut_busy(lut_busy), .cfg(cfg),
                 .in16(in16), .out16(out16), .half(half), .fp16(fp16), .out_int(out_int), .out_fp(out_fp),
                 .bs_op_en(bs_op_en), .bn_op_en(bn_op_en), .ew_op_en(ew_op_en),
                 .in_valid(cx_valid), .in_ready(cx_ready), .in_data(cx_data[BW-1:0]), .in32(in32),

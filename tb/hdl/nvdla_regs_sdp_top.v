@@ -28,7 +28,7 @@ module nvdla_regs_sdp_top (
     wire [127:0] reg_rdata;
 
     nvdla_csb_slave #(.NUNITS(4), .UNIT_IDS({6'h0c, 6'h09, 6'h08, 6'h01})) u_csb (
-        .clk(clk), .rst_n(rst_n),
+        .clk(clk), .rst_n(rst_n), .hold(1'b0),   // the bench's LUT memories need no clearing
         .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready),
         .csb_req_addr(csb_req_addr),
         .csb_req_wdat(csb_req_wdat), .csb_req_write(csb_req_write),
