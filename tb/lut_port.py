@@ -83,6 +83,11 @@ class LutPortDriver:
 
     async def read_entry(self, table: int, addr: int) -> int:
         table_before = self.cfg[TABLE_ID]
+        # as the register block does: the pointer's next value a cycle ahead (the RAM registers its read
+        # address from LUT_ACCESS_NEXT, rtl/lut/nvdla_lut_ram.v)
+        self.cfg.update({f"{LUT_PORT}NEXT": addr})
+        self.cfg.apply()
+        await RisingEdge(self.clk)
         self.cfg.update({TABLE_ID: table, f"{LUT_PORT}ADDR": addr, f"{LUT_PORT}RE": 1})
         self.cfg.apply()
         await ReadOnly()
