@@ -30,7 +30,8 @@ the model (a failed check is a failed benchmark, never a figure). The bound is t
 direction's beats (max(read, written) bytes / bus bytes); the ratio cycles / bound says how close a layer
 runs to one atom a cycle. The C++ loop (tb/cpp/top_mem_main.cpp, scripts/benchmark_cpp.py) replays the
 64x64x64 layers without cocotb and checks their whole output span. Cells: Yosys, per unit (scripts/area.py).
-Wall-clock rates (cycles/s) depend on the machine and its load; cycle counts do not.
+Wall-clock rates (cycles/s) depend on the machine and its load; cycle counts do not. The C++ loop also
+times each layer in its own CPU time (cycles per CPU second), which other jobs on the machine hardly change.
 Convolution layers (tb/tests/test_benchmark_conv.py) are timed from the first hardware layer's enable to
 the last one's interrupt; MAC utilization = useful MACs / (atomic C x atomic K x cycles); their data +
 weights bound is the input cube and weight image in bus beats (the read channel brings both).

@@ -8,7 +8,8 @@ alone (its sub-modules black boxes): the coarse synthesis (`synth -run begin:fin
 memories extracted), `memory_map`, `techmap`, `abc -g simple` (AND, OR, XOR, MUX, NOT gates), and its gate
 netlist is written as JSON; scripts/timing_paths.py then measures it bottom-up, each module with its
 children's timing models, so a path through a sub-module counts whole, as in a flat netlist. A gate is one
-level. Yosys's `ltp -noff` on a flattened module gives the same figures (checked on nvdla_fp_add).
+level. Yosys's `ltp -noff` on a flattened module gives the same figures (checked on nvdla_fp_add_align,
+nvdla_fp_add_norm).
 
 Budget: every module of a unit that NVIDIA's anchors cover (SDP, PDP, CDP) is held to the deepest
 register-to-register path of NVIDIA's unit at the same configuration (nv_small: NVIDIA's nv_small branch;

@@ -8,7 +8,7 @@ layer the count checked so far is recorded for the summary table (tb/outcome.py)
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from cocotb.handle import SimHandleBase
 from cocotb.triggers import ClockCycles
@@ -16,6 +16,14 @@ from cocotb.triggers import ClockCycles
 from tb import outcome
 
 T = TypeVar("T")
+L = TypeVar("L")
+
+
+class LayerCoverage(Protocol[L]):
+    """What the covering loop needs of a coverage collector (tb/funcov.py Covergroup users)."""
+    def missing(self) -> list[str]: ...
+    def add(self, layer: L) -> None: ...
+    def summary(self) -> str: ...
 
 
 class Batch:
@@ -45,6 +53,25 @@ class Batch:
         self.ran += 1
         outcome.checked(self.ran, self.noun)
         return result
+
+    async def run_covering(self, cov: LayerCoverage[L], count: int, goals: bool, draw: Callable[[int], L],
+                           run: Callable[[L, str], Awaitable[int]], describe: Callable[[L], str]) -> int:
+        """Layers `draw(i)` run by `run(layer, label)`: the planned `count`, then, while `goals` holds and a
+        coverage goal is still missing, more (bounded at four times `count`: small random cubes miss one
+        now and then). A layer that passes is added to `cov`; the batch fails at the end listing every
+        failed layer. Returns the number of layers run."""
+        i = 0
+        while i < count or (goals and cov.missing() and i < 4 * count):
+            layer = draw(i)
+            label = f"layer {i}"
+            cycles = await self.run(f"{label} ({describe(layer)})", run(layer, label))
+            if cycles is not None:
+                cov.add(layer)
+                self.dut._log.info("layer %d ok in %d cycles: %s", i, cycles, describe(layer))
+            i += 1
+        self.dut._log.info("%d layers, coverage: %s", i, cov.summary())
+        self.finish()
+        return i
 
     async def reset(self) -> None:
         """Back to a clean DUT after a failed layer (a hung unit, half-written registers)."""

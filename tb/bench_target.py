@@ -67,6 +67,7 @@ class Row:
     cpp_program: str = ""     # the layer as a program for the plain C++ loop (scripts/benchmark_cpp.py)
     cpp_cycles: int = 0
     cpp_cycles_per_s: float = 0.0
+    cpp_cpu_cycles_per_s: float = 0.0   # per second of the loop's CPU time (the machine's load left out)
     cpp_check: str = ""
     checks: int = 0           # output checks made (CRCs, layers scored against the model)
     skipped: bool = False     # a trace not run: it needs what the model or the RTL lacks (not a failure)

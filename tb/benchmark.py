@@ -1,4 +1,4 @@
-"""What the cocotb benchmark modules (tb/tests/test_benchmark_{pdp,cdp,sdp,rubik}.py) share: the start-up
+"""What the cocotb benchmark modules (tb/tests/test_benchmark_{pdp,cdp,sdp,rubik,conv}.py) share: the start-up
 (seeded data, the memory timing the host asked for, a BenchTarget on the top), a unit's NVIDIA traces, and
 the loop that runs the cases, logs each row and writes the rows as JSON where the host side
 (scripts/benchmark_top.py) reads them (BENCH_OUT), then fails the test on any wrong result.
@@ -42,6 +42,12 @@ def unit_traces(unit: str) -> list[Path]:
     return [f for f in default_trace_folders() if units_needed(f) == {unit} and not is_reference_program(f)]
 
 
+def selected(name: str) -> bool:
+    """--only (BENCH_ONLY): comma-separated name fragments; empty selects every case."""
+    only = [part for part in os.environ.get("BENCH_ONLY", "").split(",") if part]
+    return not only or any(part in name for part in only)
+
+
 async def run_case(target: BenchTarget, name: str, steps: list[Step] | str, **kw: Any) -> Row:
     """One case on a fresh start: its steps run and scored, or a row saying why it cannot run."""
     await target.start_case()
@@ -55,6 +61,8 @@ async def record_rows(dut: Any, cases: Iterable[tuple[str, CaseT]],
     rows: list[RowT] = []
     out = Path(os.environ.get("BENCH_OUT", default_out))
     for name, case in cases:
+        if not selected(name):
+            continue
         row = await run(name, case)
         dut._log.info("%s: %d cycles, %s %s", name, row.cycles, "ok" if row.ok else "FAIL", row.message)
         rows.append(row)

@@ -57,3 +57,16 @@ def test_table_ratio_range_area_and_failures() -> None:
     row = next(line for line in text.splitlines() if line.startswith("| nv_large"))
     assert "1.005-1.010" in row and "1.036" in row and "256-bit" in row
     assert "FAILED: cdp_trace" in row and "23,372 (2.0 Kbit)" in row
+
+
+def test_table_cpp_loop_median_per_configuration() -> None:
+    """Issue 32's figure: the C++ loop's median cycles/s over a configuration's 64^3 layers, with min-max,
+    and the median per second of its CPU time."""
+    rates = {"nv_small": (300_000, 100_000, 250_000), "nv_full": (4_000, 6_000)}
+    records = [{**layer(config, "sdp", f"cube64_{i}", 1000, 1000), "cpp_cycles_per_s": rate,
+                "cpp_cpu_cycles_per_s": 2 * rate}
+               for config, config_rates in rates.items() for i, rate in enumerate(config_rates)]
+    lines = table(records).splitlines()
+    rows = {line.split(" | ")[0][2:]: line for line in lines if line.startswith("| nv_")}
+    assert "| 250.0 k (100-300 k) | 500.0 k |" in rows["nv_small"]
+    assert "| 5.0 k (4-6 k) | 10.0 k |" in rows["nv_full"]

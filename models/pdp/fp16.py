@@ -61,17 +61,32 @@ def _pad_terms(n_out: int, in_size: int, kernel: int, stride: int, pad_before: i
     return pad_terms(n_out, in_size, kernel, stride, pad_before, tuple(int(v) for v in values))
 
 
+def _fold_operator(method: int, x: Bits) -> tuple[Op, Bits]:
+    """The fold of a pooling method and its operands: average adds in FP17 (x widened), max/min pick in
+    FP16."""
+    if method == AVERAGE:
+        def add(a: Bits, b: Bits) -> Bits:
+            return nvfloat.add(FP17, a, b)
+        return add, nvfloat.fp16_to_fp17(x)
+    pick = nvfloat.maximum if method == MAX else nvfloat.minimum
+
+    def op(a: Bits, b: Bits) -> Bits:
+        return pick(FP16, a, b)
+    return op, x
+
+
+def fold_window(x: Bits, method: int, pad: int) -> Bits:
+    """One window's horizontal result per lane, as pool_band_fp16 forms each: x[lanes, columns] the FP16
+    patterns of its real columns, oldest first; average: their FP17 sum plus `pad` (the FP17 pad term of its
+    padded columns, +0 for none), max/min: the FP16 pick."""
+    op, xs = _fold_operator(method, np.asarray(x, dtype=np.int64))
+    out = _pool_axis(xs, 1, 1, xs.shape[1], 1, 0, op, True)[:, 0]
+    return nvfloat.add(FP17, out, np.int64(pad)) if method == AVERAGE else out
+
+
 def pool_band_fp16(x: Bits, cfg: PdpConfig, band: PdpBand) -> Bits:
     """Pool one band of FP16 bit patterns x[c, h, band columns] into FP16 bit patterns."""
-    if cfg.method == AVERAGE:
-        def op(a: Bits, b: Bits) -> Bits:
-            return nvfloat.add(FP17, a, b)
-        x = nvfloat.fp16_to_fp17(x)
-    else:
-        pick = nvfloat.maximum if cfg.method == MAX else nvfloat.minimum
-
-        def op(a: Bits, b: Bits) -> Bits:
-            return pick(FP16, a, b)
+    op, x = _fold_operator(cfg.method, x)
     rows = _pool_axis(x, 2, band.out_width, cfg.kernel_width, cfg.stride_width, band.pad_left, op, True)
     if cfg.method == AVERAGE:
         pads = np.array(cfg.pad_values, dtype=np.int64) & 0x1FFFF

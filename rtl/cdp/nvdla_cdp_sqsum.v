@@ -12,7 +12,8 @@
 //   - (s, p) is emitted once (s+1, p) has arrived: lag >= cw + 1 (in the last surface lag >= 1);
 //   - an atom written overwrites the one 3*CHUNK places earlier, which the emission of the atom cw places
 //     after it may still need: writes wait while lag >= 2*CHUNK (steady state needs only cw + 1).
-// Pipeline after the ring: S1 read the three atoms -> S2 squares -> S3 window sums (output register).
+// Pipeline after the ring: S1 read the three atoms -> S2 squares -> S3 window sums (output register); on an
+// FP16 build the FP32 sums take 5 stages more (nvdla_cdp_sqsum_fp) and every precision's results wait as long.
 // ATOM must be at least 4 (a window of 9 reaches 4 lanes into each neighbour).
 //
 // INT16 (i16, on a build with INT16 = 1; ATOM >= 8): the atoms carry ATOM/2 17-bit lanes in the packed x
@@ -77,6 +78,9 @@ module nvdla_cdp_sqsum #(
     localparam [RA_W-1:0]  R_LAST  = R - 1;
     localparam [RA_W:0]    R_FULL  = R;
     localparam [LAG_W-1:0] LAG_MAX = 2 * CHUNK;
+    // FP16 builds: the FP32 window sums take XS stages more than S3 (nvdla_cdp_sqsum_fp's T1..T6 for S3);
+    // the integer results wait as long in a delay line, so every precision has the same fixed latency
+    localparam XS    = (FP16 == 1) ? 5 : 0;
 
     // ---------------------------------------------------------------- write side
     wire              wr_s_last;
@@ -135,7 +139,7 @@ module nvdla_cdp_sqsum #(
     // ---------------------------------------------------------------- emission side
     wire [P_W-1:0] em_cw_m1;
     wire           em_s_first, em_s_last;
-    wire [2:0]     en;
+    wire [2+XS:0]  en;
     // (s+1, p) sits cw atoms after (s, p): it has arrived once lag > cw, i.e. lag > cw_m1 + 1
     wire [LAG_W-1:0] need  = {{(LAG_W-P_W){1'b0}}, em_cw_m1} + 1'b1;
     // lag != 0 first: an empty ring never emits, whatever the configuration (X in 4-state before it is set)
@@ -151,7 +155,7 @@ module nvdla_cdp_sqsum #(
     /* verilator lint_on PINCONNECTEMPTY */
 
     /* verilator lint_off PINCONNECTEMPTY */
-    nvdla_pipe_ctrl #(.DEPTH(3)) u_ctrl (     // in_ready is en[0]
+    nvdla_pipe_ctrl #(.DEPTH(3 + XS)) u_ctrl (     // in_ready is en[0]
         .clk(clk), .rst_n(rst_n),
         .in_valid(emit_ok), .in_ready(), .stage_en(en),
         .out_valid(out_valid), .out_ready(out_ready)
@@ -265,6 +269,7 @@ module nvdla_cdp_sqsum #(
 
     // ---------------------------------------------------------------- INT16: squares and sums of 17-bit lanes
     wire [ATOM*SUM_W-1:0] sum_out;
+    wire [AW-1:0]         x_out;
     generate
         if (INT16 == 1) begin : g_i16
             localparam H16   = ATOM / 2;           // int16 lanes per atom
@@ -326,17 +331,33 @@ module nvdla_cdp_sqsum #(
             if (FP16 == 1) begin : g_f16
                 wire [H16*32-1:0] s3_sumf;
                 nvdla_cdp_sqsum_fp #(.LANES(H16), .HALF(HALF)) u_fp (
-                    .clk(clk), .en(en[2:1]), .pair_on(pair_on[HALF:2]), .ext(ext16), .sum(s3_sumf)
+                    .clk(clk), .en(en[2+XS:1]), .pair_on(pair_on[HALF:2]), .ext(ext16), .sum(s3_sumf)
                 );
-                assign sum_out = f16 ? {{(ATOM*SUM_W-H16*32){1'b0}}, s3_sumf} : sum_int;
+                // the integer sums and x wait XS stages (no reset: read only once enabled)
+                localparam DW = ATOM * SUM_W + AW;
+                reg  [XS*DW-1:0]     dly;
+                /* verilator lint_off UNUSEDSIGNAL */   // the last stage's value is the output
+                wire [(XS+1)*DW-1:0] dly_in = {dly, sum_int, s3_x};
+                /* verilator lint_on UNUSEDSIGNAL */
+                genvar dk;
+                for (dk = 0; dk < XS; dk = dk + 1) begin : g_dly
+                    always @(posedge clk) begin
+                        if (en[3+dk]) dly[dk*DW +: DW] <= dly_in[dk*DW +: DW];
+                    end
+                end
+                wire [ATOM*SUM_W-1:0] sum_dly = dly[(XS-1)*DW+AW +: ATOM*SUM_W];
+                assign x_out   = dly[(XS-1)*DW +: AW];
+                assign sum_out = f16 ? {{(ATOM*SUM_W-H16*32){1'b0}}, s3_sumf} : sum_dly;
             end else begin : g_int
                 assign sum_out = sum_int;
+                assign x_out   = s3_x;
             end
         end else begin : g_i8
             assign sum_out = s3_sum;
+            assign x_out   = s3_x;
         end
     endgenerate
 
-    assign out_x   = s3_x;
+    assign out_x   = x_out;
     assign out_sum = sum_out;
 endmodule

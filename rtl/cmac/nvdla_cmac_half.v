@@ -58,12 +58,14 @@ module nvdla_cmac_half #(
     genvar gk, gl, gi;
     generate
         for (gk = 0; gk < NK; gk = gk + 1) begin : g_k
-            wire [AC*8-1:0] w = in_swap ? shadow[gk] : active[gk];
             (* mem2reg *) reg signed [PSW-1:0] node [0:NODES-1];   // the adder tree's registers
+            // the products are formed inside the enabled register (the same multiplier and weight mux in
+            // front of the flop), so a simulator computes them only on a cycle that loads them
             for (gi = 0; gi < AC; gi = gi + 1) begin : g_mul
-                wire signed [15:0] prod = $signed(in_data[gi*8 +: 8]) * $signed(w[gi*8 +: 8]);
                 always @(posedge clk)
-                    if (en[0]) node[gi] <= {{(PSW-16){prod[15]}}, prod};
+                    if (en[0])
+                        node[gi] <= $signed(in_data[gi*8 +: 8])
+                                    * $signed(in_swap ? shadow[gk][gi*8 +: 8] : active[gk][gi*8 +: 8]);
             end
             for (gl = 1; gl <= LEVELS; gl = gl + 1) begin : g_add
                 for (gi = 0; gi < (AC >> gl); gi = gi + 1) begin : g_i

@@ -1,7 +1,8 @@
 // N AXI4 masters (each using one transaction ID, e.g. rtl/dma/nvdla_axi_rd.v / nvdla_axi_wr.v) sharing one
 // AXI4 master port. Ports are packed per master, master k at [k*W +: W] (the verilog-axi convention).
 // - AR: round robin per burst (after a grant, the masters after it go first). A request shown to the memory
-//   stays granted until accepted, so VALID and its address never change under the slave (AXI rule).
+//   stays granted until accepted, so VALID and its address never change under the slave (AXI rule). The AR
+//   and AW grants are one module, rtl/dma/nvdla_axi_rr.v.
 // - The ID of every burst is the master's own ID with bits [ID_BIT +: IDX_W] replaced by the master's index;
 //   R beats and B responses are routed by those bits and handed on with the ID they carry, so each master
 //   still sees its own bursts in order (AXI orders responses per ID) however the memory interleaves them.
@@ -89,8 +90,6 @@ module nvdla_axi_arb #(
     localparam W_E    = DATA_W + DATA_W / 8 + 1;    // buffered beat: {data, strb, last}
     localparam WQ_DEPTH = 4;                        // bursts sent on AW whose W beats are still to go
     localparam [ID_W-1:0] INDEX_MASK = {{(ID_W-IDX_W){1'b0}}, {IDX_W{1'b1}}} << ID_BIT;
-    localparam integer     LAST_INIT = N - 1;
-    localparam [IDX_W-1:0] FIRST_LAST = LAST_INIT[IDX_W-1:0];  // so that master 0 goes first after reset
     localparam [N-1:0] ONE = 1;
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
@@ -107,28 +106,11 @@ module nvdla_axi_arb #(
         with_index = (id & ~INDEX_MASK) | ({{(ID_W-IDX_W){1'b0}}, sel} << ID_BIT);
     endfunction
 
-    // round robin: the first requester after `last` (wrapping), `last` itself when it is the only one
-    function [IDX_W-1:0] next_after(input [N-1:0] req, input [IDX_W-1:0] last);
-        integer i;
-        /* verilator lint_off UNUSEDSIGNAL */  // k < N: only its low IDX_W bits matter
-        integer k;
-        /* verilator lint_on UNUSEDSIGNAL */
-        reg [IDX_W-1:0] pick;
-        begin
-            pick = last;
-            for (i = N; i >= 1; i = i - 1) begin
-                k = ({{(32-IDX_W){1'b0}}, last} + i) % N;
-                if (req[k]) pick = k[IDX_W-1:0];
-            end
-            next_after = pick;
-        end
-    endfunction
-
     // ---- AR: round robin per burst, held while shown and not accepted ----------------------------------
-    reg  [IDX_W-1:0] ar_last, ar_hold_sel;
-    reg              ar_hold;
-    wire [IDX_W-1:0] ar_sel  = ar_hold ? ar_hold_sel : next_after(s_arvalid, ar_last);
-    wire             ar_fire = m_arvalid & m_arready;
+    wire [IDX_W-1:0] ar_sel;
+    nvdla_axi_rr #(.N(N)) u_ar_rr (
+        .clk(clk), .rst_n(rst_n), .req(s_arvalid), .valid(m_arvalid), .ready(m_arready), .sel(ar_sel)
+    );
 
     assign m_arvalid = s_arvalid[ar_sel];
     assign m_araddr  = s_araddr[ar_sel * ADDR_W +: ADDR_W];
@@ -136,18 +118,6 @@ module nvdla_axi_arb #(
     assign m_arsize  = s_arsize[ar_sel * 3 +: 3];
     assign m_arburst = s_arburst[ar_sel * 2 +: 2];
     assign m_arid    = with_index(s_arid[ar_sel * ID_W +: ID_W], ar_sel);
-
-    always @(posedge clk or negedge rst_n) begin
-        if (!rst_n) begin
-            ar_last     <= FIRST_LAST;
-            ar_hold     <= 1'b0;
-            ar_hold_sel <= {IDX_W{1'b0}};
-        end else begin
-            if (ar_fire) ar_last <= ar_sel;
-            ar_hold     <= m_arvalid & ~m_arready;
-            ar_hold_sel <= ar_sel;
-        end
-    end
 
     // ---- R and B: routed by the index bits of the ID ------------------------------------------------------
     wire [IDX_W-1:0] r_to = m_rid[ID_BIT +: IDX_W];
@@ -223,9 +193,10 @@ module nvdla_axi_arb #(
     wire             wq_full  = (wq_wr - wq_rd) == 3'd4;
     wire             wq_empty = wq_wr == wq_rd;
 
-    reg  [IDX_W-1:0] aw_last, aw_hold_sel;
-    reg              aw_hold;
-    wire [IDX_W-1:0] aw_sel  = aw_hold ? aw_hold_sel : next_after(eligible, aw_last);
+    wire [IDX_W-1:0] aw_sel;
+    nvdla_axi_rr #(.N(N)) u_aw_rr (
+        .clk(clk), .rst_n(rst_n), .req(eligible), .valid(m_awvalid), .ready(m_awready), .sel(aw_sel)
+    );
     wire             aw_fire = m_awvalid & m_awready;
     wire [ID_W-1:0]  aw_sub;
 
@@ -233,18 +204,6 @@ module nvdla_axi_arb #(
     assign {aw_sub, m_awaddr, m_awlen, m_awsize, m_awburst} = aw_head[aw_sel * AW_E +: AW_E];
     assign m_awid    = with_index(aw_sub, aw_sel);
     assign aw_pop    = aw_fire ? ONE << aw_sel : {N{1'b0}};
-
-    always @(posedge clk or negedge rst_n) begin
-        if (!rst_n) begin
-            aw_last     <= FIRST_LAST;
-            aw_hold     <= 1'b0;
-            aw_hold_sel <= {IDX_W{1'b0}};
-        end else begin
-            if (aw_fire) aw_last <= aw_sel;
-            aw_hold     <= m_awvalid & ~m_awready;
-            aw_hold_sel <= aw_sel;
-        end
-    end
 
     // ---- W: whole bursts in AW order --------------------------------------------------------------------
     wire [IDX_W-1:0] w_sel  = wq_sel[wq_rd[1:0]];

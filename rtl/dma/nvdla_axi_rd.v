@@ -39,61 +39,24 @@ module nvdla_axi_rd #(
     output wire [DATA_W-1:0] out_data,
     output wire              busy
 );
-    localparam BYTES = DATA_W / 8;
-    localparam CNT_W = $clog2(MAX_OUTSTANDING + 1);
-
-    // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
-    initial begin
-        if ((DATA_W != 32 && DATA_W != 64 && DATA_W != 128 && DATA_W != 256) || MAX_OUTSTANDING < 1) begin
-            $display("ERROR: nvdla_axi_rd %m: DATA_W one of 32, 64, 128, 256 (the AXI sizes encoded), ",
-                     "MAX_OUTSTANDING >= 1");
-            $finish;
-        end
-    end
-
-    wire              burst_valid;
-    wire              burst_ready;
-    wire [ADDR_W-1:0] burst_addr;
-    wire [8:0]        burst_beats;
-
-    nvdla_dma_burst_split #(.ADDR_W(ADDR_W), .BYTES(BYTES), .LEN_W(LEN_W), .MAX_BURST(MAX_BURST)) u_split (
+    // the AR channel: bursts, their bound in flight (up to the last R beat), RAM type (nvdla_axi_addr checks
+    // the parameters)
+    wire       skid_ready, in_flight;
+    /* verilator lint_off UNUSEDSIGNAL */  // the read data needs no burst lengths: the beats carry RLAST
+    wire [8:0] beats_unused;
+    wire       pending_unused;
+    /* verilator lint_on UNUSEDSIGNAL */
+    nvdla_axi_addr #(.ADDR_W(ADDR_W), .DATA_W(DATA_W), .LEN_W(LEN_W), .MAX_BURST(MAX_BURST),
+                     .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_addr (
         .clk(clk), .rst_n(rst_n),
         .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_addr(cmd_addr), .cmd_beats(cmd_beats),
-        .burst_valid(burst_valid), .burst_ready(burst_ready), .burst_addr(burst_addr),
-        .burst_beats(burst_beats)
+        .cmd_ram_type(cmd_ram_type),
+        .ax_valid(m_axi_arvalid), .ax_ready(m_axi_arready), .ax_addr(m_axi_araddr), .ax_len(m_axi_arlen),
+        .ax_size(m_axi_arsize), .ax_burst(m_axi_arburst), .ax_id(m_axi_arid), .ax_user(m_axi_aruser),
+        .ax_beats(beats_unused), .done(m_axi_rvalid & m_axi_rready & m_axi_rlast), .pending(pending_unused),
+        .in_flight(in_flight)
     );
-
-    reg  [CNT_W-1:0] outstanding;
-    wire             room = outstanding < MAX_OUTSTANDING[CNT_W-1:0];
-    wire             ar_fire = m_axi_arvalid & m_axi_arready;
-    wire             skid_ready;
-    wire             last_fire = m_axi_rvalid & m_axi_rready & m_axi_rlast;
-
-    assign m_axi_arvalid = burst_valid & room;
-    assign burst_ready   = m_axi_arready & room;
-    assign m_axi_araddr  = burst_addr;
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [8:0] axi_len = burst_beats - 9'd1;  // 0..255: bit 8 is always 0 (at most 256 beats a burst)
-    /* verilator lint_on UNUSEDSIGNAL */
-    assign m_axi_arlen   = axi_len[7:0];
-    assign m_axi_arsize  = BYTES == 8 ? 3'd3 : (BYTES == 16 ? 3'd4 : (BYTES == 32 ? 3'd5 : 3'd2));
-    assign m_axi_arburst = 2'b01;  // INCR
-    assign m_axi_arid    = 4'd0;
-    assign m_axi_rready  = skid_ready;
-
-    // The splitter takes a command only while it has no burst left of the one before (cmd_ready = idle), so
-    // the type latched with a command holds for all of its bursts.
-    reg ram_type_q;
-    always @(posedge clk or negedge rst_n) begin
-        if (!rst_n) ram_type_q <= 1'b1;
-        else if (cmd_valid && cmd_ready) ram_type_q <= cmd_ram_type;
-    end
-    assign m_axi_aruser = ram_type_q;
-
-    always @(posedge clk or negedge rst_n) begin
-        if (!rst_n) outstanding <= {CNT_W{1'b0}};
-        else outstanding <= outstanding + {{(CNT_W-1){1'b0}}, ar_fire} - {{(CNT_W-1){1'b0}}, last_fire};
-    end
+    assign m_axi_rready = skid_ready;
 
     nvdla_skid #(.WIDTH(DATA_W)) u_out_skid (
         .clk(clk), .rst_n(rst_n),
@@ -101,5 +64,5 @@ module nvdla_axi_rd #(
         .out_valid(out_valid), .out_ready(out_ready), .out_data(out_data)
     );
 
-    assign busy = ~cmd_ready | (outstanding != {CNT_W{1'b0}}) | out_valid;
+    assign busy = ~cmd_ready | in_flight | out_valid;
 endmodule

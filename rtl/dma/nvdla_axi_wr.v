@@ -42,7 +42,6 @@ module nvdla_axi_wr #(
     output wire              idle
 );
     localparam BYTES = DATA_W / 8;
-    localparam CNT_W = $clog2(MAX_OUTSTANDING + 1);
     localparam PTR_W = $clog2(MAX_OUTSTANDING);
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
@@ -55,49 +54,22 @@ module nvdla_axi_wr #(
         end
     end
 
-    wire              burst_valid;
-    wire              burst_ready;
-    wire [ADDR_W-1:0] burst_addr;
-    wire [8:0]        burst_beats;
-
-    nvdla_dma_burst_split #(.ADDR_W(ADDR_W), .BYTES(BYTES), .LEN_W(LEN_W), .MAX_BURST(MAX_BURST)) u_split (
+    // the AW channel: bursts, their bound in flight (up to the B response; it also bounds the queue of W
+    // lengths below), RAM type
+    wire       aw_fire = m_axi_awvalid & m_axi_awready;
+    wire [8:0] burst_beats;
+    wire       pending, in_flight;
+    nvdla_axi_addr #(.ADDR_W(ADDR_W), .DATA_W(DATA_W), .LEN_W(LEN_W), .MAX_BURST(MAX_BURST),
+                     .MAX_OUTSTANDING(MAX_OUTSTANDING)) u_addr (
         .clk(clk), .rst_n(rst_n),
         .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_addr(cmd_addr), .cmd_beats(cmd_beats),
-        .burst_valid(burst_valid), .burst_ready(burst_ready), .burst_addr(burst_addr),
-        .burst_beats(burst_beats)
+        .cmd_ram_type(cmd_ram_type),
+        .ax_valid(m_axi_awvalid), .ax_ready(m_axi_awready), .ax_addr(m_axi_awaddr), .ax_len(m_axi_awlen),
+        .ax_size(m_axi_awsize), .ax_burst(m_axi_awburst), .ax_id(m_axi_awid), .ax_user(m_axi_awuser),
+        .ax_beats(burst_beats), .done(m_axi_bvalid & m_axi_bready), .pending(pending),
+        .in_flight(in_flight)
     );
-
-    // Bursts awaiting a write response; also bounds the queue of W lengths below.
-    reg  [CNT_W-1:0] outstanding;
-    wire             room = outstanding < MAX_OUTSTANDING[CNT_W-1:0];
-    wire             aw_fire = m_axi_awvalid & m_axi_awready;
-    wire             b_fire = m_axi_bvalid & m_axi_bready;
-
-    assign m_axi_awvalid = burst_valid & room;
-    assign burst_ready   = m_axi_awready & room;
-    assign m_axi_awaddr  = burst_addr;
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [8:0] axi_len = burst_beats - 9'd1;  // 0..255: bit 8 is always 0 (at most 256 beats a burst)
-    /* verilator lint_on UNUSEDSIGNAL */
-    assign m_axi_awlen   = axi_len[7:0];
-    assign m_axi_awsize  = BYTES == 8 ? 3'd3 : (BYTES == 16 ? 3'd4 : (BYTES == 32 ? 3'd5 : 3'd2));
-    assign m_axi_awburst = 2'b01;  // INCR
-    assign m_axi_awid    = 4'd0;
-    assign m_axi_bready  = 1'b1;
-
-    // The splitter takes a command only while it has no burst left of the one before (cmd_ready = idle), so
-    // the type latched with a command holds for all of its bursts.
-    reg ram_type_q;
-    always @(posedge clk or negedge rst_n) begin
-        if (!rst_n) ram_type_q <= 1'b1;
-        else if (cmd_valid && cmd_ready) ram_type_q <= cmd_ram_type;
-    end
-    assign m_axi_awuser = ram_type_q;
-
-    always @(posedge clk or negedge rst_n) begin
-        if (!rst_n) outstanding <= {CNT_W{1'b0}};
-        else outstanding <= outstanding + {{(CNT_W-1){1'b0}}, aw_fire} - {{(CNT_W-1){1'b0}}, b_fire};
-    end
+    assign m_axi_bready = 1'b1;
 
     // Queue of burst lengths: the W channel sends bursts in AW order.
     reg [8:0]       len_q [0:MAX_OUTSTANDING-1];
@@ -146,5 +118,5 @@ module nvdla_axi_wr #(
         end
     end
 
-    assign idle = cmd_ready & ~burst_valid & (outstanding == {CNT_W{1'b0}}) & ~d_valid;
+    assign idle = cmd_ready & ~pending & ~in_flight & ~d_valid;
 endmodule

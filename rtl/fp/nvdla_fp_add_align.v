@@ -22,19 +22,14 @@ module nvdla_fp_add_align #(
         end
     end
 
-    localparam N  = 1 + E + M;
     localparam G  = M + 2;              // guard room below the larger operand's significand
     localparam W  = 2 * M + 3;          // the adder's window
-    localparam [E-1:0] EMAX = {E{1'b1}};
 
-    wire         sa = a[N-1];
-    wire         sb = b[N-1];
-    wire [E-1:0] ea = a[M +: E];
-    wire [E-1:0] eb = b[M +: E];
-    wire [M-1:0] ma = a[M-1:0];
-    wire [M-1:0] mb = b[M-1:0];
-    wire         nan_a = (ea == EMAX) && (ma != {M{1'b0}});
-    wire         nan_b = (eb == EMAX) && (mb != {M{1'b0}});
+    wire         sa, sb, nan_a, nan_b;
+    wire [E-1:0] ea, eb;
+    wire [M-1:0] ma, mb;
+    nvdla_fp_unpack #(.E(E), .M(M)) u_a (.x(a), .s(sa), .e(ea), .m(ma), .nan(nan_a));
+    nvdla_fp_unpack #(.E(E), .M(M)) u_b (.x(b), .s(sb), .e(eb), .m(mb), .nan(nan_b));
     wire [M:0]   pa = {(ea != {E{1'b0}}) || (ma != {M{1'b0}}), ma};
     wire [M:0]   pb = {(eb != {E{1'b0}}) || (mb != {M{1'b0}}), mb};
 

@@ -26,23 +26,6 @@ module nvdla_fp_add_norm #(
     localparam XW = (E > LW ? E : LW) + 2;
     localparam [E-1:0] EMAX = {E{1'b1}};
 
-    // leading zeros of v in W bits (W for 0)
-    function [LW-1:0] lzc;
-        input [W-1:0] v;
-        integer i;
-        reg found;
-        begin
-            lzc = W[LW-1:0];
-            found = 1'b0;
-            for (i = W - 1; i >= 0; i = i - 1) begin
-                if (!found && v[i]) begin
-                    lzc = W[LW-1:0] - 1'b1 - i[LW-1:0];
-                    found = 1'b1;
-                end
-            end
-        end
-    endfunction
-
     wire         pass  = mid[W+E+N+2];
     wire [N-1:0] pval  = mid[W+E+2 +: N];
     wire         sign  = mid[W+E+1];
@@ -50,7 +33,8 @@ module nvdla_fp_add_norm #(
     wire [W:0]   total = mid[W:0];
 
     wire         cout  = total[W];                                  // one bit right, exponent + 1
-    wire [LW-1:0] lead = lzc(total[W-1:0]);
+    wire [LW-1:0] lead;                                             // leading zeros below the carry
+    nvdla_lzc #(.W(W)) u_lzc (.v(total[W-1:0]), .n(lead));
     wire [XW-1:0] x_big  = {{(XW-E){1'b0}}, e_big};
     wire [XW-1:0] x_lead = {{(XW-LW){1'b0}}, lead};
     // below the normals (or exactly 0): flush to a zero with the sign (decided beside the normalisation,

@@ -35,14 +35,13 @@ module nvdla_fp_narrow #(
         end
     end
 
-    localparam [EI-1:0] EMAXI = {EI{1'b1}};
     localparam [EO-1:0] EMAXO = {EO{1'b1}};
     localparam SW = $clog2(MI + 2);                    // a shift 0..MI+1
 
-    wire          s = x[EI+MI];
-    wire [EI-1:0] e = x[MI +: EI];
-    wire [MI-1:0] m = x[MI-1:0];
-    wire          nan  = (e == EMAXI) && (m != {MI{1'b0}});
+    wire          s, nan;
+    wire [EI-1:0] e;
+    wire [MI-1:0] m;
+    nvdla_fp_unpack #(.E(EI), .M(MI)) u_x (.x(x), .s(s), .e(e), .m(m), .nan(nan));
     wire [MI:0]   full = {1'b1, m};
     wire [XW-1:0] xe   = {2'b00, e};
     wire [EO+MO:0] largest = {s, EMAXO - 1'b1, {MO{1'b1}}};

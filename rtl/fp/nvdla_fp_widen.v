@@ -31,32 +31,16 @@ module nvdla_fp_widen #(
     // the bias difference 2^(EO-1) - 2^(EI-1)
     localparam [EO-1:0] DELTA = {1'b0, {(EO-1){1'b1}}} - {{(EO-EI+1){1'b0}}, {(EI-1){1'b1}}};
 
-    // leading zeros of m in MI bits (MI for 0)
-    function [LW-1:0] lzc;
-        input [MI-1:0] v;
-        integer i;
-        reg found;
-        begin
-            lzc = MI[LW-1:0];
-            found = 1'b0;
-            for (i = MI - 1; i >= 0; i = i - 1) begin
-                if (!found && v[i]) begin
-                    lzc = MI[LW-1:0] - 1'b1 - i[LW-1:0];
-                    found = 1'b1;
-                end
-            end
-        end
-    endfunction
-
-    wire          s = x[EI+MI];
-    wire [EI-1:0] e = x[MI +: EI];
-    wire [MI-1:0] m = x[MI-1:0];
-    wire          nan  = (e == EMAXI) && (m != {MI{1'b0}});
+    wire          s, nan;
+    wire [EI-1:0] e;
+    wire [MI-1:0] m;
+    nvdla_fp_unpack #(.E(EI), .M(MI)) u_x (.x(x), .s(s), .e(e), .m(m), .nan(nan));
     wire          inf  = (e == EMAXI) && (m == {MI{1'b0}});
     wire          zero = (e == {EI{1'b0}}) && (m == {MI{1'b0}});
     wire          sub  = (DENORM == 1) && (e == {EI{1'b0}}) && !zero;
 
-    wire [LW-1:0] lead  = lzc(m);
+    wire [LW-1:0] lead;                                  // leading zeros of m (MI for 0)
+    nvdla_lzc #(.W(MI)) u_lzc (.v(m), .n(lead));
     /* verilator lint_off UNUSEDSIGNAL */
     wire [MI:0]   m_sh  = {m, 1'b0} << lead;             // the leading 1 shifted out of the top
     /* verilator lint_on UNUSEDSIGNAL */

@@ -319,7 +319,7 @@ module nvdla_pdp_core #(
     end
 
     // the same over ATOM/2 int16 lanes into 32-bit sums (INT16 builds only); FP16: nvdla_pdp_fp16
-    wire [SW-1:0] hval_i, hval_f, hval = f16 ? hval_f : hval_i;
+    wire [SW-1:0] hval_i;
     generate
         if (INT16 == 1) begin : g_h16
             reg [SW-1:0] hval16;
@@ -345,6 +345,13 @@ module nvdla_pdp_core #(
         end
     endgenerate
 
+    // ---------------------------------------------------------------- H -> V (FP16 builds: H's pipeline)
+    // FP16 = 1: the window waits in nvdla_pdp_fp16's H pipeline (10 stages, valid/ready), which carries the
+    // integer result and the column alongside; FP16 = 0: straight to V, as before
+    wire          hq_ready, hp_valid, hp_last_col, hp_last_row, hp_final;
+    wire [SW-1:0] hp_val;
+    wire [13:0]   hp_o;
+
     // ---------------------------------------------------------------- V: accumulators of the rows in flight
     wire        p_in_ready, p_in_valid, v_done;
     wire [SW-1:0] v_acc;
@@ -352,12 +359,12 @@ module nvdla_pdp_core #(
 
     nvdla_pdp_vacc #(.ATOM(ATOM), .MAX_W(MAX_W), .INT16(INT16), .FP16(FP16)) u_vacc (
         .clk(clk), .rst_n(rst_n), .go(go), .cfg(cfg), .m_ave(m_ave), .m_max(m_max), .i16(i16), .f16(f16),
-        .h_valid(hq_valid), .h_ready(v_ready), .h_val(hval), .h_o(hq_o), .h_last_col(hq_last_col),
-        .h_last_row(hq_last_row), .h_final(hq_final),
+        .h_valid(hp_valid), .h_ready(v_ready), .h_val(hp_val), .h_o(hp_o), .h_last_col(hp_last_col),
+        .h_last_row(hp_last_row), .h_final(hp_final),
         .o_valid(p_in_valid), .o_ready(p_in_ready), .o_acc(v_acc), .o_prun(v_prun),
         .busy(v_busy), .fin(v_done)
     );
-    assign v_take = hq_valid && v_ready;
+    assign v_take = hq_valid && hq_ready;
     wire   p_fire = p_in_valid && p_in_ready;
 
     always @(posedge clk or negedge rst_n) begin
@@ -448,13 +455,21 @@ module nvdla_pdp_core #(
     wire [DW-1:0] s3_f;
     generate
         if (FP16 == 1) begin : g_fp16
-            nvdla_pdp_fp16 #(.ATOM(ATOM)) u_fp16 (
-                .clk(clk), .cfg(cfg), .m_ave(m_ave), .m_max(m_max),
-                .h_win(win), .h_nreal(hq_nreal), .h_prun(hq_prun), .h_val(hval_f),
-                .v_acc(v1_acc), .v_prun(v1_prun), .v_val(vsum_f), .en(en[4:2]), .s_in(v2_sum), .out(s3_f)
+            wire [SW-1:0] hval_f, hp_vali;
+            nvdla_pdp_fp16 #(.ATOM(ATOM), .SIDE_W(SW + 17)) u_fp16 (
+                .clk(clk), .rst_n(rst_n), .cfg(cfg), .m_ave(m_ave), .m_max(m_max),
+                .h_in_valid(hq_valid), .h_in_ready(hq_ready), .h_win(win), .h_nreal(hq_nreal),
+                .h_prun(hq_prun), .h_side_in({hval_i, hq_o, hq_last_col, hq_last_row, hq_final}),
+                .h_out_valid(hp_valid), .h_out_ready(v_ready), .h_val(hval_f),
+                .h_side_out({hp_vali, hp_o, hp_last_col, hp_last_row, hp_final}),
+                .v_acc(v1_acc), .v_prun(v_prun), .v_en(en[0]), .v_val(vsum_f), .en(en[4:2]), .s_in(v2_sum),
+                .out(s3_f)
             );
+            assign hp_val = f16 ? hval_f : hp_vali;
         end else begin : g_no_fp16
-            assign {hval_f, vsum_f, s3_f} = {(2 * SW + DW){1'b0}};
+            assign {vsum_f, s3_f} = {(SW + DW){1'b0}};
+            assign {hp_valid, hq_ready, hp_val, hp_o, hp_last_col, hp_last_row, hp_final}
+                = {hq_valid, v_ready, hval_i, hq_o, hq_last_col, hq_last_row, hq_final};
         end
     endgenerate
 

@@ -1,5 +1,11 @@
 // Combinational: y = saturate(round_half_away_from_zero(x / 2**shift)) to OUT_W signed bits.
 // A leaf function block meant to sit between pipeline registers of its parent, hence no flops.
+// Computed on x's two's complement, without forming |x|: with t = floor(x / 2**shift) (an arithmetic shift,
+// x sign-extended) and the fraction's bits below it, round half away from zero is t + inc, where
+// inc = (the fraction's top bit) & (x >= 0 | any lower fraction bit) (x < 0: a half rounds down, to t, which
+// is away from zero there). The saturation is decided on t and inc in parallel with the increment
+// (r = t + inc > MAX: t > MAX, or t = MAX and inc; r < MIN: t < MIN - 1, or t = MIN - 1 and no inc), so the
+// deepest path is one shift and one increment or compare, not negate, add, shift, compare, negate.
 module nvdla_round_sat #(
     parameter IN_W    = 48,
     parameter SHIFT_W = 6,
@@ -7,40 +13,40 @@ module nvdla_round_sat #(
 ) (
     input  wire signed [IN_W-1:0]    x,
     input  wire        [SHIFT_W-1:0] shift,
-    output reg  signed [OUT_W-1:0]   y,
-    output reg                       sat
+    output wire signed [OUT_W-1:0]   y,
+    output wire                      sat
 );
-    localparam MAG_W = IN_W + 1;  // |x| of the most negative value plus the rounding carry
+    localparam TW = IN_W + 1;   // x with one fraction bit below it; t sign-extended to the same width
 
     // elaboration-time parameter checks (Yosys stops on them; simulators at time 0)
     initial begin
-        if (IN_W < 1 || SHIFT_W < 1 || OUT_W < 1 || OUT_W > IN_W + 1) begin
-            $display("ERROR: nvdla_round_sat %m: IN_W >= 1, SHIFT_W >= 1, 1 <= OUT_W <= IN_W + 1 ",
-                     "(y is cut from the IN_W + 1-bit magnitude)");
+        if (IN_W < 1 || SHIFT_W < 1 || OUT_W < 2 || OUT_W > IN_W + 1) begin
+            $display("ERROR: nvdla_round_sat %m: IN_W >= 1, SHIFT_W >= 1, 2 <= OUT_W <= IN_W + 1 ",
+                     "(y is cut from the IN_W + 1-bit result)");
             $finish;
         end
     end
 
-    reg [MAG_W-1:0] mag;
-    reg [MAG_W-1:0] half;
-    reg [MAG_W-1:0] rounded;
-    reg             neg;
+    // the result's range, TW bits signed
+    localparam signed [TW:0] ONE    = 1;
+    localparam signed [TW:0] MAX_V  = (ONE <<< (OUT_W - 1)) - ONE;
+    localparam signed [TW:0] MIN_V1 = -(ONE <<< (OUT_W - 1)) - ONE;   // MIN - 1
 
-    always @(*) begin
-        neg  = x[IN_W-1];
-        mag  = neg ? ({1'b0, ~x} + 1'b1) : {1'b0, x};
-        half = (shift == {SHIFT_W{1'b0}}) ? {MAG_W{1'b0}} : ({{(MAG_W-1){1'b0}}, 1'b1} << (shift - 1'b1));
-        // shifts at or past MAG_W give 0, as the arithmetic does
-        rounded = (mag + half) >> shift;
-        if (!neg && (rounded > {{(MAG_W-OUT_W+1){1'b0}}, {(OUT_W-1){1'b1}}})) begin
-            y   = {1'b0, {(OUT_W-1){1'b1}}};
-            sat = 1'b1;
-        end else if (neg && (rounded > {{(MAG_W-OUT_W){1'b0}}, 1'b1, {(OUT_W-1){1'b0}}})) begin
-            y   = {1'b1, {(OUT_W-1){1'b0}}};
-            sat = 1'b1;
-        end else begin
-            y   = neg ? (~rounded[OUT_W-1:0] + 1'b1) : rounded[OUT_W-1:0];
-            sat = 1'b0;
-        end
-    end
+    wire               neg = x[IN_W-1];
+    wire signed [TW-1:0] xf = {x, 1'b0};
+    // {t, the fraction's top bit}: xf shifted right by shift (all sign bits at or past TW)
+    wire signed [TW-1:0] tr = xf >>> shift;
+    wire               rbit = tr[0];
+    // the fraction's bits below its top bit: xf's bits below position shift (xf[0] is 0)
+    wire [TW-1:0] below = ({TW{1'b1}} << shift);
+    wire          sticky = |(xf & ~below);
+    wire          inc    = rbit & (~neg | sticky);
+    wire signed [TW:0] t = {tr[TW-1], tr[TW-1], tr[TW-1:1]};   // floor(x / 2**shift), TW+1 bits
+
+    wire sat_hi = ~neg & ((t > MAX_V) | ((t == MAX_V) & inc));
+    wire sat_lo = neg & ((t < MIN_V1) | ((t == MIN_V1) & ~inc));
+    wire [OUT_W-1:0] r = t[OUT_W-1:0] + {{(OUT_W-1){1'b0}}, inc};
+
+    assign sat = sat_hi | sat_lo;
+    assign y   = sat_hi ? {1'b0, {(OUT_W-1){1'b1}}} : sat_lo ? {1'b1, {(OUT_W-1){1'b0}}} : r;
 endmodule

@@ -47,28 +47,24 @@ module nvdla_rubik_buf (
         end
     end
 
-    // the read, combinational from the flops, registered below
-    reg [255:0] rd_next;
-    reg [6:0]   col_of;
-    integer     ri;
-    always @(*) begin
-        rd_next = 256'h0;
-        col_of  = 7'h0;
-        for (ri = 0; ri < 32; ri = ri + 1) begin
-            if (!rd_kind) begin
-                rd_next[8*ri +: 8] = ({2'b00, ri[4:0]} < keep_bytes) ? mem[{rd_bank, ri[4:0], rd_col}] : 8'h00;
-            end else if (byte_data) begin
-                col_of = {1'b0, rd_seg[0], ri[4:0]};
-                rd_next[8*ri +: 8] = (col_of < keep_cols) ? mem[{rd_bank, rd_plane, rd_seg[0], ri[4:0]}] : 8'h00;
-            end else begin
-                col_of = {1'b0, rd_seg, ri[4:1]};
-                rd_next[8*ri +: 8] = (col_of < keep_cols) ? mem[{rd_bank, rd_plane[3:0], ri[0], rd_seg, ri[4:1]}]
-                                                         : 8'h00;
+    // the read: the flops' bytes registered on rd_en (in the clocked block, so that a simulator evaluates the
+    // 32 byte selects only on a read, not every cycle; the same logic: a mux per lane into rd_data's flops)
+    integer ri;
+    always @(posedge clk or negedge rst_n) begin
+        if (!rst_n) begin
+            rd_data <= 256'h0;
+        end else if (rd_en) begin
+            for (ri = 0; ri < 32; ri = ri + 1) begin
+                if (!rd_kind)
+                    rd_data[8*ri +: 8] <= ({2'b00, ri[4:0]} < keep_bytes) ? mem[{rd_bank, ri[4:0], rd_col}]
+                                                                          : 8'h00;
+                else if (byte_data)  // column {seg[0], lane}
+                    rd_data[8*ri +: 8] <= ({1'b0, rd_seg[0], ri[4:0]} < keep_cols)
+                                          ? mem[{rd_bank, rd_plane, rd_seg[0], ri[4:0]}] : 8'h00;
+                else                 // column {seg, lane / 2}
+                    rd_data[8*ri +: 8] <= ({1'b0, rd_seg, ri[4:1]} < keep_cols)
+                                          ? mem[{rd_bank, rd_plane[3:0], ri[0], rd_seg, ri[4:1]}] : 8'h00;
             end
         end
-    end
-    always @(posedge clk or negedge rst_n) begin
-        if (!rst_n)     rd_data <= 256'h0;
-        else if (rd_en) rd_data <= rd_next;
     end
 endmodule

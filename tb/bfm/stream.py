@@ -56,6 +56,14 @@ def pick_pause(rng: random.Random) -> Iterator[bool]:
     return random_pause(rng, 0.2 if kind == "light" else 0.7)
 
 
+def stalling_pause(rng: random.Random) -> Iterator[bool]:
+    """Like pick_pause, but never the shape without pauses: light, heavy or bursty."""
+    kind = rng.choice(["light", "heavy", "bursty"])
+    if kind == "bursty":
+        return bursty_pause(rng)
+    return random_pause(rng, 0.2 if kind == "light" else 0.7)
+
+
 class StreamBus(Bus):
     """`<prefix>_valid`, `<prefix>_ready`, `<prefix>_<data>` and side-band signals `<prefix>_<name>` of
     `entity`, or the bare names when prefix is None. A beat is (data, *sideband) in the order given."""
@@ -316,3 +324,22 @@ async def start_and_expect_commands(dut: SimHandleBase, label: str, expected: Se
         if exp != act:
             raise AssertionError(f"{label}: command {i} of {len(expected)}: expected addr {exp[0]:#x} "
                                  f"beats {exp[1]}, got addr {act[0]:#x} beats {act[1]}")
+
+
+class WaitCounter:
+    """Passive: counts the cycles in which a stream holds a beat that is not taken (valid high, ready low),
+    so a bench can show that backpressure reached the design's output."""
+
+    def __init__(self, bus: StreamBus, clock: SimHandleBase) -> None:
+        self.bus, self.clock = bus, clock
+        self.cycles = 0
+        self._task = cocotb.start_soon(self._run())
+
+    async def _run(self) -> None:
+        edge, sample = RisingEdge(self.clock), ReadOnly()
+        while True:
+            await edge
+            await sample
+            if self.bus.valid.value.is_resolvable and self.bus.ready.value.is_resolvable \
+                    and int(self.bus.valid.value) and not int(self.bus.ready.value):
+                self.cycles += 1

@@ -5,8 +5,10 @@
 //   W <addr> <data> <nposted> <timed>   CSB write (byte address); timed=1 starts the layer's clock
 //   I <status_addr> <bit>           wait for intr, then for the bit in GLB S_INTR_STATUS, and clear it
 //   D <addr> <size> <file>          dump memory to a file (the Python side compares it with the model)
-// Numbers are hexadecimal. It prints "layer <cycles> <wall seconds>" for the first wait after a timed write.
+// Numbers are hexadecimal. It prints "layer <cycles> <wall seconds> <CPU seconds>" for the first wait after a
+// timed write (the process's CPU time: what a busy machine's other jobs take does not count in it).
 #include <chrono>
+#include <ctime>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -150,6 +152,13 @@ struct Sim {
     }
 };
 
+// this process's CPU time in seconds (the loop is single-threaded)
+double cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
 std::vector<uint8_t> slurp(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
     return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
@@ -174,6 +183,7 @@ int main(int argc, char** argv) {
     bool reset_done = false;
     uint64_t t_enable = 0;
     auto wall_enable = std::chrono::steady_clock::now();
+    double cpu_enable = 0.0;
     bool timing = false;
     while (std::getline(prog, line)) {
         std::istringstream in(line);
@@ -204,6 +214,7 @@ int main(int argc, char** argv) {
             if (timed) {
                 t_enable = sim.cycle;
                 wall_enable = std::chrono::steady_clock::now();
+                cpu_enable = cpu_seconds();
                 timing = true;
             }
         } else if (op == "I") {
@@ -213,7 +224,8 @@ int main(int argc, char** argv) {
             if (timing) {
                 const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now()
                                                                   - wall_enable).count();
-                std::printf("layer %llu %.6f\n", (unsigned long long)(sim.cycle - t_enable), wall);
+                std::printf("layer %llu %.6f %.6f\n", (unsigned long long)(sim.cycle - t_enable), wall,
+                            cpu_seconds() - cpu_enable);
                 timing = false;
             }
             for (;;) {

@@ -27,10 +27,7 @@ cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 
 from __future__ import annotations
 
-import json
-import os
-from dataclasses import asdict
-from pathlib import Path
+import random
 from typing import Any
 
 import cocotb
@@ -41,8 +38,9 @@ from models.conv.driver import ConvLayer, SdpStage
 from models.regfile import intr_bit
 from models.steps import MemWrite
 from tb import outcome
-from tb.bench_target import BenchTarget, Row, bench_timing, csb_address, start_top
-from tb.common import bench_params, make_rng
+from tb.bench_target import BenchTarget, Row, csb_address
+from tb.benchmark import record_rows, start_benchmark
+from tb.common import bench_params
 from tb.stimulus.conv_top import DST, SRC, WEIGHTS, describe, layer_steps, output_check
 
 
@@ -68,22 +66,17 @@ async def conv_benchmark(dut: Any) -> None:
     config = configs.load()
     if not bench_params().get("CONV", 0):
         outcome.skip(f"configuration {config.name} has no convolution pipeline")
-    rng = make_rng("conv_bench")
-    timing = bench_timing(rng)
-    target = BenchTarget(dut, await start_top(dut, timing), timing)
-    only = [f for f in os.environ.get("BENCH_ONLY", "").split(",") if f]
-    out = Path(os.environ.get("BENCH_OUT", "bench_conv.json"))
-    rows: list[Row] = []
-    for name, layer in layers():
-        if only and not any(f in name for f in only):
-            continue
+    target, data_rng = await start_benchmark(dut, "conv_bench", BenchTarget)
+    rng = random.Random(int(data_rng.integers(1 << 32)))   # the stimulus draws with Python's generator
+    # `intr` for SDP's done alone: CDMA's and CACC's done bits, which no step waits for and clears, would hold
+    # it high from the first hardware layer's CDMA_DAT done on, and the timing stops at `intr`
+    mask = sum(1 << intr_bit(unit, g) for unit in ("CDMA_DAT", "CDMA_WT", "CACC") for g in (0, 1))
+
+    async def run(name: str, layer: ConvLayer) -> Row:
         prog, steps = layer_steps(rng, layer)
         loaded = sum(s.data.size for s in steps if isinstance(s, MemWrite))   # input cube + weight image
         steps.append(output_check(layer, steps, name))
         await target.start_case()
-        # `intr` for SDP's done alone: CDMA's and CACC's done bits, which no step waits for and clears, would
-        # hold it high from the first hardware layer's CDMA_DAT done on, and the timing stops at `intr`
-        mask = sum(1 << intr_bit(unit, g) for unit in ("CDMA_DAT", "CDMA_WT", "CACC") for g in (0, 1))
         await target.csb.write(csb_address("GLB", "S_INTR_MASK"), mask, nposted=True)
         row = await target.run_steps(name, steps, score_layers=False)
         row.cycles = target.span_cycles
@@ -92,10 +85,7 @@ async def conv_benchmark(dut: Any) -> None:
         row.mac_slots = config.conv.atomic_c * config.conv.atomic_k
         row.bound_bytes = loaded
         util = row.macs / (row.mac_slots * row.cycles) if row.cycles else 0.0
-        dut._log.info("%s: %s: %d cycles, MAC utilization %.3f, %s %s", name, describe(layer, prog),
-                      row.cycles, util, "ok" if row.ok else "FAIL", row.message)
-        rows.append(row)
-        out.write_text(json.dumps([asdict(r) for r in rows]))
-    outcome.checked(len(rows), "layers")
-    assert rows, f"no layer matches BENCH_ONLY={only}"
-    assert all(r.ok for r in rows), f"wrong results: {[(r.name, r.message) for r in rows if not r.ok]}"
+        dut._log.info("%s: %s: MAC utilization %.3f", name, describe(layer, prog), util)
+        return row
+
+    await record_rows(dut, layers(), run, "bench_conv.json")

@@ -51,7 +51,6 @@ cocotb test, which writes its rows as JSON to the file named by BENCH_OUT.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -72,7 +71,7 @@ from models.steps import MemWrite, RegWrite, Step, WaitInterrupt
 from models.subsystem import RunRecord
 from models.trace import default_trace_folders, is_reference_program
 from tb.bench_target import ATOM_BYTES, BenchTarget, Row, csb_address, trace_case, with_interrupt_masks
-from tb.benchmark import record_rows, start_benchmark
+from tb.benchmark import record_rows, selected, start_benchmark
 from tb.stimulus.cube_data import cube_data
 from tb.trace_rtl import rtl_capabilities, units_needed
 
@@ -295,12 +294,6 @@ async def run_case(dut: Any, target: BenchTarget, name: str, case: list[Step] | 
         row.message = await check_run_sdp(target, case)
     row.ok = row.ok and not row.message
     return row
-
-
-def selected(name: str) -> bool:
-    """--only (BENCH_ONLY): comma-separated name fragments; empty runs every layer."""
-    only = [part for part in os.environ.get("BENCH_ONLY", "").split(",") if part]
-    return not only or any(part in name for part in only)
 
 
 def cases(data_rng: np.random.Generator) -> list[tuple[str, list[Step] | Synthetic | str]]:

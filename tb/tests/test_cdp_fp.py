@@ -1,5 +1,6 @@
 """Bench of the CDP datapath's FP16 parts around its LUT (tb/hdl/nvdla_cdp_fp_tb.v) against
-models/cdp/fp16.py, bit for bit, with random backpressure on every stream:
+models/cdp/fp16.py, bit for bit, with random backpressure on every stream (front_layers: each layer draws its
+own pattern, the output's always with stalls, and the cycles the output waited are counted: not zero):
 
 - front_layers: random FP16 cubes (NaNs, infinities, subnormals, +-65504 among them) in the CDP stream order
   through nvdla_cdp_icvt -> nvdla_cdp_sqsum at FP16, every NORMALZ_LEN, NaN flush on and off: each output
@@ -21,7 +22,15 @@ from models.cdp.fp16 import square_sum
 from models.common import nvfloat
 from models.common.nvfloat import FP16, FP17, FP32
 from tb import outcome
-from tb.bfm.stream import StreamBus, StreamMonitor, StreamSink, StreamSource, pick_pause
+from tb.bfm.stream import (
+    StreamBus,
+    StreamMonitor,
+    StreamSink,
+    StreamSource,
+    WaitCounter,
+    pick_pause,
+    stalling_pause,
+)
 from tb.common import bench_params, make_rng, scaled, start_clock_and_reset
 from tb.stimulus.cdp_core import atom_order
 from tb.stimulus.fp16_values import fp16_values, fp17_values
@@ -59,10 +68,14 @@ async def front_layers(dut) -> None:
     rng, pauses = make_rng("front_layers"), make_rng("front_layers:pauses")
     await _reset(dut)
     StreamMonitor(StreamBus(dut, "out", data="x", sideband=("sum",)), dut.clk, reset=dut.rst_n, record=False)
-    src = StreamSource(StreamBus(dut, "in"), dut.clk, pick_pause(pauses))
-    sink = StreamSink(StreamBus(dut, "out", data="x", sideband=("sum",)), dut.clk, pick_pause(pauses))
+    src = StreamSource(StreamBus(dut, "in"), dut.clk)
+    sink = StreamSink(StreamBus(dut, "out", data="x", sideband=("sum",)), dut.clk)
+    waits = WaitCounter(StreamBus(dut, "out", data="x", sideband=("sum",)), dut.clk)
     samples = 0
     for n in range(scaled(24, 2000)):
+        # each layer its own stall patterns, the output's never without stalls: sums wait in every stage
+        src.set_pause_generator(pick_pause(pauses))
+        sink.set_pause_generator(stalling_pause(pauses))
         w = rng.choice([1, chunk - 1, chunk + 1, rng.randint(1, 3 * chunk)])
         h = rng.choice([1, 2, rng.randint(1, 3)])
         c = rng.choice([1, lanes - 1, lanes + 1, rng.randint(1, 4 * lanes)])
@@ -95,6 +108,8 @@ async def front_layers(dut) -> None:
                     f"got ({have[0]:#07x}, {have[1]:#010x})")
         samples += len(order) * lanes
         outcome.checked(samples, "samples")
+    assert waits.cycles > 0, "the output never waited with a result: no backpressure reached the pipeline"
+    dut._log.info("%d samples, the output waited %d cycles with a result", samples, waits.cycles)
 
 
 def back_expected(x: Bits, lut: Bits, bypass: bool) -> tuple[Bits, Bits]:

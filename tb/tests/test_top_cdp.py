@@ -27,6 +27,7 @@ model's CdpResult, the other one what its own last layer left (per-group latchin
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 
 import cocotb
 from cocotb.handle import SimHandleBase
@@ -93,14 +94,13 @@ async def random_layers(dut: SimHandleBase) -> None:
     count = batch_count(dut, 8, 16000)  # NIGHTLY: with cdp_core ~1e7 samples, on the simulation memory
     goals = not short_batch()           # a short batch (another configuration's) requires no coverage goal
     batch = Batch(dut, after_reset=top.after_reset)  # a failed layer alone fails: expectations reset too
-    i = fp16_layers = 0
+    fp16_layers = 0
     # the top's precisions that its CDP computes (the top has them: tb/env/top.py Top.precisions)
     units = {"INT16": RTL_INT16_UNITS, "FP16": RTL_FP16_UNITS}
     precisions = tuple(p for p in top.precisions if p == "INT8" or "CDP" in units.get(p, ()))
     with Coverage(precisions).written("random_layers") as cov:
-        # the planned layers, then (bounded) more until every coverage goal is met: small random cubes miss
-        # one now and then (a LO-only hit, say)
-        while i < count or (goals and cov.missing() and i < 4 * count):
+        def draw(i: int) -> Layer:
+            nonlocal fp16_layers
             # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
             # past the planned layers, a missing LE-only / LO-only hit is aimed at with a one-table LUT
             aim = "one table" if i >= count and {"le_hit", "lo_hit"} & set(cov.missing()) else None
@@ -112,18 +112,11 @@ async def random_layers(dut: SimHandleBase) -> None:
                 precision = "INT16" if r < 1 / 3 else "FP16" if "FP16" in precisions and r < 2 / 3 else "INT8"
             rams = random_rams(top.rng, ("src", "dst"))
             if precision == "FP16":
-                layer = make_fp16_layer(top.rng, fp16_layers, group=batch.group, ram_mc=rams)
                 fp16_layers += 1
-            else:
-                layer = make_layer(top.rng, i, group=batch.group, kind=aim, ram_mc=rams, precision=precision)
-            label = f"layer {i}"
-            cycles = await batch.run(f"{label} ({describe(layer)})", run_layer(top, layer, label))
-            if cycles is not None:
-                cov.add(layer)
-                dut._log.info("layer %d ok in %d cycles: %s", i, cycles, describe(layer))
-            i += 1
-        dut._log.info("%d layers, coverage: %s", i, cov.summary())
-        batch.finish()
+                return make_fp16_layer(top.rng, fp16_layers - 1, group=batch.group, ram_mc=rams)
+            return make_layer(top.rng, i, group=batch.group, kind=aim, ram_mc=rams, precision=precision)
+
+        await batch.run_covering(cov, count, goals, draw, partial(run_layer, top), describe)
         if goals:
             cov.check()
 

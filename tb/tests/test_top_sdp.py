@@ -35,6 +35,7 @@ The bench never uses OUTPUT_DST = PDP (no on-the-fly SDP->PDP path in this RTL).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 
 import cocotb
 from cocotb.handle import SimHandleBase
@@ -130,28 +131,19 @@ async def random_layers(dut: SimHandleBase) -> None:
     count = batch_count(dut, 24, 13000)  # NIGHTLY: with sdp_core ~1e7 samples, on the simulation memory
     goals = not short_batch()            # a short batch (another configuration's) requires no coverage goal
     batch = Batch(dut, after_reset=top.after_reset)  # a failed layer alone fails: expectations reset too
-    i = 0
     with Coverage().written("random_layers") as cov:
-        # planned layers aim at goals still missing (most of the time); past the planned count the run
-        # continues, bounded, while a goal is missing
-        while i < count or (goals and cov.missing() and i < 4 * count):
+        def draw(i: int) -> Layer:
+            # planned layers aim at goals still missing (most of the time); past the planned count the run
+            # continues, bounded, while a goal is missing
             missing = cov.missing()
             wants = plan(missing, top.rng) if missing and top.rng.random() < 0.8 else random_wants(top.rng)
             # Both units are enabled every layer, so their CONSUMER pointers alternate 0, 1, 0, ...
             rams = random_rams(top.rng, ("src", "dst", "BS", "BN", "EW"))
             if "FP16" in top.precisions and top.rng.random() < 1 / 3:
-                layer = make_fp16_layer(top.rng, group=batch.group, ram_mc=rams)
-            else:
-                layer = make_layer(top.rng, group=batch.group, wants=wants, ram_mc=rams,
-                                   precisions=top.precisions)
-            label = f"layer {i}"
-            cycles = await batch.run(f"{label} ({describe(layer)})", run_layer(top, layer, label))
-            if cycles is not None:
-                cov.add(layer)
-                dut._log.info("layer %d ok in %d cycles: %s", i, cycles, describe(layer))
-            i += 1
-        dut._log.info("%d layers, coverage: %s", i, cov.summary())
-        batch.finish()
+                return make_fp16_layer(top.rng, group=batch.group, ram_mc=rams)
+            return make_layer(top.rng, group=batch.group, wants=wants, ram_mc=rams, precisions=top.precisions)
+
+        i = await batch.run_covering(cov, count, goals, draw, partial(run_layer, top), describe)
         assert not goals or not cov.missing(), f"coverage holes after {i} layers: {cov.missing()}"
 
 
