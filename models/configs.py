@@ -109,6 +109,9 @@ class Configuration:
     # channels share an INT16 lane; the even one uses the whole START)
     cdp_int8_lut: str
     conv: ConvGeometry
+    # true: every unit's element datapath a whole atom wide (speed over area, as before issue 29); false: the
+    # datapath lanes come from the throughputs above, a gearbox between them and the atom-wide DMA side
+    atom_wide_units: bool = False
 
     @property
     def second_memory(self) -> bool:
@@ -136,6 +139,30 @@ class Configuration:
         8, 4, 2 or 1 banks (1, 2, 3-4, 5-8 rows): 128, 64, 32 or 16 columns. A wider band hangs NVIDIA's
         RTL or writes wrong data (docs/limitations.md P11)."""
         return self.pdp_bank_columns * PDP_BANKS // pdp_row_groups(kernel_height, stride_height)
+
+    @property
+    def sdp_lanes(self) -> int:
+        """Lanes of SDP's core: the BS/BN throughput, or the atom (atom-wide units, or INT16/FP16 in the
+        precisions: their half-atom lanes are positional, rtl/sdp/nvdla_sdp_lanes.v)."""
+        if self.atom_wide_units or set(self.precisions) & {"INT16", "FP16"}:
+            return self.atom_bytes
+        return min(self.sdp.bs_throughput, self.sdp.bn_throughput, self.atom_bytes)
+
+    @property
+    def sdp_lut_lanes(self) -> int:
+        """Lanes of SDP's LUT: the EW throughput (the LUT sits in EW), or the core's lanes (atom-wide units,
+        or no EW: the LUT is not built then)."""
+        if self.atom_wide_units or not self.sdp.ew_throughput:
+            return self.sdp_lanes
+        return min(self.sdp.ew_throughput, self.sdp_lanes)
+
+    @property
+    def cdp_lut_lanes(self) -> int:
+        """Lanes of CDP's LUT: the CDP throughput, at least 2 with nvdlav1's paired INT8 index (a lane keeps
+        its channel's parity), or the atom (atom-wide units)."""
+        if self.atom_wide_units:
+            return self.atom_bytes
+        return min(max(self.cdp_throughput, 2 if self.cdp_int8_lut == "paired" else 1), self.atom_bytes)
 
     def with_second_memory(self, present: bool) -> Configuration:
         """This configuration with or without the CV SRAM (a bench building the top at its own SEC_MEM)."""
@@ -169,7 +196,9 @@ class Configuration:
                 "FP16": int("FP16" in self.precisions),
                 "CONV": 1, "ATOMIC_C": self.conv.atomic_c, "ATOMIC_K": self.conv.atomic_k,
                 "CBUF_BANKS": self.conv.cbuf_banks, "CBUF_DEPTH": self.conv.cbuf_bank_entries,
-                "CBUF_ENTRY": self.conv.cbuf_entry_bytes}
+                "CBUF_ENTRY": self.conv.cbuf_entry_bytes,
+                "SDP_LANES": self.sdp_lanes, "SDP_LUT_LANES": self.sdp_lut_lanes,
+                "CDP_LUT_LANES": self.cdp_lut_lanes}
 
 
 def _fail(path: Path, param: str, why: str) -> ConfigurationError:
@@ -230,6 +259,9 @@ def parse(path: Path) -> Configuration:
     for key, value in (("cdp_throughput", cdp), ("pdp_throughput", pdp)):
         if value > atom:
             raise _fail(path, key, f"{value} elements a cycle exceed the {atom}-element atom")
+    atom_wide = raw.get("atom_wide_units", False)
+    if not isinstance(atom_wide, bool):
+        raise _fail(path, "atom_wide_units", f"true or false, not {atom_wide!r}")
     lut_kind = raw.get("cdp_int8_lut")
     if lut_kind not in CDP_INT8_LUT:
         raise _fail(path, "cdp_int8_lut", f"{lut_kind!r} is not one of {CDP_INT8_LUT}")
@@ -241,7 +273,7 @@ def parse(path: Path) -> Configuration:
     return Configuration(raw["name"], str(raw.get("desc", "")), str(raw.get("source", "")), raw["csb_map"],
                          atom, bus, second, bool(raw.get("bdma")), bool(raw.get("rubik")), precisions, sdp,
                          cdp, pdp, lbuf, lut_kind,
-                         _conv(path, raw.get("conv", {}), atom, precisions))
+                         _conv(path, raw.get("conv", {}), atom, precisions), atom_wide)
 
 
 def _conv(path: Path, raw: dict[str, Any], atom: int, precisions: tuple[str, ...]) -> ConvGeometry:

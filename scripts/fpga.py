@@ -22,7 +22,8 @@ trimmed. A design over the device's capacity stops nextpnr after packing (`place
 figures are still the packer's. fmax is nextpnr's estimate after routing for the clock `clk`, the constraint
 being 100 MHz (the issue-29 target).
 
-Usage: .venv/bin/python -m scripts.fpga [--config NAME] [--top MODULE] [--no-pnr] [--jobs N]
+Usage: .venv/bin/python -m scripts.fpga [--config NAME] [--unit UNIT] [--top MODULE [--param NAME=VALUE]]
+       [--no-pnr] [--jobs N]
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from typing import Any
 from models import configs
 from scripts import fpga_docs, fpga_netlist, synth_hier
 from scripts.rtl_check import SUBSYSTEM_TOP, read_sources
-from scripts.synth_hier import base_name, run_timed, split_rtlil
+from scripts.synth_hier import base_name, module_file, run_timed, split_rtlil
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -193,14 +194,16 @@ def record(config: str, unit: str, cells: dict[str, int], pnr: Pnr | None) -> di
 
 
 def run(config: configs.Configuration | None, top: str, jobs: int, pnr: bool,
-        save: Callable[[list[dict[str, Any]]], None], only: list[str] | None = None) -> list[dict[str, Any]]:
+        save: Callable[[list[dict[str, Any]]], None], only: list[str] | None = None,
+        params: dict[str, int] | None = None) -> list[dict[str, Any]]:
     """Every unit's record and the total's (the total first: over capacity, nextpnr stops after packing);
-    `save` gets the records so far after each one."""
-    label = config.name if config else top
+    `save` gets the records so far after each one. Without a configuration, `top` alone at `params`."""
+    tags = [f"{k}{v}" for k, v in sorted((params or {}).items())]
+    label = config.name if config else "-".join([top, *tags])
     work = Path("build") / "fpga" / label   # repo-relative: yowasp sees only the working directory
     (ROOT / work).mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
-    modules = elaborate(top, config.verilog_parameters() if config else {}, work)
+    modules = elaborate(top, config.verilog_parameters() if config else (params or {}), work)
     top_name = next(m for m in modules if base_name(m) == top)
     # a unit of one instance is placed as its module (its ports out of context); a unit of several (CSB/GLB)
     # as a wrapper: the top without the other units' instances, its own kept (`keep`: an instance whose
@@ -222,6 +225,15 @@ def run(config: configs.Configuration | None, top: str, jobs: int, pnr: bool,
         roots.append((unit, wrapper))
     if only:
         roots = [(u, r) for u, r in roots if u in only]
+        # only the modules those units instantiate are mapped (a unit's run needs no other unit's modules)
+        reach: set[str] = set()
+        todo = [r for _, r in roots]
+        while todo:
+            name = todo.pop()
+            if name not in reach:
+                reach.add(name)
+                todo += list(module_file(name, modules)[1])
+        modules = {m: t for m, t in modules.items() if m in reach}
     synth = synthesize(modules, work, jobs)
     if synth.errors:
         raise RuntimeError("\n".join(synth.errors[:10]))
@@ -256,6 +268,8 @@ def main() -> int:
     ap.add_argument("--config", default=None, help="configuration (default: $CONFIG, else nv_small)")
     ap.add_argument("--top", default=SUBSYSTEM_TOP,
                     help="another module at its default parameters (smoke test)")
+    ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                    help="with --top: a parameter of that module (repeatable); the run is labelled with them")
     ap.add_argument("--unit", action="append", default=[], help="only this unit (or total); repeatable")
     ap.add_argument("--no-pnr", action="store_true", help="synthesis only")
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("FPGA_JOBS", "1")))
@@ -264,7 +278,8 @@ def main() -> int:
     args = ap.parse_args()
     config = configs.load(args.config) if args.top == SUBSYSTEM_TOP else None
     if config is None:
-        records = run(None, args.top, args.jobs, not args.no_pnr, lambda _: None)
+        params = {k: int(v) for k, v in (p.split("=", 1) for p in args.param)}
+        records = run(None, args.top, args.jobs, not args.no_pnr, lambda _: None, params=params)
         return 0 if all(r["placed"] for r in records) or args.no_pnr else 1
     # reports/fpga.json keeps every configuration's records: this run's replace its configuration's
     old = json.loads(args.json.read_text()) if args.json.exists() else []

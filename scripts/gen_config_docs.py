@@ -74,10 +74,15 @@ def markdown() -> str:
             "- `CDP_LUT_PAIRED`: how CDP's LUT forms x - START at INT8 (`cdp_int8_lut`: nvdlav1's paired "
             "lanes or the master branch's narrow START, docs/lut.md).",
             "- The per-unit throughputs (SDP BS/BN/EW, CDP, PDP elements a cycle) are checked (a value "
-            "NVIDIA's spec files do not use, or EW above BS, fails naming the parameter) but do not size the "
-            "RTL: every datapath processes a whole atom a cycle, at least NVIDIA's figure for that "
-            "configuration (nv_small's SDP: 8 elements a cycle against NVIDIA's 1), so a configuration's "
-            "results never depend on them and its cycle counts are at or under NVIDIA's.", ""]
+            "NVIDIA's spec files do not use, or EW above BS, fails naming the parameter). They size the "
+            "LUTs: `SDP_LUT_LANES` is the EW throughput and `CDP_LUT_LANES` the CDP throughput (at least 2 "
+            "with the paired index), each LUT behind a gearbox (rtl/common/nvdla_gear_split.v, "
+            "nvdla_gear_join.v) that takes the DMA side's whole atom a beat and feeds its lanes a part at a "
+            "time; results are the same at any lane count. `\"atom_wide_units\": true` in a configuration "
+            "keeps them a whole atom wide (speed over area). `SDP_LANES`, SDP's core (BS, BN, EW, output "
+            "convertor), is the BS/BN throughput in configurations of INT8 only (rtl/sdp/nvdla_sdp_lanes.v: "
+            "INT16/FP16 processing's half-atom lanes are positional, so those keep the atom). CDP's square "
+            "sums and PDP still process a whole atom a cycle.", ""]
     return "\n".join(out)
 
 

@@ -46,7 +46,7 @@ def _top_header(module: str, units: list[Unit], grouped: list[Unit], header: str
             "    wire [31:0]   reg_wdata;", "    wire          reg_write;",
             f"    wire [{len(units) * 32 - 1}:0] reg_rdata;", "",
             f"    nvdla_csb_slave #(.NUNITS({len(units)}), .UNIT_IDS({{{ids}}})) u_csb (",
-            "        .clk(clk), .rst_n(rst_n),",
+            "        .clk(clk), .rst_n(rst_n), .hold(1'b0),   // the bench's LUT memories need no clearing",
             "        .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready),",
             "        .csb_req_addr(csb_req_addr),",
             "        .csb_req_wdat(csb_req_wdat), .csb_req_write(csb_req_write),",

@@ -25,7 +25,7 @@ Semantics (regmap README "Register groups", "Accesses to unmapped or reserved ad
                    is written (any value; the unit looks at the field the next cycle, as NVIDIA's BDMA does)
   live             no flop: reads the `stat` bundle's slice as the unit drives it now (BDMA STATUS*)
   lut_ptr/lut_data the LUT access registers: an external register (OpenTitan's hwext) in the bundles, cfg
-                   LUT_ACCESS_{ADDR, WDATA, WE, RE} and stat LUT_ACCESS_RDATA (the LUT's word at
+                   LUT_ACCESS_{ADDR, WDATA, WE, RE, NEXT} and stat LUT_ACCESS_RDATA (the LUT's word at
                    [LUT_TABLE_ID][ADDR], this cycle); the pointer is kept here in the description's style
 CSB accesses at word offsets >= D_OP_ENABLE reach the PRODUCER group; writes there are dropped while its
 OP_EN is 1. Offsets with no register read 0 and ignore writes; reserved bits read 0.
@@ -231,9 +231,11 @@ def _lut(unit: Unit) -> list[str]:
         out += ["    wire        lut_re = lut_data_hit && !reg_write;",
                 "    wire        lut_step = lut_data_hit;",
                 f"    wire [15:0] lut_rdata = {rdata};"]
-    out += _flops("LUT pointer", ["lut_ptr <= 10'h0;"],
-                  [f"if (wr_s && {cfg.hit}) begin", f"    lut_ptr <= {ptr.wbits()};",
-                   "end else if (lut_step) begin", "    lut_ptr <= lut_ptr + 10'd1;", "end"])
+    # the pointer's next value goes out too (cfg LUT_ACCESS_NEXT): a table in block RAM registers its
+    # access read address from it, so that the word at the pointer is ready in the cycle a read comes
+    out += [f"    wire [9:0]  lut_next = (wr_s && {cfg.hit}) ? {ptr.wbits()}",
+            "                         : lut_step ? lut_ptr + 10'd1 : lut_ptr;"]
+    out += _flops("LUT pointer", ["lut_ptr <= 10'h0;"], ["lut_ptr <= lut_next;"])
     return out
 
 

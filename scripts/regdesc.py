@@ -128,7 +128,7 @@ class Slice:
 # pointer, the written word and the strobes (WE: a DATA write that stores, RE: a DATA read that reads the
 # LUT), stat the word the LUT answers for [LUT_TABLE_ID][ADDR] in the same cycle.
 LUT_PORT = "LUT_ACCESS"  # the port's slices: macro <UNIT>_LUT_ACCESS_<SIGNAL>, key "LUT_ACCESS.<SIGNAL>"
-LUT_ACCESS_CFG = (("ADDR", 10), ("WDATA", 16), ("WE", 1), ("RE", 1))
+LUT_ACCESS_CFG = (("ADDR", 10), ("WDATA", 16), ("WE", 1), ("RE", 1), ("NEXT", 10))
 LUT_ACCESS_STAT = (("RDATA", 16),)
 
 

@@ -17,6 +17,7 @@ from models.lut.model import EXPONENT, HIT, LINEAR, OFLOW, UFLOW, LutConfig, Lut
 from tb.bfm.stream import StreamBus, StreamMonitor, StreamSink, StreamSource, never_pause, pick_pause
 from tb.common import start_clock_and_reset
 from tb.lanes import pack, unpack
+from tb.lut_port import wait_tables_cleared
 from tb.stimulus.lut import Shape
 
 DBG_W = 12
@@ -53,7 +54,11 @@ class LutDriver:
         d.cnt_half.value = 0
         d.acc_table.value = 0
         d.acc_addr.value = 0
+        d.acc_next.value = 0
         d.acc_wdata.value = 0
+        # the tables are cleared after reset; the access port waits for it (the register block's CSB is
+        # held off so at the top level)
+        await wait_tables_cleared(d.clk, d.busy)
 
     def apply(self, cfg: LutConfig) -> None:
         """Drive lut_cfg with cfg's raw encodings, packed as the unit's cfg assembles it (the LUT_CFG
@@ -80,8 +85,11 @@ class LutDriver:
         await self._strobe(d.acc_we)
 
     async def read_entry(self, table: int, addr: int) -> int:
-        """The same-cycle read data at [table][addr]."""
+        """The read data at [table][addr] in the cycle the pointer holds addr."""
         d = self.dut
+        # as the register block does: the pointer's next value the cycle before (the RAM registers it)
+        d.acc_next.value = addr
+        await RisingEdge(self.clk)
         d.acc_table.value, d.acc_addr.value = table, addr
         await ReadOnly()
         value = int(d.acc_rdata.value)

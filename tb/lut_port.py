@@ -27,6 +27,23 @@ from tb.stimulus.lut import random_table
 
 TABLE_ID = "S_LUT_ACCESS_CFG.LUT_TABLE_ID"
 
+# The tables' clear sweep after reset (rtl/lut/nvdla_lut_ram.v): one entry of both tables a cycle
+CLEAR_CYCLES = max(LE_ENTRIES, LO_ENTRIES)
+
+
+async def wait_tables_cleared(clk: SimHandleBase, busy: SimHandleBase) -> int:
+    """Wait, from just after reset, for the LUT tables' clear sweep to end (`busy` low); returns the cycles
+    waited (on a falling edge, so the caller may drive inputs). A sweep longer than CLEAR_CYCLES fails, so a
+    busy that never falls cannot hang a bench."""
+    for n in range(CLEAR_CYCLES + 2):
+        await ReadOnly()
+        if not int(busy.value):
+            await FallingEdge(clk)
+            return n
+        await RisingEdge(clk)
+    raise AssertionError(f"LUT busy still high {CLEAR_CYCLES + 2} cycles after reset (the clear sweep takes "
+                         f"{CLEAR_CYCLES})")
+
 
 class LutPortDriver:
     """The cfg bundle of a core (configuration and LUT accesses, one access per clock) and its stat."""
@@ -40,6 +57,10 @@ class LutPortDriver:
         signal.value = 1
         await RisingEdge(self.clk)
         signal.value = 0
+
+    async def wait_cleared(self) -> None:
+        """After reset: wait for the core's LUT tables to be cleared (lut_busy) before any access."""
+        await wait_tables_cleared(self.clk, self.dut.lut_busy)
 
     def clear_access(self) -> None:
         """The bundle to all zeros (no access, no configuration): what a register block shows after reset."""
@@ -62,6 +83,11 @@ class LutPortDriver:
 
     async def read_entry(self, table: int, addr: int) -> int:
         table_before = self.cfg[TABLE_ID]
+        # as the register block does: the pointer's next value a cycle ahead (the RAM registers its read
+        # address from LUT_ACCESS_NEXT, rtl/lut/nvdla_lut_ram.v)
+        self.cfg.update({f"{LUT_PORT}NEXT": addr})
+        self.cfg.apply()
+        await RisingEdge(self.clk)
         self.cfg.update({TABLE_ID: table, f"{LUT_PORT}ADDR": addr, f"{LUT_PORT}RE": 1})
         self.cfg.apply()
         await ReadOnly()

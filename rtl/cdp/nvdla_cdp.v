@@ -17,13 +17,15 @@ module nvdla_cdp #(
     parameter MAX_OUTSTANDING = 8,
     parameter LUT_PAIRED      = 0,     // the LUT index of nvdlav1's paired INT8 channels (nvdla_lut START_MODE)
     parameter INT16           = 0,     // 1: INT16 layers (both D_DATA_FORMAT registers INT16); 0: they run as INT8
-    parameter FP16            = 0      // 1: FP16 layers (both D_DATA_FORMAT registers FP16; needs INT16)
+    parameter FP16            = 0,     // 1: FP16 layers (both D_DATA_FORMAT registers FP16; needs INT16)
+    parameter LUT_LANES       = ATOM   // the LUT's lanes (CDP throughput; a gearbox to the atom when fewer)
 ) (
     input  wire              clk,
     input  wire              rst_n,
     input  wire              op_en,
     output wire              done,
     output wire              busy,
+    output wire              lut_busy,  // the LUT tables' clear sweep after reset: hold LUT accesses off
     // configuration bundles of the CDP and CDP_RDMA register blocks (rtl/gen/nvdla_cdp*_fields.vh): the cube
     // and the source from CDP_RDMA, the destination, datapath and LUT from CDP
     /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
@@ -162,8 +164,9 @@ module nvdla_cdp #(
     wire              lrn_valid, lrn_ready;
     wire [DATA_W-1:0] lrn_data;
 
-    nvdla_cdp_core #(.ATOM(ATOM), .CHUNK(CHUNK), .LUT_PAIRED(LUT_PAIRED), .INT16(INT16), .FP16(FP16)) u_core (
-        .clk(clk), .rst_n(rst_n), .start(start), .elem16(int16), .fp16(fp16), .busy(core_busy), .done(core_done),
+    nvdla_cdp_core #(.ATOM(ATOM), .CHUNK(CHUNK), .LUT_PAIRED(LUT_PAIRED), .INT16(INT16), .FP16(FP16),
+                     .LUT_LANES(LUT_LANES)) u_core (
+        .clk(clk), .rst_n(rst_n), .start(start), .elem16(int16), .fp16(fp16), .busy(core_busy), .done(core_done), .lut_busy(lut_busy),
         .cfg(cfg), .rdma_cfg(rdma_cfg),
         .in_valid(rd_valid), .in_ready(rd_ready), .in_data(rd_data),
         .out_valid(lrn_valid), .out_ready(lrn_ready), .out_data(lrn_data),

@@ -30,7 +30,9 @@ module nvdla_cdp_core #(
     parameter CHUNK = 8,
     parameter LUT_PAIRED = 0,  // LUT index (nvdla_lut START_MODE): 0 START[21:0] (nv_small), 1 nvdlav1's INT8 pairs
     parameter INT16 = 0,       // 1: the INT16 path (the configuration's precisions include INT16)
-    parameter FP16  = 0        // 1: the FP16 path (the configuration's precisions include FP16; needs INT16)
+    parameter FP16  = 0,       // 1: the FP16 path (the configuration's precisions include FP16; needs INT16)
+    parameter LUT_LANES = ATOM // the LUT's lanes (the configuration's CDP throughput; a gearbox between
+                               // them and the atom when fewer: nvdla_lut DP_LANES)
 ) (
     input  wire                 clk,
     input  wire                 rst_n,
@@ -40,6 +42,7 @@ module nvdla_cdp_core #(
     input  wire                 fp16,     // the layer's elements are FP16 (FP16 = 1 builds only; else ignored)
     output reg                  busy,
     output reg                  done,
+    output wire                 lut_busy, // the LUT tables' clear sweep after reset (nvdla_lut busy)
     // configuration bundles of the CDP and CDP_RDMA register blocks (rtl/gen/nvdla_cdp*_fields.vh):
     // the cube from CDP_RDMA, the datapath and the LUT from CDP
     /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
@@ -245,13 +248,14 @@ module nvdla_cdp_core #(
 
     /* verilator lint_off PINCONNECTEMPTY */
     // lane l is channel l of the atom (ATOM is even): its parity is the channel's
-    nvdla_lut #(.LANES(ATOM), .IN_W(LUT_IN), .CFG_W(`CDP_LUT_CFG_BOUND_W), .SDP(0), .CNT_W(CNT_W),
+    nvdla_lut #(.LANES(ATOM), .DP_LANES(LUT_LANES), .IN_W(LUT_IN), .CFG_W(`CDP_LUT_CFG_BOUND_W), .SDP(0), .CNT_W(CNT_W),
                 .START_MODE(LUT_PAIRED ? 2 : 1), .FP16(FP16)) u_lut (
         // int16 at FP16 too: the upper ATOM/2 lanes count as hybrid (models/cdp/fp16.py, as at INT16)
         .clk(clk), .rst_n(rst_n), .int16(w16), .fp16(f16),
         .lut_cfg(`CDP_LUT_CFG(cfg)),
         .acc_we(cfg[`CDP_LUT_ACCESS_WE]), .acc_table(cfg[`CDP_LUT_TABLE_ID]), .acc_addr(cfg[`CDP_LUT_ACCESS_ADDR]),
-        .acc_wdata(cfg[`CDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`CDP_LUT_ACCESS_RDATA]),
+        .acc_next(cfg[`CDP_LUT_ACCESS_NEXT]), .acc_wdata(cfg[`CDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`CDP_LUT_ACCESS_RDATA]),
+        .busy(lut_busy),
         .in_valid(sq_valid & fifo_in_ready), .in_ready(lut_in_ready), .in_data(lut_in),
         .out_valid(lut_valid), .out_ready(lut_ready), .out_data(lut_y), .out_dbg(),
         // the C model and the CDP RTL count whatever D_PERF_ENABLE.LUT_EN says (models/cdp/model.py)

@@ -4,6 +4,9 @@
 // The unit is selected by byte-address bits [17:12] (= word-address bits [15:10]); the unit decodes the
 // word offset [9:0]. An address in no unit's window reads 0 and ignores writes, as NVDLA's dummy client.
 // Fixed latency: request accepted in cycle 0, register access in cycle 1, response in cycle 2.
+// `hold` (a register's output in the user: no path from the request) keeps csb_req_ready low: the top level
+// holds the host off while a unit's LUT tables are cleared after reset (nvdla_lut_ram), so that no access
+// meets a half-cleared table; every other time the slave never stalls.
 module nvdla_csb_slave #(
     parameter NUNITS   = 7,
     // 6-bit window number of each unit, unit 0 in the low bits (nv_small: GLB 0x01, SDP_RDMA 0x08, ...)
@@ -11,6 +14,7 @@ module nvdla_csb_slave #(
 ) (
     input  wire                 clk,
     input  wire                 rst_n,
+    input  wire                 hold,          // no request accepted (see above)
     // host side
     input  wire                 csb_req_valid,
     output wire                 csb_req_ready,
@@ -54,19 +58,20 @@ module nvdla_csb_slave #(
     reg        req_write;
     reg        req_nposted;
 
-    // Every unit answers in a fixed time, so the slave never needs to stall the host.
-    assign csb_req_ready = 1'b1;
+    // Every unit answers in a fixed time, so the slave stalls the host only while held.
+    assign csb_req_ready = ~hold;
+    wire accept = csb_req_valid & ~hold;
 
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
             req_valid <= 1'b0;
         end else begin
-            req_valid <= csb_req_valid;
+            req_valid <= accept;
         end
     end
 
     always @(posedge clk) begin
-        if (csb_req_valid) begin
+        if (accept) begin
             req_addr    <= csb_req_addr;
             req_wdat    <= csb_req_wdat;
             req_write   <= csb_req_write;

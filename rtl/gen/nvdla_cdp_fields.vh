@@ -3,7 +3,7 @@
 // and `stat` into it (live statistics). Include at the top of a file that slices them.
 `ifndef NVDLA_CDP_FIELDS_VH
 `define NVDLA_CDP_FIELDS_VH
-`define CDP_CFG_W 555
+`define CDP_CFG_W 565
 `define CDP_STAT_W 336
 // configuration
 `define CDP_LUT_TABLE_ID                         0:0  // S_LUT_ACCESS_CFG.LUT_TABLE_ID
@@ -54,6 +54,7 @@
 `define CDP_LUT_ACCESS_WDATA                     552:537  // LUT_ACCESS.WDATA
 `define CDP_LUT_ACCESS_WE                        553:553  // LUT_ACCESS.WE
 `define CDP_LUT_ACCESS_RE                        554:554  // LUT_ACCESS.RE
+`define CDP_LUT_ACCESS_NEXT                      564:555  // LUT_ACCESS.NEXT
 // statistics
 `define CDP_NAN_INPUT_NUM                        31:0  // D_NAN_INPUT_NUM.NAN_INPUT_NUM
 `define CDP_INF_INPUT_NUM                        63:32  // D_INF_INPUT_NUM.INF_INPUT_NUM

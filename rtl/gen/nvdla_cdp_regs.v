@@ -16,7 +16,7 @@ module nvdla_cdp_regs #(
     output wire        op_en,
     output wire        consumer,
     // configuration bundle: S_ fields and the CONSUMER group's D_ fields (slices: nvdla_cdp_fields.vh)
-    output wire [554:0] cfg,
+    output wire [564:0] cfg,
     // statistics bundle: the datapath's live counts
     input  wire [335:0] stat
 );
@@ -897,15 +897,13 @@ module nvdla_cdp_regs #(
     wire        lut_re = lut_data_hit && !reg_write && !lut_type_write;
     wire        lut_step = (lut_we || lut_re) && (lut_ptr < (r_s_lut_access_cfg_lut_table_id ? 10'd256 : 10'd64));
     wire [15:0] lut_rdata = lut_re ? stat[335:320] : 16'h0;
+    wire [9:0]  lut_next = (wr_s && hit_s_lut_access_cfg) ? reg_wdata[9:0]
+                         : lut_step ? lut_ptr + 10'd1 : lut_ptr;
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
             lut_ptr <= 10'h0;
         end else begin
-            if (wr_s && hit_s_lut_access_cfg) begin
-                lut_ptr <= reg_wdata[9:0];
-            end else if (lut_step) begin
-                lut_ptr <= lut_ptr + 10'd1;
-            end
+            lut_ptr <= lut_next;
         end
     end  // LUT pointer
 
@@ -1011,4 +1009,5 @@ module nvdla_cdp_regs #(
     assign cfg[552:537] = lut_wdata;  // CDP_LUT_ACCESS_WDATA
     assign cfg[553] = lut_we;  // CDP_LUT_ACCESS_WE
     assign cfg[554] = lut_re;  // CDP_LUT_ACCESS_RE
+    assign cfg[564:555] = lut_next;  // CDP_LUT_ACCESS_NEXT
 endmodule

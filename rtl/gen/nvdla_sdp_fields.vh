@@ -3,7 +3,7 @@
 // and `stat` into it (live statistics). Include at the top of a file that slices them.
 `ifndef NVDLA_SDP_FIELDS_VH
 `define NVDLA_SDP_FIELDS_VH
-`define SDP_CFG_W 844
+`define SDP_CFG_W 854
 `define SDP_STAT_W 337
 // configuration
 `define SDP_LUT_TABLE_ID                         0:0  // S_LUT_ACCESS_CFG.LUT_TABLE_ID
@@ -97,6 +97,7 @@
 `define SDP_LUT_ACCESS_WDATA                     841:826  // LUT_ACCESS.WDATA
 `define SDP_LUT_ACCESS_WE                        842:842  // LUT_ACCESS.WE
 `define SDP_LUT_ACCESS_RE                        843:843  // LUT_ACCESS.RE
+`define SDP_LUT_ACCESS_NEXT                      853:844  // LUT_ACCESS.NEXT
 // statistics
 `define SDP_STATUS_UNEQUAL                       0:0  // D_STATUS.STATUS_UNEQUAL
 `define SDP_STATUS_NAN_INPUT_NUM                 32:1  // D_STATUS_NAN_INPUT_NUM.STATUS_NAN_INPUT_NUM

@@ -16,7 +16,7 @@ module nvdla_sdp_regs #(
     output wire        op_en,
     output wire        consumer,
     // configuration bundle: S_ fields and the CONSUMER group's D_ fields (slices: nvdla_sdp_fields.vh)
-    output wire [843:0] cfg,
+    output wire [853:0] cfg,
     // statistics bundle: the datapath's live counts
     input  wire [336:0] stat
 );
@@ -1528,15 +1528,13 @@ module nvdla_sdp_regs #(
     wire        lut_re = lut_data_hit && !reg_write;
     wire        lut_step = lut_data_hit;
     wire [15:0] lut_rdata = stat[336:321];
+    wire [9:0]  lut_next = (wr_s && hit_s_lut_access_cfg) ? reg_wdata[9:0]
+                         : lut_step ? lut_ptr + 10'd1 : lut_ptr;
     always @(posedge clk or negedge rst_n) begin
         if (!rst_n) begin
             lut_ptr <= 10'h0;
         end else begin
-            if (wr_s && hit_s_lut_access_cfg) begin
-                lut_ptr <= reg_wdata[9:0];
-            end else if (lut_step) begin
-                lut_ptr <= lut_ptr + 10'd1;
-            end
+            lut_ptr <= lut_next;
         end
     end  // LUT pointer
 
@@ -1701,4 +1699,5 @@ module nvdla_sdp_regs #(
     assign cfg[841:826] = lut_wdata;  // SDP_LUT_ACCESS_WDATA
     assign cfg[842] = lut_we;  // SDP_LUT_ACCESS_WE
     assign cfg[843] = lut_re;  // SDP_LUT_ACCESS_RE
+    assign cfg[853:844] = lut_next;  // SDP_LUT_ACCESS_NEXT
 endmodule

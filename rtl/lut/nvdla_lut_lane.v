@@ -1,6 +1,6 @@
 // One sample lane of the two-level hybrid LUT (nvdla_lut): the table lookup and interpolation of one sample
 // per beat, S1 x - bounds -> S2 index and table choice -> S3 table read -> S4 multiply -> S5 round, add,
-// saturate. A module of its own so that synthesis builds a lane once for every LANES (hierarchical synthesis
+// saturate (the S3 table read in nvdla_lut_ram, which holds the tables). A module of its own so that synthesis builds a lane once for every LANES (hierarchical synthesis
 // of a 32-lane LUT would otherwise elaborate 32 copies of its multiplier in one module).
 // NARROW / LE_KEEP / LO_KEEP: how this lane forms x - START for its index (nvdla_lut START_MODE; NVIDIA's
 // NV_NVDLA_CDP_DP_LUT_CTRL_unit.v, docs/lut.md "START width"): START[21:0] as a signed 22-bit number, or the
@@ -13,7 +13,7 @@
 // classes, debug word), S3 reads the FP16 entries with it, and nvdla_lut_fpinterp interpolates in S3-S5; the
 // result is FP32 bits (SDP) or FP17 bits (CDP) in y. FP = 0 builds none of it (fp16 and fp_exp_start unused).
 // Stage enables come from nvdla_lut's pipeline control; the inputs are the skid buffer's register, the
-// table flops and the stable configuration, and every output is a register (no combinational path across).
+// RAM's read registers and the stable configuration, and every output is a register (no combinational path across).
 `include "nvdla_lut_cfg.vh"
 module nvdla_lut_lane #(
     parameter IN_W     = 32,                       // sample width
@@ -35,8 +35,13 @@ module nvdla_lut_lane #(
     input  wire                         fp16,      // the FP16 path's result (FP = 1 only)
     input  wire [31:0]                  fp_exp_start, // FP32 START + 2^offset: an exponential LE underflow's anchor
     input  wire [`LUT_CFG_W(CFG_W)-1:0] lut_cfg,   // the LUT_CFG sub-bundle (rtl/gen/nvdla_lut_cfg.vh)
-    input  wire [LE_DEPTH*16-1:0]       le_q,      // LE table entries (nvdla_lut_ram)
-    input  wire [LO_DEPTH*16-1:0]       lo_q,      // LO table entries
+    // table read (nvdla_lut_ram's lane port): entries rd_a0 and rd_a1 of table rd_tab (S2 registers), read
+    // with en[2] and back as q0, q1 (the RAM's registers: S3)
+    output wire                         rd_tab,
+    output wire [8:0]                   rd_a0,
+    output wire [8:0]                   rd_a1,
+    input  wire [15:0]                  q0,
+    input  wire [15:0]                  q1,
     input  wire [IN_W-1:0]              x,         // the sample, taken with en[0]
     output wire [Y_W-1:0]               y,         // the result (S5 register): an integer sign-extended, or float bits
     output wire [11:0]                  dbg,       // {table (1: LO), uflow, oflow, index[8:0]}
@@ -211,14 +216,17 @@ module nvdla_lut_lane #(
     end
 
 
-    // S2 -> S3: read entries index and index+1 (a flow reads only index)
+    // S2 -> S3: read entries index and index+1 (a flow reads only index) in the RAM (nvdla_lut_ram), whose
+    // output registers are this stage's s3_y0, s3_y1
     wire [IDX_W-1:0] idx1 = s2_flow ? s2_idx : s2_idx + 1'b1;
-    wire [15:0] y0 = s2_tab ? lo_q[16*s2_idx +: 16] : le_q[16*s2_idx +: 16];
-    wire [15:0] y1 = s2_tab ? lo_q[16*idx1 +: 16] : le_q[16*idx1 +: 16];
+    assign rd_tab = s2_tab;
+    assign rd_a0  = s2_idx;
+    assign rd_a1  = idx1;
+    wire [15:0] s3_y0 = q0;
+    wire [15:0] s3_y1 = q1;
 
     reg              s3_flow;
     reg [11:0]       s3_dbg;
-    reg [15:0]       s3_y0, s3_y1;
     reg [FRAC_W-1:0] s3_frac;
     reg [A_W-1:0]    s3_a;
     reg [15:0]       s3_scale;
@@ -228,8 +236,6 @@ module nvdla_lut_lane #(
         if (en[2]) begin
             s3_flow  <= s2_flow;
             s3_dbg   <= s2_dbg;
-            s3_y0    <= y0;
-            s3_y1    <= y1;
             s3_frac  <= s2_frac;
             s3_a     <= s2_a;
             s3_scale <= s2_scale;

@@ -35,6 +35,8 @@
 //     (nvdla_sdp_split16, nvdla_sdp_pair_walk on the write side).
 //   - PROC_PRECISION INT16 with OUT_PRECISION FP16 (FP16 = 1): INT16 processing, its 17-bit results as FP16.
 // With INT16 = 0 every layer is INT8 and none of this is built: never a hang either way.
+// LANES (issue 29: the configuration's BS/BN throughput, INT8-only configurations): the core computes LANES
+// elements a cycle behind gearboxes (rtl/sdp/nvdla_sdp_lanes.v), the DMA side still an atom a beat.
 // FP16 (parameter FP16 = 1, needs INT16 = 1; models/sdp/fp16.py): PROC_PRECISION FP16 has INT16
 // processing's geometry (ATOM/2 two-byte elements and operands) and the core's FP16 path, output FP16 or
 // (OUT_PRECISION INT16) INT16; SDP_RDMA's D_STATUS_NAN_INPUT_NUM / INF_INPUT_NUM count the NaN / infinite
@@ -52,7 +54,9 @@ module nvdla_sdp #(
     parameter LUT             = 1,     // 0: no LUT: bypassed whatever EW_LUT_BYPASS says, no table RAM
     parameter INT16           = 0,     // 1: INT16 layers (see above); 0: their registers run as INT8
     parameter FP16            = 0,     // 1: FP16 layers (see above; needs INT16 = 1)
-    parameter CONV            = 0      // 1: FLYING_MODE takes the input from CACC (see above)
+    parameter CONV            = 0,     // 1: FLYING_MODE takes the input from CACC (see above)
+    parameter LANES           = ATOM,  // the core's lanes (BS/BN throughput; gearboxes to the atom when fewer)
+    parameter LUT_LANES       = LANES  // the LUT's lanes (EW throughput; a gearbox to the core's when fewer)
 ) (
     input  wire              clk,
     input  wire              rst_n,
@@ -67,6 +71,7 @@ module nvdla_sdp #(
     /* verilator lint_on UNUSEDSIGNAL */
     output wire              done,
     output wire              busy,
+    output wire              lut_busy,  // the LUT tables' clear sweep after reset: hold LUT accesses off
     // register bundles (rtl/gen/nvdla_sdp_fields.vh, nvdla_sdp_rdma_fields.vh): SDP's datapath, LUT and
     // destination; SDP_RDMA's cube (value-minus-one encodings), source and operand DMAs
     /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
@@ -319,8 +324,9 @@ module nvdla_sdp #(
         end
     endgenerate
 
-    nvdla_sdp_core #(.ATOM(ATOM), .LUT(LUT), .INT16(INT16), .FP16(FP16), .CONV(CONV)) u_core (
-        .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .cfg(sdp_cfg),
+    nvdla_sdp_lanes #(.ATOM(ATOM), .LANES(LANES), .LUT(LUT), .INT16(INT16), .FP16(FP16), .CONV(CONV),
+                      .LUT_LANES(LUT_LANES)) u_core (
+        .clk(clk), .rst_n(rst_n), .start(start), .busy(core_busy), .lut_busy(lut_busy), .cfg(sdp_cfg),
         .in16(proc16 | pair), .out16(out16), .half(proc16), .fp16(fp16), .out_int(out_int), .out_fp(out_fp),
         .bs_op_en(bs_op_en), .bn_op_en(bn_op_en), .ew_op_en(ew_op_en),
         .in_valid(core_in_valid), .in_ready(core_in_ready), .in_data(core_in_data), .in32(core_in32),

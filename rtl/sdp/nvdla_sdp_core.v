@@ -39,12 +39,15 @@ module nvdla_sdp_core #(
     parameter INT16 = 0,    // 1: 16-bit lanes on the data ports and the in16/out16/half modes
     parameter FP16  = 0,    // 1: the fp16/out_int modes (needs INT16 = 1)
     parameter CONV  = 0,    // 1: `in32` selects the 32-bit input in32_data (CACC's, on the fly)
+    parameter LUT_LANES = ATOM,   // the LUT's lanes (the configuration's EW throughput; a gearbox between
+                                  // them and the atom when fewer: nvdla_lut DP_LANES)
     parameter EW_B  = (INT16 == 1) ? 2 : 1   // bytes per lane on the data ports (derived; do not set)
 ) (
     input  wire                 clk,
     input  wire                 rst_n,
     input  wire                 start,
     output wire                 busy,
+    output wire                 lut_busy,   // the LUT tables' clear sweep after reset (nvdla_lut busy)
     // SDP configuration bundle (rtl/gen/nvdla_sdp_fields.vh): D_DP_BS/BN/EW_*, D_CVT_*, S_LUT_*
     /* verilator lint_off UNUSEDSIGNAL */  // each block reads its own fields of the bundle
     input  wire [`SDP_CFG_W-1:0] cfg,
@@ -110,12 +113,16 @@ module nvdla_sdp_core #(
     // int8 (or, INT16 = 1 with in16, int16) input lanes sign-extended to the 32-bit flying width: after the
     // skid, or (CONV = 1: the skid also carries CACC's 32-bit lanes) before it
     wire w16 = (INT16 == 1) & in16;
+    // (with INT16 = 0 wide16 is 0 and the 16-bit select dead; at ATOM = 1, a one-lane core behind
+    // nvdla_sdp_lanes, it reaches past the 8-bit lane: not read)
+    /* verilator lint_off SELRANGE */
     function [ATOM*32-1:0] widen(input [ATOM*8*EW_B-1:0] d, input wide16);
         integer j;
         for (j = 0; j < ATOM; j = j + 1)
             widen[j*32 +: 32] = wide16 ? {{16{d[j*16*(EW_B-1) + 15]}}, d[j*16*(EW_B-1) +: 16]}
                                        : {{24{d[j*8 + 7]}}, d[j*8 +: 8]};
     endfunction
+    /* verilator lint_on SELRANGE */
     wire [SKW-1:0] skid_in;
     wire [DW-1:0]  x32;
     generate
@@ -292,15 +299,15 @@ module nvdla_sdp_core #(
     generate
         if (LUT == 1) begin : g_lut
             /* verilator lint_off PINCONNECTEMPTY */
-            nvdla_lut #(.LANES(ATOM), .IN_W(32), .CFG_W(`SDP_LUT_CFG_BOUND_W), .SDP(1), .CNT_W(CNT_W),
+            nvdla_lut #(.LANES(ATOM), .DP_LANES(LUT_LANES), .IN_W(32), .CFG_W(`SDP_LUT_CFG_BOUND_W), .SDP(1), .CNT_W(CNT_W),
                         .FP16(FP16)) u_lut (
                 .clk(clk), .rst_n(rst_n),
                 .lut_cfg(`SDP_LUT_CFG(cfg)),
                 .int16(1'b0),   // CDP's INT16 lane rules (SDP's LUT works alike at every precision)
                 .fp16(f_on),    // FP16 processing: FP32 samples in the low ATOM/2 lanes, FP32 results
                 .acc_we(cfg[`SDP_LUT_ACCESS_WE]), .acc_table(cfg[`SDP_LUT_TABLE_ID]),
-                .acc_addr(cfg[`SDP_LUT_ACCESS_ADDR]),
-                .acc_wdata(cfg[`SDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`SDP_LUT_ACCESS_RDATA]),
+                .acc_addr(cfg[`SDP_LUT_ACCESS_ADDR]), .acc_next(cfg[`SDP_LUT_ACCESS_NEXT]),
+                .acc_wdata(cfg[`SDP_LUT_ACCESS_WDATA]), .acc_rdata(stat[`SDP_LUT_ACCESS_RDATA]), .busy(lut_busy),
                 .in_valid(pre_valid & lut_on), .in_ready(lut_in_ready), .in_data(y_sel),
                 .out_valid(lut_valid), .out_ready(ocvt_ready & lut_on), .out_data(lut_data), .out_dbg(),
                 // samples that skip the LUT are not looked up, so they are not counted (the model's empty stats);
@@ -314,6 +321,7 @@ module nvdla_sdp_core #(
         end else begin : g_no_lut
             // the access registers stay (their pointer too, in the register block); no RAM behind them
             assign stat[`SDP_LUT_ACCESS_RDATA] = 16'd0;
+            assign lut_busy     = 1'b0;
             assign lut_in_ready = 1'b0;
             assign lut_valid    = 1'b0;
             assign lut_data     = {DW{1'b0}};

@@ -48,7 +48,10 @@ module nvdla_pp_top #(
     parameter ATOMIC_K        = 8,    // kernels per operation (= ATOM: one SDP atom a CACC beat),
     parameter CBUF_BANKS      = 32,   // CBUF banks,
     parameter CBUF_DEPTH      = 512,  // entries per bank,
-    parameter CBUF_ENTRY      = 8     // bytes per entry
+    parameter CBUF_ENTRY      = 8,    // bytes per entry
+    parameter SDP_LANES       = ATOM, // lanes of SDP's core (configs/*.json sdp.bs_throughput),
+    parameter SDP_LUT_LANES   = ATOM, // of SDP's LUT (sdp.ew_throughput) and
+    parameter CDP_LUT_LANES   = ATOM  // CDP's (cdp_throughput): fewer than ATOM puts a gearbox before them
 ) (
     input  wire        clk,
     input  wire        rst_n,
@@ -178,8 +181,10 @@ module nvdla_pp_top #(
     // BDMA's and RUBIK's windows only when they exist, the convolution units' only with CONV
     localparam [(12+BDMA+RUBIK)*6-1:0] WINDOWS_ALL = {WINDOWS_CONV, WINDOWS_PP[(7+BDMA+RUBIK)*6-1:0]};
     localparam [NUNITS*6-1:0] WINDOWS = WINDOWS_ALL[NUNITS*6-1:0];
+    // the LUT tables' clear sweep after reset (nvdla_lut_ram, about 257 cycles): the CSB waits for it
+    wire sdp_lut_busy, cdp_lut_busy;
     nvdla_csb_slave #(.NUNITS(NUNITS), .UNIT_IDS(WINDOWS)) u_csb (
-        .clk(clk), .rst_n(rst_n),
+        .clk(clk), .rst_n(rst_n), .hold(sdp_lut_busy | cdp_lut_busy),
         .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready), .csb_req_addr(csb_req_addr),
         .csb_req_wdat(csb_req_wdat), .csb_req_write(csb_req_write), .csb_req_nposted(csb_req_nposted),
         .csb_resp_valid(csb_resp_valid), .csb_resp_data(csb_resp_data), .csb_wr_complete(csb_wr_complete),
@@ -241,8 +246,9 @@ module nvdla_pp_top #(
     );
 
     nvdla_cdp #(.ATOM(ATOM), .CHUNK(8), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING),
-                .LUT_PAIRED(CDP_LUT_PAIRED), .INT16(INT16), .FP16(FP16)) u_cdp (
+                .LUT_PAIRED(CDP_LUT_PAIRED), .INT16(INT16), .FP16(FP16), .LUT_LANES(CDP_LUT_LANES)) u_cdp (
         .clk(clk), .rst_n(rst_n), .op_en(cdp_op_en & cdp_rdma_op_en), .done(cdp_done), .busy(cdp_busy_unused),
+        .lut_busy(cdp_lut_busy),
         .cfg(cdp_cfg), .rdma_cfg(cdp_rdma_cfg), .stat(cdp_stat), .rdma_stat(cdp_rdma_stat),
         `NVDLA_AXI_UNIT_TO_ARB(M_CDP)
     );
@@ -271,9 +277,10 @@ module nvdla_pp_top #(
     // (reservation to credit back = latency + a burst); 4 bursts cover it (scripts/bench_sdp.py --latency 32)
     localparam SDP_FIFO_DEPTH = 4 * (1 << $clog2(MAX_BURST));
     nvdla_sdp #(.ATOM(ATOM), .MAX_BURST(MAX_BURST), .MAX_OUTSTANDING(MAX_OUTSTANDING), .EW(SDP_EW),
-                .LUT(SDP_LUT), .FIFO_DEPTH(SDP_FIFO_DEPTH), .INT16(INT16), .FP16(FP16), .CONV(CONV)) u_sdp (
+                .LUT(SDP_LUT), .FIFO_DEPTH(SDP_FIFO_DEPTH), .INT16(INT16), .FP16(FP16), .CONV(CONV),
+                .LANES(SDP_LANES), .LUT_LANES(SDP_LUT_LANES)) u_sdp (
         .clk(clk), .rst_n(rst_n), .op_en(sdp_op_en), .rdma_op_en(sdp_rdma_op_en), .done(sdp_done),
-        .busy(sdp_busy_unused), .cc_valid(cc_valid), .cc_ready(cc_ready), .cc_data(cc_data), .cc_done(conv_done),
+        .busy(sdp_busy_unused), .lut_busy(sdp_lut_busy), .cc_valid(cc_valid), .cc_ready(cc_ready), .cc_data(cc_data), .cc_done(conv_done),
         .cfg(sdp_cfg), .rdma_cfg(sdp_rdma_cfg), .stat(sdp_stat), .rdma_stat(sdp_rdma_stat),
         .fly_valid(sdp_fly_valid), .fly_ready(sdp_fly_ready), .fly_data(sdp_fly_data),
         `NVDLA_AXI_UNIT_TO_ARB(M_SDP)

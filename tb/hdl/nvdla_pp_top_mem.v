@@ -22,6 +22,9 @@ module nvdla_pp_top_mem #(
     parameter CBUF_BANKS = 32,
     parameter CBUF_DEPTH = 512,
     parameter CBUF_ENTRY = 8,
+    parameter SDP_LANES = ATOM,     // SDP's core lanes and the LUTs' (nvdla_pp_top)
+    parameter SDP_LUT_LANES = ATOM,
+    parameter CDP_LUT_LANES = ATOM,
     parameter SLOTS     = 64
 ) (
     input  wire        rst_n /*verilator public_flat_rw*/,
@@ -74,7 +77,8 @@ module nvdla_pp_top_mem #(
     nvdla_pp_top #(.ATOM(ATOM), .CSB_MAP(CSB_MAP), .PDP_MAX_W(PDP_MAX_W), .SEC_MEM(SEC_MEM), .BDMA(BDMA),
                    .RUBIK(RUBIK), .SDP_EW(SDP_EW), .SDP_LUT(SDP_LUT), .INT16(INT16), .CDP_LUT_PAIRED(CDP_LUT_PAIRED),
                    .FP16(FP16), .CONV(CONV), .ATOMIC_C(ATOMIC_C), .ATOMIC_K(ATOMIC_K),
-                   .CBUF_BANKS(CBUF_BANKS), .CBUF_DEPTH(CBUF_DEPTH), .CBUF_ENTRY(CBUF_ENTRY)) u_top (
+                   .CBUF_BANKS(CBUF_BANKS), .CBUF_DEPTH(CBUF_DEPTH), .CBUF_ENTRY(CBUF_ENTRY),
+                   .SDP_LANES(SDP_LANES), .SDP_LUT_LANES(SDP_LUT_LANES), .CDP_LUT_LANES(CDP_LUT_LANES)) u_top (
         .clk(clk), .rst_n(rst_n),
         .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready), .csb_req_addr(csb_req_addr),
         .csb_req_wdat(csb_req_wdat), .csb_req_write(csb_req_write), .csb_req_nposted(csb_req_nposted),

@@ -28,7 +28,7 @@ module nvdla_regs_sdp_top (
     wire [127:0] reg_rdata;
 
     nvdla_csb_slave #(.NUNITS(4), .UNIT_IDS({6'h0c, 6'h09, 6'h08, 6'h01})) u_csb (
-        .clk(clk), .rst_n(rst_n),
+        .clk(clk), .rst_n(rst_n), .hold(1'b0),   // the bench's LUT memories need no clearing
         .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready),
         .csb_req_addr(csb_req_addr),
         .csb_req_wdat(csb_req_wdat), .csb_req_write(csb_req_write),
@@ -79,7 +79,7 @@ module nvdla_regs_sdp_top (
         .stat({st_sdp_rdma_5[31:0], st_sdp_rdma_4[31:0], st_sdp_rdma_3[31:0], st_sdp_rdma_2[31:0], st_sdp_rdma_1[31:0], st_sdp_rdma_0[31:0]})
     );
 
-    wire [843:0] sdp_cfg;  // unused but for the LUT port
+    wire [853:0] sdp_cfg;  // unused but for the LUT port
     reg  [15:0] sdp_lut [0:2047];  // {table, addr}
     integer sdp_i;
     initial for (sdp_i = 0; sdp_i < 2048; sdp_i = sdp_i + 1)

@@ -28,7 +28,7 @@ module nvdla_regs_top (
     wire [127:0] reg_rdata;
 
     nvdla_csb_slave #(.NUNITS(4), .UNIT_IDS({6'h0d, 6'h0b, 6'h0a, 6'h01})) u_csb (
-        .clk(clk), .rst_n(rst_n),
+        .clk(clk), .rst_n(rst_n), .hold(1'b0),   // the bench's LUT memories need no clearing
         .csb_req_valid(csb_req_valid), .csb_req_ready(csb_req_ready),
         .csb_req_addr(csb_req_addr),
         .csb_req_wdat(csb_req_wdat), .csb_req_write(csb_req_write),
@@ -94,7 +94,7 @@ module nvdla_regs_top (
         .stat({st_pdp_3[31:0], st_pdp_2[31:0], st_pdp_1[31:0], st_pdp_0[31:0]})
     );
 
-    wire [554:0] cdp_cfg;  // unused but for the LUT port
+    wire [564:0] cdp_cfg;  // unused but for the LUT port
     reg  [15:0] cdp_lut [0:2047];  // {table, addr}
     integer cdp_i;
     initial for (cdp_i = 0; cdp_i < 2048; cdp_i = cdp_i + 1)

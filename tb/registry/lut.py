@@ -19,10 +19,17 @@ BENCHES = (
         {"SDP": 0, "IN_W": 37, "CFG_W": 38, "LANES": 4},
         {"SDP": 0, "IN_W": 21, "CFG_W": 38, "LANES": 2, "START_MODE": 1},
         {"SDP": 0, "IN_W": 21, "CFG_W": 38, "LANES": 4, "START_MODE": 2},
+        # fewer datapath lanes than samples a beat (the configuration's throughput): the gearbox
+        {"SDP": 1, "IN_W": 32, "CFG_W": 32, "LANES": 4, "DP_LANES": 1},
+        {"SDP": 0, "IN_W": 21, "CFG_W": 38, "LANES": 4, "DP_LANES": 1, "START_MODE": 1},
+        {"SDP": 0, "IN_W": 21, "CFG_W": 38, "LANES": 4, "DP_LANES": 2, "START_MODE": 2},
     )),
     # the FP16 path in the lower half of the lanes, SDP's shape and CDP's (nv_full's: paired INT8 lanes)
     Bench("lut_fp16", "nvdla_lut", "tb.tests.test_lut_fp16", (
         {"SDP": 1, "IN_W": 32, "CFG_W": 32, "LANES": 2, "FP16": 1},
         {"SDP": 0, "IN_W": 37, "CFG_W": 38, "LANES": 4, "FP16": 1, "START_MODE": 2},
+        # behind the gearbox: every lane builds the FP16 path
+        {"SDP": 1, "IN_W": 32, "CFG_W": 32, "LANES": 4, "DP_LANES": 1, "FP16": 1},
+        {"SDP": 0, "IN_W": 37, "CFG_W": 38, "LANES": 4, "DP_LANES": 2, "FP16": 1, "START_MODE": 2},
     )),
 )

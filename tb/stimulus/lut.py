@@ -43,6 +43,12 @@ class Shape:
     sdp: bool
     start_mode: int = 0     # nvdla_lut START_MODE: 0 whole START, 1 narrow, 2 nvdlav1's INT8 pairs
     fp16: bool = False      # nvdla_lut FP16: the FP16 path built (CDP's output lanes then 17 bits)
+    dp_lanes: int = 0       # nvdla_lut DP_LANES: the datapath's lanes behind the gearbox (0: lanes)
+
+    @property
+    def sub_beats(self) -> int:
+        """Cycles a beat takes in the datapath (nvdla_lut's gearbox: LANES / DP_LANES)."""
+        return self.lanes // (self.dp_lanes or self.lanes)
 
     @property
     def unit(self) -> str:
@@ -65,7 +71,7 @@ class Shape:
     def current() -> Shape:
         p = bench_params()
         return Shape(p["LANES"], p["IN_W"], p["CFG_W"], bool(p["SDP"]), int(p.get("START_MODE", 0)),
-                     bool(p.get("FP16", 0)))
+                     bool(p.get("FP16", 0)), int(p.get("DP_LANES", p["LANES"])))
 
     def lane_kinds(self, n: int) -> NDArray[np.int8]:
         """models/lut/model.py's lane kind of each of n samples streamed in order (sample i in lane i %

@@ -135,6 +135,7 @@ class CdpDriver(LutPortDriver):
                                     idle=[d.in_valid, d.out_ready, d.start, d.cfg, d.elem16, d.fp16])
         self.nan_before = 0   # D_NAN_OUTPUT_NUM: the NaN outputs of the layer before (0 after reset)
         self.clear_access()
+        await self.wait_cleared()
         # the DUT's output protocol is checked for the whole test
         self.out_monitor = StreamMonitor(StreamBus(d, "out"), d.clk, reset=d.rst_n, record=False)
 

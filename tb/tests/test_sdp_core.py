@@ -168,6 +168,7 @@ class SdpDriver(LutPortDriver):
                 d.cfg, d.bs_op_en, d.bn_op_en, d.ew_op_en]
         await start_clock_and_reset(d.clk, d.rst_n, idle=idle)
         self.clear_access()
+        await self.wait_cleared()
         self.counters = PerfCounters()   # the statistics counters from reset (models/perf.py)
         # one BFM per stream for the whole test; the monitor checks the DUT's output protocol throughout
         self.sources = {name: StreamSource(StreamBus(d, name), d.clk)
