@@ -113,16 +113,14 @@ module nvdla_sdp_core #(
     // int8 (or, INT16 = 1 with in16, int16) input lanes sign-extended to the 32-bit flying width: after the
     // skid, or (CONV = 1: the skid also carries CACC's 32-bit lanes) before it
     wire w16 = (INT16 == 1) & in16;
-    // (with INT16 = 0 wide16 is 0 and the 16-bit select dead; at ATOM = 1, a one-lane core behind
-    // nvdla_sdp_lanes, it reaches past the 8-bit lane: not read)
-    /* verilator lint_off SELRANGE */
+    // (with EW_B = 1 wide16 is 0 and its branch dead: it selects lane j's 8 bits, so that every index stays
+    // inside d at any ATOM, down to the one-lane core behind nvdla_sdp_lanes)
     function [ATOM*32-1:0] widen(input [ATOM*8*EW_B-1:0] d, input wide16);
         integer j;
         for (j = 0; j < ATOM; j = j + 1)
-            widen[j*32 +: 32] = wide16 ? {{16{d[j*16*(EW_B-1) + 15]}}, d[j*16*(EW_B-1) +: 16]}
+            widen[j*32 +: 32] = wide16 ? {{(32-8*EW_B){d[j*8*EW_B + 8*EW_B - 1]}}, d[j*8*EW_B +: 8*EW_B]}
                                        : {{24{d[j*8 + 7]}}, d[j*8 +: 8]};
     endfunction
-    /* verilator lint_on SELRANGE */
     wire [SKW-1:0] skid_in;
     wire [DW-1:0]  x32;
     generate

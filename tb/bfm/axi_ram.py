@@ -29,16 +29,16 @@ QUEUE_LIMIT = 2
 
 def set_memory_pauses(ram: AxiRam, rng: random.Random, stall: bool | None = None) -> None:
     """Stalls on all five AXI channels (the memory's side of the handshakes): a random shape per channel
-    (stall None); each channel withholding its ready or valid about half the cycles, AW and W four in five
+    (stall None); each channel withholding its ready or valid about half the cycles, AW and W 19 in 20
     (True: a slower write side, so that the arbiter's write buffers fill even behind a pooling layer, which
-    writes less than it reads); or none at all (False: no pauses and unbounded request queues, so AR, AW and
-    W are ready every cycle)."""
+    writes less than it reads, or a unit narrower than the atom, which writes an atom in several cycles); or
+    none at all (False: no pauses and unbounded request queues, so AR, AW and W are ready every cycle)."""
     for channel in _channels(ram):
         if stall is None:
             channel.set_pause_generator(pick_pause(rng))
         elif stall:
             heavy = channel in (ram.write_if.aw_channel, ram.write_if.w_channel)
-            channel.set_pause_generator(random_pause(rng, 0.8 if heavy else 0.5))
+            channel.set_pause_generator(random_pause(rng, 0.95 if heavy else 0.5))
         else:
             channel.set_pause_generator(never_pause())
         channel.queue_occupancy_limit = -1 if stall is False else QUEUE_LIMIT

@@ -17,7 +17,7 @@ from tb.rtl_deps import dependencies, module_names
 
 
 # leaf modules (no sub-modules: the netlist is analysed alone)
-@pytest.mark.parametrize("module", ["nvdla_fp_add_align", "nvdla_fp_add_norm", "nvdla_skid"])
+@pytest.mark.parametrize("module", ["nvdla_lzc", "nvdla_round_sat", "nvdla_skid"])
 def test_depth_equals_yosys_ltp(module: str) -> None:
     """On one mapped netlist, the analyser's deepest path equals `ltp -noff`'s longest path."""
     work = rtl_check.ROOT / "build" / "test_timing" / module
